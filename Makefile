@@ -1,0 +1,32 @@
+# One virtual environment in .venv, created on first use; every target installs the project into it.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test test-jit test-nojit bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,plot]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m collide2d pairs --sample mixed
+
+test: test-jit test-nojit
+
+test-jit: $(STAMP)
+	$(PY) -m pytest -q
+
+# The kernels once more as plain Python, so that a kernel bug cannot hide behind the compiler.
+test-nojit: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -p no:doctest tests/test_kernels.py
+
+bench: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'
+	$(PY) benchmarks/bench_predicates.py
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info

@@ -1,0 +1,50 @@
+"""collide2d: exact and fast 2D collision detection, centred on the ellipse.
+
+Conventions: Cartesian plane with y up; angles in radians, counter-clockwise from +x; float64
+throughout; shapes are closed (a shape contains its boundary). Every function takes single shapes
+or batches and broadcasts like NumPy. See ``docs/conventions.md`` for frames, signs and tolerances.
+
+>>> import collide2d as c2
+>>> c2.relate(c2.Ellipse((0, 0), (2, 1)), c2.Ellipse((3, 0), (1, 3)))  # vertex to vertex
+<Relation.TOUCHING: 1>
+"""
+
+from collide2d.predicates import (
+    Relation,
+    contains,
+    contains_xy,
+    disjoint,
+    equals,
+    exact_fallback_counts,
+    intersects,
+    overlaps,
+    relate,
+    touches,
+    within,
+)
+from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Box",
+    "Circle",
+    "Ellipse",
+    "Line",
+    "Point",
+    "Polygon",
+    "Relation",
+    "RotatedBox",
+    "Segment",
+    "Shape",
+    "contains",
+    "contains_xy",
+    "disjoint",
+    "equals",
+    "exact_fallback_counts",
+    "intersects",
+    "overlaps",
+    "relate",
+    "touches",
+    "within",
+]

@@ -1,0 +1,79 @@
+"""The exact fallback: the kernels' own source, run on :class:`fractions.Fraction` values.
+
+Every stored float is a dyadic rational, so ``Fraction(x)`` is exact and so is every ``+ - *`` of
+Fractions. When a float kernel returns ``UNDECIDED`` (its error bound could not settle a sign), the
+glue calls :func:`relate` here, which runs a second, uncompiled copy of :mod:`collide2d._kernels`
+(loaded once under the name ``collide2d._kernels_exact`` with the JIT decorators turned off) on
+Fractions with ``eps = 0``: every sign is then exact, so the answer is exact for the stored numbers.
+
+How often that happens is counted per kernel; see :func:`collide2d.exact_fallback_counts`.
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import importlib.util
+import pathlib
+import sys
+from fractions import Fraction
+
+import numpy as np
+
+from collide2d import _jit
+
+_TWIN_NAME = "collide2d._kernels_exact"
+_MODULES = ("ellipse", "polygon", "linear")
+_counts: collections.Counter = collections.Counter()
+_twin: dict = {}
+
+
+def _load_twin():
+    """Import the uncompiled copy of the kernel package (once)."""
+    if not _twin:
+        directory = pathlib.Path(__file__).with_name("_kernels")
+        with _jit.pure_python():
+            spec = importlib.util.spec_from_file_location(
+                _TWIN_NAME, directory / "__init__.py", submodule_search_locations=[str(directory)]
+            )
+            package = importlib.util.module_from_spec(spec)
+            sys.modules[_TWIN_NAME] = package
+            spec.loader.exec_module(package)
+            for name in _MODULES:
+                _twin[name] = importlib.import_module(f"{_TWIN_NAME}.{name}")
+    return _twin
+
+
+def exact_row(kind, params, verts):
+    """Return a kind's parameter row and vertices as object arrays of Fractions."""
+    if kind == "polygon":
+        offset, count = int(params[0]), int(params[1])
+        vertices = np.array([[Fraction(float(x)), Fraction(float(y))] for x, y in verts[offset : offset + count]], dtype=object)
+        return np.array([Fraction(0), Fraction(count)], dtype=object), vertices
+    row = np.array([Fraction(float(value)) for value in params], dtype=object)
+    return row, np.zeros((0, 2), dtype=object)
+
+
+def kernel_function(name):
+    """The uncompiled kernel ``name`` (for example ``"relate_polygon_segment"``)."""
+    twin = _load_twin()
+    for module in twin.values():
+        if hasattr(module, name):
+            return getattr(module, name)
+    raise KeyError(name)
+
+
+def relate(name, kind_a, params_a, verts_a, kind_b, params_b, verts_b):
+    """Run the relate kernel ``name`` exactly on the stored numbers of one pair."""
+    _counts[name] += 1
+    row_a, fverts_a = exact_row(kind_a, params_a, verts_a)
+    row_b, fverts_b = exact_row(kind_b, params_b, verts_b)
+    return int(kernel_function(name)(row_a, fverts_a, row_b, fverts_b, 0))
+
+
+def counts(*, reset=False):
+    """Return the number of exact fallbacks per kernel since the last reset."""
+    result = dict(_counts)
+    if reset:
+        _counts.clear()
+    return result

@@ -1,0 +1,44 @@
+"""Numba kernels on plain floats: private, no re-exports.
+
+The contract every kernel module follows
+----------------------------------------
+* **Kinds.** Kernels know five kinds, each with a fixed parameter row (a 1-D float64 array):
+
+  ========  =====================================  =========================================
+  kind      parameter row                          region
+  ========  =====================================  =========================================
+  ellipse   ``cx, cy, a, b, wx, wy``               ``b^2 (w.y)^2 + a^2 (w^.y)^2 <= a^2 b^2 |w|^2``
+                                                   with ``y = x - c``, ``w^ = (-wy, wx)``;
+                                                   ``a`` lies along ``w``, ``b`` along ``w^``;
+                                                   ``w`` need not be unit; a circle is ``a == b``
+  polygon   ``offset, count``                      convex, counter-clockwise vertices
+                                                   ``verts[offset : offset + count]``, no three
+                                                   consecutive vertices collinear, ``count >= 3``
+  segment   ``x0, y0, x1, y1``                     closed segment, ``(x0, y0) != (x1, y1)``
+  line      ``px, py, dx, dy``                     ``p + t d`` for all real ``t``, ``d != 0``
+  point     ``x, y``                               one point
+  ========  =====================================  =========================================
+
+  Circles, boxes and rotated boxes are packed into these rows by :mod:`collide2d.shapes`.
+  The shape *is* the set described exactly by the stored float64 numbers; every predicate is a
+  sign question about polynomials in those numbers.
+
+* **Signature.** ``relate_<kind_a>_<kind_b>(pa, va, pb, vb, eps) -> int`` with the kinds in the
+  canonical order ellipse, polygon, segment, line, point (one kernel per unordered pair; the glue
+  mirrors the other order). ``va`` / ``vb`` are the ``(M, 2)`` vertex arrays that polygon rows
+  index (an empty ``(0, 2)`` array for other kinds).
+
+* **Exactness.** ``eps`` is the unit roundoff ``2**-53`` in float mode. Every sign that decides
+  the answer goes through :func:`vec.certain_sign` with an error bound proportional to ``eps``;
+  when the bound cannot settle it the kernel returns ``UNDECIDED`` and the glue re-runs the very
+  same kernel source on :class:`fractions.Fraction` values with ``eps = 0`` (see
+  :mod:`collide2d._exact`). Hence, in code that decides a sign: integer literals only (a float
+  literal would turn a Fraction back into a float), no ``sqrt``, no division unless the divisor's
+  sign is known and the quotient is only compared.
+
+* **Codes** (:mod:`codes`) follow DE-9IM on closed sets. Interiors: a point is its own interior;
+  a segment's interior is the open segment (its end points are its boundary); a line is all
+  interior; a region's interior is the open region.
+
+* No validation, no allocation in loops, no Python objects, no exceptions.
+"""

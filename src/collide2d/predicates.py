@@ -1,0 +1,322 @@
+"""Predicates for spatial relations between shapes (DE-9IM meanings on closed shapes, as shapely).
+
+Every predicate is exact for the stored float64 numbers of the shapes: the kernels decide each sign
+with an error bound and fall back to rational arithmetic when the bound cannot settle it.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import numpy as np
+
+from collide2d import _dispatch, _exact
+from collide2d._kernels import codes
+
+__all__ = [
+    "Relation",
+    "contains",
+    "contains_xy",
+    "disjoint",
+    "equals",
+    "exact_fallback_counts",
+    "intersects",
+    "overlaps",
+    "relate",
+    "touches",
+    "within",
+]
+
+
+class Relation(enum.IntEnum):
+    """How two shapes lie relative to each other (the result of :func:`relate`).
+
+    Batches of relations are int8 arrays whose values compare equal to these members.
+    """
+
+    DISJOINT = 0  #: no common point
+    TOUCHING = 1  #: boundaries meet, interiors do not
+    OVERLAPPING = 2  #: interiors meet and neither contains the other
+    CONTAINS = 3  #: b lies inside a (boundary contact allowed) and their interiors meet
+    WITHIN = 4  #: a lies inside b (boundary contact allowed) and their interiors meet
+    EQUAL = 5  #: the same point set
+
+
+def _table(*true_codes):
+    table = np.zeros(7, dtype=bool)
+    table[list(true_codes)] = True
+    return table
+
+
+_INTERSECTS = _table(codes.TOUCHING, codes.OVERLAPPING, codes.CONTAINS, codes.WITHIN, codes.EQUAL, codes.CROSSING)
+_DISJOINT = _table(codes.DISJOINT)
+_TOUCHES = _table(codes.TOUCHING)
+_OVERLAPS = _table(codes.OVERLAPPING)
+_CONTAINS = _table(codes.CONTAINS, codes.EQUAL)
+_WITHIN = _table(codes.WITHIN, codes.EQUAL)
+_EQUALS = _table(codes.EQUAL)
+_PUBLIC_RELATION = np.array([0, 1, 2, 3, 4, 5, 2], dtype=np.int8)  # CROSSING is reported as OVERLAPPING
+
+
+def _predicate(a, b, table):
+    result = table[_dispatch.relate_codes(a, b)]
+    return bool(result) if np.ndim(result) == 0 else result
+
+
+def intersects(a, b, /):
+    """Return whether the two closed shapes share at least one point.
+
+    Touching and containment count as intersecting.
+
+    Parameters
+    ----------
+    a, b : Shape
+        Single shapes or batches; batch shapes broadcast like NumPy arrays.
+
+    Returns
+    -------
+    bool or ndarray of dtype bool and shape ``np.broadcast_shapes(a.shape, b.shape)``
+
+    See Also
+    --------
+    disjoint : ``intersects(a, b) == ~disjoint(a, b)``
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.intersects(c2.Circle((0, 0), 1), c2.Circle((2, 0), 1))  # touching at (1, 0)
+    True
+    >>> c2.intersects(c2.Circle((0, 0), 1), c2.Circle([(3, 0), (1, 1)], 1)).tolist()
+    [False, True]
+    """
+    return _predicate(a, b, _INTERSECTS)
+
+
+def disjoint(a, b, /):
+    """Return whether the two shapes have no point in common.
+
+    Parameters
+    ----------
+    a, b : Shape
+        Single shapes or batches (broadcast).
+
+    Returns
+    -------
+    bool or ndarray of dtype bool
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.disjoint(c2.Box((0, 0), (1, 1)), c2.Point((1, 1)))
+    False
+    """
+    return _predicate(a, b, _DISJOINT)
+
+
+def touches(a, b, /):
+    """Return whether the shapes meet only on their boundaries (their interiors do not meet).
+
+    Parameters
+    ----------
+    a, b : Shape
+        Single shapes or batches (broadcast).
+
+    Returns
+    -------
+    bool or ndarray of dtype bool
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.touches(c2.Box((0, 0), (1, 1)), c2.Box((1, 0), (2, 1)))
+    True
+    >>> c2.touches(c2.Segment((0, 0), (2, 0)), c2.Point((1, 0)))  # interior point of the segment
+    False
+    """
+    return _predicate(a, b, _TOUCHES)
+
+
+def overlaps(a, b, /):
+    """Return whether the shapes overlap in shapely's sense.
+
+    Both have the same dimension, their interiors meet in that dimension, and neither contains
+    the other. A segment crossing a box, or two segments crossing at one point, do not overlap
+    (``relate`` still reports ``OVERLAPPING`` for them: their interiors meet).
+
+    Parameters
+    ----------
+    a, b : Shape
+        Single shapes or batches (broadcast).
+
+    Returns
+    -------
+    bool or ndarray of dtype bool
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.overlaps(c2.Box((0, 0), (2, 2)), c2.Box((1, 1), (3, 3)))
+    True
+    >>> c2.overlaps(c2.Segment((0, 0), (2, 0)), c2.Segment((1, 0), (3, 0)))
+    True
+    >>> c2.overlaps(c2.Segment((0, 0), (2, 2)), c2.Segment((0, 2), (2, 0)))
+    False
+    """
+    return _predicate(a, b, _OVERLAPS)
+
+
+def contains(a, b, /):
+    """Return whether ``b`` lies in ``a`` and their interiors meet (shapely's ``contains``).
+
+    A point on the boundary of a box is not contained by it; a segment lying along an edge is not.
+
+    Parameters
+    ----------
+    a, b : Shape
+        Single shapes or batches (broadcast).
+
+    Returns
+    -------
+    bool or ndarray of dtype bool
+
+    See Also
+    --------
+    within : ``contains(a, b) == within(b, a)``
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.contains(c2.Box((0, 0), (2, 2)), c2.Circle((1, 1), 1))  # touching from inside counts
+    True
+    >>> c2.contains(c2.Box((0, 0), (2, 2)), c2.Point((2, 1)))
+    False
+    """
+    return _predicate(a, b, _CONTAINS)
+
+
+def within(a, b, /):
+    """Return whether ``a`` lies in ``b`` and their interiors meet: ``within(a, b) == contains(b, a)``.
+
+    Parameters
+    ----------
+    a, b : Shape
+        Single shapes or batches (broadcast).
+
+    Returns
+    -------
+    bool or ndarray of dtype bool
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.within(c2.Point((1, 1)), c2.Box((0, 0), (2, 2)))
+    True
+    """
+    return _predicate(a, b, _WITHIN)
+
+
+def equals(a, b, /):
+    """Return whether the two shapes are the same point set, however they are written.
+
+    Parameters
+    ----------
+    a, b : Shape
+        Single shapes or batches (broadcast).
+
+    Returns
+    -------
+    bool or ndarray of dtype bool
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.equals(c2.Box((0, 0), (1, 1)), c2.Polygon([(0, 0), (0, 1), (1, 1), (1, 0)]))
+    True
+    >>> c2.equals(c2.Segment((0, 0), (1, 1)), c2.Segment((1, 1), (0, 0)))
+    True
+    """
+    return _predicate(a, b, _EQUALS)
+
+
+def relate(a, b, /):
+    """Return how ``a`` and ``b`` lie relative to each other, as a :class:`Relation`.
+
+    Parameters
+    ----------
+    a, b : Shape
+        Single shapes or batches (broadcast).
+
+    Returns
+    -------
+    Relation or ndarray of dtype int8
+        ``DISJOINT``, ``TOUCHING`` (boundaries meet, interiors do not), ``OVERLAPPING`` (interiors
+        meet, neither contains the other), ``CONTAINS`` (b inside a, boundary contact allowed),
+        ``WITHIN`` or ``EQUAL``. Batches give int8 codes equal to the members' values.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.relate(c2.Circle((0, 0), 1), c2.Circle((2, 0), 1))
+    <Relation.TOUCHING: 1>
+    >>> c2.relate(c2.Box((0, 0), (4, 4)), c2.Point([(1, 1), (4, 2), (5, 5)])).tolist()
+    [3, 1, 0]
+    """
+    result = _PUBLIC_RELATION[_dispatch.relate_codes(a, b)]
+    return Relation(int(result)) if np.ndim(result) == 0 else result
+
+
+def contains_xy(shape, xy, /):
+    """Return whether the points ``xy`` lie in the closed ``shape`` (boundary included).
+
+    Unlike :func:`contains`, a point on the boundary counts.
+
+    Parameters
+    ----------
+    shape : Shape
+        A single shape or a batch.
+    xy : array_like of shape (..., 2)
+        Points; their batch shape broadcasts with the shape's.
+
+    Returns
+    -------
+    bool or ndarray of dtype bool
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> e = c2.Ellipse((0, 0), (2, 1), angle=0.0)
+    >>> c2.contains_xy(e, [(2, 0), (0, 1.5), (1, 0.5)]).tolist()
+    [True, False, True]
+    """
+    from collide2d.shapes import Point
+
+    _dispatch.check_shape(shape, "shape")
+    return _predicate(shape, Point(xy), _INTERSECTS)
+
+
+def exact_fallback_counts(*, reset=False):
+    """Return how many pairs each kernel handed to the exact rational fallback.
+
+    The float kernels settle every sign whose error bound allows it; only the rest (typically
+    exact or near-exact tangencies) are recomputed with :class:`fractions.Fraction`.
+
+    Parameters
+    ----------
+    reset : bool, default False
+        Clear the counters after reading them.
+
+    Returns
+    -------
+    dict
+        Kernel name to count, for example ``{"relate_ellipse_ellipse": 2}``.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> _ = c2.exact_fallback_counts(reset=True)
+    >>> c2.touches(c2.Circle((0, 0), 1), c2.Circle((2, 0), 1))  # exactly tangent: float bound cannot tell
+    True
+    >>> c2.exact_fallback_counts()
+    {'relate_ellipse_ellipse': 1}
+    """
+    return _exact.counts(reset=reset)
