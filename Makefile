@@ -22,7 +22,7 @@ test-jit: $(STAMP)
 
 # The kernels once more as plain Python, so that a kernel bug cannot hide behind the compiler.
 test-nojit: $(STAMP)
-	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -p no:doctest tests/test_kernels.py
+	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -o addopts="--strict-markers" tests/test_kernels.py
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'

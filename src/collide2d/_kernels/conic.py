@@ -1,0 +1,752 @@
+"""Ellipse against ellipse: exact relative position of two closed ellipses.
+
+Frame and notation
+------------------
+Rows are ``cx, cy, a, b, wx, wy`` (see the package docstring). For one ellipse write
+``W = wx^2 + wy^2``, ``w^ = (-wy, wx)`` and
+
+* ``Q(y) = b^2 (w.y)^2 + a^2 (w^.y)^2 = y^T A y`` with ``A = b^2 w w^T + a^2 w^ w^T``,
+* ``k = a^2 b^2 W``, so that the closed ellipse is ``Q(x - c) <= k``,
+* ``S = adj A = a^2 w w^T + b^2 w^ w^T`` (``S / W`` is the shape matrix Sigma of ALGORITHMS.md 0.1).
+
+Everything is written in the frame centred at ``c_A`` with ``d = c_B - c_A`` (ALGORITHMS.md 1.0,
+item 2). Homogeneous conic matrices (interior ``X^T E X < 0``, ``X = (y, 1)``)::
+
+    E_A = [[A_A, 0], [0, -k_A]]
+    E_B = [[A_B, -e], [-e^T, g]]     e = A_B d,  g = Q_B(d) - k_B
+
+The pencil ``G(tau) = tau E_B - E_A`` and its characteristic cubic
+``c(tau) = det G(tau) = c3 tau^3 + c2 tau^2 + c1 tau + c0`` carry every answer. Expanding
+``det(X + Y)`` for 3x3 matrices (``det X + tr(adj X Y) + tr(X adj Y) + det Y``) gives, with
+``T = tr(S_B A_A) = (a_A^2 b_B^2 + b_A^2 a_B^2)(w_A.w_B)^2 + (a_A^2 a_B^2 + b_A^2 b_B^2)(w_A x w_B)^2``
+and ``E = e^T S_A e``::
+
+    c3 = -k_B det A_B          c2 = E - g T + k_A det A_B
+    c1 = det A_A g - k_A T     c0 = k_A det A_A          (det A = a^2 b^2 W^2)
+
+Since ``c(-lambda) / c0`` is the cubic ``p(lambda)`` of ALGORITHMS.md 1.1 (Wang, Wang & Kim 2001;
+Choi, Wang, Liu & Kim 2006), the closed ellipses are
+
+* separated        iff  disc(c) > 0 and (c2 < 0 or c1 > 0)  (two distinct negative roots of c),
+* externally tangent iff disc(c) = 0 and (c2 < 0 or c1 > 0),
+* otherwise their interiors meet.
+
+Containment (S-lemma, ALGORITHMS.md 1.4; Etayo, Gonzalez-Vega & del Rio 2006 classify all
+relative positions by such sign conditions): ``B subset A`` iff ``G(tau)`` is positive
+semidefinite for some ``tau >= 0``; ``A subset B`` iff it is negative semidefinite for some
+``tau > 0``. Definiteness can only change at roots of ``c``: ``G(0) = -E_A`` has signature
+``(-, -, +)``, ``G(inf)`` that of ``E_B``, ``(+, +, -)``; so a positive definite member lies
+between the second and third positive root (around the local maximum of ``c``) and a negative
+definite one between the first and second (around the local minimum). A semidefinite-only member
+(internal tangency) sits at a multiple root, which is rational: ``(9 c3 c0 - c2 c1) / (2 (c2^2 -
+3 c3 c1))`` for a double root, ``-c2 / (3 c3)`` for a triple one.
+
+Float mode (``eps > 0``): Perram & Wertheim (1985) contact function, equal to
+``1 - K(1 - s)`` of Gilitschenski & Hanebeck (2012), in the positive-sum form of ALGORITHMS.md 1.2
+(multiplied through by ``W_A W_B``)::
+
+    F(l) = l m (m nA + l nB) / (m^2 DA + l^2 DB + l m T),   m = 1 - l,
+    nA = Q_A(d) W_B, nB = Q_B(d) W_A, DA = k_A W_B, DB = k_B W_A,
+
+concave on [0, 1]; ``max F > 1`` iff separated, ``< 1`` iff the interiors overlap. It is
+maximised by safeguarded Newton on the stationarity polynomial ``P = N'D - ND'`` (roles swapped
+so that the maximiser lies in (0, 1/2], where ``l`` has full relative precision). Certificates
+use running error bounds (Higham 2002, ch. 3) on every quantity: separation by
+``F(l) > 1 + err``; overlap by the two-tangent concavity bound ``F* <= F(l1) + F'(l1) (l2 - l1)``
+with ``P(l1) > 0 > P(l2)`` certified. Containment in float mode: a certified definite pencil
+member at the float critical points of ``c`` (containment), or a witness point of the inner
+candidate outside the outer one (no containment). Anything else returns ``UNDECIDED`` and the glue
+re-runs the exact branch on Fractions.
+"""
+
+import math
+
+from collide2d._jit import kernel
+
+from . import codes
+from .codes import UNKNOWN_SIGN
+from .vec import certain_sign
+
+# -- helpers shared by both modes (plain + - * and comparisons: valid on Fractions) -------------
+
+
+@kernel
+def _circles(dx, dy, ra, rb, eps):
+    """Two circles with centre difference (dx, dy): compare |d|^2 with (ra + rb)^2, (ra - rb)^2.
+
+    dx, dy carry one rounding (float mode); each comparison has k <= 5 rounded operations on
+    a positive magnitude ``|d|^2 + r^2``: K = 8.
+    """
+    dd = dx * dx + dy * dy
+    s = ra + rb
+    outer = certain_sign(dd - s * s, (dd + s * s) * (8 * eps))
+    if outer == UNKNOWN_SIGN:
+        return codes.UNDECIDED
+    if outer > 0:
+        return codes.DISJOINT
+    if outer == 0:
+        return codes.TOUCHING
+    if ra == rb:
+        if dx == 0 and dy == 0:
+            return codes.EQUAL
+        return codes.OVERLAPPING
+    t = ra - rb
+    inner = certain_sign(dd - t * t, (dd + t * t) * (8 * eps))
+    if inner == UNKNOWN_SIGN:
+        return codes.UNDECIDED
+    if inner > 0:
+        return codes.OVERLAPPING
+    if ra > rb:
+        return codes.CONTAINS
+    return codes.WITHIN
+
+
+@kernel
+def _det3(g11, g12, g13, g22, g23, g33):
+    """Determinant of a symmetric 3x3 matrix (exact in rationals)."""
+    return g11 * (g22 * g33 - g23 * g23) - g12 * (g12 * g33 - g23 * g13) + g13 * (g12 * g23 - g22 * g13)
+
+
+@kernel
+def _pencil(tau, a11, a12, a22, ka, b11, b12, b22, e1, e2, g):
+    """Entries of G(tau) = tau E_B - E_A."""
+    return (tau * b11 - a11, tau * b12 - a12, -(tau * e1), tau * b22 - a22, -(tau * e2), tau * g + ka)
+
+
+@kernel
+def _semidefinite_exact(g11, g12, g13, g22, g23, g33, sign):
+    """Exact test: is ``sign * G`` positive semidefinite (all principal minors >= 0)?"""
+    g11 = sign * g11
+    g12 = sign * g12
+    g13 = sign * g13
+    g22 = sign * g22
+    g23 = sign * g23
+    g33 = sign * g33
+    if g11 < 0 or g22 < 0 or g33 < 0:
+        return False
+    if g11 * g22 - g12 * g12 < 0 or g11 * g33 - g13 * g13 < 0 or g22 * g33 - g23 * g23 < 0:
+        return False
+    return _det3(g11, g12, g13, g22, g23, g33) >= 0
+
+
+@kernel
+def _definite_exact(g11, g12, g13, g22, g23, g33, sign):
+    """Exact test: is ``sign * G`` positive definite (leading minors > 0)?"""
+    g11 = sign * g11
+    g12 = sign * g12
+    g13 = sign * g13
+    g22 = sign * g22
+    g23 = sign * g23
+    g33 = sign * g33
+    if g11 <= 0 or g11 * g22 - g12 * g12 <= 0:
+        return False
+    return _det3(g11, g12, g13, g22, g23, g33) > 0
+
+
+@kernel
+def _cubic(c3, c2, c1, c0, x):
+    return ((c3 * x + c2) * x + c1) * x + c0
+
+
+@kernel
+def _dcubic(c3, c2, c1, x):
+    return (3 * c3 * x + 2 * c2) * x + c1
+
+
+# -- exact mode (eps == 0, Fractions; compiled by Numba on floats but never run there) -----------
+
+
+@kernel
+def _find_sign_point(c3, c2, c1, c0, start, step, want):
+    """A rational x on the side of ``start`` given by ``step`` with ``sign(c(x)) == want``.
+
+    ``start`` is the inflection point ``-c2 / (3 c3)``, between the two critical points of ``c``;
+    the critical point on that side is bracketed (``c'`` changes sign) and bisected exactly until
+    ``c`` has the wanted sign there. Called only when ``c`` has three distinct real roots, so the
+    local extremum has the wanted strict sign and the loop ends. Points found left of the inflection
+    with ``c < 0`` lie between the first two roots, right of it with ``c > 0`` between the last two.
+    """
+    near = start
+    far = start + step
+    count = 0
+    while _dcubic(c3, c2, c1, far) >= 0 and count < 4000:  # c' > 0 between the critical points
+        step = step * 2
+        far = start + step
+        count += 1
+    for _ in range(4000):
+        mid = (near + far) / 2
+        value = _cubic(c3, c2, c1, c0, mid)
+        if (want > 0 and value > 0) or (want < 0 and value < 0):
+            return mid
+        if _dcubic(c3, c2, c1, mid) >= 0:
+            near = mid
+        else:
+            far = mid
+    return start  # not reached for a cubic with three simple real roots
+
+
+@kernel
+def _relate_exact(pa, pb):
+    xa, ya, aa_, ba_, wxa, wya = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
+    xb, yb, ab_, bb_, wxb, wyb = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5]
+    dx = xb - xa
+    dy = yb - ya
+    if aa_ == ba_ and ab_ == bb_:
+        return _circles(dx, dy, aa_, ab_, 0)
+    # quadratic forms of both ellipses (section header)
+    a2 = aa_ * aa_
+    b2 = ba_ * ba_
+    wa = wxa * wxa + wya * wya
+    a11 = b2 * wxa * wxa + a2 * wya * wya
+    a12 = (b2 - a2) * wxa * wya
+    a22 = b2 * wya * wya + a2 * wxa * wxa
+    ka = a2 * b2 * wa
+    deta = ka * wa
+    A2 = ab_ * ab_
+    B2 = bb_ * bb_
+    wb = wxb * wxb + wyb * wyb
+    b11 = B2 * wxb * wxb + A2 * wyb * wyb
+    b12 = (B2 - A2) * wxb * wyb
+    b22 = B2 * wyb * wyb + A2 * wxb * wxb
+    kb = A2 * B2 * wb
+    detb = kb * wb
+    # EQUAL: the same centre and proportional quadratic forms (cross-multiplied)
+    if dx == 0 and dy == 0 and a11 * kb == b11 * ka and a12 * kb == b12 * ka and a22 * kb == b22 * ka:
+        return codes.EQUAL
+    e1 = b11 * dx + b12 * dy
+    e2 = b12 * dx + b22 * dy
+    g = e1 * dx + e2 * dy - kb
+    dot = wxa * wxb + wya * wyb
+    crs = wxa * wyb - wya * wxb
+    t = (a2 * B2 + b2 * A2) * dot * dot + (a2 * A2 + b2 * B2) * crs * crs
+    pe = wxa * e1 + wya * e2
+    qe = wxa * e2 - wya * e1
+    big_e = a2 * pe * pe + b2 * qe * qe
+    c3 = -(kb * detb)
+    c2 = big_e - g * t + ka * detb
+    c1 = deta * g - ka * t
+    c0 = ka * deta
+    disc = 18 * c3 * c2 * c1 * c0 - 4 * c2 * c2 * c2 * c0 + c2 * c2 * c1 * c1 - 4 * c3 * c1 * c1 * c1 - 27 * c3 * c3 * c0 * c0
+    if c2 < 0 or c1 > 0:
+        if disc > 0:
+            return codes.DISJOINT
+        if disc == 0:
+            return codes.TOUCHING
+    # the interiors meet: containment either way, else the boundaries cross
+    if disc < 0:
+        return codes.OVERLAPPING
+    h = c2 * c2 - 3 * c3 * c1
+    if disc > 0:
+        start = -c2 / (3 * c3)
+        step = abs(start)
+        if step == 0:
+            step = step + 1
+        q1 = _find_sign_point(c3, c2, c1, c0, start, -step, -1)
+        if q1 > 0:
+            g11, g12, g13, g22, g23, g33 = _pencil(q1, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
+            if _definite_exact(g11, g12, g13, g22, g23, g33, -1):
+                return codes.WITHIN
+        q2 = _find_sign_point(c3, c2, c1, c0, start, step, 1)
+        if q2 > 0:
+            g11, g12, g13, g22, g23, g33 = _pencil(q2, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
+            if _definite_exact(g11, g12, g13, g22, g23, g33, 1):
+                return codes.CONTAINS
+        return codes.OVERLAPPING
+    # disc == 0: a multiple root r (rational), possibly a simple root s
+    if h == 0:
+        r = -c2 / (3 * c3)
+        s = r
+    else:
+        r = (9 * c3 * c0 - c2 * c1) / (2 * h)
+        s = -c2 / c3 - 2 * r
+    if r > 0:
+        g11, g12, g13, g22, g23, g33 = _pencil(r, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
+        if _semidefinite_exact(g11, g12, g13, g22, g23, g33, 1):
+            return codes.CONTAINS
+        if _semidefinite_exact(g11, g12, g13, g22, g23, g33, -1):
+            return codes.WITHIN
+    mid = (r + s) / 2
+    if mid > 0 and s != r:
+        g11, g12, g13, g22, g23, g33 = _pencil(mid, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
+        if _definite_exact(g11, g12, g13, g22, g23, g33, 1):
+            return codes.CONTAINS
+        if _definite_exact(g11, g12, g13, g22, g23, g33, -1):
+            return codes.WITHIN
+    return codes.OVERLAPPING
+
+
+# -- float mode: running error bounds (Higham 2002, ch. 3) -----------------------------------------
+# Each quantity travels as (value, bound on |value - exact|). ``U`` is twice the unit roundoff
+# (covers the 1/(1 - u) factors), TINY covers underflow. Only the float branch calls these.
+
+_TINY = 2.0**-1000
+
+
+@kernel
+def _mul(x, ex, y, ey, U):
+    v = x * y
+    return v, abs(x) * ey + abs(y) * ex + ex * ey + U * abs(v) + _TINY
+
+
+@kernel
+def _add(x, ex, y, ey, U):
+    v = x + y
+    return v, ex + ey + U * abs(v)
+
+
+@kernel
+def _sub(x, ex, y, ey, U):
+    v = x - y
+    return v, ex + ey + U * abs(v)
+
+
+@kernel
+def _qform(a, b, wx, wy, y1, e1, y2, e2, U):
+    """Q(y) = b^2 (w.y)^2 + a^2 (w^.y)^2 with its error bound (w exact, y within e)."""
+    p, ep = _add(*_mul(wx, 0.0, y1, e1, U), *_mul(wy, 0.0, y2, e2, U), U)
+    q, eq = _sub(*_mul(wx, 0.0, y2, e2, U), *_mul(wy, 0.0, y1, e1, U), U)
+    bb, ebb = _mul(b, 0.0, b, 0.0, U)
+    aa, eaa = _mul(a, 0.0, a, 0.0, U)
+    p2, ep2 = _mul(p, ep, p, ep, U)
+    q2, eq2 = _mul(q, eq, q, eq, U)
+    return _add(*_mul(bb, ebb, p2, ep2, U), *_mul(aa, eaa, q2, eq2, U), U)
+
+
+@kernel
+def _forms_err(a, b, wx, wy, U):
+    """A11, A12, A22, k and W with error bounds."""
+    aa, eaa = _mul(a, 0.0, a, 0.0, U)
+    bb, ebb = _mul(b, 0.0, b, 0.0, U)
+    xx, exx = _mul(wx, 0.0, wx, 0.0, U)
+    yy, eyy = _mul(wy, 0.0, wy, 0.0, U)
+    xy, exy = _mul(wx, 0.0, wy, 0.0, U)
+    a11, e11 = _add(*_mul(bb, ebb, xx, exx, U), *_mul(aa, eaa, yy, eyy, U), U)
+    a22, e22 = _add(*_mul(bb, ebb, yy, eyy, U), *_mul(aa, eaa, xx, exx, U), U)
+    a12, e12 = _mul(*_sub(bb, ebb, aa, eaa, U), xy, exy, U)
+    w, ew = _add(xx, exx, yy, eyy, U)
+    k, ek = _mul(*_mul(aa, eaa, bb, ebb, U), w, ew, U)
+    return a11, e11, a12, e12, a22, e22, k, ek, w, ew
+
+
+@kernel
+def _pw_parts(lam, mu, emu, nA, enA, nB, enB, DA, eDA, DB, eDB, T, eT, U):
+    """N, D and P = N'D - ND' at lam (mu = 1 - lam within emu), with error bounds."""
+    # g = mu nA + lam nB, h = lam mu; N = h g
+    g, eg = _add(*_mul(mu, emu, nA, enA, U), *_mul(lam, 0.0, nB, enB, U), U)
+    h, eh = _mul(lam, 0.0, mu, emu, U)
+    N, eN = _mul(h, eh, g, eg, U)
+    D, eD = _add(
+        *_add(*_mul(*_mul(mu, emu, mu, emu, U), DA, eDA, U), *_mul(lam * lam, U * lam * lam, DB, eDB, U), U),
+        *_mul(h, eh, T, eT, U),
+        U,
+    )
+    ml, eml = _sub(mu, emu, lam, 0.0, U)
+    dn, edn = _sub(nB, enB, nA, enA, U)
+    Np, eNp = _add(*_mul(ml, eml, g, eg, U), *_mul(h, eh, dn, edn, U), U)
+    Dp, eDp = _add(
+        *_sub(*_mul(2.0 * lam, 0.0, DB, eDB, U), *_mul(2.0 * mu, 2.0 * emu, DA, eDA, U), U),
+        *_mul(ml, eml, T, eT, U),
+        U,
+    )
+    P, eP = _sub(*_mul(Np, eNp, D, eD, U), *_mul(N, eN, Dp, eDp, U), U)
+    return N, eN, D, eD, P, eP
+
+
+@kernel
+def _pw_value(lam, nA, nB, DA, DB, T):
+    """P(lam) and P'(lam) in plain float (Newton only; no bounds)."""
+    mu = 1.0 - lam
+    g = mu * nA + lam * nB
+    h = lam * mu
+    N = h * g
+    D = mu * mu * DA + lam * lam * DB + h * T
+    ml = mu - lam
+    dn = nB - nA
+    Np = ml * g + h * dn
+    Npp = -2.0 * g + 2.0 * ml * dn
+    Dp = 2.0 * lam * DB - 2.0 * mu * DA + ml * T
+    Dpp = 2.0 * (DA + DB - T)
+    return Np * D - N * Dp, Npp * D - N * Dpp
+
+
+@kernel
+def _pw_solve(nA, nB, DA, DB, T, lam0):
+    """Safeguarded Newton for the root of P in (0, 1/2] (P(0) > 0 >= P(1/2)); returns (lam, iters)."""
+    lo = 0.0
+    hi = 0.5
+    lam = lam0
+    if not (lam > 0.0 and lam < 0.5):
+        lam = 0.25
+    it = 0
+    while it < 100:
+        it += 1
+        P, dP = _pw_value(lam, nA, nB, DA, DB, T)
+        if P > 0.0:
+            lo = lam
+        elif P < 0.0:
+            hi = lam
+        else:
+            break
+        new = lam - P / dP if dP < 0.0 else -1.0
+        if not (new > lo and new < hi):
+            if lo == 0.0:
+                new = hi * 0.0625
+            elif hi > 4.0 * lo:
+                new = math.sqrt(lo * hi)
+            else:
+                new = 0.5 * (lo + hi)
+        done = abs(new - lam) <= 1e-11 * lam or hi - lo <= 1e-15 * hi
+        lam = new
+        if done:
+            break
+    return lam, it
+
+
+@kernel
+def _definite_float(g11, e11, g12, e12, g13, e13, g22, e22, g23, e23, g33, e33, U):
+    """Certified positive definiteness (leading minors, running error bounds)."""
+    if not (g11 > 2.0 * e11):
+        return False
+    m2, em2 = _sub(*_mul(g11, e11, g22, e22, U), *_mul(g12, e12, g12, e12, U), U)
+    if not (m2 > 2.0 * em2):
+        return False
+    c1, ec1 = _sub(*_mul(g22, e22, g33, e33, U), *_mul(g23, e23, g23, e23, U), U)
+    c2, ec2 = _sub(*_mul(g12, e12, g33, e33, U), *_mul(g23, e23, g13, e13, U), U)
+    c3, ec3 = _sub(*_mul(g12, e12, g23, e23, U), *_mul(g22, e22, g13, e13, U), U)
+    t, et = _sub(*_mul(g11, e11, c1, ec1, U), *_mul(g12, e12, c2, ec2, U), U)
+    det, edet = _add(t, et, *_mul(g13, e13, c3, ec3, U), U)
+    return det > 2.0 * edet
+
+
+@kernel
+def _pencil_definite(tau, sign, F, U):
+    """Is sign * G(tau) certainly positive definite? F holds the A/B quantities with bounds."""
+    (a11, ea11, a12, ea12, a22, ea22, ka, eka, b11, eb11, b12, eb12, b22, eb22, e1, ee1, e2, ee2, g, eg) = F
+    g11, e11 = _sub(*_mul(tau, 0.0, b11, eb11, U), a11, ea11, U)
+    g12, e12 = _sub(*_mul(tau, 0.0, b12, eb12, U), a12, ea12, U)
+    g22, e22 = _sub(*_mul(tau, 0.0, b22, eb22, U), a22, ea22, U)
+    g13, e13 = _mul(tau, 0.0, e1, ee1, U)
+    g23, e23 = _mul(tau, 0.0, e2, ee2, U)
+    g33, e33 = _add(*_mul(tau, 0.0, g, eg, U), ka, eka, U)
+    g13 = -g13
+    g23 = -g23
+    if sign < 0:
+        g11, g12, g13, g22, g23, g33 = -g11, -g12, -g13, -g22, -g23, -g33
+    return _definite_float(g11, e11, g12, e12, g13, e13, g22, e22, g23, e23, g33, e33, U)
+
+
+@kernel
+def _ratio_on_boundary(t, ai, bi, ux, uy, ddx, ddy, ao, bo, wxo, wyo, ko):
+    """Approximate q_O of the point c_I + (ai cos t) u + (bi sin t) u^ (plain float)."""
+    ct = math.cos(t)
+    st = math.sin(t)
+    zx = ai * ct * ux - bi * st * uy
+    zy = ai * ct * uy + bi * st * ux
+    yx = ddx + zx
+    yy = ddy + zy
+    p = wxo * yx + wyo * yy
+    q = wxo * yy - wyo * yx
+    return (bo * bo * p * p + ao * ao * q * q) / ko
+
+
+@kernel
+def _outside_witness(ai, bi, wxi, wyi, ki, eki, ddx, ddy, ao, bo, wxo, wyo, ko, eko, U):
+    """Certify that ellipse I (centre c_O + dd) is not a subset of ellipse O (centre c_O).
+
+    Looks for t maximising q_O on the boundary of I (32 samples, then golden-section search),
+    then checks the point ``c_I + z`` with ``z`` the float vector ``s (ai cos t u + bi sin t u^)``,
+    ``s = 1 - 2**-32``: certified ``Q_I(z) < k_I`` and ``Q_O(dd + z) > k_O``. The point is an exact
+    real point, so only the evaluation is rounded.
+    """
+    norm = math.sqrt(wxi * wxi + wyi * wyi)
+    ux = wxi / norm
+    uy = wyi / norm
+    best = -1.0
+    tb = 0.0
+    n = 32
+    for j in range(n):
+        t = 2.0 * math.pi * j / n
+        r = _ratio_on_boundary(t, ai, bi, ux, uy, ddx, ddy, ao, bo, wxo, wyo, ko)
+        if r > best:
+            best = r
+            tb = t
+    lo = tb - 2.0 * math.pi / n
+    hi = tb + 2.0 * math.pi / n
+    phi = 0.6180339887498949
+    x1 = hi - phi * (hi - lo)
+    x2 = lo + phi * (hi - lo)
+    f1 = _ratio_on_boundary(x1, ai, bi, ux, uy, ddx, ddy, ao, bo, wxo, wyo, ko)
+    f2 = _ratio_on_boundary(x2, ai, bi, ux, uy, ddx, ddy, ao, bo, wxo, wyo, ko)
+    for _ in range(60):
+        if f1 < f2:
+            lo = x1
+            x1 = x2
+            f1 = f2
+            x2 = lo + phi * (hi - lo)
+            f2 = _ratio_on_boundary(x2, ai, bi, ux, uy, ddx, ddy, ao, bo, wxo, wyo, ko)
+        else:
+            hi = x2
+            x2 = x1
+            f2 = f1
+            x1 = hi - phi * (hi - lo)
+            f1 = _ratio_on_boundary(x1, ai, bi, ux, uy, ddx, ddy, ao, bo, wxo, wyo, ko)
+    for attempt in range(2):
+        t = 0.5 * (lo + hi) if attempt == 0 else tb
+        s = 1.0 - 2.0**-32
+        ct = math.cos(t) * s
+        st = math.sin(t) * s
+        zx = ai * ct * ux - bi * st * uy
+        zy = ai * ct * uy + bi * st * ux
+        qi, eqi = _qform(ai, bi, wxi, wyi, zx, 0.0, zy, 0.0, U)
+        if not (qi + 2.0 * (eqi + eki) < ki):
+            continue
+        yx = ddx + zx
+        yy = ddy + zy
+        eyx = U * (abs(ddx) + abs(yx))
+        eyy = U * (abs(ddy) + abs(yy))
+        qo, eqo = _qform(ao, bo, wxo, wyo, yx, eyx, yy, eyy, U)
+        if qo - 2.0 * (eqo + eko) > ko:
+            return True
+    return False
+
+
+@kernel
+def _contain_float(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, concentric, QA, eQA, QB, eQB, U):
+    """Classify a pair whose interiors are known to meet: CONTAINS, WITHIN, OVERLAPPING or UNDECIDED."""
+    maxa = max(aa_, ba_)
+    mina = min(aa_, ba_)
+    maxb = max(ab_, bb_)
+    minb = min(ab_, bb_)
+    a11, ea11, a12, ea12, a22, ea22, ka, eka, wa, ewa = _forms_err(aa_, ba_, wxa, wya, U)
+    b11, eb11, b12, eb12, b22, eb22, kb, ekb, wb, ewb = _forms_err(ab_, bb_, wxb, wyb, U)
+    same_radii = maxa == maxb and mina == minb
+    # B subset A needs both semi-axes of B not larger and the centre of B inside A
+    b_in_a = maxb <= maxa and minb <= mina and not (same_radii and not concentric)
+    if b_in_a and QA - 2.0 * (eQA + eka) > ka:
+        b_in_a = False
+    a_in_b = maxa <= maxb and mina <= minb and not (same_radii and not concentric)
+    if a_in_b and QB - 2.0 * (eQB + ekb) > kb:
+        a_in_b = False
+    if not b_in_a and not a_in_b:
+        return codes.OVERLAPPING
+    if (mina < 2.0**-60) or (minb < 2.0**-60):
+        return codes.UNDECIDED  # extreme size ratio: the bounds below could underflow
+    edx = U * abs(dx)
+    edy = U * abs(dy)
+    e1, ee1 = _add(*_mul(b11, eb11, dx, edx, U), *_mul(b12, eb12, dy, edy, U), U)
+    e2, ee2 = _add(*_mul(b12, eb12, dx, edx, U), *_mul(b22, eb22, dy, edy, U), U)
+    g, eg = _sub(QB, eQB, kb, ekb, U)
+    F = (a11, ea11, a12, ea12, a22, ea22, ka, eka, b11, eb11, b12, eb12, b22, eb22, e1, ee1, e2, ee2, g, eg)
+    # float coefficients of c(tau) (see the module docstring) and its critical points
+    dot = wxa * wxb + wya * wyb
+    crs = wxa * wyb - wya * wxb
+    A2 = aa_ * aa_
+    B2 = ba_ * ba_
+    a2 = ab_ * ab_
+    b2 = bb_ * bb_
+    t = (A2 * b2 + B2 * a2) * dot * dot + (A2 * a2 + B2 * b2) * crs * crs
+    pe = wxa * e1 + wya * e2
+    qe = wxa * e2 - wya * e1
+    big_e = A2 * pe * pe + B2 * qe * qe
+    deta = ka * wa
+    detb = kb * wb
+    c3 = -(kb * detb)
+    c2 = big_e - g * t + ka * detb
+    c1 = deta * g - ka * t
+    h = c2 * c2 - 3.0 * c3 * c1
+    if h > 0.0:
+        root = math.sqrt(h)
+        qq = -(c2 + root) if c2 >= 0.0 else -(c2 - root)
+        k1 = qq / (3.0 * c3)
+        k2 = c1 / qq if qq != 0.0 else k1
+        lo_k = min(k1, k2)
+        hi_k = max(k1, k2)
+        if b_in_a and hi_k > 0.0 and _pencil_definite(hi_k, 1, F, U):
+            return codes.CONTAINS
+        if a_in_b and lo_k > 0.0 and _pencil_definite(lo_k, -1, F, U):
+            return codes.WITHIN
+    # no containment certified: look for witnesses against each possible containment
+    if b_in_a and not _outside_witness(ab_, bb_, wxb, wyb, kb, ekb, dx, dy, aa_, ba_, wxa, wya, ka, eka, U):
+        return codes.UNDECIDED
+    if a_in_b and not _outside_witness(aa_, ba_, wxa, wya, ka, eka, -dx, -dy, ab_, bb_, wxb, wyb, kb, ekb, U):
+        return codes.UNDECIDED
+    return codes.OVERLAPPING
+
+
+@kernel
+def _scale_exponent(m):
+    """Exponent e with m * 2**-e in [0.5, 1)."""
+    return math.frexp(m)[1]
+
+
+@kernel
+def _relate_float(pa, pb, eps):
+    xa, ya, aa_, ba_, wxa, wya = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
+    xb, yb, ab_, bb_, wxb, wyb = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5]
+    dx = xb - xa
+    dy = yb - ya
+    concentric = xa == xb and ya == yb
+    m = max(max(abs(dx), abs(dy)), max(max(aa_, ba_), max(ab_, bb_)))
+    if not (m < math.inf):
+        return codes.UNDECIDED
+    sc = math.ldexp(1.0, -_scale_exponent(m))
+    dx = dx * sc
+    dy = dy * sc
+    aa_ = aa_ * sc
+    ba_ = ba_ * sc
+    ab_ = ab_ * sc
+    bb_ = bb_ * sc
+    if aa_ == ba_ and ab_ == bb_:
+        if concentric:
+            dx = 0.0
+            dy = 0.0
+        return _circles(dx, dy, aa_, ab_, eps)
+    if concentric and aa_ == ab_ and ba_ == bb_ and wxa == wxb and wya == wyb:
+        return codes.EQUAL
+    mw = max(abs(wxa), abs(wya))
+    if not (mw > 0.0 and mw < math.inf):
+        return codes.UNDECIDED
+    sw = math.ldexp(1.0, -_scale_exponent(mw))
+    wxa = wxa * sw
+    wya = wya * sw
+    mw = max(abs(wxb), abs(wyb))
+    if not (mw > 0.0 and mw < math.inf):
+        return codes.UNDECIDED
+    sw = math.ldexp(1.0, -_scale_exponent(mw))
+    wxb = wxb * sw
+    wyb = wyb * sw
+    U = 2.0 * eps
+    if concentric:
+        dx = 0.0
+        dy = 0.0
+        # EQUAL needs the same semi-axes, paired along parallel directions (or swapped along
+        # perpendicular ones); decided when a sign is certain, else exactly
+        if max(aa_, ba_) == max(ab_, bb_) and min(aa_, ba_) == min(ab_, bb_):
+            if aa_ == ab_:
+                s = certain_sign(wxa * wyb - wya * wxb, (abs(wxa * wyb) + abs(wya * wxb)) * (6 * eps))
+            else:
+                s = certain_sign(wxa * wxb + wya * wyb, (abs(wxa * wxb) + abs(wya * wyb)) * (6 * eps))
+            if s == 0:
+                return codes.EQUAL
+            if s == UNKNOWN_SIGN:
+                return codes.UNDECIDED
+        return _contain_float(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, True, 0.0, 0.0, 0.0, 0.0, U)
+    edx = U * abs(dx)
+    edy = U * abs(dy)
+    QA, eQA = _qform(aa_, ba_, wxa, wya, dx, edx, dy, edy, U)
+    QB, eQB = _qform(ab_, bb_, wxb, wyb, dx, edx, dy, edy, U)
+    res = _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U)
+    if res != codes.OVERLAPPING:
+        return res
+    return _contain_float(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, False, QA, eQA, QB, eQB, U)
+
+
+@kernel
+def _pw_setup(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, QA, eQA, QB, eQB, U):
+    """nA, nB, DA, DB, T with bounds (positive-sum form of ALGORITHMS.md 1.2)."""
+    ra, era = _mul(*_mul(aa_, 0.0, aa_, 0.0, U), *_mul(ba_, 0.0, ba_, 0.0, U), U)
+    rb, erb = _mul(*_mul(ab_, 0.0, ab_, 0.0, U), *_mul(bb_, 0.0, bb_, 0.0, U), U)
+    wa, ewa = _add(*_mul(wxa, 0.0, wxa, 0.0, U), *_mul(wya, 0.0, wya, 0.0, U), U)
+    wb, ewb = _add(*_mul(wxb, 0.0, wxb, 0.0, U), *_mul(wyb, 0.0, wyb, 0.0, U), U)
+    nA, enA = _mul(QA, eQA, wb, ewb, U)
+    nB, enB = _mul(QB, eQB, wa, ewa, U)
+    wab, ewab = _mul(wa, ewa, wb, ewb, U)
+    DA, eDA = _mul(ra, era, wab, ewab, U)
+    DB, eDB = _mul(rb, erb, wab, ewab, U)
+    dot, edot = _add(*_mul(wxa, 0.0, wxb, 0.0, U), *_mul(wya, 0.0, wyb, 0.0, U), U)
+    crs, ecrs = _sub(*_mul(wxa, 0.0, wyb, 0.0, U), *_mul(wya, 0.0, wxb, 0.0, U), U)
+    A2, eA2 = _mul(aa_, 0.0, aa_, 0.0, U)
+    B2, eB2 = _mul(ba_, 0.0, ba_, 0.0, U)
+    a2, ea2 = _mul(ab_, 0.0, ab_, 0.0, U)
+    b2, eb2 = _mul(bb_, 0.0, bb_, 0.0, U)
+    s1, es1 = _add(*_mul(A2, eA2, b2, eb2, U), *_mul(B2, eB2, a2, ea2, U), U)
+    s2, es2 = _add(*_mul(A2, eA2, a2, ea2, U), *_mul(B2, eB2, b2, eb2, U), U)
+    T, eT = _add(*_mul(s1, es1, *_mul(dot, edot, dot, edot, U), U), *_mul(s2, es2, *_mul(crs, ecrs, crs, ecrs, U), U), U)
+    return nA, enA, nB, enB, DA, eDA, DB, eDB, T, eT
+
+
+@kernel
+def _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U):
+    """DISJOINT or OVERLAPPING (interiors meet) when certified, else UNDECIDED."""
+    nA, enA, nB, enB, DA, eDA, DB, eDB, T, eT = _pw_setup(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, QA, eQA, QB, eQB, U)
+    # half-widths along d: h^2 proportional to (a^2 (w.d)^2 + b^2 (w^.d)^2) / W
+    pa_ = wxa * dx + wya * dy
+    qa_ = wxa * dy - wya * dx
+    pb_ = wxb * dx + wyb * dy
+    qb_ = wxb * dy - wyb * dx
+    ha = math.sqrt((aa_ * aa_ * pa_ * pa_ + ba_ * ba_ * qa_ * qa_) / (wxa * wxa + wya * wya))
+    hb = math.sqrt((ab_ * ab_ * pb_ * pb_ + bb_ * bb_ * qb_ * qb_) / (wxb * wxb + wyb * wyb))
+    lam0 = ha / (ha + hb) if ha + hb > 0.0 else 0.5
+    P, dP = _pw_value(0.5, nA, nB, DA, DB, T)
+    if P > 0.0:  # maximiser beyond 1/2: swap the roles (F(l; A, B) = F(1 - l; B, A))
+        nA, enA, nB, enB = nB, enB, nA, enA
+        DA, eDA, DB, eDB = DB, eDB, DA, eDA
+        lam0 = 1.0 - lam0
+    lam, its = _pw_solve(nA, nB, DA, DB, T, lam0)
+    mu = 1.0 - lam
+    N, eN, D, eD, P, eP = _pw_parts(lam, mu, U * mu, nA, enA, nB, enB, DA, eDA, DB, eDB, T, eT, U)
+    if N - D > 2.0 * (eN + eD):
+        return codes.DISJOINT
+    # overlap: F* <= F(l1) + F'(l1) (l2 - l1), with P(l1) > 0 > P(l2) certified
+    best = math.inf
+    for attempt in range(2):
+        delta = 2.0**-23 if attempt == 0 else 2.0**-12
+        l1 = lam - delta * lam
+        l2 = lam + delta * lam
+        if not (l1 > 0.0 and l2 < 1.0):
+            continue
+        h = (l2 - l1) * (1.0 + 8.0 * U)
+        m1 = 1.0 - l1
+        N1, eN1, D1, eD1, P1, eP1 = _pw_parts(l1, m1, U * m1, nA, enA, nB, enB, DA, eDA, DB, eDB, T, eT, U)
+        if not (P1 > 2.0 * eP1):
+            continue
+        m2 = 1.0 - l2
+        N2, eN2, D2, eD2, P2, eP2 = _pw_parts(l2, m2, U * m2, nA, enA, nB, enB, DA, eDA, DB, eDB, T, eT, U)
+        if not (P2 < -2.0 * eP2):
+            continue
+        lo1 = D1 - 2.0 * eD1
+        lo2 = D2 - 2.0 * eD2
+        if not (lo1 > 0.0 and lo2 > 0.0):
+            continue
+        u1 = (N1 + 2.0 * eN1) / lo1 + (P1 + 2.0 * eP1) / (lo1 * lo1) * h
+        u2 = (N2 + 2.0 * eN2) / lo2 + (-P2 + 2.0 * eP2) / (lo2 * lo2) * h
+        best = min(u1, u2) * (1.0 + 16.0 * U)
+        if best < 1.0:
+            return codes.OVERLAPPING
+    return codes.UNDECIDED
+
+
+# -- the kernel ---------------------------------------------------------------------------------
+
+
+@kernel
+def relate_ellipse_ellipse(pa, va, pb, vb, eps):
+    """Relation code of ellipse ``pa`` against ellipse ``pb`` (rows ``cx, cy, a, b, wx, wy``)."""
+    if eps > 0:
+        return _relate_float(pa, pb, eps)
+    return _relate_exact(pa, pb)
+
+
+@kernel
+def pw_iterations(pa, pb):
+    """Diagnostics: Newton iterations of the PW maximisation for one pair (float rows)."""
+    dx = pb[0] - pa[0]
+    dy = pb[1] - pa[1]
+    U = 2.0 * 2.0**-53
+    QA, eQA = _qform(pa[2], pa[3], pa[4], pa[5], dx, 0.0, dy, 0.0, U)
+    QB, eQB = _qform(pb[2], pb[3], pb[4], pb[5], dx, 0.0, dy, 0.0, U)
+    nA, enA, nB, enB, DA, eDA, DB, eDB, T, eT = _pw_setup(pa[2], pa[3], pa[4], pa[5], pb[2], pb[3], pb[4], pb[5], QA, eQA, QB, eQB, U)
+    pa_ = pa[4] * dx + pa[5] * dy
+    qa_ = pa[4] * dy - pa[5] * dx
+    pb_ = pb[4] * dx + pb[5] * dy
+    qb_ = pb[4] * dy - pb[5] * dx
+    ha = math.sqrt((pa[2] ** 2 * pa_ * pa_ + pa[3] ** 2 * qa_ * qa_) / (pa[4] ** 2 + pa[5] ** 2))
+    hb = math.sqrt((pb[2] ** 2 * pb_ * pb_ + pb[3] ** 2 * qb_ * qb_) / (pb[4] ** 2 + pb[5] ** 2))
+    lam0 = ha / (ha + hb)
+    P, dP = _pw_value(0.5, nA, nB, DA, DB, T)
+    if P > 0.0:
+        nA, nB = nB, nA
+        DA, DB = DB, DA
+        lam0 = 1.0 - lam0
+    lam, its = _pw_solve(nA, nB, DA, DB, T, lam0)
+    return its
