@@ -6,12 +6,21 @@ Each scene is a list of ``(name, shape)`` pairs of single shapes.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment
 
-__all__ = ["SCENES", "mixed", "random_ellipses"]
+__all__ = ["SCENES", "Scene", "catalogue", "mixed", "random_ellipses", "suspension"]
+
+
+class Scene(NamedTuple):
+    """A built-in scene: ids, shapes (one batch or a list of single shapes) and an optional period."""
+
+    ids: list
+    shapes: object
+    periodic: tuple | None = None
 
 
 def mixed():
@@ -54,4 +63,65 @@ def random_ellipses(n, *, seed=0, extent=100.0, size=(0.5, 2.0)):
     return Ellipse(center, radii, angle)
 
 
-SCENES = {"mixed": mixed}
+def suspension(n=2000, *, packing=0.55, aspect=2.5, seed=0):
+    """A dense suspension of ``n`` elliptical particles in a periodic square box.
+
+    The box side is chosen so that the particles' area fraction is ``packing``; positions and
+    orientations are random, so many pairs overlap (an unrelaxed initial state of a simulation).
+
+    Examples
+    --------
+    >>> from collide2d import scenes
+    >>> ellipses, box = scenes.suspension(100, seed=1)
+    >>> ellipses.shape, round(box[0], 3)
+    ((100,), 38.233)
+    """
+    rng = np.random.default_rng(seed)
+    b = rng.uniform(0.8, 1.2, size=n)
+    radii = np.stack([aspect * b, b], axis=-1)
+    side = math.sqrt(np.sum(np.pi * radii[:, 0] * radii[:, 1]) / packing)
+    center = rng.uniform(0, side, size=(n, 2))
+    return Ellipse(center, radii, rng.uniform(0, np.pi, size=n)), (side, side)
+
+
+def catalogue(n=1_000_000, *, seed=0):
+    """A sparse catalogue of ``n`` ellipses (craters, galaxies) with a power-law size spread.
+
+    About one ellipse in ten touches another.
+
+    Examples
+    --------
+    >>> from collide2d import scenes
+    >>> scenes.catalogue(1000, seed=2).shape
+    (1000,)
+    """
+    rng = np.random.default_rng(seed)
+    side = math.sqrt(n) * 20.0
+    size = 1.0 / rng.uniform(0.1, 1.0, size=n) ** 0.5  # 1 to ~3.2, more small than large
+    radii = np.stack([size, size * rng.uniform(0.3, 1.0, size=n)], axis=-1)
+    return Ellipse(rng.uniform(0, side, size=(n, 2)), radii, rng.uniform(0, np.pi, size=n))
+
+
+def load(name, *, size=None):
+    """Return the built-in scene ``name`` as a :class:`Scene`.
+
+    Examples
+    --------
+    >>> from collide2d import scenes
+    >>> scene = scenes.load("mixed")
+    >>> scene.ids[0], len(scene.shapes), scene.periodic
+    ('ellipse-A', 11, None)
+    """
+    if name not in SCENES:
+        raise ValueError(f"name must be one of {', '.join(SCENES)}; got {name!r}")
+    if name == "mixed":
+        named = mixed()
+        return Scene([k for k, _ in named], [shape for _, shape in named])
+    if name == "suspension":
+        ellipses, box = suspension(size or 2000)
+        return Scene([str(k) for k in range(ellipses.size)], ellipses, box)
+    ellipses = catalogue(size or 1_000_000)
+    return Scene([str(k) for k in range(ellipses.size)], ellipses)
+
+
+SCENES = {"mixed": mixed, "suspension": suspension, "catalogue": catalogue}
