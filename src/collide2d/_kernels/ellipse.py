@@ -3,9 +3,300 @@
 Frame: all pair formulas use only differences to the ellipse centre, ``y = x - c``; the ellipse
 is ``b^2 (w.y)^2 + a^2 (w^.y)^2 <= a^2 b^2 |w|^2`` (see the package docstring), a positive sum of
 squares that is exact in rationals (ALGORITHMS.md section 9).
+
+Notation used in every comment below (all in the centre frame, after the power-of-two scaling of
+:func:`_frame`): ``A = a^2``, ``B = b^2``, ``W = |w|^2``, ``R = A B W`` and the quadratic form
+
+    ``Q(y) = B (w.y)^2 + A (w^.y)^2``,   ``Q(e, y) = B (w.e)(w.y) + A (w^.e)(w^.y)``,
+
+so the closed ellipse is ``Q(y) <= R``. ``Q = y^T G y`` with ``G = B w w^T + A w^ w^^T``, whose
+eigenvalues are ``B W`` (along ``w``) and ``A W`` (along ``w^``); hence ``det G = A B W^2``. This is
+``a^2 b^2 |w|^4`` times the metric ``M`` of ALGORITHMS.md section 0.1, so every test below is the
+section 9 test (Eberly, GTE ``DistPoint2Ellipse2`` / ``IntrLine2Ellipse2`` use the same metric)
+multiplied through by positive factors to clear all divisions.
+
+Error bounds: each deciding sign goes through :func:`vec.certain_sign` with ``magnitude * (K eps)``
+where ``magnitude`` is the same polynomial on absolute values and ``K = k + 2``, ``k`` being the
+largest number of rounding factors ``(1 + delta)`` in any monomial of the computed value (for a
+product the counts of both factors add, plus one for the product itself). Inputs formed by one
+subtraction (``y = p - c``, ``e = p1 - p0``) count 1; stored ``a, b, w`` count 0. Circles
+(``a == b``, ``w = (1, 0)``) run through the same formulas: they are exact for any ``a, b, w``.
 """
 
-from collide2d._jit import kernel  # noqa: F401
+import math
 
-from . import codes  # noqa: F401
+from collide2d._jit import kernel
+
+from . import codes
+from .codes import UNKNOWN_SIGN
 from .conic import relate_ellipse_ellipse  # noqa: F401  (ellipse vs ellipse lives in conic.py)
+from .vec import certain_sign
+
+
+@kernel
+def _pow2_normalizer(m, eps):
+    """Return ``2**-k`` with ``m * 2**-k`` in ``[1/2, 1)``: an exact rescaling (float mode only).
+
+    Every sign below is the sign of a homogeneous polynomial in separate groups of variables
+    (lengths ``y, a, b``; the direction ``w``; an edge or line direction ``e``), so scaling a group
+    by a power of two changes no sign and introduces no rounding. It keeps the products (at most
+    six factors) away from underflow and overflow (ALGORITHMS.md 1.0 item 3); a group already within
+    ``2**-60 .. 2**60`` is left alone, since six-factor products of such numbers stay far inside the
+    normal float range. In exact mode (``eps == 0``,
+    Fractions) no scaling is needed: return the integer 1 so that Fractions stay Fractions.
+    """
+    if eps == 0:
+        return 1
+    if 2.0**-60 < m < 2.0**60:  # float mode only: already safe, skip the slow libm calls (~35 ns)
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(m)[1])
+
+
+@kernel
+def _frame(pa, eps):
+    """Centre, length scale ``s`` and the scaled ``A = (s a)^2``, ``B = (s b)^2``, ``w`` of a row."""
+    s = _pow2_normalizer(max(pa[2], pa[3]), eps)
+    a = pa[2] * s
+    b = pa[3] * s
+    sw = _pow2_normalizer(max(abs(pa[4]), abs(pa[5])), eps)
+    return pa[0], pa[1], s, a * a, b * b, pa[4] * sw, pa[5] * sw
+
+
+@kernel
+def _point_sign(yx, yy, A, B, wx, wy, eps):
+    """Sign of ``Q(y) - R``: -1 inside, 0 on the boundary, 1 outside the ellipse.
+
+    Rounding count: ``y`` 1, ``w.y`` 3, its square 7, ``B (w.y)^2`` 9, the sum 10; ``R = (A B) W``
+    is 3 + 2 + 1 = 6; the difference 11. K = 13.
+    """
+    u = wx * yx + wy * yy  # w . y
+    v = wx * yy - wy * yx  # w^ . y with w^ = (-wy, wx)
+    R = (A * B) * (wx * wx + wy * wy)
+    value = B * (u * u) + A * (v * v) - R
+    um = abs(wx * yx) + abs(wy * yy)
+    vm = abs(wx * yy) + abs(wy * yx)
+    magnitude = B * (um * um) + A * (vm * vm) + R
+    return certain_sign(value, magnitude * (13 * eps))
+
+
+@kernel
+def _bilinear_sign(ex, ey, yx, yy, A, B, wx, wy, eps):
+    """Sign of ``Q(e, y) = B (w.e)(w.y) + A (w^.e)(w^.y)``.
+
+    Rounding count: ``w.e`` and ``w.y`` 3 each, their product 7, times ``B`` 9, the sum 10. K = 12.
+    """
+    ue = wx * ex + wy * ey
+    uy = wx * yx + wy * yy
+    ve = wx * ey - wy * ex
+    vy = wx * yy - wy * yx
+    value = B * (ue * uy) + A * (ve * vy)
+    magnitude = B * ((abs(wx * ex) + abs(wy * ey)) * (abs(wx * yx) + abs(wy * yy))) + A * (
+        (abs(wx * ey) + abs(wy * ex)) * (abs(wx * yy) + abs(wy * yx))
+    )
+    return certain_sign(value, magnitude * (12 * eps))
+
+
+@kernel
+def _line_sign(ex, ey, yx, yy, A, B, wx, wy, eps):
+    """Sign of ``W (e x y)^2 - A (e x w)^2 - B (e.w)^2`` for the line ``y + t e`` (centre frame).
+
+    1 the line misses the ellipse, 0 tangent, -1 secant. Derivation (ALGORITHMS.md section 9): with
+    the normal ``n = e^ = (-ey, ex)`` the line meets the ellipse iff ``(n.y)^2 <= n^T S n`` where
+    ``S = a^2 u u^T + b^2 v v^T`` (``u = w / |w|``, ``v = w^ / |w|``) is the shape matrix, i.e. iff
+    ``W (n.y)^2 <= A (n.w)^2 + B (n.w^)^2``; here ``n.y = e x y``, ``n.w = e x w``, ``n.w^ = e.w``.
+
+    The same sign is that of the minimum of ``f(t) = Q(y + t e) - R``: ``alpha gamma - beta^2`` with
+    ``alpha = Q(e)``, ``beta = Q(e, y)``, ``gamma = Q(y) - R`` equals
+    ``det G (e x y)^2 - R Q(e) = A B W [W (e x y)^2 - Q(e)]`` (Lagrange's identity for the Gram
+    determinant), and ``Q(e) = A (e x w)^2 + B (e.w)^2``. This form has degree 6, not 8, and no
+    cancellation between ``Q(e) Q(y)`` and ``Q(e, y)^2``.
+
+    Rounding count: ``e x y`` 4, squared 9, times ``W`` (2) 12; ``e x w`` 3, squared 7, times ``A``
+    9, the sum 10; the difference 13. K = 15.
+    """
+    d = ex * yy - ey * yx  # e x y
+    n = ex * wy - ey * wx  # e x w
+    t = ex * wx + ey * wy  # e . w
+    W = wx * wx + wy * wy
+    value = W * (d * d) - (A * (n * n) + B * (t * t))
+    dm = abs(ex * yy) + abs(ey * yx)
+    nm = abs(ex * wy) + abs(ey * wx)
+    tm = abs(ex * wx) + abs(ey * wy)
+    magnitude = W * (dm * dm) + (A * (nm * nm) + B * (tm * tm))
+    return certain_sign(value, magnitude * (15 * eps))
+
+
+@kernel
+def _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps):
+    """Sign of ``min over t in [0, 1] of f(t) = Q(y0 + t e) - R`` for the segment ``y0 -> y1``.
+
+    ``e = y1 - y0``. ``f(t) = alpha t^2 + 2 beta t + gamma`` is convex (``alpha = Q(e) > 0``), with
+    ``f'(0) / 2 = beta = Q(e, y0)`` and ``f'(1) / 2 = alpha + beta = Q(e, y1)``. Three regions:
+    ``f'(0) >= 0``: the minimum is ``f(0)``; ``f'(1) <= 0``: it is ``f(1)``; otherwise it lies at
+    ``t* = -beta / alpha`` in (0, 1) and has the sign of ``alpha gamma - beta^2``, which is the line
+    test of :func:`_line_sign`. No division (ALGORITHMS.md section 9, "Segment / ray").
+    ``UNKNOWN_SIGN`` when a needed sign is not certain.
+    """
+    b0 = _bilinear_sign(ex, ey, y0x, y0y, A, B, wx, wy, eps)
+    if b0 == UNKNOWN_SIGN:
+        return UNKNOWN_SIGN
+    if b0 >= 0:
+        return _point_sign(y0x, y0y, A, B, wx, wy, eps)
+    b1 = _bilinear_sign(ex, ey, y1x, y1y, A, B, wx, wy, eps)
+    if b1 == UNKNOWN_SIGN:
+        return UNKNOWN_SIGN
+    if b1 <= 0:
+        return _point_sign(y1x, y1y, A, B, wx, wy, eps)
+    return _line_sign(ex, ey, y0x, y0y, A, B, wx, wy, eps)
+
+
+@kernel
+def relate_ellipse_point(pa, va, pb, vb, eps):
+    """Ellipse ``pa`` against the point ``pb = (x, y)``.
+
+    ``CONTAINS`` (open ellipse), ``TOUCHING`` (boundary) or ``DISJOINT``, by the sign of
+    ``Q(p - c) - R``.
+    """
+    cx, cy, s, A, B, wx, wy = _frame(pa, eps)
+    sign = _point_sign((pb[0] - cx) * s, (pb[1] - cy) * s, A, B, wx, wy, eps)
+    if sign == UNKNOWN_SIGN:
+        return codes.UNDECIDED
+    if sign < 0:
+        return codes.CONTAINS
+    if sign == 0:
+        return codes.TOUCHING
+    return codes.DISJOINT
+
+
+@kernel
+def relate_ellipse_line(pa, va, pb, vb, eps):
+    """Ellipse ``pa`` against the line ``pb = (px, py, dx, dy)``: ``DISJOINT``, ``TOUCHING``
+    (tangent) or ``CROSSING`` (secant; the line's interior is the whole line)."""
+    cx, cy, s, A, B, wx, wy = _frame(pa, eps)
+    se = _pow2_normalizer(max(abs(pb[2]), abs(pb[3])), eps)
+    sign = _line_sign(pb[2] * se, pb[3] * se, (pb[0] - cx) * s, (pb[1] - cy) * s, A, B, wx, wy, eps)
+    if sign == UNKNOWN_SIGN:
+        return codes.UNDECIDED
+    if sign < 0:
+        return codes.CROSSING
+    if sign == 0:
+        return codes.TOUCHING
+    return codes.DISJOINT
+
+
+@kernel
+def relate_ellipse_segment(pa, va, pb, vb, eps):
+    """Ellipse ``pa`` against the closed segment ``pb = (x0, y0, x1, y1)``.
+
+    Both end points in the closed ellipse: ``CONTAINS`` (by strict convexity the open segment then
+    lies in the open ellipse). One end point strictly inside, the other outside: ``CROSSING``.
+    Otherwise both end points are outside or on the boundary and the sign of the minimum of
+    ``Q(y0 + t e) - R`` over ``[0, 1]`` decides: > 0 ``DISJOINT``, = 0 ``TOUCHING`` (tangent, or an
+    end point on the boundary with the rest outside), < 0 ``CROSSING``.
+    """
+    cx, cy, s, A, B, wx, wy = _frame(pa, eps)
+    y0x = (pb[0] - cx) * s
+    y0y = (pb[1] - cy) * s
+    y1x = (pb[2] - cx) * s
+    y1y = (pb[3] - cy) * s
+    ex = pb[2] - pb[0]
+    ey = pb[3] - pb[1]
+    se = _pow2_normalizer(max(abs(ex), abs(ey)), eps)
+    ex = ex * se
+    ey = ey * se
+    s0 = _point_sign(y0x, y0y, A, B, wx, wy, eps)
+    s1 = _point_sign(y1x, y1y, A, B, wx, wy, eps)
+    if s0 == UNKNOWN_SIGN or s1 == UNKNOWN_SIGN:
+        return codes.UNDECIDED
+    if s0 <= 0 and s1 <= 0:
+        return codes.CONTAINS
+    if s0 < 0 or s1 < 0:
+        return codes.CROSSING
+    m = _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps)
+    if m == UNKNOWN_SIGN:
+        return codes.UNDECIDED
+    if m < 0:
+        return codes.CROSSING
+    if m == 0:
+        return codes.TOUCHING
+    return codes.DISJOINT
+
+
+@kernel
+def relate_ellipse_polygon(pa, va, pb, vb, eps):
+    """Ellipse ``pa`` against the convex counter-clockwise polygon ``pb = (offset, count)`` in ``vb``.
+
+    Regions, in the order tested (E the closed ellipse, P the closed polygon):
+
+    1. All vertices in E: ``CONTAINS`` (P is their convex hull; it has interior points, so the
+       interiors meet). A vertex strictly inside E while another is outside: ``OVERLAPPING``.
+    2. Otherwise no vertex is strictly inside E. For each edge, ``m`` = sign of the minimum of
+       ``Q - R`` over the closed edge (:func:`_edge_min_sign`). Some ``m < 0``: the boundary of P
+       enters the open ellipse, so the interiors meet, E is not inside P and (some vertex being
+       outside) P is not inside E: ``OVERLAPPING``.
+    3. All ``m >= 0``: the boundary of P misses the open ellipse, so the (connected) open ellipse
+       lies in the open polygon or outside P. The centre strictly left of every edge decides
+       ``WITHIN`` (tangency to edges allowed); else the centre is outside, and ``m == 0`` on some
+       edge means ``TOUCHING``, none ``DISJOINT``.
+
+    Shortcut: the centre strictly right of an edge whose line misses the ellipse (``_line_sign > 0``)
+    separates the two: ``DISJOINT``. (ALGORITHMS.md section 9: centre inside or an edge meets.)
+    """
+    cx, cy, s, A, B, wx, wy = _frame(pa, eps)
+    offset = int(pb[0])
+    count = int(pb[1])
+
+    # 1. vertices
+    all_inside = True
+    any_strict = False
+    unknown = False
+    for i in range(offset, offset + count):
+        sign = _point_sign((vb[i, 0] - cx) * s, (vb[i, 1] - cy) * s, A, B, wx, wy, eps)
+        if sign == UNKNOWN_SIGN:
+            unknown = True
+        elif sign > 0:
+            all_inside = False
+        elif sign < 0:
+            any_strict = True
+    if all_inside:
+        return codes.UNDECIDED if unknown else codes.CONTAINS
+    if any_strict:
+        return codes.OVERLAPPING
+
+    # 2. and 3. edges; ``inside`` is 1 (centre strictly left of every edge so far), 0 or UNKNOWN_SIGN
+    inside = 1
+    touching = False
+    undecided = False
+    for i in range(count):
+        k0 = offset + i
+        k1 = offset + i + 1 if i + 1 < count else offset
+        y0x = (vb[k0, 0] - cx) * s
+        y0y = (vb[k0, 1] - cy) * s
+        y1x = (vb[k1, 0] - cx) * s
+        y1y = (vb[k1, 1] - cy) * s
+        ex = vb[k1, 0] - vb[k0, 0]
+        ey = vb[k1, 1] - vb[k0, 1]
+        se = _pow2_normalizer(max(abs(ex), abs(ey)), eps)
+        ex = ex * se
+        ey = ey * se
+        # the centre is left of the edge iff e x (c - v0) = y0 x e > 0; as vec.orient: K = 6
+        side = certain_sign(y0x * ey - y0y * ex, (abs(y0x * ey) + abs(y0y * ex)) * (6 * eps))
+        if side == UNKNOWN_SIGN:
+            if inside == 1:
+                inside = UNKNOWN_SIGN
+        elif side <= 0:
+            inside = 0
+            if side < 0 and _line_sign(ex, ey, y0x, y0y, A, B, wx, wy, eps) == 1:
+                return codes.DISJOINT
+        m = _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps)
+        if m == UNKNOWN_SIGN:
+            undecided = True
+        elif m < 0:
+            return codes.OVERLAPPING
+        elif m == 0:
+            touching = True
+    if undecided or inside == UNKNOWN_SIGN:
+        return codes.UNDECIDED
+    if inside == 1:
+        return codes.WITHIN
+    return codes.TOUCHING if touching else codes.DISJOINT
