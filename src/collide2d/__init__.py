@@ -22,6 +22,7 @@ from collide2d.predicates import (
     touches,
     within,
 )
+from collide2d.perram_wertheim import PerramWertheim, perram_wertheim
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 
 __version__ = "0.1.0"
@@ -31,6 +32,7 @@ __all__ = [
     "Circle",
     "Ellipse",
     "Line",
+    "PerramWertheim",
     "Point",
     "Polygon",
     "Relation",
@@ -44,6 +46,7 @@ __all__ = [
     "exact_fallback_counts",
     "intersects",
     "overlaps",
+    "perram_wertheim",
     "relate",
     "touches",
     "within",

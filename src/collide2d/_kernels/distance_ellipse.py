@@ -1,0 +1,1039 @@
+"""Contact kernels for an ellipse against every kind, and the Perram-Wertheim contact kernel.
+
+Every ``contact_ellipse_<b>(pa, va, pb, vb)`` returns the 9-tuple
+``(separation, nx, ny, pax, pay, pbx, pby, curvature_a, curvature_b)``:
+
+* ``separation`` is the signed distance: the gap when apart, 0 when touching, minus the
+  penetration depth (length of the shortest translation of ``b`` that separates the pair) when the
+  interiors overlap;
+* ``(nx, ny)`` is a unit normal from ``a`` to ``b``; ``point_b - point_a == separation * normal``
+  (apart: closest points; overlapping: ``point_a`` is the support point of ``a`` in direction
+  ``normal`` and ``point_b`` the support point of ``b`` in direction ``-normal``);
+* curvatures of each boundary at its witness point: the ellipse curvature, 0 on a straight edge or
+  for a face contact, ``inf`` at a polygon corner / segment end whose normal cone strictly contains
+  the normal, and for a point.
+
+Frames and scaling
+------------------
+All pair computations run in the *frame of ellipse a*: origin at its centre, x axis along its
+stored direction ``w`` (normalised once with ``hypot``), y axis along ``w`` turned by +90 degrees,
+and every length divided by ``S``, the power of two nearest above the largest semi-axis of the pair
+(exact; section 1.0 items 2-3 of ``ALGORITHMS.md``: translate first, scale before squaring).
+Results are mapped back with the same (rounded) rotation and ``S``. Circles (``a == b``) ignore
+``w`` and use the world axes.
+
+The core identity (section 4.2, "exact signed distance via support functions"): for convex A, B
+with centre offset ``d = c_B - c_A`` the signed distance is
+
+    s = max over unit u of g(u),   g(u) = min_{x in B} x.u - h_A(u) = d.u - rho_A(u) - rho_B(u),
+
+``rho(u) = sqrt(u^T Sigma u)`` the support function of an ellipse about its centre. For a polygon
+the support function is the maximum over its vertices. The maximiser ``u*`` is the normal.
+
+With ``u = (cos t, sin t)``, ``u' = (-sin t, cos t)`` and an ellipse with semi-axes ``a`` (along
+its axis) and ``b``, ``(c, s)`` the components of ``u`` in the ellipse's own frame:
+
+    rho  = hypot(a c, b s)
+    rho' = (b^2 - a^2) c s / rho
+    rho + rho'' = R = a^2 b^2 / rho^3      (radius of curvature at the support point)
+
+so that ``g' = d.u' - rho_A' - rho_B'`` and ``g'' = -g - R_A - R_B``: ``g`` is strictly concave
+wherever ``g > 0`` (separated pairs have a single maximum on the arc of separating directions).
+
+Numba notes: no allocation, no exceptions; fixed iteration caps with bracketing safeguards.
+"""
+
+import math
+
+from numba import prange
+
+from collide2d._jit import kernel, loop
+
+_EPS = 2.0**-53
+_INF = math.inf
+_NAN = math.nan
+# Safety caps on iteration counts (never reached in the tests; each loop is bracketed).
+_POINT_MAXIT = 120
+_LOCAL_MAXIT = 100
+_PW_MAXIT = 100
+# Uniform seeds added to the 8 structural ones for overlapping ellipse pairs (section 4.2).
+_N_UNIFORM = 8
+
+
+# -- small helpers ---------------------------------------------------------------------------------
+
+
+@kernel
+def _pow2_above(x):
+    """Smallest power of two >= x (x > 0 finite); 1 for x == 0 or non-finite."""
+    if not (x > 0.0) or x == _INF:
+        return 1.0
+    m, e = math.frexp(x)
+    if m == 0.5:
+        return x
+    return math.ldexp(1.0, e)
+
+
+@kernel
+def _axis(a, b, wx, wy):
+    """Unit axis direction of an ellipse row: ``w / |w|``; the world x axis for circles."""
+    if a == b:
+        return 1.0, 0.0
+    n = math.hypot(wx, wy)
+    return wx / n, wy / n
+
+
+@kernel
+def _curvature(a, b, rho):
+    """Curvature ``rho^3 / (a^2 b^2)`` of an ellipse at its support point in a direction of support
+    value ``rho`` (equal to ``a b / (a^2 sin^2 t + b^2 cos^2 t)^{3/2}``); ``1/r`` for circles."""
+    q = (rho / a) * (rho / b)
+    return q * q / rho
+
+
+# -- point versus ellipse: Eberly's secular equation in sigma (section 3) --------------------------
+
+
+@kernel
+def _foot_q1(e0, e1, y0, y1):
+    """Nearest point of the ellipse ``(x0/e0)^2 + (x1/e1)^2 = 1`` to ``(y0, y1)``, first quadrant.
+
+    Requires ``e0 >= e1 > 0``, ``y0 > 0``, ``y1 > 0`` and lengths of order 1 (the caller scales).
+    Returns ``(sigma, iterations)``; the foot point is ``x0 = r0 y0 / (sigma + r0 - 1)``,
+    ``x1 = y1 / sigma`` with ``r0 = (e0/e1)^2``.
+
+    Equation (Eberly, "Distance from a point to an ellipse...", in the variable sigma = s + 1,
+    which avoids the cancellation near the centre measured in ALGORITHMS.md A.4):
+
+        G(sigma) = (r0 z0 / (sigma + r0 - 1))^2 + (z1 / sigma)^2 - 1 = 0,   z = y / e,
+
+    G is convex and strictly decreasing on sigma > 0; the root lies in ``[z1, 1]`` inside and in
+    ``[z1, hypot(r0 z0, z1)]`` outside. Warm start: three trig-free Chatfield evolute steps
+    (section 3.2) give a boundary point, sigma0 = y1 / x1. Then Newton inside the bracket, with
+    bisection whenever a step leaves it. Stop at the noise floor: |G| below 4 eps times the sum of
+    its positive terms, or a step below 4 eps sigma (section 3.3).
+    """
+    z0 = y0 / e0
+    z1 = y1 / e1
+    # r0 - 1 = (e0 - e1)(e0 + e1)/e1^2 without cancellation for near-circles
+    r0m1 = ((e0 - e1) / e1) * ((e0 + e1) / e1)
+    r0 = r0m1 + 1.0
+    t0 = r0 * z0
+    g = z0 * z0 + z1 * z1 - 1.0
+    lo = z1
+    if g < 0.0:
+        hi = 1.0
+    else:
+        hi = math.hypot(t0, z1)
+    if g == 0.0:
+        return 1.0, 0
+    # Chatfield warm start (0xfaded/ellipse_demo issue #1, trig-free form)
+    tx = 0.7071067811865476
+    ty = 0.7071067811865476
+    ab = (e0 - e1) * (e0 + e1)
+    for _ in range(3):
+        x = e0 * tx
+        y = e1 * ty
+        ex = ab * tx * tx * tx / e0
+        ey = -ab * ty * ty * ty / e1
+        rx = x - ex
+        ry = y - ey
+        qx = y0 - ex
+        qy = y1 - ey
+        r = math.hypot(rx, ry)
+        q = math.hypot(qx, qy)
+        tx = min(1.0, max(0.0, (qx * r / q + ex) / e0))
+        ty = min(1.0, max(0.0, (qy * r / q + ey) / e1))
+        t = math.hypot(tx, ty)
+        tx /= t
+        ty /= t
+    sigma = 0.5 * (lo + hi)
+    if ty > 0.0:
+        s0 = y1 / (e1 * ty)
+        if lo < s0 < hi:
+            sigma = s0
+    it = 0
+    while it < _POINT_MAXIT:
+        it += 1
+        p = t0 / (sigma + r0m1)
+        q = z1 / sigma
+        p2 = p * p
+        q2 = q * q
+        gv = p2 + q2 - 1.0
+        if gv > 0.0:
+            lo = sigma
+        elif gv < 0.0:
+            hi = sigma
+        else:
+            break
+        if abs(gv) <= 4.0 * _EPS * (p2 + q2 + 1.0):
+            break
+        dg = -2.0 * p2 / (sigma + r0m1) - 2.0 * q2 / sigma
+        new = sigma - gv / dg
+        if abs(new - sigma) <= 4.0 * _EPS * sigma:
+            # converged: the Newton correction is below a few ulps of sigma
+            if lo < new < hi:
+                sigma = new
+            break
+        if not (lo < new < hi):
+            new = 0.5 * (lo + hi)
+            if new == lo or new == hi:
+                break
+        sigma = new
+    return sigma, it
+
+
+@kernel
+def _point_ellipse_local(e0, e1, y0, y1):
+    """Nearest boundary point, outward unit normal and signed distance in the ellipse frame.
+
+    ``e0 >= e1`` are the semi-axes along local x and y; ``(y0, y1)`` the query point, all scaled
+    to order 1. Returns ``(x0, x1, n0, n1, signed_distance)``.
+
+    Non-unique cases (section 3.4), resolved deterministically:
+    * on the major-axis segment inside the evolute (``y1 == 0``, ``|y0| < (e0^2 - e1^2)/e0``) the
+      two feet ``(x0, +-x1)`` are equally near: the sign bit of ``y1`` picks one (``-0.0`` the
+      lower);
+    * at the centre the feet ``(0, +-e1)``: again the sign bit of ``y1`` (and of ``y0`` is
+      irrelevant).
+    """
+    s0 = math.copysign(1.0, y0)
+    s1 = math.copysign(1.0, y1)
+    p0 = abs(y0)
+    p1 = abs(y1)
+    if e0 == e1:
+        # circle: the radial answer (never divide by e0 - e1)
+        r = math.hypot(p0, p1)
+        if r == 0.0:
+            n0 = 0.0
+            n1 = s1
+        else:
+            n0 = y0 / r
+            n1 = y1 / r
+        return e0 * n0, e0 * n1, n0, n1, r - e0
+    if p1 > 0.0:
+        if p0 > 0.0:
+            sigma, _ = _foot_q1(e0, e1, p0, p1)
+            r0m1 = ((e0 - e1) / e1) * ((e0 + e1) / e1)
+            r0 = r0m1 + 1.0
+            den = sigma + r0m1
+            x0 = r0 * p0 / den
+            x1 = p1 / sigma
+            # outward normal M x = (x0/e0^2, x1/e1^2) = (y0/(sigma + r0 - 1), y1/sigma) / e1^2
+            m0 = p0 / den
+            m1 = p1 / sigma
+        else:
+            x0 = 0.0
+            x1 = e1
+            m0 = 0.0
+            m1 = 1.0
+    else:
+        # on the major axis: inside the evolute two symmetric feet, else the vertex (e0, 0)
+        c = (e0 - e1) * (e0 + e1)
+        if e0 * p0 < c:
+            x0 = e0 * e0 * p0 / c
+            rr = x0 / e0
+            x1 = e1 * math.sqrt((1.0 - rr) * (1.0 + rr))
+            m0 = x0 / (e0 * e0)
+            m1 = x1 / (e1 * e1)
+        else:
+            x0 = e0
+            x1 = 0.0
+            m0 = 1.0
+            m1 = 0.0
+    m = math.hypot(m0, m1)
+    n0 = s0 * (m0 / m)
+    n1 = s1 * (m1 / m)
+    x0 = s0 * x0
+    x1 = s1 * x1
+    dist = (y0 - x0) * n0 + (y1 - x1) * n1
+    return x0, x1, n0, n1, dist
+
+
+@kernel
+def _point_ellipse_any(a, b, y0, y1):
+    """:func:`_point_ellipse_local` for any order of the semi-axes ``a`` (local x), ``b`` (local y)."""
+    if a >= b:
+        return _point_ellipse_local(a, b, y0, y1)
+    # rotate the frame by +90 degrees so the major axis is local x: (x, y) -> (y, -x)
+    x0, x1, n0, n1, dist = _point_ellipse_local(b, a, y1, -y0)
+    return -x1, x0, -n1, n0, dist
+
+
+@kernel
+def contact_ellipse_point(pa, va, pb, vb):
+    """Signed distance of a point to an ellipse boundary (negative inside), nearest point.
+
+    Frame of the ellipse, scaled by a power of two near its major semi-axis; section 3 of
+    ALGORITHMS.md (see :func:`_foot_q1`). Normal: outward normal of the ellipse at the nearest
+    point (from a to b when outside; when inside ``point_b - point_a = separation * normal`` still
+    holds with negative separation). Non-unique nearest points follow the sign bit of the local y
+    coordinate of the point (see :func:`_point_ellipse_local`).
+    """
+    return _ellipse_point_core(pa, pb[0], pb[1])
+
+
+@kernel
+def _ellipse_point_core(pa, px, py):
+    """:func:`contact_ellipse_point` for the point ``(px, py)``."""
+    cx, cy, a, b, wx, wy = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
+    ux, uy = _axis(a, b, wx, wy)
+    S = _pow2_above(max(a, b))
+    dx = px - cx
+    dy = py - cy
+    y0 = (ux * dx + uy * dy) / S
+    y1 = (ux * dy - uy * dx) / S
+    x0, x1, n0, n1, dist = _point_ellipse_any(a / S, b / S, y0, y1)
+    nx = ux * n0 - uy * n1
+    ny = uy * n0 + ux * n1
+    nn = math.hypot(nx, ny)
+    nx /= nn
+    ny /= nn
+    qx = cx + S * (ux * x0 - uy * x1)
+    qy = cy + S * (uy * x0 + ux * x1)
+    # curvature at the foot: a b / (a^2 sin^2 t + b^2 cos^2 t)^{3/2} with x = (a cos t, b sin t)
+    al = a / S
+    bl = b / S
+    rho = math.hypot(al * n0, bl * n1)
+    kappa = _curvature(al, bl, rho) / S
+    return dist * S, nx, ny, qx, qy, px, py, kappa, _INF
+
+
+# -- ellipse versus line: closed form --------------------------------------------------------------
+
+
+@kernel
+def contact_ellipse_line(pa, va, pb, vb):
+    """Ellipse against an infinite line, closed form via the support function (section 9).
+
+    With the line's unit normal ``m = d^perp / |d|`` and ``delta = m.(p - c)`` (world frame,
+    relative to the centre), the signed distance is ``|delta| - rho(m)``: the line is separated by
+    moving it along ``+-m`` and the shorter way is away from the centre. The normal is
+    ``sign(delta) m`` (``+m`` for ``delta == +0.0``, ``-m`` for ``-0.0``). ``point_a`` is the support
+    point of the ellipse in that direction, ``point_b = point_a + separation * normal`` (it lies
+    on the line).
+    """
+    cx, cy, a, b, wx, wy = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
+    px, py, ldx, ldy = pb[0], pb[1], pb[2], pb[3]
+    ux, uy = _axis(a, b, wx, wy)
+    L = math.hypot(ldx, ldy)
+    mx = -ldy / L
+    my = ldx / L
+    delta = mx * (px - cx) + my * (py - cy)
+    sg = math.copysign(1.0, delta)
+    nx = sg * mx
+    ny = sg * my
+    S = _pow2_above(max(a, b))
+    al = a / S
+    bl = b / S
+    n0 = ux * nx + uy * ny
+    n1 = ux * ny - uy * nx
+    rho = math.hypot(al * n0, bl * n1)
+    s0 = al * (al * n0 / rho)
+    s1 = bl * (bl * n1 / rho)
+    qx = cx + S * (ux * s0 - uy * s1)
+    qy = cy + S * (uy * s0 + ux * s1)
+    sep = abs(delta) - rho * S
+    return sep, nx, ny, qx, qy, qx + sep * nx, qy + sep * ny, _curvature(al, bl, rho) / S, 0.0
+
+
+# -- ellipse versus segment / polygon: exact finite candidate set (section 9) ----------------------
+
+
+@kernel
+def _secondary_foot(e0, e1, p0, p1):
+    """The second local maximum of ``g_v(u) = v.u - rho(u)`` for a point inside the evolute.
+
+    First-quadrant point ``(p0, p1)``, both > 0, ``e0 > e1``. The stationary directions of ``g_v``
+    are the normals through ``v``: the roots of the secular equation G(sigma) = 0. Besides the
+    primary root (sigma > 0, the nearest point), the branch ``sigma in (1 - r0, 0)`` (feet in the
+    quadrant with x0 > 0, x1 < 0) holds two roots when the point lies inside the evolute (astroid):
+    G is convex there with its minimum at ``sigma_m = -(r0 - 1)/(1 + k)``,
+    ``k = (r0 z0 / z1)^{2/3}`` (from G' = 0). The root between ``sigma_m`` and 0 is the second
+    local maximum of g_v (the local minimum of the distance; the other root is a local maximum of
+    the distance and can never be a maximiser of ``min_j g_j``). Returns its unnormalised outward
+    normal ``(m0, m1)`` with ``m1 < 0``, or ``(0, 0)`` when there is none.
+    """
+    z0 = p0 / e0
+    z1 = p1 / e1
+    r0m1 = ((e0 - e1) / e1) * ((e0 + e1) / e1)
+    r0 = r0m1 + 1.0
+    t0 = r0 * z0
+    k = (t0 / z1) ** (2.0 / 3.0)
+    sm = -r0m1 / (1.0 + k)
+    if not (sm < 0.0):
+        return 0.0, 0.0
+    pm = t0 / (sm + r0m1)
+    qm = z1 / sm
+    if pm * pm + qm * qm - 1.0 >= 0.0:
+        return 0.0, 0.0
+    lo = sm  # G < 0
+    hi = -z1  # G >= 0 there when -z1 > sm
+    if not (hi > sm):
+        hi = 0.5 * sm
+        for _ in range(2000):
+            q = z1 / hi
+            p = t0 / (hi + r0m1)
+            if p * p + q * q - 1.0 >= 0.0:
+                break
+            hi *= 0.5
+    # bisection between lo (G < 0) and hi (G >= 0), terminated when the midpoint repeats
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid == lo or mid == hi:
+            break
+        p = t0 / (mid + r0m1)
+        q = z1 / mid
+        if p * p + q * q - 1.0 < 0.0:
+            lo = mid
+        else:
+            hi = mid
+    sigma = 0.5 * (lo + hi)
+    return p0 / (sigma + r0m1), p1 / sigma
+
+
+@kernel
+def _vertex_normals(a, b, y0, y1):
+    """Candidate directions for one vertex ``(y0, y1)`` (ellipse frame, scaled, any axis order).
+
+    Returns ``(count, c0, c1, d0, d1)``: one or two unit normals, the local maxima of
+    ``g_v(u) = v.u - rho(u)`` (the nearest-point normal ``c`` and, inside the evolute or on the
+    minor axis, the second one ``d``; a candidate that is a minimum instead only adds a lower
+    bound, which is harmless).
+    """
+    if a >= b:
+        e0 = a
+        e1 = b
+        q0 = y0
+        q1 = y1
+        swap = False
+    else:
+        e0 = b
+        e1 = a
+        q0 = y1
+        q1 = -y0
+        swap = True
+    x0, x1, n0, n1, dist = _point_ellipse_local(e0, e1, q0, q1)
+    c0 = n0
+    c1 = n1
+    d0 = 0.0
+    d1 = 0.0
+    count = 1
+    if e0 != e1:
+        p0 = abs(q0)
+        p1 = abs(q1)
+        if p0 == 0.0 and p1 == 0.0:
+            d0, d1 = 0.0, -math.copysign(1.0, q1)
+            count = 2
+        elif p0 == 0.0:
+            # on the minor axis: the foot on the far side is a local maximum of g_v as well
+            d0, d1 = 0.0, -math.copysign(1.0, q1)
+            count = 2
+        elif p1 == 0.0:
+            # on the major axis inside the evolute: the mirror foot
+            if e0 * p0 < (e0 - e1) * (e0 + e1):
+                d0, d1 = n0, -n1
+                count = 2
+        else:
+            m0, m1 = _secondary_foot(e0, e1, p0, p1)
+            if m1 != 0.0:
+                m = math.hypot(m0, m1)
+                d0 = math.copysign(m0 / m, q0)
+                # the secondary foot lies on the other side of the major axis from the point
+                d1 = -math.copysign(abs(m1) / m, q1)
+                count = 2
+    if swap:
+        # back from the rotated frame: (x, y) -> (-y, x)
+        c0, c1 = -c1, c0
+        d0, d1 = -d1, d0
+    return count, c0, c1, d0, d1
+
+
+@kernel
+def _finish_flat(cx, cy, ux, uy, S, al, bl, n0, n1, sep, bx, by, vertex, kappa_b):
+    """World outputs for ellipse-vs-flat contact from the local normal and separation."""
+    rho = math.hypot(al * n0, bl * n1)
+    s0 = al * (al * n0 / rho)
+    s1 = bl * (bl * n1 / rho)
+    qx = cx + S * (ux * s0 - uy * s1)
+    qy = cy + S * (uy * s0 + ux * s1)
+    nx = ux * n0 - uy * n1
+    ny = uy * n0 + ux * n1
+    nn = math.hypot(nx, ny)
+    nx /= nn
+    ny /= nn
+    if not vertex:
+        bx = qx + sep * nx
+        by = qy + sep * ny
+    return sep, nx, ny, qx, qy, bx, by, _curvature(al, bl, rho) / S, kappa_b
+
+
+@kernel
+def _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1):
+    """``g(u) = min(v0.u, v1.u) - rho(u)`` for a segment (ellipse frame, scaled) and the argmin."""
+    d0 = q0x * n0 + q0y * n1
+    d1 = q1x * n0 + q1y * n1
+    rho = math.hypot(al * n0, bl * n1)
+    if d0 <= d1:
+        return d0 - rho, 0
+    return d1 - rho, 1
+
+
+@kernel
+def contact_ellipse_segment(pa, va, pb, vb):
+    """Ellipse against a closed segment: exact finite candidate set of the support search.
+
+    Ellipse frame, scaled. ``g(u) = min(v0.u, v1.u) - rho(u)``; its maximiser is either a kink
+    (``u = +-`` the segment normal, where both ends are active: face contact, curvature 0) or a
+    stationary point of ``v_i.u - rho(u)`` (the nearest-point normal of end ``i``, or inside the
+    evolute the second local maximum; end contact, curvature ``inf``). Evaluating ``g`` at every
+    candidate and keeping the best is exact (ALGORITHMS.md section 9); ties keep the face.
+    """
+    cx, cy, a, b, wx, wy = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
+    ux, uy = _axis(a, b, wx, wy)
+    ax0, ay0, ax1, ay1 = pb[0], pb[1], pb[2], pb[3]
+    S = _pow2_above(max(a, b))
+    al = a / S
+    bl = b / S
+    dx = ax0 - cx
+    dy = ay0 - cy
+    q0x = (ux * dx + uy * dy) / S
+    q0y = (ux * dy - uy * dx) / S
+    dx = ax1 - cx
+    dy = ay1 - cy
+    q1x = (ux * dx + uy * dy) / S
+    q1y = (ux * dy - uy * dx) / S
+    ex = q1x - q0x
+    ey = q1y - q0y
+    el = math.hypot(ex, ey)
+    best = -_INF
+    bn0 = 0.0
+    bn1 = 0.0
+    bvert = -1
+    for sgn in (1.0, -1.0):
+        n0 = -sgn * ey / el
+        n1 = sgn * ex / el
+        gv, _ = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1)
+        if gv > best:
+            best = gv
+            bn0 = n0
+            bn1 = n1
+            bvert = -1
+    for i in range(2):
+        if i == 0:
+            y0 = q0x
+            y1 = q0y
+        else:
+            y0 = q1x
+            y1 = q1y
+        cnt, c0, c1, d0, d1 = _vertex_normals(al, bl, y0, y1)
+        for j in range(cnt):
+            if j == 0:
+                n0, n1 = c0, c1
+            else:
+                n0, n1 = d0, d1
+            gv, arg = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1)
+            if gv > best:
+                best = gv
+                bn0 = n0
+                bn1 = n1
+                bvert = arg
+    if bvert == 0:
+        return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax0, ay0, True, _INF)
+    if bvert == 1:
+        return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax1, ay1, True, _INF)
+    return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, 0.0, 0.0, False, 0.0)
+
+
+@kernel
+def _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1):
+    """``g(u) = min_j v_j.u - rho(u)`` for a polygon (ellipse frame, scaled) and the argmin."""
+    best = _INF
+    arg = 0
+    for j in range(cnt):
+        dx = vb[off + j, 0] - cx
+        dy = vb[off + j, 1] - cy
+        y0 = (ux * dx + uy * dy) / S
+        y1 = (ux * dy - uy * dx) / S
+        v = y0 * n0 + y1 * n1
+        if v < best:
+            best = v
+            arg = j
+    return best - math.hypot(al * n0, bl * n1), arg
+
+
+@kernel
+def contact_ellipse_polygon(pa, va, pb, vb):
+    """Ellipse against a convex polygon: exact finite candidate set of the support search.
+
+    Ellipse frame, scaled. ``g(u) = min_j v_j.u - rho(u)`` (the polygon's support in ``-u``); a
+    maximiser is either a kink of the min (``u`` = minus an outward edge normal: face contact,
+    curvature 0) or a stationary point of a single ``v_j.u - rho(u)`` inside vertex ``j``'s cone
+    (its nearest-point normal or, inside the evolute, its second local maximum: corner contact,
+    curvature ``inf``). The true ``g`` is evaluated at every candidate; the maximum over this
+    finite set is the maximum over all directions (ALGORITHMS.md section 9); ties keep the face.
+    ``O(n^2)`` for ``n`` vertices.
+    """
+    cx, cy, a, b, wx, wy = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
+    off = int(pb[0])
+    cnt = int(pb[1])
+    ux, uy = _axis(a, b, wx, wy)
+    S = _pow2_above(max(a, b))
+    al = a / S
+    bl = b / S
+    best = -_INF
+    bn0 = 0.0
+    bn1 = 0.0
+    bvert = -1
+    for i in range(cnt):
+        j = i + 1
+        if j == cnt:
+            j = 0
+        # inward normal of the CCW edge i -> j is the left normal (-ey, ex)
+        ex = (vb[off + j, 0] - vb[off + i, 0]) / S
+        ey = (vb[off + j, 1] - vb[off + i, 1]) / S
+        e0 = ux * ex + uy * ey
+        e1 = ux * ey - uy * ex
+        el = math.hypot(e0, e1)
+        n0 = -e1 / el
+        n1 = e0 / el
+        gv, _ = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1)
+        if gv > best:
+            best = gv
+            bn0 = n0
+            bn1 = n1
+            bvert = -1
+    for i in range(cnt):
+        dx = vb[off + i, 0] - cx
+        dy = vb[off + i, 1] - cy
+        y0 = (ux * dx + uy * dy) / S
+        y1 = (ux * dy - uy * dx) / S
+        k, c0, c1, d0, d1 = _vertex_normals(al, bl, y0, y1)
+        for j in range(k):
+            if j == 0:
+                n0, n1 = c0, c1
+            else:
+                n0, n1 = d0, d1
+            gv, arg = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1)
+            if gv > best:
+                best = gv
+                bn0 = n0
+                bn1 = n1
+                bvert = arg
+    if bvert >= 0:
+        return _finish_flat(
+            cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, vb[off + bvert, 0], vb[off + bvert, 1], True, _INF
+        )
+    return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, 0.0, 0.0, False, 0.0)
+
+
+# -- Perram-Wertheim contact function (section 1.2) ------------------------------------------------
+
+
+@kernel
+def _pair_frame(pa, pb):
+    """Frame of ``a`` scaled by ``S``: ``(S, ux, uy, aA, bA, aB, bB, cphi, sphi, dx, dy)``."""
+    aA, bA = pa[2], pa[3]
+    aB, bB = pb[2], pb[3]
+    ux, uy = _axis(aA, bA, pa[4], pa[5])
+    vx, vy = _axis(aB, bB, pb[4], pb[5])
+    S = _pow2_above(max(max(aA, bA), max(aB, bB)))
+    wx = pb[0] - pa[0]
+    wy = pb[1] - pa[1]
+    dx = (ux * wx + uy * wy) / S
+    dy = (ux * wy - uy * wx) / S
+    cphi = ux * vx + uy * vy
+    sphi = ux * vy - uy * vx
+    return S, ux, uy, aA / S, bA / S, aB / S, bB / S, cphi, sphi, dx, dy
+
+
+@kernel
+def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy):
+    """Maximise the Perram-Wertheim function in the frame of A (scaled); section 1.2.
+
+    F(l) = l (1 - l) [(1 - l) n_A + l n_B] / [(1 - l)^2 D_A + l^2 D_B + l (1 - l) T] with the
+    positive sums n_A = b_A^2 dx^2 + a_A^2 dy^2 (= d^T adj Sigma_A d), n_B likewise in B's axes,
+    D = a^2 b^2, T = tr(adj Sigma_A Sigma_B). Newton on the stationarity polynomial
+    P = N'D - N D' (one sign change on (0, 1), P(0) > 0 > P(1)) inside a bracket, bisection when a
+    step leaves it, started at h_A / (h_A + h_B) (exact for circles).
+    Returns ``(lam, F*, iterations)``.
+    """
+    dB0 = cphi * dx + sphi * dy
+    dB1 = cphi * dy - sphi * dx
+    nA = (bA * dx) ** 2 + (aA * dy) ** 2
+    nB = (bB * dB0) ** 2 + (aB * dB1) ** 2
+    DA = (aA * bA) ** 2
+    DB = (aB * bB) ** 2
+    T = ((aA * bB) ** 2 + (bA * aB) ** 2) * cphi * cphi + ((aA * aB) ** 2 + (bA * bB) ** 2) * sphi * sphi
+    if nA == 0.0 and nB == 0.0:
+        return 0.5, 0.0, 0
+    dd = math.hypot(dx, dy)
+    hA = math.hypot(aA * dx, bA * dy) / dd
+    hB = math.hypot(aB * dB0, bB * dB1) / dd
+    lam = hA / (hA + hB)
+    n1 = nB - 2.0 * nA
+    n2 = nA - nB
+    d1 = T - 2.0 * DA
+    d2 = DA + DB - T
+    lo = 0.0
+    hi = 1.0
+    it = 0
+    while it < _PW_MAXIT:
+        it += 1
+        N = lam * (nA + lam * (n1 + lam * n2))
+        N1 = nA + lam * (2.0 * n1 + 3.0 * lam * n2)
+        N2 = 2.0 * n1 + 6.0 * lam * n2
+        D = DA + lam * (d1 + lam * d2)
+        D1 = d1 + 2.0 * lam * d2
+        D2 = 2.0 * d2
+        P = N1 * D - N * D1
+        if P > 0.0:
+            lo = lam
+        elif P < 0.0:
+            hi = lam
+        else:
+            break
+        P1 = N2 * D - N * D2
+        new = lam - P / P1 if P1 != 0.0 else -1.0
+        if abs(new - lam) <= 2.0 * _EPS * min(lam, 1.0 - lam):
+            # converged: the Newton correction is below a few ulps of lam (or of 1 - lam)
+            if lo < new < hi:
+                lam = new
+            break
+        if not (lo < new < hi):
+            new = 0.5 * (lo + hi)
+            if new == lo or new == hi:
+                break
+        lam = new
+    mu = 1.0 - lam
+    F = lam * mu * (mu * nA + lam * nB) / (mu * mu * DA + lam * lam * DB + lam * mu * T)
+    return lam, F, it
+
+
+@kernel
+def _pw_geometry(aA, bA, aB, bB, cphi, sphi, dx, dy, lam):
+    """Contact point x* - c_A and the unnormalised normal C(l)^{-1} d (times det C), frame of A.
+
+    C(l) = (1 - l) Sigma_A + l Sigma_B; x* = c_A + (1 - l) Sigma_A C^{-1} d (section 1.2).
+    """
+    mu = 1.0 - lam
+    c2 = cphi * cphi
+    s2 = sphi * sphi
+    aB2 = aB * aB
+    bB2 = bB * bB
+    sxx = aB2 * c2 + bB2 * s2
+    syy = aB2 * s2 + bB2 * c2
+    sxy = (aB - bB) * (aB + bB) * cphi * sphi
+    cxx = mu * aA * aA + lam * sxx
+    cyy = mu * bA * bA + lam * syy
+    cxy = lam * sxy
+    # adj(C) d
+    m0 = cyy * dx - cxy * dy
+    m1 = cxx * dy - cxy * dx
+    DA = (aA * bA) ** 2
+    DB = (aB * bB) ** 2
+    T = ((aA * bB) ** 2 + (bA * aB) ** 2) * c2 + ((aA * aB) ** 2 + (bA * bB) ** 2) * s2
+    det = mu * mu * DA + lam * lam * DB + lam * mu * T
+    x0 = mu * aA * aA * m0 / det
+    x1 = mu * bA * bA * m1 / det
+    return x0, x1, m0, m1
+
+
+@kernel
+def perram_wertheim_ellipse_ellipse(pa, va, pb, vb):
+    """Perram-Wertheim contact of two ellipses: ``(px, py, nx, ny, scale, approach_distance)``.
+
+    ``p`` is the PW contact point x*, ``n`` the unit normal (parallel to C(l*)^{-1} d, from a to
+    b), ``scale = sqrt(F*)`` the factor by which both ellipses, scaled about their centres, become
+    externally tangent, and ``approach_distance = |d| / sqrt(F*)`` the distance of closest approach
+    along the centre line (Zheng & Palffy-Muhoray 2007). Concentric pairs: point = centre, normal
+    and approach distance NaN, scale 0.
+    """
+    S, ux, uy, aA, bA, aB, bB, cphi, sphi, dx, dy = _pair_frame(pa, pb)
+    lam, F, _ = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy)
+    if F == 0.0:
+        return pa[0], pa[1], _NAN, _NAN, 0.0, _NAN
+    x0, x1, m0, m1 = _pw_geometry(aA, bA, aB, bB, cphi, sphi, dx, dy, lam)
+    m = math.hypot(m0, m1)
+    n0 = m0 / m
+    n1 = m1 / m
+    nx = ux * n0 - uy * n1
+    ny = uy * n0 + ux * n1
+    nn = math.hypot(nx, ny)
+    px = pa[0] + S * (ux * x0 - uy * x1)
+    py = pa[1] + S * (uy * x0 + ux * x1)
+    sc = math.sqrt(F)
+    return px, py, nx / nn, ny / nn, sc, S * (math.hypot(dx, dy) / sc)
+
+
+@loop
+def perram_wertheim_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, out):
+    """Batch PW contact: ``out[k] = perram_wertheim_ellipse_ellipse(pa[ia[k]], ..., pb[ib[k]], ...)``."""
+    for k in prange(ia.shape[0]):
+        r = perram_wertheim_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb)
+        out[k, 0] = r[0]
+        out[k, 1] = r[1]
+        out[k, 2] = r[2]
+        out[k, 3] = r[3]
+        out[k, 4] = r[4]
+        out[k, 5] = r[5]
+
+
+# -- ellipse versus ellipse: support-function search (section 4.2) ---------------------------------
+
+
+@kernel
+def _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, t):
+    """``(g, g', g'')`` at angle ``t`` (frame of A, scaled); see the module notes.
+
+    Lengths are scaled to order 1 (semi-axes <= 1), so ``sqrt(x^2 + y^2)`` cannot overflow and
+    replaces the slower ``hypot`` in this hot loop (underflow needs an aspect ratio above 1e150).
+    """
+    cx = math.cos(t)
+    sx = math.sin(t)
+    pA = aA * cx
+    qA = bA * sx
+    rA = math.sqrt(pA * pA + qA * qA)
+    cb = cx * cphi + sx * sphi
+    sb = sx * cphi - cx * sphi
+    pB = aB * cb
+    qB = bB * sb
+    rB = math.sqrt(pB * pB + qB * qB)
+    g = dx * cx + dy * sx - rA - rB
+    gp = -dx * sx + dy * cx - (bA - aA) * (bA + aA) * cx * sx / rA - (bB - aB) * (bB + aB) * cb * sb / rB
+    # radii of curvature at the support points: R = (a b)^2 / rho^3; g'' = -g - R_A - R_B
+    abA = aA * bA
+    abB = aB * bB
+    gpp = -g - abA * abA / (rA * rA * rA) - abB * abB / (rB * rB * rB)
+    return g, gp, gpp
+
+
+@kernel
+def _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, t, positive_only):
+    """Local maximum of g from the seed angle ``t``: ``(t*, g*, iterations)``.
+
+    Phase 1 walks uphill (Newton step when g'' < 0, capped by ``h``; else a step ``h``, doubled
+    after a success and halved after a failure) until g' changes sign. A move is kept when g rose
+    or, for a Newton step, when |g'| shrank (near the maximum g changes by less than its rounding).
+    With ``positive_only`` every kept point and both bracket ends must have g > 0, so the bracket
+    lies in the arc of separating directions, where g is strictly concave (one root of g').
+    Phase 2: Newton on g' inside the bracket, bisection when a step leaves it; stop when the
+    Newton correction falls below 2 ulps of the angle (kept in [-pi, pi]) or the bracket
+    collapses. Angles in radians, frame of A.
+    """
+    t = t - (2.0 * math.pi) * math.floor(t / (2.0 * math.pi) + 0.5)  # keep the angle in [-pi, pi]: its ulp sets the tolerance
+    g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, t)
+    it = 0
+    if gp == 0.0:
+        return t, g, it
+    h = 0.25
+    found = False
+    lo = t
+    hi = t
+    while it < _LOCAL_MAXIT:
+        it += 1
+        sg = 1.0 if gp > 0.0 else -1.0
+        if gpp < 0.0:
+            step = min(-gp / gpp * sg, h)  # Newton step length, capped
+        else:
+            step = h
+        if step <= 4.0 * _EPS * max(1.0, abs(t)):
+            return t, g, it
+        tn = t + sg * step
+        gn, gpn, gppn = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, tn)
+        if gpn == 0.0 and gn >= g:
+            return tn, gn, it
+        if (gpn > 0.0) != (gp > 0.0):
+            if (not positive_only) or gn > 0.0:
+                if sg > 0.0:
+                    lo, hi = t, tn
+                else:
+                    lo, hi = tn, t
+                found = True
+                break
+            h = 0.5 * step
+            continue
+        # accept the move when g rose or, for a Newton step, when |g'| shrank (near the maximum
+        # the changes of g are below its rounding error and cannot be trusted)
+        if (gn > g or (gpp < 0.0 and abs(gpn) < abs(gp))) and ((not positive_only) or gn > 0.0):
+            t, g, gp, gpp = tn, gn, gpn, gppn
+            h = min(2.0 * step, 0.5)
+        else:
+            h = 0.5 * step
+    if not found:
+        return t, g, it
+    # phase 2: g'(lo) > 0 > g'(hi). Safeguarded Newton on g' from the bracket end with the
+    # smaller |g'| (usually the Newton iterate that just overshot the maximum); g itself is not
+    # compared (near the maximum its changes are below rounding).
+    if abs(gpn) < abs(gp):
+        tt, g, gp, gpp = tn, gn, gpn, gppn
+    else:
+        tt = t
+    tol = 2.0 * _EPS * max(1.0, abs(tt))  # a few ulps of the angle (radians)
+    for _ in range(_LOCAL_MAXIT):
+        if gpp < 0.0:
+            new = tt - gp / gpp
+        else:
+            new = 0.5 * (lo + hi)
+        if abs(new - tt) <= tol:
+            break  # converged: the Newton correction is below the angle's resolution
+        if not (lo < new < hi):
+            new = 0.5 * (lo + hi)
+            if new == lo or new == hi:
+                break
+        it += 1
+        tt = new
+        g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, tt)
+        if gp > 0.0:
+            lo = tt
+        elif gp < 0.0:
+            hi = tt
+        else:
+            break
+    return tt, g, it
+
+
+@kernel
+def _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy):
+    """Global maximiser of g for an ellipse pair (frame of A, scaled): ``(t*, g*, iterations)``.
+
+    Separated pairs (g > 0 at the Perram-Wertheim normal, a guaranteed separating direction,
+    section 1.2): one local solve from that normal, in the concave arc. Otherwise the structural
+    seed set of section 4.2: +-v_A, +-v_B (minor-axis normals, where thin ellipses have narrow
+    basins), +-d, +-n_PW and 16 uniform angles; every seed is refined, the best kept (strictly
+    greater replaces, so the earliest seed wins ties).
+    """
+    total = 0
+    tpw = math.atan2(dy, dx)
+    lam, F, itpw = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy)
+    total += itpw
+    if F > 0.0:
+        x0, x1, m0, m1 = _pw_geometry(aA, bA, aB, bB, cphi, sphi, dx, dy, lam)
+        tpw = math.atan2(m1, m0)
+        g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, tpw)
+        if g > 0.0:
+            t, gv, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, tpw, True)
+            total += it
+            if gv >= g:
+                return t, gv, total
+            return tpw, g, total
+    phi = math.atan2(sphi, cphi)
+    td = math.atan2(dy, dx)
+    half = 0.5 * math.pi
+    best = -_INF
+    bt = 0.0
+    for k in range(8 + _N_UNIFORM):
+        if k == 0:
+            s = tpw
+        elif k == 1:
+            s = tpw + math.pi
+        elif k == 2:
+            s = half
+        elif k == 3:
+            s = -half
+        elif k == 4:
+            s = phi + half
+        elif k == 5:
+            s = phi - half
+        elif k == 6:
+            s = td
+        elif k == 7:
+            s = td + math.pi
+        else:
+            s = (k - 8) * (2.0 * math.pi / _N_UNIFORM)
+        t, gv, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, s, False)
+        total += it
+        if gv > best:
+            best = gv
+            bt = t
+    return bt, best, total
+
+
+@kernel
+def contact_ellipse_ellipse(pa, va, pb, vb):
+    """Exact signed distance of two ellipses (section 4.2), frame of ``a`` scaled by ``S``.
+
+    ``s = max_t g(t)`` found by :func:`_ee_search`; normal ``u* = (cos t*, sin t*)``; witness
+    points are the support points ``c_A + Sigma_A u / rho_A`` and ``c_B - Sigma_B u / rho_B``
+    (closest points when apart, deepest points when overlapping); at a stationary point
+    ``p_B - p_A = g u``. When two local optima exchange, the normal and the witness points jump
+    while ``s`` stays continuous.
+    """
+    if pa[2] == pa[3] and pb[2] == pb[3]:
+        # two circles: the radial answer, sep = |d| - r_A - r_B along d / |d|; concentric
+        # circles take the normal (0, +-1) from the sign bit of d_y
+        dx = pb[0] - pa[0]
+        dy = pb[1] - pa[1]
+        L = math.hypot(dx, dy)
+        if L == 0.0:
+            nx = 0.0
+            ny = math.copysign(1.0, dy)
+        else:
+            nx = dx / L
+            ny = dy / L
+        rA = pa[2]
+        rB = pb[2]
+        return (
+            (L - rA) - rB,
+            nx,
+            ny,
+            pa[0] + rA * nx,
+            pa[1] + rA * ny,
+            pb[0] - rB * nx,
+            pb[1] - rB * ny,
+            1.0 / rA,
+            1.0 / rB,
+        )
+    if pb[2] == pb[3]:
+        # ellipse and circle: max_u [d.u - rho_A(u)] - r_B is the signed distance of the circle's
+        # centre to A, minus r_B (section 3, exact in one Eberly solve)
+        dist, nx, ny, fx, fy, _, _, ka, _ = _ellipse_point_core(pa, pb[0], pb[1])
+        rB = pb[2]
+        return dist - rB, nx, ny, fx, fy, pb[0] - rB * nx, pb[1] - rB * ny, ka, 1.0 / rB
+    if pa[2] == pa[3]:
+        # circle and ellipse: the same with the roles exchanged; the normal is minus B's outward
+        # normal at the foot of A's centre
+        dist, mx, my, fx, fy, _, _, kb, _ = _ellipse_point_core(pb, pa[0], pa[1])
+        rA = pa[2]
+        return dist - rA, -mx, -my, pa[0] - rA * mx, pa[1] - rA * my, fx, fy, 1.0 / rA, kb
+    S, ux, uy, aA, bA, aB, bB, cphi, sphi, dx, dy = _pair_frame(pa, pb)
+    t, g, _ = _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy)
+    n0 = math.cos(t)
+    n1 = math.sin(t)
+    rA = math.hypot(aA * n0, bA * n1)
+    sa0 = aA * (aA * n0 / rA)
+    sa1 = bA * (bA * n1 / rA)
+    cb = n0 * cphi + n1 * sphi
+    sb = n1 * cphi - n0 * sphi
+    rB = math.hypot(aB * cb, bB * sb)
+    sbx = aB * (aB * cb / rB)
+    sby = bB * (bB * sb / rB)
+    # B's support point back to the frame of A
+    sb0 = cphi * sbx - sphi * sby
+    sb1 = sphi * sbx + cphi * sby
+    nx = ux * n0 - uy * n1
+    ny = uy * n0 + ux * n1
+    nn = math.hypot(nx, ny)
+    pax = pa[0] + S * (ux * sa0 - uy * sa1)
+    pay = pa[1] + S * (uy * sa0 + ux * sa1)
+    pbx = pb[0] - S * (ux * sb0 - uy * sb1)
+    pby = pb[1] - S * (uy * sb0 + ux * sb1)
+    return (
+        g * S,
+        nx / nn,
+        ny / nn,
+        pax,
+        pay,
+        pbx,
+        pby,
+        _curvature(aA, bA, rA) / S,
+        _curvature(aB, bB, rB) / S,
+    )
+
+
+@kernel
+def contact_ellipse_ellipse_iterations(pa, va, pb, vb):
+    """Total local-solver iterations :func:`contact_ellipse_ellipse` spends (for tests/benchmarks)."""
+    S, ux, uy, aA, bA, aB, bB, cphi, sphi, dx, dy = _pair_frame(pa, pb)
+    t, g, total = _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy)
+    return total
