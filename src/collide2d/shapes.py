@@ -28,6 +28,7 @@ _EMPTY_VERTS.flags.writeable = False
 _HALF_PI_HI = 1.5707963267341256
 _HALF_PI_LO = 6.077100506506192e-11
 _ANGLE_GRID = 2.0**-40
+_REST_EDGE = round((np.pi / 4) / _ANGLE_GRID) * _ANGLE_GRID  # largest remainder, just below pi/4
 
 
 def direction_from_angle(angle):
@@ -41,6 +42,10 @@ def direction_from_angle(angle):
     rest = (angle - turns * _HALF_PI_HI) - turns * _HALF_PI_LO
     rest = np.round(rest / _ANGLE_GRID) * _ANGLE_GRID
     c, s = np.cos(rest), np.sin(rest)
+    # At rest = +-_REST_EDGE (the grid point nearest pi/4) the same direction is reached with two
+    # different quarter-turn counts (angle pi/4 gives turns 0, rest +edge; 3 pi/4 gives turns 2,
+    # rest -edge); only |sin| == cos there makes both agree exactly.
+    s = np.where(np.abs(rest) >= _REST_EDGE, np.copysign(c, rest), s)
     quarter = np.mod(turns, 4).astype(np.int64)
     wx = np.choose(quarter, [c, -s, -c, s])
     wy = np.choose(quarter, [s, c, -s, -c])
@@ -72,6 +77,9 @@ class Shape:
         object.__setattr__(self, "_scalar", None)
 
     def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name):
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __getattr__(self, name):
@@ -418,7 +426,7 @@ def _clean_convex(vertices, name):
 
 def _pack_polygons(vertex_lists, batch):
     counts = np.array([len(v) for v in vertex_lists], dtype=np.float64)
-    offsets = np.concatenate([[0.0], np.cumsum(counts)[:-1]])
+    offsets = np.concatenate([[0.0], np.cumsum(counts)])[:-1]  # also right for an empty batch
     verts = np.concatenate(vertex_lists, axis=0) if vertex_lists else np.zeros((0, 2))
     params = np.stack([offsets, counts], axis=-1).reshape(batch + (2,))
     return params, verts
