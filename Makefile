@@ -9,11 +9,12 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,plot]'
+	$(PY) -m pip install --quiet -e '.[test,plot,demo]'
 	touch $(STAMP)
 
+# The main job on a built-in sample: the pairs as a table on the screen, and a picture in pairs.png.
 run: $(STAMP)
-	$(PY) -m collide2d pairs --sample mixed
+	$(PY) -m collide2d pairs --sample mixed --plot pairs.png
 
 test: test-jit test-nojit
 

@@ -311,7 +311,9 @@ def bench_breakdown(args):
     (ca, ra, ta), (cb, rb, tb) = random_pairs(args.n)
     ea, eb = c2.Ellipse(ca, ra, ta), c2.Ellipse(cb, rb, tb)
     relation = np.asarray(c2.relate(ea, eb))
-    name, _, _ = _dispatch.pair_kernel("relate", "ellipse", "ellipse")
+    # the loop that `intersects` runs: the dedicated intersects kernel when there is one
+    entry = _dispatch.intersects_kernel("ellipse", "ellipse") if hasattr(_dispatch, "intersects_kernel") else None
+    name = entry[0] if entry else _dispatch.pair_kernel("relate", "ellipse", "ellipse")[0]
     loop = _dispatch.pair_loop("relate", name)
     pa, pb = ea._flat_params(), eb._flat_params()
     distance = np.hypot(cb[:, 0] - ca[:, 0], cb[:, 1] - ca[:, 1])
@@ -346,7 +348,15 @@ def bench_breakdown(args):
                 rows.append([f"{label} ({nthreads} thread{'s' if nthreads > 1 else ''})", f"{len(index):,}", fmt_time(t / count), fmt_time(cpu / count), share])
     finally:
         numba.set_num_threads(threads)
+    relate_name = _dispatch.pair_kernel("relate", "ellipse", "ellipse")[0]
+    if relate_name != name:  # for comparison: the relate loop (with the containment classification)
+        relate_loop = _dispatch.pair_loop("relate", relate_name)
+        index = np.arange(n, dtype=np.int64)
+        out = np.empty(n, dtype=np.int8)
+        t = best_of(lambda: relate_loop(pa, ea._verts, index, pb, eb._verts, index, _dispatch.EPS, out), args.repeat)[0]
+        rows.append([f"for comparison: `{relate_name}` loop, all pairs ({threads} threads)", f"{n:,}", fmt_time(t / n), fmt_time(_LAST_CPU[0] / n), "-"])
     note = (
+        f"Kernel loop: `{name}_loop`. "
         f"Pairs: {far.mean():.1%} have disjoint bounding circles, {inner.mean():.1%} overlapping inscribed circles, "
         f"{relation.astype(bool).mean():.1%} intersect."
     )

@@ -188,10 +188,25 @@ def test_batch_indexing_errors(kind):
     with pytest.raises(IndexError):
         batch[0, 0]  # one batch dimension only: the trailing field axes are not addressable
     with pytest.raises(IndexError):
-        batch[..., 0]
+        batch[..., 0, 0]
     with pytest.raises(IndexError):
-        batch[None]
+        batch[..., ...]
     assert list(iter(batch[0:0])) == []
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_batch_indexing_new_axes_and_ellipsis(kind):
+    """``None`` and ``...`` address batch axes only, as in NumPy (``dots[:, None]``)."""
+    rng = np.random.default_rng(13)
+    batch, _ = random_batch(kind, rng, (3,))
+    assert batch[:, None].shape == (3, 1)
+    assert batch[None].shape == (1, 3)
+    assert batch[..., None].shape == (3, 1)
+    np.testing.assert_array_equal(batch[..., 1]._params, batch[1]._params)
+    np.testing.assert_array_equal(batch[:, None][2, 0]._params, batch[2]._params)
+    grid = c2.relate(batch[:, None], batch[None, :])
+    assert grid.shape == (3, 3)
+    assert [int(grid[k, k]) for k in range(3)] == [int(c2.Relation.EQUAL)] * 3
 
 
 def test_broadcasting_of_fields():

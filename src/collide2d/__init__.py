@@ -22,16 +22,22 @@ from collide2d.predicates import (
     touches,
     within,
 )
+from collide2d.broadphase import PairMeasures, measure_pairs, query, query_pairs
+from collide2d.measurement import Contact, closest_point, contact, distance
+from collide2d.overlay import intersection_points, iou, overlap_area
 from collide2d.perram_wertheim import PerramWertheim, perram_wertheim
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
+from collide2d.table import ShapeTable
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Box",
     "Circle",
+    "Contact",
     "Ellipse",
     "Line",
+    "PairMeasures",
     "PerramWertheim",
     "Point",
     "Polygon",
@@ -39,14 +45,24 @@ __all__ = [
     "RotatedBox",
     "Segment",
     "Shape",
+    "ShapeTable",
+    "closest_point",
+    "contact",
     "contains",
     "contains_xy",
     "disjoint",
+    "distance",
     "equals",
     "exact_fallback_counts",
+    "intersection_points",
     "intersects",
+    "iou",
+    "measure_pairs",
+    "overlap_area",
     "overlaps",
     "perram_wertheim",
+    "query",
+    "query_pairs",
     "relate",
     "touches",
     "within",

@@ -8,20 +8,36 @@ before the call and the result is mirrored after it (``CONTAINS`` <-> ``WITHIN``
 from __future__ import annotations
 
 import importlib
+import math
 
 import numpy as np
 
-from collide2d import _exact
+from collide2d import _exact, _jit
 from collide2d._kernels import codes
 from collide2d.shapes import Shape
 
 EPS = 2.0**-53  # unit roundoff of float64: the ``eps`` that float-mode kernels receive
 
 KIND_ORDER = ("ellipse", "polygon", "segment", "line", "point")
-_MODULE_OF_KIND = {"ellipse": "ellipse", "polygon": "polygon", "segment": "linear", "line": "linear", "point": "linear"}
+
+# (operation, first kind) -> kernel module; the batch loops of an operation live in LOOP_MODULES.
+_FLAT = ("segment", "line", "point")
+KERNEL_MODULES = {
+    **{("relate", kind): "linear" for kind in _FLAT},
+    ("relate", "ellipse"): "ellipse",
+    ("relate", "polygon"): "polygon",
+    **{("contact", kind): "distance_flat" for kind in _FLAT + ("polygon",)},
+    ("contact", "ellipse"): "distance_ellipse",
+    ("points", "ellipse"): "points_ellipse",
+    **{("points", kind): "points_flat" for kind in _FLAT + ("polygon",)},
+    ("area", "ellipse"): "area_ellipse",
+    ("area", "polygon"): "area_flat",
+}
+LOOP_MODULES = {"relate": "loops", "contact": "loops_contact", "points": "loops_points", "area": "loops_area"}
 
 # MIRROR_RELATION[code] is the code of the swapped pair.
 MIRROR_RELATION = np.array([0, 1, 2, 4, 3, 5, 6], dtype=np.int8)
+_MIRROR_CODE = (0, 1, 2, 4, 3, 5, 6)  # the same as a tuple, for single pairs (no NumPy scalar)
 
 _cache: dict = {}
 
@@ -32,21 +48,42 @@ def check_shape(value, name):
         raise TypeError(f"{name} must be a collide2d shape (Point, Circle, Ellipse, ...), got {type(value).__name__}")
 
 
-def pair_kernels(operation, kind_a, kind_b):
-    """Return ``(name, kernel, loop, swapped)`` for an operation on the kinds ``kind_a, kind_b``."""
+def pair_kernel(operation, kind_a, kind_b):
+    """Return ``(name, kernel, swapped)`` for an operation on the kinds ``kind_a, kind_b``."""
     key = (operation, kind_a, kind_b)
     if key not in _cache:
         swapped = KIND_ORDER.index(kind_a) > KIND_ORDER.index(kind_b)
         first, second = (kind_b, kind_a) if swapped else (kind_a, kind_b)
         name = f"{operation}_{first}_{second}"
-        module = importlib.import_module(f"collide2d._kernels.{_MODULE_OF_KIND[first]}")
-        loops = importlib.import_module("collide2d._kernels.loops")
-        _cache[key] = (name, getattr(module, name), getattr(loops, name + "_loop"), swapped)
+        module = importlib.import_module(f"collide2d._kernels.{KERNEL_MODULES[operation, first]}")
+        _cache[key] = (name, getattr(module, name), swapped)
     return _cache[key]
+
+
+def pair_loop(operation, name):
+    """Return the batch loop of kernel ``name`` (imported only when a batch needs it)."""
+    module = importlib.import_module(f"collide2d._kernels.{LOOP_MODULES[operation]}")
+    return getattr(module, name + "_loop")
+
+
+def _range_index(n):
+    index = np.arange(n, dtype=np.int64)
+    index.flags.writeable = False  # as the broadcast views below: the loops see the same array types
+    return index
 
 
 def broadcast_indices(a, b):
     """Batch shape of the pair and flat row indices into each side's parameter table."""
+    shape_a = a._params.shape[:-1]
+    shape_b = b._params.shape[:-1]
+    # fast paths (no broadcast views): equal batch shapes, or a single shape against a batch
+    if shape_a == shape_b:
+        n = math.prod(shape_a)
+        return shape_a, _range_index(n), _range_index(n)
+    if not shape_a:
+        return shape_b, np.zeros(math.prod(shape_b), dtype=np.int64), _range_index(math.prod(shape_b))
+    if not shape_b:
+        return shape_a, _range_index(math.prod(shape_a)), np.zeros(math.prod(shape_a), dtype=np.int64)
     try:
         shape = np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
@@ -63,22 +100,284 @@ def relate_codes(a, b):
     """
     check_shape(a, "a")
     check_shape(b, "b")
-    name, kernel, loop, swapped = pair_kernels("relate", a._kind, b._kind)
+    name, kernel, swapped = pair_kernel("relate", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
-    if not first.shape and not second.shape:  # scalar fast path: the same kernel, no loop
+    if first._params.ndim == 1 and second._params.ndim == 1:  # scalar fast path: the same kernel, no loop
         code = kernel(first._params, first._verts, second._params, second._verts, EPS)
         if code == codes.UNDECIDED:
             code = _exact.relate(name, first._kind, first._params, first._verts, second._kind, second._params, second._verts)
-        return int(MIRROR_RELATION[code]) if swapped else int(code)
+        return _MIRROR_CODE[code] if swapped else int(code)
     shape, index_a, index_b = broadcast_indices(first, second)
-    out = np.empty(index_a.shape[0], dtype=np.int8)
-    params_a, params_b = first._flat_params(), second._flat_params()
-    if out.size:
-        loop(params_a, first._verts, index_a, params_b, second._verts, index_b, EPS, out)
-    for k in np.flatnonzero(out == codes.UNDECIDED):
-        out[k] = _exact.relate(
-            name, first._kind, params_a[index_a[k]], first._verts, second._kind, params_b[index_b[k]], second._verts
-        )
+    out = relate_indexed(
+        name, first._kind, first._flat_params(), first._verts, index_a,
+        second._kind, second._flat_params(), second._verts, index_b,
+    )
     if swapped:
         out = MIRROR_RELATION[out]
     return out.reshape(shape)
+
+
+def relate_indexed(name, kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b):
+    """Codes of kernel ``name`` on the rows ``params_a[index_a[k]]`` against ``params_b[index_b[k]]``.
+
+    The kinds must already be in the kernel's order (no mirroring here). Parameter tables may be
+    wider than the kind's row (extra columns are ignored). Undecided results of the float kernel
+    are settled by the exact fallback. Returns an int8 array of ``len(index_a)`` codes.
+    """
+    out = np.empty(index_a.shape[0], dtype=np.int8)
+    if out.size:
+        pair_loop("relate", name)(params_a, verts_a, index_a, params_b, verts_b, index_b, EPS, out)
+    for k in np.flatnonzero(out == codes.UNDECIDED):
+        out[k] = _exact.relate(name, kind_a, params_a[index_a[k]], verts_a, kind_b, params_b[index_b[k]], verts_b)
+    return out
+
+
+_intersects_cache: dict = {}
+
+
+def intersects_kernel(kind_a, kind_b):
+    """``(name, kernel, swapped)`` of a dedicated ``intersects_<a>_<b>`` kernel, or ``None``.
+
+    Such a kernel lives next to the relate kernel of the pair (the module of ``KERNEL_MODULES``)
+    and returns 1 (the closed shapes meet), 0 (disjoint) or ``UNDECIDED``; its batch loop
+    ``<name>_loop`` lives with the relate loops. Intersection is symmetric: ``swapped`` only tells
+    which shape goes first.
+    """
+    key = (kind_a, kind_b)
+    if key not in _intersects_cache:
+        name, _, swapped = pair_kernel("relate", kind_a, kind_b)
+        first = kind_b if swapped else kind_a
+        module = importlib.import_module(f"collide2d._kernels.{KERNEL_MODULES['relate', first]}")
+        iname = "intersects" + name[len("relate"):]
+        kernel = getattr(module, iname, None)
+        _intersects_cache[key] = None if kernel is None else (iname, kernel, swapped)
+    return _intersects_cache[key]
+
+
+def intersects_flags(a, b):
+    """Whether ``a`` and ``b`` share a point: a bool for single shapes, else a bool array.
+
+    Uses the pair's dedicated ``intersects`` kernel when there is one (it skips the containment
+    classification), else ``relate`` codes ``!= DISJOINT``. Undecided results are settled by the
+    exact fallback, counted under the kernel's name.
+    """
+    check_shape(a, "a")
+    check_shape(b, "b")
+    entry = intersects_kernel(a._kind, b._kind)
+    if entry is None:
+        return relate_codes(a, b) != codes.DISJOINT  # a bool for single shapes (int codes)
+    name, kernel, swapped = entry
+    first, second = (b, a) if swapped else (a, b)
+    if first._params.ndim == 1 and second._params.ndim == 1:  # scalar fast path
+        flag = kernel(first._params, first._verts, second._params, second._verts, EPS)
+        if flag == codes.UNDECIDED:
+            flag = _exact.run(name, first._kind, first._params, first._verts, second._kind, second._params, second._verts)
+        return flag != 0
+    shape, index_a, index_b = broadcast_indices(first, second)
+    params_a, params_b = first._flat_params(), second._flat_params()
+    out = np.empty(index_a.shape[0], dtype=np.int8)
+    if out.size:
+        pair_loop("relate", name)(params_a, first._verts, index_a, params_b, second._verts, index_b, EPS, out)
+    for k in np.flatnonzero(out == codes.UNDECIDED):
+        out[k] = _exact.run(name, first._kind, params_a[index_a[k]], first._verts, second._kind, params_b[index_b[k]], second._verts)
+    return out.view(np.bool_).reshape(shape)
+
+
+def relate_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b):
+    """Relation codes of ``a``-rows against ``b``-rows for one kind pair, in the caller's order.
+
+    Like :func:`relate_codes` on index arrays: the arguments are swapped for the kernel when the
+    kinds come in the mirrored order, and ``CONTAINS``/``WITHIN`` are mirrored back.
+    """
+    name, _, swapped = pair_kernel("relate", kind_a, kind_b)
+    if swapped:
+        out = relate_indexed(name, kind_b, params_b, verts_b, index_b, kind_a, params_a, verts_a, index_a)
+        return MIRROR_RELATION[out]
+    return relate_indexed(name, kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b)
+
+
+# Column permutation and signs that turn a contact row of (b, a) into the row of (a, b):
+# separation kept, normal negated, witnesses and curvatures swapped.
+_CONTACT_MIRROR = np.array([0, 1, 2, 5, 6, 3, 4, 8, 7])
+_CONTACT_MIRROR_SIGN = np.array([1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+
+
+def contact_values(a, b):
+    """Contact of ``a`` against ``b`` as 9 numbers per pair.
+
+    ``(separation, nx, ny, pax, pay, pbx, pby, curvature_a, curvature_b)``: a tuple of Python
+    floats for single shapes, else a float64 array of shape ``batch + (9,)``. Mirrored pairs are
+    computed in the canonical order and mirrored here.
+    """
+    check_shape(a, "a")
+    check_shape(b, "b")
+    name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
+    first, second = (b, a) if swapped else (a, b)
+    if not first.shape and not second.shape:  # scalar fast path: the same kernel, no loop
+        r = kernel(first._params, first._verts, second._params, second._verts)
+        if swapped:
+            r = (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
+        return tuple(float(x) for x in r)
+    shape, index_a, index_b = broadcast_indices(first, second)
+    out = np.empty((index_a.shape[0], 9))
+    if out.shape[0]:
+        pair_loop("contact", name)(
+            first._flat_params(), first._verts, index_a, second._flat_params(), second._verts, index_b, out
+        )
+    if swapped:
+        out = out[:, _CONTACT_MIRROR] * _CONTACT_MIRROR_SIGN
+        out[:, 1:3] += 0.0  # no -0.0 normal components
+    return out.reshape(shape + (9,))
+
+
+# -- intersection points, overlap area, IoU (collide2d.overlay) ---------------------------------------
+
+REGION_KINDS = ("ellipse", "polygon")
+
+# Rows of the NaN-padded point array per kind pair (canonical order); pairs with a polygon use
+# 2 x the largest vertex count of the polygons involved (a line meets a convex edge chain at most
+# twice per edge). See :func:`points_capacity`.
+_POINTS_CAPACITY = {
+    ("ellipse", "ellipse"): 4,
+    ("ellipse", "segment"): 2,
+    ("ellipse", "line"): 2,
+    ("ellipse", "point"): 1,
+    ("segment", "segment"): 2,
+    ("segment", "line"): 2,
+    ("segment", "point"): 1,
+    ("line", "line"): 1,
+    ("line", "point"): 1,
+    ("point", "point"): 1,
+}
+
+
+def _max_vertex_count(shape):
+    if shape._kind != "polygon" or shape._params.size == 0:
+        return 0
+    return int(shape._params[..., 1].max())
+
+
+def points_capacity(first, second):
+    """Rows of the point array for a pair in canonical kind order (see ``_POINTS_CAPACITY``)."""
+    key = (first._kind, second._kind)
+    if "polygon" in key:
+        return 2 * max(_max_vertex_count(first), _max_vertex_count(second), 1)
+    return _POINTS_CAPACITY[key]
+
+
+def _exact_twin_function(module, name):
+    """The uncompiled kernel ``module.name`` of the exact twin (run on Fractions)."""
+    _exact._load_twin()
+    with _jit.pure_python():
+        twin = importlib.import_module(f"{_exact._TWIN_NAME}.{module}")
+    return getattr(twin, name)
+
+
+def ellipse_contact_points(params_a, params_b, relation, out):
+    """Tangent points of two nested ellipses whose contact the float filter could not settle.
+
+    Counts the points where the boundaries meet exactly (0, 1 or 2, on Fractions; counted in
+    :func:`collide2d.exact_fallback_counts` as ``contact_count_ellipse_ellipse``) and computes them
+    in floating point. Returns the count.
+    """
+    from collide2d._kernels import points_ellipse
+
+    name = "contact_count_ellipse_ellipse"
+    _exact._counts[name] += 1
+    row_a, _ = _exact.exact_row("ellipse", params_a, None)
+    row_b, _ = _exact.exact_row("ellipse", params_b, None)
+    count = int(_exact_twin_function("points_ellipse", name)(row_a, row_b))
+    maximise = relation == codes.WITHIN
+    return int(points_ellipse.tangent_points_ellipse_ellipse(params_a, params_b, maximise, count, out))
+
+
+def intersection_point_values(a, b):
+    """Boundary intersection points of ``a`` and ``b``.
+
+    Single shapes: an ndarray ``(k, 2)``. Batches: ``(points, count)`` with ``points`` of shape
+    ``batch + (K, 2)`` NaN-padded (``K`` from :func:`points_capacity`) and ``count`` int64 of the
+    batch shape. Points do not depend on the order of ``a`` and ``b``, so mirrored pairs need no
+    mirroring beyond swapping the arguments.
+    """
+    check_shape(a, "a")
+    check_shape(b, "b")
+    name, kernel, swapped = pair_kernel("points", a._kind, b._kind)
+    first, second = (b, a) if swapped else (a, b)
+    capacity = points_capacity(first, second)
+    relation = relate_codes(first, second)
+    if not first.shape and not second.shape:
+        out = np.full((capacity, 2), np.nan)
+        count = kernel(first._params, first._verts, second._params, second._verts, relation, out)
+        if count < 0:
+            count = ellipse_contact_points(first._params, second._params, relation, out)
+        return out[:count].copy()
+    shape, index_a, index_b = broadcast_indices(first, second)
+    relation = np.ascontiguousarray(relation, dtype=np.int8).ravel()
+    n = index_a.shape[0]
+    out = np.full((n, capacity, 2), np.nan)
+    count = np.zeros(n, dtype=np.int64)
+    params_a = first._flat_params()
+    params_b = second._flat_params()
+    if n:
+        pair_loop("points", name)(params_a, first._verts, index_a, params_b, second._verts, index_b, relation, out, count)
+    for k in np.flatnonzero(count < 0):
+        count[k] = ellipse_contact_points(params_a[index_a[k]], params_b[index_b[k]], int(relation[k]), out[k])
+    return out.reshape(shape + (capacity, 2)), count.reshape(shape)
+
+
+def shape_areas(shape):
+    """Area of every shape of a batch (0 for points, segments and lines): float64, batch shape."""
+    params = shape._flat_params()
+    if shape._kind == "ellipse":
+        areas = np.pi * params[:, 2] * params[:, 3]
+    elif shape._kind == "polygon":
+        offset = params[:, 0].astype(np.int64)
+        count = params[:, 1].astype(np.int64)
+        if count.size:
+            owner = np.repeat(np.arange(count.size), count)
+            local = np.arange(owner.size) - np.repeat(np.cumsum(count) - count, count)
+            i0 = offset[owner] + local
+            i1 = offset[owner] + (local + 1) % count[owner]
+            v = shape._verts
+            origin = v[offset[owner]]
+            p = v[i0] - origin
+            q = v[i1] - origin
+            areas = 0.5 * np.bincount(owner, weights=p[:, 0] * q[:, 1] - p[:, 1] * q[:, 0], minlength=count.size)
+        else:
+            areas = np.zeros(0)
+    else:
+        areas = np.zeros(params.shape[0])
+    return areas.reshape(shape.shape)
+
+
+def overlap_area_values(a, b):
+    """Area of the intersection of ``a`` and ``b``: a float for single shapes, else a float64 array."""
+    check_shape(a, "a")
+    check_shape(b, "b")
+    if a._kind not in REGION_KINDS or b._kind not in REGION_KINDS:
+        shape, _, _ = broadcast_indices(a, b)
+        return 0.0 if not shape else np.zeros(shape)
+    name, kernel, swapped = pair_kernel("area", a._kind, b._kind)
+    first, second = (b, a) if swapped else (a, b)
+    relation = relate_codes(first, second)
+    if not first.shape and not second.shape:
+        return float(kernel(first._params, first._verts, second._params, second._verts, relation))
+    shape, index_a, index_b = broadcast_indices(first, second)
+    relation = np.ascontiguousarray(relation, dtype=np.int8).ravel()
+    out = np.empty(index_a.shape[0])
+    if out.size:
+        pair_loop("area", name)(
+            first._flat_params(), first._verts, index_a, second._flat_params(), second._verts, index_b, relation, out
+        )
+    return out.reshape(shape)
+
+
+def iou_values(a, b):
+    """Intersection over union ``I / (area_a + area_b - I)``, clipped to [0, 1]; 0 when the union
+    has no area."""
+    inter = overlap_area_values(a, b)
+    union = shape_areas(a) + shape_areas(b) - inter
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(union > 0, np.asarray(inter) / np.where(union > 0, union, 1.0), 0.0)
+    ratio = np.clip(ratio, 0.0, 1.0)
+    return float(ratio) if ratio.ndim == 0 else ratio

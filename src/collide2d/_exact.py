@@ -2,7 +2,7 @@
 
 Every stored float is a dyadic rational, so ``Fraction(x)`` is exact and so is every ``+ - *`` of
 Fractions. When a float kernel returns ``UNDECIDED`` (its error bound could not settle a sign), the
-glue calls :func:`relate` here, which runs a second, uncompiled copy of :mod:`collide2d._kernels`
+glue calls :func:`relate` (or :func:`run` for other pair kernels) here, which runs a second, uncompiled copy of :mod:`collide2d._kernels`
 (loaded once under the name ``collide2d._kernels_exact`` with the JIT decorators turned off) on
 Fractions with ``eps = 0``: every sign is then exact, so the answer is exact for the stored numbers.
 
@@ -63,12 +63,19 @@ def kernel_function(name):
     raise KeyError(name)
 
 
-def relate(name, kind_a, params_a, verts_a, kind_b, params_b, verts_b):
-    """Run the relate kernel ``name`` exactly on the stored numbers of one pair."""
+def run(name, kind_a, params_a, verts_a, kind_b, params_b, verts_b):
+    """Run the pair kernel ``name`` (signature ``(pa, va, pb, vb, eps) -> int``, for example
+    ``relate_ellipse_ellipse`` or ``intersects_ellipse_ellipse``) exactly on the stored numbers
+    of one pair; counted under ``name``."""
     _counts[name] += 1
     row_a, fverts_a = exact_row(kind_a, params_a, verts_a)
     row_b, fverts_b = exact_row(kind_b, params_b, verts_b)
     return int(kernel_function(name)(row_a, fverts_a, row_b, fverts_b, 0))
+
+
+def relate(name, kind_a, params_a, verts_a, kind_b, params_b, verts_b):
+    """Run the relate kernel ``name`` exactly on the stored numbers of one pair."""
+    return run(name, kind_a, params_a, verts_a, kind_b, params_b, verts_b)
 
 
 def counts(*, reset=False):

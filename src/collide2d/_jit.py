@@ -1,9 +1,9 @@
 """The only place where Numba options live.
 
 Kernels are decorated with :func:`kernel` (a scalar function on floats) and batch loops with
-:func:`loop` (a ``prange`` loop over pairs).  Both compile lazily on first call, cache the machine
-code on disk (``cache=True``; set ``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use
-``fastmath``, which would break the sign tests that exact geometry depends on.
+:func:`loop` (a ``prange`` loop over pairs, run by a serial copy for small batches).  Both compile
+lazily on first call, cache the machine code on disk (``cache=True``; set
+``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use ``fastmath``, which would break the sign tests that exact geometry depends on.
 
 The exact fallback (:mod:`collide2d._exact`) loads a second copy of :mod:`collide2d._kernels`
 inside :func:`pure_python`; while it does, both decorators return the function unchanged, so the
@@ -13,9 +13,12 @@ very same kernel source runs on :class:`fractions.Fraction` values.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import pathlib
+
+from numpy import ndarray as _ndarray
 
 _CACHE = os.environ.get("COLLIDE2D_NUMBA_CACHE", "1") != "0"
 _pure_depth = 0
@@ -43,14 +46,21 @@ def kernel_cache_dir(numba):
     return _cache_dir
 
 
-def _compile(function, **options):
-    """Decorate with ``numba.njit``; the cache locator is chosen here, inside our cache directory."""
+def _compile(function, subdir=None, **options):
+    """Decorate with ``numba.njit``; the cache locator is chosen here, inside our cache directory.
+
+    ``subdir`` puts the cache files in a subdirectory: Numba's cache index is keyed by the
+    function's name, line, bytecode and signature but not by the compiler flags, so a second
+    compilation of the same function with other flags (the serial copy of a loop) needs a
+    directory of its own, else the two copies would overwrite each other's cache entries.
+    """
     import numba
 
     if not _CACHE:
         return numba.njit(cache=False, fastmath=False, nogil=True, **options)(function)
     previous = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = kernel_cache_dir(numba)
+    directory = kernel_cache_dir(numba)
+    numba.config.CACHE_DIR = directory if subdir is None else os.path.join(directory, subdir)
     try:
         return numba.njit(cache=True, fastmath=False, nogil=True, **options)(function)
     finally:
@@ -75,8 +85,41 @@ def kernel(function):
     return _compile(function)
 
 
+# Batches smaller than this run a serial copy of the loop: a parallel launch costs tens of
+# microseconds on an idle machine and milliseconds on a loaded one (every thread must be scheduled).
+SERIAL_BELOW = 4096
+
+
+def _work_size(args):
+    """Largest leading dimension among the array arguments of a loop call (its batch size)."""
+    n = 0
+    for arg in args:
+        if type(arg) is _ndarray and arg.ndim and arg.shape[0] > n:
+            n = arg.shape[0]
+    return n
+
+
 def loop(function):
-    """Compile a batch loop over pairs; its ``prange`` runs on all cores."""
+    """Compile a batch loop over pairs; its ``prange`` runs on all cores for large batches.
+
+    The function is compiled twice, lazily and each with its own disk cache: with
+    ``parallel=True`` and, for batches of fewer than :data:`SERIAL_BELOW` rows (the largest
+    leading dimension of the array arguments), as plain serial code (``prange`` is ``range``
+    there). The returned callable keeps the loop's signature; ``.parallel`` and ``.serial`` are
+    the two Numba dispatchers and ``.py_func`` the Python function.
+    """
     if _pure_depth:
         return function
-    return _compile(function, parallel=True)
+    parallel = _compile(function, parallel=True)
+    serial = _compile(function, subdir="serial")
+
+    @functools.wraps(function)
+    def run(*args):
+        if _work_size(args) < SERIAL_BELOW:
+            return serial(*args)
+        return parallel(*args)
+
+    run.parallel = parallel
+    run.serial = serial
+    run.py_func = function
+    return run

@@ -1,50 +1,402 @@
 """The ``collide2d`` command: parses arguments, calls the public API, formats. No geometry here.
 
+Commands
+--------
+``collide2d pairs INPUT``
+    Every pair of shapes that satisfies a predicate, one row per pair: the two ids, the
+    relation, the separation, the normal, the overlap area and (for two regions) the IoU.
+``collide2d check SHAPE SHAPE``
+    Everything about two shapes written inline (``"ellipse 0 0 2 1 30deg"``).
+``collide2d sample NAME -o FILE``
+    Write a built-in scene to a file.
+
+See ``docs/cli.md`` for the formats. Errors in the input end with ``collide2d: error: ...`` on
+standard error and exit code 2, without a traceback.
+
 Examples
 --------
 >>> from collide2d.cli import main
->>> main(["pairs", "--sample", "mixed"])  # doctest: +ELLIPSIS
-a              b              relation
-ellipse-A      ellipse-B      TOUCHING
-...
+>>> main(["check", "circle 0 0 1", "circle 2 0 1"])  # doctest: +NORMALIZE_WHITESPACE
+a             circle 0.0 0.0 1.0
+b             circle 2.0 0.0 1.0
+relation      TOUCHING
+separation    0.0
+normal        1.0 0.0
+point_a       1.0 0.0
+point_b       1.0 0.0
+intersection  1.0 0.0
+overlap_area  0.0
+iou           0.0
 0
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import csv
+import json
+import math
+import os
+import pathlib
 import sys
+import time
 
-from collide2d import predicates, scenes
+import numpy as np
+
+from collide2d import io, scenes
+from collide2d.predicates import Relation
+
+__all__ = ["build_parser", "main"]
+
+PREDICATES = ("intersects", "touches", "overlaps", "contains", "within", "equals")
+CHUNK_PAIRS = 1 << 16  # pairs measured and written at a time (bounds the memory of the rows)
+_RELATION_NAMES = np.array([member.name for member in sorted(Relation, key=int)], dtype=object)
+_REGIONS = ("Circle", "Ellipse", "Box", "RotatedBox", "Polygon")
 
 
-def _pairs(args, out):
-    scene = scenes.SCENES[args.sample]()
-    rows = []
-    for i, (name_a, shape_a) in enumerate(scene):
-        for name_b, shape_b in scene[i + 1 :]:
-            relation = predicates.relate(shape_a, shape_b)
-            if relation != predicates.Relation.DISJOINT:
-                rows.append((name_a, name_b, relation.name))
-    width = max([len(name) for name, _ in scene] + [len("relation")]) + 2
-    print(f"{'a':<{width}}{'b':<{width}}relation", file=out)
-    for name_a, name_b, relation in rows:
-        print(f"{name_a:<{width}}{name_b:<{width}}{relation}", file=out)
-    print(f"{len(scene)} shapes, {len(rows)} intersecting pairs", file=sys.stderr)
+class _Progress:
+    """A one-line progress bar on standard error, drawn only when it is a terminal."""
+
+    def __init__(self, total, label, stream=None, min_total=4 * CHUNK_PAIRS):
+        self.stream = stream or sys.stderr
+        self.total = total
+        self.label = label
+        self.enabled = total >= min_total and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.start = time.perf_counter()
+
+    def update(self, done):
+        if not self.enabled:
+            return
+        fraction = done / self.total if self.total else 1.0
+        bar = "#" * int(30 * fraction)
+        elapsed = time.perf_counter() - self.start
+        self.stream.write(f"\r{self.label} [{bar:<30}] {100 * fraction:5.1f}%  {elapsed:6.1f} s")
+        self.stream.flush()
+
+    def close(self):
+        if self.enabled:
+            self.stream.write("\r" + " " * 70 + "\r")
+            self.stream.flush()
+
+
+# -- measuring the pairs (all through the public operations) ---------------------------------------
+
+
+def _measure(shapes, pairs, shifts):
+    """Relation, separation, normal, overlap area and IoU of each pair (columns of arrays)."""
+    from collide2d.broadphase import measure_pairs
+
+    return measure_pairs(shapes, pairs, shifts=shifts)._asdict()
+
+
+def _finite_or_none(value):
+    return value if math.isfinite(value) else None
+
+
+class _PairWriter:
+    """Rows of pairs as CSV or JSON Lines."""
+
+    def __init__(self, stream, fmt, ids, periodic):
+        self.stream, self.fmt, self.ids, self.periodic = stream, fmt, ids, periodic
+        self.columns = ["a", "b", "relation", "separation", "normal_x", "normal_y", "overlap_area", "iou"]
+        if periodic:
+            self.columns += ["shift_x", "shift_y"]
+        if fmt == "csv":
+            self.csv = csv.writer(stream, lineterminator="\n")
+            self.csv.writerow(self.columns)
+
+    def write(self, pairs, values, shifts):
+        i, j = pairs
+        if self.ids is None:
+            a, b = i.tolist(), j.tolist()
+        else:
+            a, b = self.ids[i].tolist(), self.ids[j].tolist()
+        normal = values["normal"]
+        columns = [
+            a,
+            b,
+            _RELATION_NAMES[values["relation"]].tolist(),
+            values["separation"].tolist(),
+            (normal[:, 0] + 0.0).tolist(),  # + 0.0 writes -0.0 as 0.0
+            (normal[:, 1] + 0.0).tolist(),
+            values["overlap_area"].tolist(),
+            values["iou"].tolist(),
+        ]
+        if self.periodic:
+            columns += [shifts[:, 0].tolist(), shifts[:, 1].tolist()]
+        if self.fmt == "csv":
+            iou = len(columns) - (3 if self.periodic else 1)
+            columns[iou] = ["" if math.isnan(x) else x for x in columns[iou]]
+            self.csv.writerows(zip(*columns))
+        else:
+            names = self.columns
+            for row in zip(*columns):
+                record = {name: (_finite_or_none(x) if isinstance(x, float) else x) for name, x in zip(names, row)}
+                self.stream.write(json.dumps(record) + "\n")
+
+
+@contextlib.contextmanager
+def _output(path):
+    if path is None or str(path) == "-":
+        yield sys.stdout
+        return
+    with open(path, "w", newline="") as handle:
+        yield handle
+
+
+def _format_for(args):
+    if args.format:
+        return args.format
+    if args.output and pathlib.Path(args.output).suffix.lower() in (".jsonl", ".ndjson", ".json"):
+        return "jsonl"
+    return "csv"
+
+
+def _load(args):
+    """The scene of ``pairs``: ``(ids, shapes, periodic, label)``."""
+    if (args.input is None) == (args.sample is None):
+        raise ValueError("give either an INPUT file or --sample NAME (not both)")
+    if args.sample is not None:
+        scene = scenes.load(args.sample, size=args.size, seed=args.seed)
+        ids = None if scene.ids is None else np.asarray(scene.ids, dtype=object)
+        return ids, scene.shapes, scene.periodic, f"sample {args.sample}"
+    if args.size is not None:
+        raise ValueError("--size applies to --sample only")
+    ids, shapes = io.read_shapes(args.input, degrees=args.degrees)
+    return ids, shapes, None, str(args.input)
+
+
+def _count(shapes):
+    if hasattr(shapes, "size") and not isinstance(shapes, list):
+        return shapes.size
+    return sum(shape.size for shape in shapes)
+
+
+def _pairs(args):
+    from collide2d import broadphase
+
+    clock = time.perf_counter()
+    ids, shapes, periodic, label = _load(args)
+    if args.periodic is not None:
+        periodic = tuple(args.periodic)
+    if ids is not None and len(ids) != _count(shapes):
+        raise ValueError(f"{label}: {len(ids)} ids for {_count(shapes)} shapes")
+    t_read = time.perf_counter() - clock
+    clock = time.perf_counter()
+    pairs, shifts = broadphase.query_pairs(shapes, predicate=args.predicate, periodic=periodic, return_shifts=True)
+    t_query = time.perf_counter() - clock
+    clock = time.perf_counter()
+    counts = np.zeros(len(_RELATION_NAMES), dtype=np.int64)
+    n = pairs.shape[1]
+    progress = _Progress(n, "collide2d: measuring pairs")
+    with _output(args.output) as stream:
+        writer = _PairWriter(stream, _format_for(args), ids, periodic is not None)
+        for start in range(0, max(n, 1), CHUNK_PAIRS):
+            part = pairs[:, start : start + CHUNK_PAIRS]
+            if part.shape[1] == 0:
+                break
+            shift = shifts[start : start + CHUNK_PAIRS]
+            values = _measure(shapes, part, shift if periodic is not None else None)
+            counts += np.bincount(values["relation"], minlength=len(counts))
+            writer.write(part, values, shift)
+            progress.update(start + part.shape[1])
+    progress.close()
+    t_measure = time.perf_counter() - clock
+    sys.stdout.flush()
+    t_plot = 0.0
+    if args.plot:
+        clock = time.perf_counter()
+        _save_plot(args.plot, lambda ax: _plotting().plot_pairs(shapes, pairs, ax=ax, shifts=shifts, periodic=periodic))
+        t_plot = time.perf_counter() - clock
+    if not args.quiet:
+        by_relation = ", ".join(f"{name} {count}" for name, count in zip(_RELATION_NAMES, counts.tolist()) if count)
+        times = f"read {t_read:.2f} s, query_pairs {t_query:.2f} s, measure and write {t_measure:.2f} s"
+        if args.plot:
+            times += f", plot {t_plot:.2f} s"
+        print(
+            f"collide2d: {label}: {_count(shapes)} shapes, {n} pairs ({args.predicate})"
+            f"{': ' + by_relation if by_relation else ''}"
+            f"{'; periodic box ' + ' x '.join(f'{x:g}' for x in periodic) if periodic is not None else ''}"
+            f"\ncollide2d: {times}",
+            file=sys.stderr,
+        )
+        if args.plot:
+            print(f"collide2d: picture written to {args.plot}", file=sys.stderr)
     return 0
+
+
+def _plotting():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ValueError("--plot needs matplotlib (pip install 'collide2d[plot]')") from None
+    from collide2d import plotting
+
+    return plotting
+
+
+def _save_plot(path, draw):
+    """Draw on a new Agg figure (no pyplot, no window) and save it."""
+    _plotting()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(8, 8))
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot()
+    draw(ax)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+
+
+def _vector(value):
+    return " ".join(repr(float(x)) for x in np.ravel(value))
+
+
+def _check(args):
+    from collide2d import measurement, overlay, predicates
+
+    a, b = io.parse_shape(args.a), io.parse_shape(args.b)
+    contact = measurement.contact(a, b)
+    points = overlay.intersection_points(a, b)
+    regions = type(a).__name__ in _REGIONS and type(b).__name__ in _REGIONS
+    result = {
+        "a": io.format_shape(a),
+        "b": io.format_shape(b),
+        "relation": predicates.relate(a, b).name,
+        "separation": float(contact.separation),
+        "normal": contact.normal.tolist(),
+        "point_a": contact.point_a.tolist(),
+        "point_b": contact.point_b.tolist(),
+        "intersection": points.tolist(),
+        "overlap_area": float(overlay.overlap_area(a, b)),
+        "iou": float(overlay.iou(a, b)) if regions else None,
+    }
+    if args.format == "json":
+        print(json.dumps({k: (_finite_or_none(v) if isinstance(v, float) else v) for k, v in result.items()}))
+    else:
+        for name, value in result.items():
+            if name == "intersection":
+                text = ", ".join(_vector(p) for p in value) if value else "none"
+            elif isinstance(value, list):
+                text = _vector(value)
+            elif value is None:
+                text = "-"
+            else:
+                text = str(value)
+            print(f"{name:<14}{text}")
+    if args.plot:
+        _save_plot(args.plot, lambda ax: _plotting().plot_contact(a, b, ax=ax))
+        print(f"collide2d: picture written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _sample(args):
+    clock = time.perf_counter()
+    scene = scenes.load(args.name, size=args.size, seed=args.seed)
+    io.write_shapes(args.output, scene.shapes, ids=scene.ids)
+    extra = f"; periodic box {scene.periodic[0]!r} x {scene.periodic[1]!r} (pass --periodic to pairs)" if scene.periodic else ""
+    print(
+        f"collide2d: wrote {_count(scene.shapes)} shapes of sample {args.name} to {args.output} "
+        f"in {time.perf_counter() - clock:.2f} s{extra}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _length(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"a box length must be finite and positive, got {text}")
+    return value
 
 
 def build_parser():
     """Return the argument parser of the ``collide2d`` command."""
-    parser = argparse.ArgumentParser(prog="collide2d", description="Exact 2D collision detection.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    pairs = commands.add_parser("pairs", help="list the intersecting pairs of a scene and their relation")
-    pairs.add_argument("--sample", choices=sorted(scenes.SCENES), required=True, help="a built-in scene")
+    parser = argparse.ArgumentParser(
+        prog="collide2d",
+        description="Exact 2D collision detection: which shapes collide, how deep, how much overlap.",
+        epilog="Run 'collide2d COMMAND --help' for the options of a command; docs/cli.md for the file formats.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    samples = sorted(scenes.SCENES)
+
+    pairs = commands.add_parser(
+        "pairs",
+        help="every pair of a catalogue that collides, with relation, separation, normal, overlap",
+        description="Find every pair of shapes that satisfies a predicate and write one row per pair: "
+        "a, b (ids or row numbers from 0), relation, separation (negative: penetration depth), "
+        "normal_x, normal_y (unit, from a to b), overlap_area, iou (regions only).",
+    )
+    pairs.add_argument("input", nargs="?", metavar="INPUT", help="a .csv, .parquet, .json or .jsonl file of shapes")
+    pairs.add_argument("--sample", choices=samples, help="run on a built-in scene instead of a file")
+    pairs.add_argument("--size", type=_positive_int, help="number of shapes of a random --sample")
+    pairs.add_argument("--seed", type=int, default=0, help="seed of a random --sample (default 0)")
+    pairs.add_argument("-o", "--output", metavar="OUTPUT", help="output file (default: standard output)")
+    pairs.add_argument("--format", choices=("csv", "jsonl"), help="output format (default: jsonl for a .jsonl OUTPUT, else csv)")
+    pairs.add_argument("--predicate", choices=PREDICATES, default="intersects", help="which pairs to keep (default intersects)")
+    pairs.add_argument("--plot", metavar="PNG", help="also draw the scene, colliding shapes outlined in red")
+    pairs.add_argument(
+        "--periodic", nargs=2, type=_length, metavar=("LX", "LY"), help="periodic box [0, LX) x [0, LY): pairs meet in the minimum image"
+    )
+    pairs.add_argument("--degrees", action="store_true", help="angles in INPUT are in degrees")
+    pairs.add_argument("-q", "--quiet", action="store_true", help="no summary on standard error")
     pairs.set_defaults(run=_pairs)
+
+    check = commands.add_parser(
+        "check",
+        help="relation, separation, normal, witness points, intersection points and overlap of two shapes",
+        description="Describe two shapes written inline, e.g. collide2d check 'ellipse 0 0 2 1 30deg' 'circle 3 0 1'. "
+        "Forms: point X Y | circle X Y R | ellipse X Y RX RY [ANGLE] | box XMIN YMIN XMAX YMAX | "
+        "rotated_box X Y HX HY [ANGLE] | polygon X1 Y1 X2 Y2 X3 Y3 ... | segment X0 Y0 X1 Y1 | line X Y DX DY. "
+        "Angles in radians, or degrees with a 'deg' suffix.",
+    )
+    check.add_argument("a", metavar="SHAPE", help="the first shape, quoted")
+    check.add_argument("b", metavar="SHAPE", help="the second shape, quoted")
+    check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    check.add_argument("--plot", metavar="PNG", help="also draw the two shapes, their contact and overlap")
+    check.set_defaults(run=_check)
+
+    sample = commands.add_parser("sample", help="write a built-in scene to a file", description="Write a built-in scene.")
+    sample.add_argument("name", choices=samples, metavar="NAME", help=f"one of {', '.join(samples)}")
+    sample.add_argument("-o", "--output", required=True, metavar="FILE", help=".csv or .parquet (catalogues), .json or .jsonl (any)")
+    sample.add_argument("--size", type=_positive_int, help="number of shapes of a random scene")
+    sample.add_argument("--seed", type=int, default=0, help="seed of a random scene (default 0)")
+    sample.set_defaults(run=_sample)
+
+    from collide2d import demo  # pygame itself is imported only when the demo runs
+
+    demo.add_arguments(commands.add_parser("demo", help=demo.HELP, description=demo.DESCRIPTION))
     return parser
 
 
 def main(argv=None):
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code (0 success, 2 bad input or usage)."""
     args = build_parser().parse_args(argv)
-    return args.run(args, sys.stdout)
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print("collide2d: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, TypeError, OSError) as error:
+        message = str(error) if not isinstance(error, OSError) or not error.filename else f"{error.filename}: {error.strerror}"
+        print(f"collide2d: error: {message}", file=sys.stderr)
+        return 2

@@ -1,21 +1,25 @@
-"""Reading shapes from files and from inline text.
+"""Reading and writing shapes: catalogue files, mixed-kind files and inline text.
 
 Formats
 -------
 * CSV with a header. An ellipse catalogue has the columns ``x, y, rx, ry`` and optionally
   ``angle`` (radians, or degrees with ``degrees=True``) and ``id``; a circle catalogue ``x, y, r``
-  and optionally ``id``. Other columns are ignored.
-* JSON (a list of objects) or JSON Lines (one object per line) for mixed kinds: each object has
-  ``kind`` (``point``, ``circle``, ``ellipse``, ``box``, ``rotated_box``, ``polygon``, ``segment``,
-  ``line``), the field names of the shape class (``center``, ``radii``, ``angle``, ...) and
-  optionally ``id``.
+  and optionally ``id``. Other columns are ignored; column names are case-insensitive.
+* Parquet (``.parquet``, needs ``pyarrow``): the same columns as CSV.
+* JSON (a list of objects) or JSON Lines (``.jsonl``, one object per line) for mixed kinds: each
+  object has ``kind`` (``point``, ``circle``, ``ellipse``, ``box``, ``rotated_box``, ``polygon``,
+  ``segment``, ``line``), the field names of the shape class (``center``, ``radii``, ``angle``, ...)
+  and optionally ``id``.
 
-Every error names the file and the line (1-based, the header is line 1) and the rule broken.
+Catalogues are parsed in chunks of rows straight into float64 arrays, so a file of millions of rows
+is read once and never held as text. Every error names the file and the line (1-based; in a CSV
+file the header is line 1) and the rule broken, and is an :class:`InputError` (a ``ValueError``).
 """
 
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
 import pathlib
@@ -24,7 +28,9 @@ import numpy as np
 
 from collide2d import shapes as _shapes
 
-__all__ = ["InputError", "parse_shape", "read_shapes"]
+__all__ = ["InputError", "format_shape", "parse_shape", "read_shapes", "shape_records", "write_shapes"]
+
+CHUNK_ROWS = 1 << 16  # rows parsed at a time from a catalogue
 
 
 class InputError(ValueError):
@@ -41,11 +47,19 @@ _KINDS = {
     "segment": (_shapes.Segment, ("start", "end")),
     "line": (_shapes.Line, ("point", "direction")),
 }
-_INLINE_ALIASES = {"rotbox": "rotated_box", "rotated-box": "rotated_box", "rbox": "rotated_box"}
+_KIND_OF_CLASS = {cls: kind for kind, (cls, _) in _KINDS.items()}
+_OPTIONAL = {"angle"}
+_INLINE_ALIASES = {"rotbox": "rotated_box", "rotated-box": "rotated_box", "rbox": "rotated_box", "rotatedbox": "rotated_box"}
+_INLINE_COUNTS = {"point": (2,), "circle": (3,), "ellipse": (4, 5), "box": (4,), "rotated_box": (4, 5), "segment": (4,), "line": (4,)}
+
+
+def kind_name(shape):
+    """Return the file kind name of a shape (``"circle"``, ``"rotated_box"``, ...)."""
+    return _KIND_OF_CLASS[type(shape)]
 
 
 def _number(token, where):
-    """Parse one number; ``deg`` suffix converts degrees to radians."""
+    """Parse one number; a ``deg`` suffix converts degrees to radians."""
     text = token.strip().lower()
     scale = 1.0
     if text.endswith("deg"):
@@ -64,7 +78,13 @@ def parse_shape(text):
 
     Forms: ``point X Y``, ``circle X Y R``, ``ellipse X Y RX RY [ANGLE]``, ``box XMIN YMIN XMAX YMAX``,
     ``rotated_box X Y HX HY [ANGLE]``, ``polygon X1 Y1 X2 Y2 X3 Y3 ...``, ``segment X0 Y0 X1 Y1``,
-    ``line X Y DX DY``. Angles are radians, or degrees with a ``deg`` suffix.
+    ``line X Y DX DY``. Angles are radians, or degrees with a ``deg`` suffix. Commas count as
+    spaces.
+
+    Raises
+    ------
+    InputError
+        For an unknown kind, a wrong count of numbers or an invalid shape; the message quotes the text.
 
     Examples
     --------
@@ -73,6 +93,10 @@ def parse_shape(text):
     Circle(center=(3.0, 0.0), radius=1.0)
     >>> parse_shape("ellipse 0 0 2 1 90deg").direction.tolist()
     [0.0, 1.0]
+    >>> parse_shape("circle 0 0 -1")
+    Traceback (most recent call last):
+    ...
+    collide2d.io.InputError: shape 'circle 0 0 -1': radius must be positive...
     """
     words = text.replace(",", " ").split()
     if not words:
@@ -80,105 +104,289 @@ def parse_shape(text):
     kind = _INLINE_ALIASES.get(words[0].lower(), words[0].lower())
     if kind not in _KINDS:
         raise InputError(f"{words[0]!r} is not a shape kind; use one of {', '.join(_KINDS)}")
-    values = [_number(word, f"shape {text!r}") for word in words[1:]]
-    counts = {"point": (2,), "circle": (3,), "ellipse": (4, 5), "box": (4,), "rotated_box": (4, 5), "segment": (4,), "line": (4,)}
+    v = [_number(word, f"shape {text!r}") for word in words[1:]]
     if kind == "polygon":
-        if len(values) < 6 or len(values) % 2:
+        if len(v) < 6 or len(v) % 2:
             raise InputError(f"shape {text!r}: a polygon needs an even number (>= 6) of coordinates")
-        args = (np.reshape(values, (-1, 2)),)
+        args = (np.reshape(v, (-1, 2)),)
     else:
-        if len(values) not in counts[kind]:
-            expected = " or ".join(str(n) for n in counts[kind])
-            raise InputError(f"shape {text!r}: {kind} takes {expected} numbers, got {len(values)}")
-        v = values
-        args = {
-            "point": lambda: ((v[0], v[1]),),
-            "circle": lambda: ((v[0], v[1]), v[2]),
-            "ellipse": lambda: ((v[0], v[1]), (v[2], v[3]), v[4] if len(v) > 4 else 0.0),
-            "box": lambda: ((v[0], v[1]), (v[2], v[3])),
-            "rotated_box": lambda: ((v[0], v[1]), (v[2], v[3]), v[4] if len(v) > 4 else 0.0),
-            "segment": lambda: ((v[0], v[1]), (v[2], v[3])),
-            "line": lambda: ((v[0], v[1]), (v[2], v[3])),
-        }[kind]()
+        if len(v) not in _INLINE_COUNTS[kind]:
+            expected = " or ".join(str(n) for n in _INLINE_COUNTS[kind])
+            raise InputError(f"shape {text!r}: {kind} takes {expected} numbers, got {len(v)}")
+        if kind == "point":
+            args = ((v[0], v[1]),)
+        elif kind == "circle":
+            args = ((v[0], v[1]), v[2])
+        elif kind in ("ellipse", "rotated_box"):
+            args = ((v[0], v[1]), (v[2], v[3]), v[4] if len(v) > 4 else 0.0)
+        else:
+            args = ((v[0], v[1]), (v[2], v[3]))
     try:
         return _KINDS[kind][0](*args)
     except (ValueError, TypeError) as error:
         raise InputError(f"shape {text!r}: {error}") from None
 
 
-def _read_csv(path, degrees):
-    """Read an ellipse or circle catalogue; return ``(ids, shapes)``."""
+def format_shape(shape):
+    """Write a single shape in the inline form that :func:`parse_shape` reads.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> from collide2d.io import format_shape
+    >>> format_shape(c2.Ellipse((0, 0), (2, 1), 0.5))
+    'ellipse 0.0 0.0 2.0 1.0 0.5'
+    """
+    kind = kind_name(shape)
+    numbers = []
+    for name in _KINDS[kind][1]:
+        numbers.extend(np.ravel(shape._fields[name]).tolist())
+    return " ".join([kind] + [repr(float(x)) for x in numbers])
+
+
+# -- catalogues (CSV, Parquet) ---------------------------------------------------------------------
+
+
+def _catalogue_columns(header, where):
+    """Return ``(kind, value columns)`` of a catalogue header (lower-case names)."""
+    names = set(header)
+    if {"x", "y", "rx", "ry"} <= names:
+        return "ellipse", ["x", "y", "rx", "ry"] + (["angle"] if "angle" in names else [])
+    if {"x", "y", "r"} <= names:
+        return "circle", ["x", "y", "r"]
+    raise InputError(
+        f"{where}: the header must name x,y,rx,ry[,angle][,id] (ellipses) or x,y,r[,id] (circles); "
+        f"got {','.join(header)}"
+    )
+
+
+def _check_block(data, columns, lines, path):
+    """Check a block of parsed rows: finite numbers, positive radii; name the first bad line."""
+    finite = np.isfinite(data)
+    if not finite.all():
+        row, col = np.argwhere(~finite)[0]
+        raise InputError(f"{path} line {lines[row]}, column {columns[col]}: {data[row, col]!r} is not finite")
+    radii = data[:, 2:4] if columns[2] == "rx" else data[:, 2:3]
+    bad = np.flatnonzero(np.any(radii <= 0, axis=1))
+    if bad.size:
+        row = bad[0]
+        raise InputError(f"{path} line {lines[row]}: radii must be positive, got {', '.join(map(repr, radii[row].tolist()))}")
+
+
+def _parse_block(rows, lines, where, columns, path):
+    """Turn a block of CSV records into an ``(n, len(columns))`` float64 array."""
+    out = np.empty((len(rows), len(columns)))
+    for c, (k, name) in enumerate(zip(where, columns)):
+        column = [record[k] for record in rows]
+        try:
+            out[:, c] = np.array(column, dtype=np.float64)
+        except ValueError:
+            for row, token in enumerate(column):  # find the offending row for the message
+                try:
+                    float(token)
+                except ValueError:
+                    raise InputError(f"{path} line {lines[row]}, column {name}: {token!r} is not a number") from None
+            raise
+    return out
+
+
+def _read_csv(path):
+    """Read a catalogue in chunks; return ``(kind, columns, data, ids)``."""
     with open(path, newline="") as handle:
         reader = csv.reader(handle)
         try:
             header = [name.strip().lower() for name in next(reader)]
         except StopIteration:
             raise InputError(f"{path}: the file is empty (a header line is needed)") from None
-        if {"x", "y", "rx", "ry"} <= set(header):
-            kind, columns = "ellipse", ["x", "y", "rx", "ry"] + (["angle"] if "angle" in header else [])
-        elif {"x", "y", "r"} <= set(header):
-            kind, columns = "circle", ["x", "y", "r"]
-        else:
-            raise InputError(f"{path} line 1: the header must name x,y,rx,ry[,angle] (ellipses) or x,y,r (circles); got {','.join(header)}")
+        except csv.Error as error:
+            raise InputError(f"{path} line 1: {error}") from None
+        kind, columns = _catalogue_columns(header, f"{path} line 1")
         where = [header.index(name) for name in columns]
         id_column = header.index("id") if "id" in header else None
-        rows, ids = [], []
-        for line, record in enumerate(reader, start=2):
-            if not record or all(not field.strip() for field in record):
-                continue
-            if len(record) < len(header):
-                raise InputError(f"{path} line {line}: expected {len(header)} fields, got {len(record)}")
-            values = [_number(record[i], f"{path} line {line}, column {name}") for i, name in zip(where, columns)]
-            positive = values[2:4] if kind == "ellipse" else values[2:3]
-            if any(value <= 0 for value in positive):
-                raise InputError(f"{path} line {line}: radii must be positive, got {', '.join(map(str, positive))}")
-            rows.append(values)
-            ids.append(record[id_column].strip() if id_column is not None else str(len(ids)))
-    data = np.array(rows, dtype=np.float64).reshape(-1, len(columns))
+        needed = max(where + ([id_column] if id_column is not None else [])) + 1
+        blocks, id_blocks = [], []
+        while True:
+            rows, lines = [], []
+            try:
+                for record in itertools.islice(reader, CHUNK_ROWS):
+                    if not record or (len(record) == 1 and not record[0].strip()):
+                        continue  # blank line
+                    if len(record) < needed:
+                        raise InputError(f"{path} line {reader.line_num}: expected {len(header)} fields, got {len(record)}")
+                    rows.append(record)
+                    lines.append(reader.line_num)
+            except csv.Error as error:
+                raise InputError(f"{path} line {reader.line_num}: {error}") from None
+            if not rows:
+                break
+            data = _parse_block(rows, lines, where, columns, path)
+            _check_block(data, columns, lines, path)
+            blocks.append(data)
+            if id_column is not None:
+                id_blocks.append(np.array([record[id_column].strip() for record in rows], dtype=object))
+    data = np.concatenate(blocks) if blocks else np.zeros((0, len(columns)))
+    ids = np.concatenate(id_blocks) if id_column is not None and id_blocks else None
+    if id_column is not None and ids is None:
+        ids = np.zeros(0, dtype=object)
+    return kind, columns, data, ids
+
+
+def _read_parquet(path):
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(f"{path}: reading Parquet needs pyarrow (pip install pyarrow)") from None
+    try:
+        source = pq.ParquetFile(path)
+    except Exception as error:  # pyarrow raises its own exception types for broken files
+        raise InputError(f"{path}: not a readable Parquet file ({error})") from None
+    names = {name.lower(): name for name in source.schema_arrow.names}
+    kind, columns = _catalogue_columns(list(names), f"{path}")
+    wanted = [names[c] for c in columns] + ([names["id"]] if "id" in names else [])
+    blocks, id_blocks, first = [], [], 1
+    for batch in source.iter_batches(batch_size=CHUNK_ROWS, columns=wanted):
+        data = np.column_stack([batch.column(names[c]).to_numpy(zero_copy_only=False).astype(np.float64) for c in columns])
+        # Parquet has no lines: rows are numbered from 1 as "row" in messages.
+        lines = np.arange(first, first + len(data))
+        try:
+            _check_block(data, columns, lines, path)
+        except InputError as error:
+            raise InputError(str(error).replace(" line ", " row ", 1)) from None
+        blocks.append(data)
+        if "id" in names:
+            id_blocks.append(np.array([str(x) for x in batch.column(names["id"]).to_pylist()], dtype=object))
+        first += len(data)
+    data = np.concatenate(blocks) if blocks else np.zeros((0, len(columns)))
+    ids = (np.concatenate(id_blocks) if id_blocks else np.zeros(0, dtype=object)) if "id" in names else None
+    return kind, columns, data, ids
+
+
+def _catalogue_shapes(kind, columns, data, degrees):
     if kind == "circle":
-        return ids, _shapes.Circle(data[:, 0:2], data[:, 2])
-    angle = data[:, 4] if data.shape[1] > 4 else 0.0
-    if degrees:
+        return _shapes.Circle(data[:, 0:2], data[:, 2])
+    angle = data[:, 4] if len(columns) > 4 else 0.0
+    if degrees and len(columns) > 4:
         angle = np.radians(angle)
-    return ids, _shapes.Ellipse(data[:, 0:2], data[:, 2:4], angle)
+    return _shapes.Ellipse(data[:, 0:2], data[:, 2:4], angle)
 
 
-def _shape_from_object(record, where, degrees):
+# -- mixed kinds (JSON, JSON Lines) ---------------------------------------------------------------
+
+
+def _check_record(record, where):
     if not isinstance(record, dict):
         raise InputError(f"{where}: expected an object with a 'kind', got {type(record).__name__}")
-    kind = str(record.get("kind", "")).lower()
+    raw = record.get("kind", "")
+    kind = str(raw).lower()
     kind = _INLINE_ALIASES.get(kind, kind)
     if kind not in _KINDS:
-        raise InputError(f"{where}: 'kind' must be one of {', '.join(_KINDS)}; got {record.get('kind')!r}")
-    cls, fields = _KINDS[kind]
-    missing = [name for name in fields if name not in record and name != "angle"]
+        raise InputError(f"{where}: 'kind' must be one of {', '.join(_KINDS)}; got {raw!r}")
+    fields = _KINDS[kind][1]
+    missing = [name for name in fields if name not in record and name not in _OPTIONAL]
     if missing:
         raise InputError(f"{where}: a {kind} needs the field(s) {', '.join(missing)}")
+    return kind
+
+
+def _one_shape(kind, record, where, degrees):
+    cls, fields = _KINDS[kind]
     kwargs = {name: record[name] for name in fields if name in record}
-    if degrees and "angle" in kwargs:
-        kwargs["angle"] = math.radians(float(kwargs["angle"]))
     try:
+        if degrees and "angle" in kwargs:
+            kwargs["angle"] = np.radians(np.asarray(kwargs["angle"], dtype=np.float64))
         return cls(**kwargs)
     except (ValueError, TypeError) as error:
         raise InputError(f"{where}: {error}") from None
 
 
+def _run_batch(kind, run, degrees):
+    """One batch for a run of records of one kind; on any failure find the bad record."""
+    cls, fields = _KINDS[kind]
+    if len(run) > 1:
+        names = [name for name in fields if name in run[0][1]]
+        if all(set(name for name in fields if name in record) == set(names) for _, record in run):
+            try:
+                kwargs = {name: np.array([record[name] for _, record in run], dtype=np.float64) for name in names}
+                if degrees and "angle" in kwargs:
+                    kwargs["angle"] = np.radians(kwargs["angle"])
+                return cls(**kwargs)
+            except (ValueError, TypeError):
+                pass  # ragged or invalid: build one by one below to name the record
+    parts = [_one_shape(kind, record, where, degrees) for where, record in run]
+    return parts[0] if len(parts) == 1 else parts
+
+
+def _vertex_shape(record):
+    try:
+        return np.shape(record.get("vertices"))
+    except ValueError:  # ragged: a run of its own, where the constructor names the problem
+        return "ragged"
+
+
+def _records_to_shapes(numbered, degrees):
+    """Shapes for ``[(where, record)]``: consecutive records of one kind become one batch."""
+    sources, ids, runs = [], [], []
+    for where, record in numbered:
+        kind = _check_record(record, where)
+        key = (kind, _vertex_shape(record) if kind == "polygon" else None)
+        if not runs or runs[-1][0] != key:
+            runs.append((key, []))
+        runs[-1][1].append((where, record))
+        ids.append(str(record["id"]) if "id" in record else None)
+    for (kind, _), run in runs:
+        built = _run_batch(kind, run, degrees)
+        sources.extend(built if isinstance(built, list) else [built])
+    if all(name is None for name in ids):
+        ids = None
+    else:
+        ids = np.array([str(k) if name is None else name for k, name in enumerate(ids)], dtype=object)
+    return ids, sources
+
+
+
+def _json_records(path, suffix):
+    if suffix == ".json":
+        try:
+            with open(path) as handle:
+                records = json.load(handle)
+        except json.JSONDecodeError as error:
+            raise InputError(f"{path} line {error.lineno}: invalid JSON ({error.msg})") from None
+        if not isinstance(records, list):
+            raise InputError(f"{path}: expected a JSON list of shape objects")
+        return [(f"{path} item {k} (counted from 0)", record) for k, record in enumerate(records)]
+    numbered = []
+    with open(path) as handle:
+        for line, raw in enumerate(handle, start=1):
+            if raw.strip():
+                try:
+                    numbered.append((f"{path} line {line}", json.loads(raw)))
+                except json.JSONDecodeError as error:
+                    raise InputError(f"{path} line {line}: invalid JSON ({error.msg})") from None
+    return numbered
+
+
+# -- public readers and writers -------------------------------------------------------------------
+
+
 def read_shapes(path, *, degrees=False):
-    """Read shapes from a CSV, JSON or JSON Lines file.
+    """Read shapes from a CSV, Parquet, JSON or JSON Lines file.
 
     Parameters
     ----------
     path : str or path-like
-        ``.csv`` (ellipse or circle catalogue), ``.json`` or ``.jsonl`` (mixed kinds).
+        ``.csv`` or ``.parquet`` (ellipse or circle catalogue), ``.json`` or ``.jsonl`` (mixed
+        kinds). A ``.csv.gz`` is not read: decompress it first.
     degrees : bool, default False
         Angles in the file are in degrees.
 
     Returns
     -------
-    ids : list of str
-        The ``id`` column or field, else the row number counted from 0.
+    ids : ndarray of str (dtype object) of shape (n,), or None
+        The ``id`` column or field; None when the file has none (shapes are then known by their
+        row number, counted from 0).
     shapes : Shape or list of Shape
-        One batch for a catalogue, a list of single shapes for JSON.
+        One batch for a catalogue; for JSON a list of batches, one per run of consecutive
+        records of one kind, numbered in file order (what :func:`collide2d.query_pairs` takes).
 
     Raises
     ------
@@ -193,35 +401,123 @@ def read_shapes(path, *, degrees=False):
     >>> _ = path.write_text("x,y,rx,ry,angle\\n0,0,2,1,0\\n3,0,1,3,0\\n")
     >>> ids, shapes = read_shapes(path)
     >>> ids, shapes.shape
-    (['0', '1'], (2,))
+    (None, (2,))
+    >>> _ = path.write_text("x,y,r\\n0,0,1\\n0,0,-1\\n")
+    >>> read_shapes(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    collide2d.io.InputError: ...cat.csv line 3: radii must be positive, got -1.0
     """
     path = pathlib.Path(path)
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory, not a file")
     if not path.exists():
         raise InputError(f"{path}: no such file")
     suffix = path.suffix.lower()
-    if suffix == ".csv":
-        return _read_csv(path, degrees)
+    if suffix in (".csv", ".parquet", ".pq"):
+        kind, columns, data, ids = _read_csv(path) if suffix == ".csv" else _read_parquet(path)
+        return ids, _catalogue_shapes(kind, columns, data, degrees)
     if suffix in (".json", ".jsonl", ".ndjson"):
-        text = path.read_text()
-        if suffix == ".json":
-            try:
-                records = json.loads(text)
-            except json.JSONDecodeError as error:
-                raise InputError(f"{path} line {error.lineno}: invalid JSON ({error.msg})") from None
-            if not isinstance(records, list):
-                raise InputError(f"{path}: expected a JSON list of shape objects")
-            numbered = [(f"{path} item {k}", record) for k, record in enumerate(records)]
-        else:
-            numbered = []
-            for line, raw in enumerate(text.splitlines(), start=1):
-                if raw.strip():
-                    try:
-                        numbered.append((f"{path} line {line}", json.loads(raw)))
-                    except json.JSONDecodeError as error:
-                        raise InputError(f"{path} line {line}: invalid JSON ({error.msg})") from None
-        shapes, ids = [], []
-        for k, (where, record) in enumerate(numbered):
-            shapes.append(_shape_from_object(record, where, degrees))
-            ids.append(str(record.get("id", k)))
-        return ids, shapes
-    raise InputError(f"{path}: unknown file type {suffix!r}; use .csv, .json or .jsonl")
+        try:
+            return _records_to_shapes(_json_records(path, suffix), degrees)
+        except UnicodeDecodeError:
+            raise InputError(f"{path}: not a text file") from None
+    raise InputError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet, .json or .jsonl")
+
+
+def shape_records(shapes, ids=None):
+    """Yield one JSON-ready dict per single shape: ``kind``, the fields and ``id`` if given.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> from collide2d.io import shape_records
+    >>> list(shape_records([c2.Circle([(0, 0), (1, 2)], 1)], ids=["a", "b"]))[1]
+    {'id': 'b', 'kind': 'circle', 'center': [1.0, 2.0], 'radius': 1.0}
+    """
+    sources = [shapes] if isinstance(shapes, _shapes.Shape) else list(shapes)
+    k = 0
+    for source in sources:
+        kind = kind_name(source)
+        names = _KINDS[kind][1]
+        batch = source.shape
+        flat = {name: np.asarray(source._fields[name]).reshape((source.size,) + source._fields[name].shape[len(batch):]) for name in names}
+        for m in range(source.size):
+            record = {} if ids is None else {"id": str(ids[k])}
+            record["kind"] = kind
+            for name in names:
+                value = flat[name][m]
+                record[name] = value.tolist() if value.ndim else float(value)
+            yield record
+            k += 1
+
+
+def write_shapes(path, shapes, ids=None):
+    """Write shapes to a file that :func:`read_shapes` reads back to the same shapes.
+
+    Parameters
+    ----------
+    path : str or path-like
+        ``.csv`` or ``.parquet`` for one batch of ellipses or circles (columns
+        ``id,x,y,rx,ry,angle`` or ``id,x,y,r``); ``.json`` or ``.jsonl`` for any shapes.
+    shapes : Shape or sequence of Shape
+    ids : sequence of str, optional
+        Written as the ``id`` column or field.
+
+    Raises
+    ------
+    InputError
+        For an unknown suffix, or shapes a catalogue format cannot hold.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import collide2d as c2
+    >>> from collide2d.io import read_shapes, write_shapes
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "two.jsonl"
+    >>> write_shapes(path, [c2.Circle((0, 0), 1), c2.Box((1, 1), (2, 3))], ids=["c", "b"])
+    >>> ids, shapes = read_shapes(path)
+    >>> ids.tolist(), shapes
+    (['c', 'b'], [Circle(center=(0.0, 0.0), radius=1.0), Box(min=(1.0, 1.0), max=(2.0, 3.0))])
+    """
+    path = pathlib.Path(path)
+    suffix = path.suffix.lower()
+    if suffix in (".json", ".jsonl", ".ndjson"):
+        with open(path, "w") as handle:
+            if suffix == ".json":
+                json.dump(list(shape_records(shapes, ids)), handle, indent=1)
+                handle.write("\n")
+            else:
+                for record in shape_records(shapes, ids):
+                    handle.write(json.dumps(record) + "\n")
+        return
+    if suffix not in (".csv", ".parquet", ".pq"):
+        raise InputError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet, .json or .jsonl")
+    if isinstance(shapes, (list, tuple)) and len(shapes) == 1:
+        shapes = shapes[0]
+    if not isinstance(shapes, (_shapes.Ellipse, _shapes.Circle)):
+        raise InputError(f"{path}: a {suffix[1:]} catalogue holds one batch of ellipses or of circles; use .jsonl for mixed kinds")
+    fields = {name: np.asarray(value).reshape((shapes.size,) + value.shape[len(shapes.shape):]) for name, value in shapes._fields.items()}
+    if isinstance(shapes, _shapes.Ellipse):
+        columns = {"x": fields["center"][:, 0], "y": fields["center"][:, 1], "rx": fields["radii"][:, 0],
+                   "ry": fields["radii"][:, 1], "angle": fields["angle"]}
+    else:
+        columns = {"x": fields["center"][:, 0], "y": fields["center"][:, 1], "r": fields["radius"]}
+    if suffix == ".csv":
+        with open(path, "w", newline="") as handle:
+            names = (["id"] if ids is not None else []) + list(columns)
+            handle.write(",".join(names) + "\n")
+            block = np.column_stack(list(columns.values()))
+            for start in range(0, len(block), CHUNK_ROWS):
+                part = block[start : start + CHUNK_ROWS].tolist()
+                prefix = [f"{ids[k]}," for k in range(start, start + len(part))] if ids is not None else [""] * len(part)
+                handle.writelines(p + ",".join(map(repr, row)) + "\n" for p, row in zip(prefix, part))
+        return
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(f"{path}: writing Parquet needs pyarrow (pip install pyarrow)") from None
+    table = {"id": pa.array([str(x) for x in ids])} if ids is not None else {}
+    table.update({name: pa.array(np.ascontiguousarray(values)) for name, values in columns.items()})
+    pq.write_table(pa.table(table), path)

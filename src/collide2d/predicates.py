@@ -42,10 +42,18 @@ class Relation(enum.IntEnum):
     EQUAL = 5  #: the same point set
 
 
-def _table(*true_codes):
-    table = np.zeros(7, dtype=bool)
-    table[list(true_codes)] = True
-    return table
+class _Table:
+    """A predicate's truth table over the codes: a NumPy array for batches, a tuple for one pair."""
+
+    __slots__ = ("array", "single")
+
+    def __init__(self, *true_codes):
+        self.array = np.zeros(7, dtype=bool)
+        self.array[list(true_codes)] = True
+        self.single = tuple(bool(x) for x in self.array)
+
+
+_table = _Table
 
 
 _INTERSECTS = _table(codes.TOUCHING, codes.OVERLAPPING, codes.CONTAINS, codes.WITHIN, codes.EQUAL, codes.CROSSING)
@@ -56,11 +64,14 @@ _CONTAINS = _table(codes.CONTAINS, codes.EQUAL)
 _WITHIN = _table(codes.WITHIN, codes.EQUAL)
 _EQUALS = _table(codes.EQUAL)
 _PUBLIC_RELATION = np.array([0, 1, 2, 3, 4, 5, 2], dtype=np.int8)  # CROSSING is reported as OVERLAPPING
+_PUBLIC_RELATION_SINGLE = tuple(Relation(int(code)) for code in _PUBLIC_RELATION)
 
 
 def _predicate(a, b, table):
-    result = table[_dispatch.relate_codes(a, b)]
-    return bool(result) if np.ndim(result) == 0 else result
+    code = _dispatch.relate_codes(a, b)
+    if type(code) is int:  # single shapes: a Python int code
+        return table.single[code]
+    return table.array[code]
 
 
 def intersects(a, b, /):
@@ -89,7 +100,7 @@ def intersects(a, b, /):
     >>> c2.intersects(c2.Circle((0, 0), 1), c2.Circle([(3, 0), (1, 1)], 1)).tolist()
     [False, True]
     """
-    return _predicate(a, b, _INTERSECTS)
+    return _dispatch.intersects_flags(a, b)
 
 
 def disjoint(a, b, /):
@@ -110,7 +121,8 @@ def disjoint(a, b, /):
     >>> c2.disjoint(c2.Box((0, 0), (1, 1)), c2.Point((1, 1)))
     False
     """
-    return _predicate(a, b, _DISJOINT)
+    result = _dispatch.intersects_flags(a, b)
+    return not result if type(result) is bool else ~result
 
 
 def touches(a, b, /):
@@ -261,8 +273,10 @@ def relate(a, b, /):
     >>> c2.relate(c2.Box((0, 0), (4, 4)), c2.Point([(1, 1), (4, 2), (5, 5)])).tolist()
     [3, 1, 0]
     """
-    result = _PUBLIC_RELATION[_dispatch.relate_codes(a, b)]
-    return Relation(int(result)) if np.ndim(result) == 0 else result
+    code = _dispatch.relate_codes(a, b)
+    if type(code) is int:
+        return _PUBLIC_RELATION_SINGLE[code]
+    return _PUBLIC_RELATION[code]
 
 
 def contains_xy(shape, xy, /):

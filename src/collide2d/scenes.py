@@ -1,6 +1,8 @@
 """Deterministic built-in scenes shared by the command line, tests, benchmarks and docs.
 
-Each scene is a list of ``(name, shape)`` pairs of single shapes.
+:func:`load` returns a :class:`Scene` by name (``collide2d sample NAME``); the generators return
+shapes. Also here: :func:`translate` and :func:`pair_batches`, which turn the pairs found by
+:func:`collide2d.query_pairs` into batches for the pairwise operations.
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment
+from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 
-__all__ = ["SCENES", "Scene", "catalogue", "mixed", "random_ellipses", "suspension"]
+__all__ = ["SCENES", "Scene", "catalogue", "load", "mixed", "pair_batches", "random_ellipses", "suspension", "translate"]
 
 
 class Scene(NamedTuple):
@@ -102,8 +104,19 @@ def catalogue(n=1_000_000, *, seed=0):
     return Ellipse(rng.uniform(0, side, size=(n, 2)), radii, rng.uniform(0, np.pi, size=n))
 
 
-def load(name, *, size=None):
+def load(name, *, size=None, seed=0):
     """Return the built-in scene ``name`` as a :class:`Scene`.
+
+    Parameters
+    ----------
+    name : {"mixed", "suspension", "catalogue"}
+        ``"mixed"``: 11 shapes of every kind with exact touches, crossings and containments;
+        ``"suspension"``: a dense suspension of elliptical particles in a periodic box (2000 by
+        default); ``"catalogue"``: a sparse catalogue of ellipses (a million by default).
+    size : int, optional
+        Number of shapes of the random scenes (ignored for ``"mixed"``).
+    seed : int, default 0
+        Seed of the random scenes.
 
     Examples
     --------
@@ -111,17 +124,103 @@ def load(name, *, size=None):
     >>> scene = scenes.load("mixed")
     >>> scene.ids[0], len(scene.shapes), scene.periodic
     ('ellipse-A', 11, None)
+    >>> scene = scenes.load("suspension", size=50)
+    >>> scene.ids, scene.shapes.shape, [round(x, 3) for x in scene.periodic]
+    (None, (50,), [27.187, 27.187])
     """
     if name not in SCENES:
-        raise ValueError(f"name must be one of {', '.join(SCENES)}; got {name!r}")
+        raise ValueError(f"sample must be one of {', '.join(SCENES)}; got {name!r}")
+    if size is not None and (not isinstance(size, (int, np.integer)) or size < 1):
+        raise ValueError(f"size must be a positive integer, got {size!r}")
     if name == "mixed":
         named = mixed()
         return Scene([k for k, _ in named], [shape for _, shape in named])
     if name == "suspension":
-        ellipses, box = suspension(size or 2000)
-        return Scene([str(k) for k in range(ellipses.size)], ellipses, box)
-    ellipses = catalogue(size or 1_000_000)
-    return Scene([str(k) for k in range(ellipses.size)], ellipses)
+        ellipses, box = suspension(size or 2000, seed=seed)
+        return Scene(None, ellipses, box)
+    return Scene(None, catalogue(size or 1_000_000, seed=seed))
+
+
+def translate(shape, offset):
+    """Return ``shape`` moved by ``offset`` (shape ``(2,)`` or ``(n, 2)``, broadcast with the batch).
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> from collide2d import scenes
+    >>> scenes.translate(c2.Box((0, 0), (1, 1)), (10, 0))
+    Box(min=(10.0, 0.0), max=(11.0, 1.0))
+    >>> scenes.translate(c2.Circle((0, 0), 1), [(1, 0), (2, 0)]).shape
+    (2,)
+    """
+    offset = np.asarray(offset, dtype=np.float64)
+    fields = dict(shape._fields)
+    moved = {"xy", "center", "min", "max", "start", "end", "point"}
+    for name in fields:
+        if name in moved:
+            fields[name] = fields[name] + offset
+        elif name == "vertices":
+            fields[name] = fields[name] + offset[..., None, :]
+    return type(shape)(**{name: fields[name] for name in shape._field_names})
+
+
+def _sources(shapes):
+    """The batches of a collection (a batch, a list of shapes, or a ShapeTable) and their starts."""
+    from collide2d.table import ShapeTable
+
+    if isinstance(shapes, Shape):
+        sources = [shapes]
+    elif isinstance(shapes, ShapeTable):
+        sources = list(shapes._sources)
+    else:
+        sources = list(shapes)
+    for source in sources:
+        if not isinstance(source, Shape):
+            raise TypeError(f"shapes must be collide2d shapes, got {type(source).__name__}")
+    sizes = np.array([source.size for source in sources], dtype=np.int64)
+    return sources, np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+
+def _take(source, local):
+    if not source.shape:
+        return source  # a single shape broadcasts against the other side of the pair
+    if source.ndim == 1:
+        return source[local]
+    return source[np.unravel_index(local, source.shape)]
+
+
+def pair_batches(shapes, pairs, shifts=None):
+    """Yield ``(where, a, b)``: the pairs of a collection as batches the operations accept.
+
+    ``shapes`` is what :func:`collide2d.query_pairs` took and ``pairs`` what it returned (with
+    ``shifts`` when ``return_shifts=True``). Pairs are grouped by the batches their two shapes come
+    from; ``where`` indexes the pairs of a group, ``a`` and ``b`` are batches (or single shapes that
+    broadcast) of its first and second shapes, ``b`` moved by its shift.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> from collide2d import scenes
+    >>> shapes = [c2.Circle([(0, 0), (1, 0)], 1), c2.Box((0, 0), (1, 1))]
+    >>> from collide2d.broadphase import query_pairs
+    >>> pairs = query_pairs(shapes)
+    >>> [(where.tolist(), a.shape, type(b).__name__) for where, a, b in scenes.pair_batches(shapes, pairs)]
+    [([0], (1,), 'Circle'), ([1, 2], (2,), 'Box')]
+    """
+    sources, starts = _sources(shapes)
+    i, j = np.asarray(pairs, dtype=np.int64)
+    si = np.searchsorted(starts, i, side="right") - 1
+    sj = np.searchsorted(starts, j, side="right") - 1
+    key = si * len(sources) + sj
+    order = np.argsort(key, kind="stable")
+    bounds = np.flatnonzero(np.diff(key[order])) + 1
+    for where in np.split(order, bounds) if order.size else []:
+        a_source, b_source = sources[si[where[0]]], sources[sj[where[0]]]
+        a = _take(a_source, i[where] - starts[si[where[0]]])
+        b = _take(b_source, j[where] - starts[sj[where[0]]])
+        if shifts is not None and np.any(shifts[where]):
+            b = translate(b, shifts[where])
+        yield where, a, b
 
 
 SCENES = {"mixed": mixed, "suspension": suspension, "catalogue": catalogue}

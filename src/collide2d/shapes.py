@@ -120,8 +120,16 @@ class Shape:
         if not self.shape:
             raise IndexError(f"a single {type(self).__name__} cannot be indexed")
         index = index if isinstance(index, tuple) else (index,)
-        if len(index) > self.ndim or any(item is Ellipsis or item is None for item in index):
+        # Expand ``...`` so that the index addresses batch axes only (never a field's trailing axis);
+        # ``None`` inserts a new batch axis, as in NumPy (``dots[:, None]``).
+        addressed = sum(1 for item in index if item is not None and item is not Ellipsis)
+        if sum(1 for item in index if item is Ellipsis) > 1 or addressed > self.ndim:
             raise IndexError(f"index {index!r} must address only the {self.ndim} batch dimension(s)")
+        if any(item is Ellipsis for item in index):
+            at = next(k for k, item in enumerate(index) if item is Ellipsis)
+            index = index[:at] + (slice(None),) * (self.ndim - addressed) + index[at + 1 :]
+        else:
+            index = index + (slice(None),) * (self.ndim - addressed)
         params = self._params[index]
         fields = {}
         for name, value in self._fields.items():

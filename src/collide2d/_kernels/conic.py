@@ -41,7 +41,14 @@ definite one between the first and second (around the local minimum). A semidefi
 (internal tangency) sits at a multiple root, which is rational: ``(9 c3 c0 - c2 c1) / (2 (c2^2 -
 3 c3 c1))`` for a double root, ``-c2 / (3 c3)`` for a triple one.
 
-Float mode (``eps > 0``): Perram & Wertheim (1985) contact function, equal to
+Float mode (``eps > 0``) first tries cheap certified filters (:func:`_circle_filter`,
+:func:`_width_apart`): bounding circles apart (``|d|^2 > (max(a_A, b_A) + max(a_B, b_B))^2``,
+on the unscaled rows) or projections on the centre line apart -> DISJOINT; inscribed circles
+overlapping (``|d|^2 < (min(a_A, b_A) + min(a_B, b_B))^2``) or a centre strictly inside the other
+ellipse -> the interiors meet, which answers ``intersects`` but leaves containment to decide for
+``relate``. :func:`intersects_ellipse_ellipse` stops there and never classifies containment (its
+exact twin tests only the separation conditions of ``c``). The rest goes to the
+Perram & Wertheim (1985) contact function, equal to
 ``1 - K(1 - s)`` of Gilitschenski & Hanebeck (2012), in the positive-sum form of ALGORITHMS.md 1.2
 (multiplied through by ``W_A W_B``)::
 
@@ -186,13 +193,16 @@ def _find_sign_point(c3, c2, c1, c0, start, step, want):
 
 
 @kernel
-def _relate_exact(pa, pb):
+def _pencil_exact(pa, pb):
+    """Quadratic forms, pencil data and cubic ``c(tau)`` of two non-circle rows (exact mode).
+
+    Returns ``(a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc)`` in the
+    notation of the module docstring (``disc`` is the discriminant of ``c``).
+    """
     xa, ya, aa_, ba_, wxa, wya = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
     xb, yb, ab_, bb_, wxb, wyb = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5]
     dx = xb - xa
     dy = yb - ya
-    if aa_ == ba_ and ab_ == bb_:
-        return _circles(dx, dy, aa_, ab_, 0)
     # quadratic forms of both ellipses (section header)
     a2 = aa_ * aa_
     b2 = ba_ * ba_
@@ -210,9 +220,6 @@ def _relate_exact(pa, pb):
     b22 = B2 * wyb * wyb + A2 * wxb * wxb
     kb = A2 * B2 * wb
     detb = kb * wb
-    # EQUAL: the same centre and proportional quadratic forms (cross-multiplied)
-    if dx == 0 and dy == 0 and a11 * kb == b11 * ka and a12 * kb == b12 * ka and a22 * kb == b22 * ka:
-        return codes.EQUAL
     e1 = b11 * dx + b12 * dy
     e2 = b12 * dx + b22 * dy
     g = e1 * dx + e2 * dy - kb
@@ -227,6 +234,19 @@ def _relate_exact(pa, pb):
     c1 = deta * g - ka * t
     c0 = ka * deta
     disc = 18 * c3 * c2 * c1 * c0 - 4 * c2 * c2 * c2 * c0 + c2 * c2 * c1 * c1 - 4 * c3 * c1 * c1 * c1 - 27 * c3 * c3 * c0 * c0
+    return a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc
+
+
+@kernel
+def _relate_exact(pa, pb):
+    dx = pb[0] - pa[0]
+    dy = pb[1] - pa[1]
+    if pa[2] == pa[3] and pb[2] == pb[3]:
+        return _circles(dx, dy, pa[2], pb[2], 0)
+    a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc = _pencil_exact(pa, pb)
+    # EQUAL: the same centre and proportional quadratic forms (cross-multiplied)
+    if dx == 0 and dy == 0 and a11 * kb == b11 * ka and a12 * kb == b12 * ka and a22 * kb == b22 * ka:
+        return codes.EQUAL
     if c2 < 0 or c1 > 0:
         if disc > 0:
             return codes.DISJOINT
@@ -274,6 +294,21 @@ def _relate_exact(pa, pb):
             return codes.WITHIN
     return codes.OVERLAPPING
 
+
+
+@kernel
+def _intersects_exact(pa, pb):
+    """1 when the closed ellipses share a point, else 0: the separation test of ``c`` only."""
+    dx = pb[0] - pa[0]
+    dy = pb[1] - pa[1]
+    if pa[2] == pa[3] and pb[2] == pb[3]:
+        return 0 if _circles(dx, dy, pa[2], pb[2], 0) == codes.DISJOINT else 1
+    if dx == 0 and dy == 0:
+        return 1  # both contain their common centre
+    a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc = _pencil_exact(pa, pb)
+    if (c2 < 0 or c1 > 0) and disc > 0:
+        return 0
+    return 1
 
 # -- float mode: running error bounds (Higham 2002, ch. 3) -----------------------------------------
 # Each quantity travels as (value, bound on |value - exact|). ``U`` is twice the unit roundoff
@@ -580,22 +615,98 @@ def _scale_exponent(m):
 
 
 @kernel
+def _circle_filter(dx, dy, aa_, ba_, ab_, bb_, eps):
+    """Cheap certified answers from the bounding and the inscribed circles (float mode, any scale).
+
+    ``DISJOINT`` when ``|d| > max(a_A, b_A) + max(a_B, b_B)`` (bounding circles apart),
+    ``OVERLAPPING`` when ``|d| < min(a_A, b_A) + min(a_B, b_B)`` (inscribed circles overlap: the
+    interiors meet, but containment is still possible), else ``UNDECIDED``. Squared quantities
+    only, as in :func:`_circles` (``dx, dy`` carry one rounding; K = 8). The rows need no scaling:
+    ``_TINY`` covers underflow, and an overflow makes the bound infinite (or the value NaN), so
+    that no answer is given.
+    """
+    dd = dx * dx + dy * dy
+    s = max(aa_, ba_) + max(ab_, bb_)
+    ss = s * s
+    if dd - ss > (dd + ss) * (8 * eps) + _TINY:
+        return codes.DISJOINT
+    t = min(aa_, ba_) + min(ab_, bb_)
+    tt = t * t
+    if tt - dd > (dd + tt) * (8 * eps) + _TINY:
+        return codes.OVERLAPPING
+    return codes.UNDECIDED
+
+
+@kernel
+def _width_apart(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, U):
+    """Certified: the projections of both ellipses on the centre line ``d`` are disjoint.
+
+    The support function of an ellipse along ``d`` is ``h(d) |d| = sqrt(s / W)`` with
+    ``s = a^2 (w.d)^2 + b^2 (w^.d)^2``; the projections are apart iff ``|d| > h_A + h_B``, i.e.
+    ``D > sqrt(s_A / W_A) + sqrt(s_B / W_B)`` with ``D = |d|^2``. Without roots or divisions:
+    ``Y = W_A W_B D^2 - W_B s_A - W_A s_B > 0`` and ``Y^2 > 4 W_A W_B s_A s_B``, both with
+    running error bounds (scaled rows; ``dx, dy`` carry one rounding). A line perpendicular to
+    ``d`` then separates the closed ellipses: DISJOINT.
+    """
+    edx = U * abs(dx)
+    edy = U * abs(dy)
+    D, eD = _add(*_mul(dx, edx, dx, edx, U), *_mul(dy, edy, dy, edy, U), U)
+    sA, esA = _qform(ba_, aa_, wxa, wya, dx, edx, dy, edy, U)
+    sB, esB = _qform(bb_, ab_, wxb, wyb, dx, edx, dy, edy, U)
+    WA, eWA = _add(*_mul(wxa, 0.0, wxa, 0.0, U), *_mul(wya, 0.0, wya, 0.0, U), U)
+    WB, eWB = _add(*_mul(wxb, 0.0, wxb, 0.0, U), *_mul(wyb, 0.0, wyb, 0.0, U), U)
+    W2, eW2 = _mul(WA, eWA, WB, eWB, U)
+    Y, eY = _sub(
+        *_mul(W2, eW2, *_mul(D, eD, D, eD, U), U),
+        *_add(*_mul(WB, eWB, sA, esA, U), *_mul(WA, eWA, sB, esB, U), U),
+        U,
+    )
+    if not (Y > 2.0 * eY):
+        return False
+    P, eP = _mul(W2, eW2, *_mul(sA, esA, sB, esB, U), U)
+    Z, eZ = _sub(*_mul(Y, eY, Y, eY, U), 4.0 * P, 4.0 * eP, U)
+    return Z > 2.0 * eZ
+
+
+@kernel
+def _scaled_lengths(dx, dy, aa_, ba_, ab_, bb_):
+    """Scale ``d`` and the semi-axes by one power of two so that the largest is in [1/2, 1).
+
+    Returns ``(ok, dx, dy, aa, ba, ab, bb)``; ``ok`` is False for non-finite input.
+    """
+    m = max(max(abs(dx), abs(dy)), max(max(aa_, ba_), max(ab_, bb_)))
+    if not (m < math.inf):
+        return False, dx, dy, aa_, ba_, ab_, bb_
+    sc = math.ldexp(1.0, -_scale_exponent(m))
+    return True, dx * sc, dy * sc, aa_ * sc, ba_ * sc, ab_ * sc, bb_ * sc
+
+
+@kernel
+def _scaled_direction(wx, wy):
+    """Scale ``w`` by a power of two so that ``max(|wx|, |wy|)`` is in [1/2, 1): ``(ok, wx, wy)``."""
+    mw = max(abs(wx), abs(wy))
+    if not (mw > 0.0 and mw < math.inf):
+        return False, wx, wy
+    sw = math.ldexp(1.0, -_scale_exponent(mw))
+    return True, wx * sw, wy * sw
+
+
+@kernel
 def _relate_float(pa, pb, eps):
     xa, ya, aa_, ba_, wxa, wya = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
     xb, yb, ab_, bb_, wxb, wyb = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5]
     dx = xb - xa
     dy = yb - ya
     concentric = xa == xb and ya == yb
-    m = max(max(abs(dx), abs(dy)), max(max(aa_, ba_), max(ab_, bb_)))
-    if not (m < math.inf):
+    meet = False  # the interiors are known to meet (only containment is left to decide)
+    if not concentric:
+        f = _circle_filter(dx, dy, aa_, ba_, ab_, bb_, eps)
+        if f == codes.DISJOINT:
+            return codes.DISJOINT
+        meet = f == codes.OVERLAPPING
+    ok, dx, dy, aa_, ba_, ab_, bb_ = _scaled_lengths(dx, dy, aa_, ba_, ab_, bb_)
+    if not ok:
         return codes.UNDECIDED
-    sc = math.ldexp(1.0, -_scale_exponent(m))
-    dx = dx * sc
-    dy = dy * sc
-    aa_ = aa_ * sc
-    ba_ = ba_ * sc
-    ab_ = ab_ * sc
-    bb_ = bb_ * sc
     if aa_ == ba_ and ab_ == bb_:
         if concentric:
             dx = 0.0
@@ -603,18 +714,12 @@ def _relate_float(pa, pb, eps):
         return _circles(dx, dy, aa_, ab_, eps)
     if concentric and aa_ == ab_ and ba_ == bb_ and wxa == wxb and wya == wyb:
         return codes.EQUAL
-    mw = max(abs(wxa), abs(wya))
-    if not (mw > 0.0 and mw < math.inf):
+    ok, wxa, wya = _scaled_direction(wxa, wya)
+    if not ok:
         return codes.UNDECIDED
-    sw = math.ldexp(1.0, -_scale_exponent(mw))
-    wxa = wxa * sw
-    wya = wya * sw
-    mw = max(abs(wxb), abs(wyb))
-    if not (mw > 0.0 and mw < math.inf):
+    ok, wxb, wyb = _scaled_direction(wxb, wyb)
+    if not ok:
         return codes.UNDECIDED
-    sw = math.ldexp(1.0, -_scale_exponent(mw))
-    wxb = wxb * sw
-    wyb = wyb * sw
     U = 2.0 * eps
     if concentric:
         dx = 0.0
@@ -635,10 +740,79 @@ def _relate_float(pa, pb, eps):
     edy = U * abs(dy)
     QA, eQA = _qform(aa_, ba_, wxa, wya, dx, edx, dy, edy, U)
     QB, eQB = _qform(ab_, bb_, wxb, wyb, dx, edx, dy, edy, U)
-    res = _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U)
-    if res != codes.OVERLAPPING:
-        return res
+    if not meet:
+        if _width_apart(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, U):
+            return codes.DISJOINT
+        res = _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U)
+        if res != codes.OVERLAPPING:
+            return res
     return _contain_float(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, False, QA, eQA, QB, eQB, U)
+
+
+@kernel
+def quick_intersects_ellipse_ellipse(pa, pb, eps):
+    """Float mode only: 1 / 0 from a common centre or :func:`_circle_filter`, else ``UNDECIDED``.
+
+    The first pass of the batch loop (``loops.intersects_ellipse_ellipse_loop``): a small function
+    that Numba compiles without the Perram-Wertheim machinery, so that the pairs it settles
+    (bounding circles apart, inscribed circles overlapping: most pairs of a typical scene) cost a
+    few nanoseconds; the others then run :func:`intersects_ellipse_ellipse`.
+    """
+    if pa[0] == pb[0] and pa[1] == pb[1]:
+        return 1  # both contain their common centre
+    f = _circle_filter(pb[0] - pa[0], pb[1] - pa[1], pa[2], pa[3], pb[2], pb[3], eps)
+    if f == codes.DISJOINT:
+        return 0
+    if f == codes.OVERLAPPING:
+        return 1
+    return codes.UNDECIDED
+
+
+@kernel
+def quick_relate_ellipse_ellipse(pa, pb, eps):
+    """Float mode only: ``DISJOINT`` when the bounding circles are certainly apart, else
+    ``UNDECIDED`` (the first pass of ``loops.relate_ellipse_ellipse_loop``, as above)."""
+    if pa[0] == pb[0] and pa[1] == pb[1]:
+        return codes.UNDECIDED
+    if _circle_filter(pb[0] - pa[0], pb[1] - pa[1], pa[2], pa[3], pb[2], pb[3], eps) == codes.DISJOINT:
+        return codes.DISJOINT
+    return codes.UNDECIDED
+
+
+@kernel
+def _intersects_float(pa, pb, eps):
+    """1 / 0 / UNDECIDED: the float path of :func:`relate_ellipse_ellipse` without containment."""
+    quick = quick_intersects_ellipse_ellipse(pa, pb, eps)
+    if quick != codes.UNDECIDED:
+        return quick
+    xa, ya, aa_, ba_, wxa, wya = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
+    xb, yb, ab_, bb_, wxb, wyb = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5]
+    dx = xb - xa
+    dy = yb - ya
+    if aa_ == ba_ and ab_ == bb_:
+        return codes.UNDECIDED  # two circles: the filter is the whole test, near tangency
+    ok, dx, dy, aa_, ba_, ab_, bb_ = _scaled_lengths(dx, dy, aa_, ba_, ab_, bb_)
+    if not ok:
+        return codes.UNDECIDED
+    ok, wxa, wya = _scaled_direction(wxa, wya)
+    if not ok:
+        return codes.UNDECIDED
+    ok, wxb, wyb = _scaled_direction(wxb, wyb)
+    if not ok:
+        return codes.UNDECIDED
+    U = 2.0 * eps
+    if _width_apart(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, U):
+        return 0
+    edx = U * abs(dx)
+    edy = U * abs(dy)
+    QA, eQA = _qform(aa_, ba_, wxa, wya, dx, edx, dy, edy, U)
+    QB, eQB = _qform(ab_, bb_, wxb, wyb, dx, edx, dy, edy, U)
+    res = _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U)
+    if res == codes.DISJOINT:
+        return 0
+    if res == codes.OVERLAPPING:
+        return 1
+    return codes.UNDECIDED
 
 
 @kernel
@@ -669,6 +843,9 @@ def _pw_setup(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, QA, eQA, QB, eQB, U):
 def _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U):
     """DISJOINT or OVERLAPPING (interiors meet) when certified, else UNDECIDED."""
     nA, enA, nB, enB, DA, eDA, DB, eDB, T, eT = _pw_setup(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, QA, eQA, QB, eQB, U)
+    # a centre strictly inside the other ellipse (Q_A(d) < k_A, times W_B: nA < DA): interiors meet
+    if nA + 2.0 * enA < DA - 2.0 * eDA or nB + 2.0 * enB < DB - 2.0 * eDB:
+        return codes.OVERLAPPING
     # half-widths along d: h^2 proportional to (a^2 (w.d)^2 + b^2 (w^.d)^2) / W
     pa_ = wxa * dx + wya * dy
     qa_ = wxa * dy - wya * dx
@@ -725,6 +902,19 @@ def relate_ellipse_ellipse(pa, va, pb, vb, eps):
     if eps > 0:
         return _relate_float(pa, pb, eps)
     return _relate_exact(pa, pb)
+
+
+@kernel
+def intersects_ellipse_ellipse(pa, va, pb, vb, eps):
+    """1 when the closed ellipses ``pa`` and ``pb`` share a point, 0 when not, else ``UNDECIDED``.
+
+    ``intersects`` without the containment classification of :func:`relate_ellipse_ellipse`: the
+    same certificates (circle filters, width along the centre line, Perram-Wertheim) in float mode,
+    the separation test of the characteristic cubic in exact mode.
+    """
+    if eps > 0:
+        return _intersects_float(pa, pb, eps)
+    return _intersects_exact(pa, pb)
 
 
 @kernel

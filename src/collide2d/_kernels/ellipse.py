@@ -29,7 +29,7 @@ from collide2d._jit import kernel
 
 from . import codes
 from .codes import UNKNOWN_SIGN
-from .conic import relate_ellipse_ellipse  # noqa: F401  (ellipse vs ellipse lives in conic.py)
+from .conic import intersects_ellipse_ellipse, relate_ellipse_ellipse  # noqa: F401  (ellipse vs ellipse lives in conic.py)
 from .vec import certain_sign
 
 
@@ -63,20 +63,53 @@ def _frame(pa, eps):
 
 
 @kernel
+def _running_square(x, xm, eps):
+    """Bound on ``|x^2 - x*^2|`` for a computed linear form ``x`` of magnitude ``xm``.
+
+    ``x`` is a two-term form ``p q + r s`` whose inputs carry at most one rounding each (``y``,
+    ``e``; ``w`` is exact): ``|x - x*| <= e = 5 eps xm`` (3 roundings on each product's path and
+    1 for the sum, plus slack for second-order terms and for using the computed ``xm``), and then ``|x^2 - x*^2| = |x - x*| |x + x*| <= e (2 |x| + e)``.
+    """
+    e = xm * (5 * eps)
+    return e * (2 * abs(x) + e)
+
+
+@kernel
+def _running_product(x, xm, y, ym, eps):
+    """Bound on ``|x y - x* y*|`` for two computed linear forms as in :func:`_running_square`."""
+    ex = xm * (5 * eps)
+    ey = ym * (5 * eps)
+    return abs(x) * ey + abs(y) * ex + ex * ey
+
+
+@kernel
 def _point_sign(yx, yy, A, B, wx, wy, eps):
     """Sign of ``Q(y) - R``: -1 inside, 0 on the boundary, 1 outside the ellipse.
 
     Rounding count: ``y`` 1, ``w.y`` 3, its square 7, ``B (w.y)^2`` 9, the sum 10; ``R = (A B) W``
     is 3 + 2 + 1 = 6; the difference 11. K = 13.
+
+    That bound squares the magnitudes ``|w.y|`` and ``|w^.y|`` of the two linear forms. Near the
+    long side of a thin ellipse, ``w^.y`` cancels (about ``b |w|`` from terms of size ``a |w|``),
+    so the bound is ``(a / b)^2`` times the value's scale ``R``. The second, running bound
+    (see :func:`_running_square`) charges each form only with its own error ``5 eps`` times its
+    magnitude: ``|x^2 - x*^2| <= e (2 |x| + e)``, ``(a / b)`` times ``R eps``. The rest (``B``,
+    ``A``, ``R``, the squares, products and sums, 9 roundings at most, relative to the computed
+    terms) is ``12 eps (B u^2 + A v^2 + R)``. The smaller bound is used; both are zero on Fractions.
     """
     u = wx * yx + wy * yy  # w . y
     v = wx * yy - wy * yx  # w^ . y with w^ = (-wy, wx)
     R = (A * B) * (wx * wx + wy * wy)
-    value = B * (u * u) + A * (v * v) - R
+    uu = u * u
+    vv = v * v
+    value = B * uu + A * vv - R
     um = abs(wx * yx) + abs(wy * yy)
     vm = abs(wx * yy) + abs(wy * yx)
     magnitude = B * (um * um) + A * (vm * vm) + R
-    return certain_sign(value, magnitude * (13 * eps))
+    running = (B * uu + A * vv + R) * (12 * eps) + 2 * (
+        B * _running_square(u, um, eps) + A * _running_square(v, vm, eps)
+    )
+    return certain_sign(value, min(magnitude * (13 * eps), running))
 
 
 @kernel
@@ -84,16 +117,26 @@ def _bilinear_sign(ex, ey, yx, yy, A, B, wx, wy, eps):
     """Sign of ``Q(e, y) = B (w.e)(w.y) + A (w^.e)(w^.y)``.
 
     Rounding count: ``w.e`` and ``w.y`` 3 each, their product 7, times ``B`` 9, the sum 10. K = 12.
+    As in :func:`_point_sign`, a second, running bound charges the cancelling forms only with
+    their own errors (:func:`_running_product`) plus ``6 eps`` times the computed terms (``B``,
+    the two products and the sum); the smaller bound is used.
     """
     ue = wx * ex + wy * ey
     uy = wx * yx + wy * yy
     ve = wx * ey - wy * ex
     vy = wx * yy - wy * yx
-    value = B * (ue * uy) + A * (ve * vy)
-    magnitude = B * ((abs(wx * ex) + abs(wy * ey)) * (abs(wx * yx) + abs(wy * yy))) + A * (
-        (abs(wx * ey) + abs(wy * ex)) * (abs(wx * yy) + abs(wy * yx))
+    tb = B * (ue * uy)
+    ta = A * (ve * vy)
+    value = tb + ta
+    uem = abs(wx * ex) + abs(wy * ey)
+    uym = abs(wx * yx) + abs(wy * yy)
+    vem = abs(wx * ey) + abs(wy * ex)
+    vym = abs(wx * yy) + abs(wy * yx)
+    magnitude = B * (uem * uym) + A * (vem * vym)
+    running = (abs(tb) + abs(ta)) * (6 * eps) + 2 * (
+        B * _running_product(ue, uem, uy, uym, eps) + A * _running_product(ve, vem, vy, vym, eps)
     )
-    return certain_sign(value, magnitude * (12 * eps))
+    return certain_sign(value, min(magnitude * (12 * eps), running))
 
 
 @kernel
@@ -113,17 +156,28 @@ def _line_sign(ex, ey, yx, yy, A, B, wx, wy, eps):
 
     Rounding count: ``e x y`` 4, squared 9, times ``W`` (2) 12; ``e x w`` 3, squared 7, times ``A``
     9, the sum 10; the difference 13. K = 15.
+    As in :func:`_point_sign`, a second, running bound charges the cancelling forms (``e x y``
+    for a line passing near the long side of a thin ellipse, ``e x w`` for a line nearly parallel
+    to ``w``) only with their own errors (:func:`_running_square`) plus ``10 eps`` times the
+    computed terms (``W``, ``A``, ``B``, the squares, products, sum and difference); the smaller
+    bound is used.
     """
     d = ex * yy - ey * yx  # e x y
     n = ex * wy - ey * wx  # e x w
     t = ex * wx + ey * wy  # e . w
     W = wx * wx + wy * wy
-    value = W * (d * d) - (A * (n * n) + B * (t * t))
+    dd = d * d
+    nn = n * n
+    tt = t * t
+    value = W * dd - (A * nn + B * tt)
     dm = abs(ex * yy) + abs(ey * yx)
     nm = abs(ex * wy) + abs(ey * wx)
     tm = abs(ex * wx) + abs(ey * wy)
     magnitude = W * (dm * dm) + (A * (nm * nm) + B * (tm * tm))
-    return certain_sign(value, magnitude * (15 * eps))
+    running = (W * dd + A * nn + B * tt) * (10 * eps) + 2 * (
+        W * _running_square(d, dm, eps) + A * _running_square(n, nm, eps) + B * _running_square(t, tm, eps)
+    )
+    return certain_sign(value, min(magnitude * (15 * eps), running))
 
 
 @kernel

@@ -9,7 +9,11 @@ from numba import prange
 
 from collide2d._jit import loop
 
+from .codes import UNDECIDED
+from .conic import quick_intersects_ellipse_ellipse, quick_relate_ellipse_ellipse
+
 from .ellipse import (  # noqa: E402
+    intersects_ellipse_ellipse,
     relate_ellipse_ellipse,
     relate_ellipse_polygon,
     relate_ellipse_segment,
@@ -34,8 +38,14 @@ from .linear import (  # noqa: E402
 
 @loop
 def relate_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, eps, out):
+    # two passes: the cheap certified filter first (see conic.quick_relate_ellipse_ellipse), the
+    # full kernel only on the pairs it leaves; one pass through the full kernel costs several
+    # times more even on pairs that its filter settles at once
     for k in prange(ia.shape[0]):
-        out[k] = relate_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb, eps)
+        out[k] = quick_relate_ellipse_ellipse(pa[ia[k]], pb[ib[k]], eps)
+    for k in prange(ia.shape[0]):
+        if out[k] == UNDECIDED:
+            out[k] = relate_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb, eps)
 
 
 @loop
@@ -121,3 +131,15 @@ def relate_point_point_loop(pa, va, ia, pb, vb, ib, eps, out):
     for k in prange(ia.shape[0]):
         out[k] = relate_point_point(pa[ia[k]], va, pb[ib[k]], vb, eps)
 
+
+# -- dedicated ``intersects`` kernels (1 / 0 / UNDECIDED): no containment classification -------
+
+
+@loop
+def intersects_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, eps, out):
+    # two passes, as relate_ellipse_ellipse_loop
+    for k in prange(ia.shape[0]):
+        out[k] = quick_intersects_ellipse_ellipse(pa[ia[k]], pb[ib[k]], eps)
+    for k in prange(ia.shape[0]):
+        if out[k] == UNDECIDED:
+            out[k] = intersects_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb, eps)

@@ -1,0 +1,459 @@
+"""Contact kernels for the flat kinds: polygon, segment, line, point (signed distance + witnesses).
+
+Every kernel ``contact_<a>_<b>(pa, va, pb, vb)`` returns the 9-tuple
+
+    ``(separation, nx, ny, pax, pay, pbx, pby, curvature_a, curvature_b)``
+
+with ``point_b - point_a == separation * normal`` (up to rounding) and ``normal`` a unit vector
+from ``a`` to ``b``; see :mod:`collide2d._kernels` for the parameter rows.
+
+Frame: world coordinates as stored. Every projection is taken on differences from a vertex of the
+shape it measures (translate first), so rounding is relative to the shapes' sizes and gaps, not to
+their distance from the origin. Floating point throughout: these are measurements, not predicates,
+accurate to a few ulps of the sizes involved; nothing here is exact.
+
+Polygon, segment and point as vertex lists
+------------------------------------------
+A polygon is ``va[off : off + count]``; a segment is the 2-vertex list ``[x0, y0; x1, y1]`` and a
+point the 1-vertex list ``[x, y]`` (views of the parameter row, no copy). :func:`contact_convex`
+then treats every pair of the three kinds alike:
+
+* Signed distance (ALGORITHMS section 4.2): ``s = max over unit u of g(u)`` with
+  ``g(u) = min over b of u.b - max over a of u.a = -h_D(-u)`` for the Minkowski difference
+  ``D = B - A``. When the shapes overlap or touch (``0 in D``), the maximum is attained at an
+  outward facet normal of D, so a finite separating-axis search is exact (Ericson, *Real-Time
+  Collision Detection* (2005), 5.2.1; Box2D v3 ``b2FindMaxSeparation`` in ``manifold.c``). The
+  candidates are the outward edge normals of A, the inward edge normals of B, and for a segment
+  both of its normals and both of its directions (D is flat when a segment is involved, and the
+  directions are then facet normals of D). Extra candidates never hurt: ``g(u) <= s`` for every u.
+  This is the Minkowski-difference depth: for crossing segments the four candidates ``+-n_A``,
+  ``+-n_B`` give the distances of the four end points to the other segment's line, and the
+  smallest is the shortest separating translation.
+* If the best candidate is positive the shapes are apart and ``s`` is the Euclidean distance,
+  found from closest features by brute force over vertex-edge pairs (Ericson 5.1.2; in 2D the
+  distance of two disjoint convex polygons is attained at a vertex of one of them). The normal is
+  the unit edge normal when the foot lies inside an edge, else the unit vertex-to-vertex vector.
+* Witnesses (:func:`witnesses`): ``point_a`` is a's support point in ``normal``, ``point_b`` b's in
+  ``-normal``. A support set is a vertex or an edge ("face"); a face gives curvature 0 and a vertex
+  curvature ``inf``. When both are faces the witnesses sit at the middle of their common stretch.
+
+Ties between candidate normals go to the first one in the order: a's edges, then b's edges (for a
+segment: left normal, right normal, forward, backward). Hence for coincident or touching flat
+shapes the normal is deterministic, e.g. a point on a segment gets the segment's left normal.
+
+Face tolerance
+--------------
+A vertex belongs to the support set in direction u when its projection is within
+``FACE_TOL * R`` of the maximum, with ``R`` the shape's extent (L1 distance of its vertices from
+its first vertex) and ``FACE_TOL = 64 * 2**-53`` (about 7e-15): an edge counts as a face when it is
+perpendicular to u within about 7e-15 rad. That covers the rounding of a normal computed from an
+edge of the same shape and of edges made parallel by construction (boxes, rotated boxes built from
+the same angle), and nothing that is visibly not parallel.
+
+Lines
+-----
+A line has no vertices: :func:`line_convex` projects the other shape on the line's unit left
+normal ``m``; with ``lo, hi`` the extreme projections, ``s = lo, n = m`` when ``-lo <= hi`` (also
+when the shape lies on the left: ``lo > 0``) and ``s = -hi, n = -m`` otherwise (a translation
+along ``m`` is the only useful one: the along-line component moves nothing). Two lines
+(:func:`contact_line_line`): parallel (float cross product of the directions exactly 0) -> signed
+gap along ``m_a``; coincident -> ``s = 0, n = m_a``; crossing -> ``s = -inf`` (no translation
+separates them), ``n = m_a``, both witnesses at the crossing point (the identity
+``point_b - point_a == s n`` cannot hold there).
+"""
+
+import math
+
+from collide2d._jit import kernel
+
+FACE_TOL = 64.0 * 2.0**-53  # relative face tolerance (see the module notes), in units of the extent
+INF = math.inf
+
+
+@kernel
+def mirror(r):
+    """The result for the swapped pair: same separation, flipped normal, swapped witnesses."""
+    return (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
+
+
+@kernel
+def support_chain(V, off, cnt, ux, uy):
+    """Support set of the vertex list ``V[off : off + cnt]`` in direction ``u``.
+
+    Returns absolute row indices ``(first, last)`` of the run of consecutive vertices whose
+    projection on ``u`` is within ``FACE_TOL * R`` of the maximum; ``first == last`` for a single
+    vertex. For a polygon the run is in counter-clockwise order. Projections are taken relative to
+    the first vertex, so the tolerance is relative to the shape's own size.
+    """
+    x0 = V[off, 0]
+    y0 = V[off, 1]
+    best = 0.0
+    k = 0
+    extent = 0.0
+    for i in range(1, cnt):
+        dx = V[off + i, 0] - x0
+        dy = V[off + i, 1] - y0
+        p = ux * dx + uy * dy
+        extent = max(extent, abs(dx) + abs(dy))
+        if p > best:
+            best = p
+            k = i
+    tol = FACE_TOL * extent
+    last = k
+    steps = 0
+    while steps < cnt - 1:  # forward (counter-clockwise) along the face
+        j = last + 1 if last + 1 < cnt else 0
+        if best - (ux * (V[off + j, 0] - x0) + uy * (V[off + j, 1] - y0)) <= tol:
+            last = j
+            steps += 1
+        else:
+            break
+    first = k
+    while steps < cnt - 1:  # backward
+        j = first - 1 if first > 0 else cnt - 1
+        if best - (ux * (V[off + j, 0] - x0) + uy * (V[off + j, 1] - y0)) <= tol:
+            first = j
+            steps += 1
+        else:
+            break
+    return off + first, off + last
+
+
+@kernel
+def witnesses(VA, offa, na, VB, offb, nb, s, nx, ny):
+    """Witness points and curvatures for separation ``s`` along unit ``n`` (from a to b).
+
+    ``point_a`` is a's support point in ``n``, ``point_b`` b's support point in ``-n``. A vertex
+    witness is returned as stored; the other witness is then ``vertex -+ s n`` (its foot on the face
+    line, which lies on the face when ``s, n`` are optimal). Two faces: the middle of the overlap of
+    their projections on the tangent ``t = (-ny, nx)`` (the midpoint of the gap if rounding leaves
+    none), on a's face, and ``point_b = point_a + s n``.
+    """
+    a0, a1 = support_chain(VA, offa, na, nx, ny)
+    b0, b1 = support_chain(VB, offb, nb, -nx, -ny)
+    ka = INF if a0 == a1 else 0.0
+    kb = INF if b0 == b1 else 0.0
+    if a0 == a1 and b0 == b1:
+        pax, pay = VA[a0, 0], VA[a0, 1]
+        pbx, pby = VB[b0, 0], VB[b0, 1]
+    elif b0 == b1:
+        pbx, pby = VB[b0, 0], VB[b0, 1]
+        pax, pay = pbx - s * nx, pby - s * ny
+    elif a0 == a1:
+        pax, pay = VA[a0, 0], VA[a0, 1]
+        pbx, pby = pax + s * nx, pay + s * ny
+    else:
+        ox, oy = VA[a0, 0], VA[a0, 1]
+        ex, ey = VA[a1, 0] - ox, VA[a1, 1] - oy
+        tx, ty = -ny, nx
+        ta1 = tx * ex + ty * ey
+        tb0 = tx * (VB[b0, 0] - ox) + ty * (VB[b0, 1] - oy)
+        tb1 = tx * (VB[b1, 0] - ox) + ty * (VB[b1, 1] - oy)
+        lo = max(min(0.0, ta1), min(tb0, tb1))
+        hi = min(max(0.0, ta1), max(tb0, tb1))
+        lam = 0.5 * (lo + hi) / ta1  # ta1 != 0: a face is nearly perpendicular to n, with length > 0
+        lam = min(max(lam, 0.0), 1.0)
+        pax, pay = ox + lam * ex, oy + lam * ey
+        pbx, pby = pax + s * nx, pay + s * ny
+    return pax, pay, pbx, pby, ka, kb
+
+
+@kernel
+def axis_gap(VA, offa, na, VB, offb, nb, ux, uy):
+    """``g(u) = min over b of u.b - max over a of u.a``, both relative to a's first vertex."""
+    ox = VA[offa, 0]
+    oy = VA[offa, 1]
+    hi = -INF
+    for i in range(na):
+        hi = max(hi, ux * (VA[offa + i, 0] - ox) + uy * (VA[offa + i, 1] - oy))
+    lo = INF
+    for j in range(nb):
+        lo = min(lo, ux * (VB[offb + j, 0] - ox) + uy * (VB[offb + j, 1] - oy))
+    return lo - hi
+
+
+@kernel
+def edge_region(px, py, x0, y0, x1, y1):
+    """Voronoi region of ``p`` for the segment ``[q0, q1]``: 0 beyond q0, 1 beyond q1, 2 inside.
+
+    Ericson 5.1.2 (closest point on a segment) with each end tested from its own difference:
+    ``(p - q0).e <= 0`` and ``(p - q1).e >= 0``. Comparing ``(p - q0).e`` with ``e.e`` instead
+    misclassifies a point beside the edge near q1 as "beyond q1" when the two agree to rounding,
+    and the vertex-to-point direction then lies outside the vertex's normal cone.
+    ``q0 == q1`` gives 0.
+    """
+    ex = x1 - x0
+    ey = y1 - y0
+    if (px - x0) * ex + (py - y0) * ey <= 0.0:
+        return 0
+    if (px - x1) * ex + (py - y1) * ey >= 0.0:
+        return 1
+    return 2
+
+
+@kernel
+def point_edge(px, py, x0, y0, x1, y1):
+    """Distance from ``p`` to the segment ``[q0, q1]`` and the unit direction from its foot to ``p``.
+
+    Regions from :func:`edge_region`. Inside the edge the distance is ``|e x w| / |e|`` with ``w``
+    the difference from the nearer end (less cancellation), and the direction is the unit edge
+    normal (no cancellation in ``p - foot``). ``q0 == q1`` is allowed (a point). Returns
+    ``(d, ux, uy)``; when ``d == 0`` the direction is the edge's left normal, or (1, 0) for a point.
+    """
+    ex = x1 - x0
+    ey = y1 - y0
+    ee = ex * ex + ey * ey
+    region = edge_region(px, py, x0, y0, x1, y1)
+    if region == 2:
+        wx = px - x0
+        wy = py - y0
+        if 2.0 * (wx * ex + wy * ey) > ee:  # nearer to q1
+            wx = px - x1
+            wy = py - y1
+        length = math.sqrt(ee)
+        c = (ex * wy - ey * wx) / length
+        sign = 1.0 if c >= 0.0 else -1.0
+        return abs(c), sign * (-ey / length), sign * (ex / length)
+    if region == 0:
+        wx = px - x0
+        wy = py - y0
+    else:
+        wx = px - x1
+        wy = py - y1
+    d = math.hypot(wx, wy)
+    if d > 0.0:
+        return d, wx / d, wy / d
+    if ee > 0.0:
+        length = math.sqrt(ee)
+        return 0.0, -ey / length, ex / length
+    return 0.0, 1.0, 0.0
+
+
+@kernel
+def point_edge_squared(px, py, x0, y0, x1, y1):
+    """Squared distance from ``p`` to the segment ``[q0, q1]`` (for comparisons: no square root).
+
+    The same regions and differences as :func:`point_edge`; inside the edge ``(e x w)^2 / e.e``.
+    """
+    ex = x1 - x0
+    ey = y1 - y0
+    region = edge_region(px, py, x0, y0, x1, y1)
+    if region == 2:
+        ee = ex * ex + ey * ey
+        wx = px - x0
+        wy = py - y0
+        if 2.0 * (wx * ex + wy * ey) > ee:
+            wx = px - x1
+            wy = py - y1
+        c = ex * wy - ey * wx
+        return c * c / ee
+    if region == 0:
+        wx = px - x0
+        wy = py - y0
+    else:
+        wx = px - x1
+        wy = py - y1
+    return wx * wx + wy * wy
+
+
+@kernel
+def closest_features(VA, offa, na, VB, offb, nb):
+    """Distance of two disjoint vertex lists and the unit normal from a to b (brute force).
+
+    Every vertex of b against every edge of a and vice versa (a segment has one edge, a point none
+    and is tested as a degenerate edge). The pairs are compared by squared distance; the winner is
+    measured again with :func:`point_edge`. Returns ``(d, nx, ny)``.
+    """
+    best = INF
+    side = 0  # 0: vertex of b against an edge of a; 1: vertex of a against an edge of b
+    vertex = offb
+    edge0 = offa
+    edge1 = offa
+    edges_a = na if na >= 3 else max(na - 1, 1)
+    edges_b = nb if nb >= 3 else max(nb - 1, 1)
+    for j in range(nb):
+        px, py = VB[offb + j, 0], VB[offb + j, 1]
+        for i in range(edges_a):
+            i1 = i + 1 if i + 1 < na else 0
+            d2 = point_edge_squared(px, py, VA[offa + i, 0], VA[offa + i, 1], VA[offa + i1, 0], VA[offa + i1, 1])
+            if d2 < best:
+                best, side, vertex, edge0, edge1 = d2, 0, offb + j, offa + i, offa + i1
+    for i in range(na):
+        px, py = VA[offa + i, 0], VA[offa + i, 1]
+        for j in range(edges_b):
+            j1 = j + 1 if j + 1 < nb else 0
+            d2 = point_edge_squared(px, py, VB[offb + j, 0], VB[offb + j, 1], VB[offb + j1, 0], VB[offb + j1, 1])
+            if d2 < best:
+                best, side, vertex, edge0, edge1 = d2, 1, offa + i, offb + j, offb + j1
+    if side == 0:
+        return point_edge(VB[vertex, 0], VB[vertex, 1], VA[edge0, 0], VA[edge0, 1], VA[edge1, 0], VA[edge1, 1])
+    d, ux, uy = point_edge(VA[vertex, 0], VA[vertex, 1], VB[edge0, 0], VB[edge0, 1], VB[edge1, 0], VB[edge1, 1])
+    return d, -ux, -uy  # the direction ran from b's edge to a's vertex
+
+
+@kernel
+def _edge_candidates(VA, offa, na, VB, offb, nb, V, off, cnt, sign, best, bx, by):
+    """Try the edge normals of the vertex list ``V`` (``sign`` -1 turns outward into inward)."""
+    if cnt >= 3:
+        for i in range(cnt):
+            i1 = i + 1 if i + 1 < cnt else 0
+            ex = V[off + i1, 0] - V[off + i, 0]
+            ey = V[off + i1, 1] - V[off + i, 1]
+            length = math.hypot(ex, ey)
+            ux = sign * ey / length  # outward normal of a counter-clockwise edge: (ey, -ex) / |e|
+            uy = -sign * ex / length
+            g = axis_gap(VA, offa, na, VB, offb, nb, ux, uy)
+            if g > best:
+                best, bx, by = g, ux, uy
+    elif cnt == 2:
+        ex = V[off + 1, 0] - V[off, 0]
+        ey = V[off + 1, 1] - V[off, 1]
+        length = math.hypot(ex, ey)
+        ex /= length
+        ey /= length
+        for k in range(4):  # left normal, right normal, forward, backward
+            if k == 0:
+                ux, uy = -ey, ex
+            elif k == 1:
+                ux, uy = ey, -ex
+            elif k == 2:
+                ux, uy = ex, ey
+            else:
+                ux, uy = -ex, -ey
+            g = axis_gap(VA, offa, na, VB, offb, nb, ux, uy)
+            if g > best:
+                best, bx, by = g, ux, uy
+    return best, bx, by
+
+
+@kernel
+def contact_convex(VA, offa, na, VB, offb, nb):
+    """Contact of two vertex lists (polygon, segment or point each); see the module notes."""
+    if na == 1 and nb == 1:  # two points: the gap vector, or (1, 0) when they coincide
+        dx = VB[offb, 0] - VA[offa, 0]
+        dy = VB[offb, 1] - VA[offa, 1]
+        d = math.hypot(dx, dy)
+        nx, ny = (dx / d, dy / d) if d > 0.0 else (1.0, 0.0)
+        return (d, nx, ny, VA[offa, 0], VA[offa, 1], VB[offb, 0], VB[offb, 1], INF, INF)
+    best, nx, ny = _edge_candidates(VA, offa, na, VB, offb, nb, VA, offa, na, 1.0, -INF, 1.0, 0.0)
+    best, nx, ny = _edge_candidates(VA, offa, na, VB, offb, nb, VB, offb, nb, -1.0, best, nx, ny)
+    s = best
+    if best > 0.0:  # apart: the SAT value is only a lower bound (vertex-vertex); measure exactly
+        d, ux, uy = closest_features(VA, offa, na, VB, offb, nb)
+        if d > best:
+            s, nx, ny = d, ux, uy
+    pax, pay, pbx, pby, ka, kb = witnesses(VA, offa, na, VB, offb, nb, s, nx, ny)
+    if best > 0.0 and ka == INF and kb == INF:
+        # Vertex to vertex: measure between the two witnesses themselves. Two vertices of b can be
+        # equally far from a to float precision (a tiny shape far away) and the brute force and
+        # the support search may pick different ones; this keeps point_b - point_a == s n.
+        dx = pbx - pax
+        dy = pby - pay
+        d = math.hypot(dx, dy)
+        if d > 0.0:
+            s, nx, ny = d, dx / d, dy / d
+    return (s, nx + 0.0, ny + 0.0, pax, pay, pbx, pby, ka, kb)  # + 0.0: no -0.0 components
+
+
+@kernel
+def line_convex(px, py, dx, dy, V, off, cnt):
+    """Contact of the line ``p + t d`` (as a) with a vertex list (as b); see the module notes."""
+    length = math.hypot(dx, dy)
+    mx = -dy / length
+    my = dx / length
+    lo = INF
+    hi = -INF
+    for k in range(cnt):
+        h = mx * (V[off + k, 0] - px) + my * (V[off + k, 1] - py)
+        lo = min(lo, h)
+        hi = max(hi, h)
+    if -lo <= hi:  # b left of the line, or crossing it with less of it on the right
+        s, nx, ny = lo, mx, my
+    else:
+        s, nx, ny = -hi, -mx, -my
+    b0, b1 = support_chain(V, off, cnt, -nx, -ny)
+    if b0 == b1:
+        pbx, pby, kb = V[b0, 0], V[b0, 1], INF
+    else:  # a face parallel to the line: its midpoint
+        pbx, pby, kb = 0.5 * (V[b0, 0] + V[b1, 0]), 0.5 * (V[b0, 1] + V[b1, 1]), 0.0
+    return (s, nx + 0.0, ny + 0.0, pbx - s * nx, pby - s * ny, pbx, pby, 0.0, kb)
+
+
+# -- the kernels -------------------------------------------------------------------------------
+
+
+@kernel
+def contact_polygon_polygon(pa, va, pb, vb):
+    """Polygon a against polygon b: SAT depth when they overlap, closest features when apart."""
+    return contact_convex(va, int(pa[0]), int(pa[1]), vb, int(pb[0]), int(pb[1]))
+
+
+@kernel
+def contact_polygon_segment(pa, va, pb, vb):
+    """Polygon a against segment b (b as a 2-vertex list)."""
+    return contact_convex(va, int(pa[0]), int(pa[1]), pb[0:4].reshape((2, 2)), 0, 2)
+
+
+@kernel
+def contact_polygon_line(pa, va, pb, vb):
+    """Polygon a against line b (computed with the line first, then mirrored)."""
+    return mirror(line_convex(pb[0], pb[1], pb[2], pb[3], va, int(pa[0]), int(pa[1])))
+
+
+@kernel
+def contact_polygon_point(pa, va, pb, vb):
+    """Polygon a against point b; inside: ``-`` the distance to the nearest edge, its outward normal."""
+    return contact_convex(va, int(pa[0]), int(pa[1]), pb[0:2].reshape((1, 2)), 0, 1)
+
+
+@kernel
+def contact_segment_segment(pa, va, pb, vb):
+    """Segment a against segment b (Ericson 5.1.9 for the apart case, Minkowski depth when crossing)."""
+    return contact_convex(pa[0:4].reshape((2, 2)), 0, 2, pb[0:4].reshape((2, 2)), 0, 2)
+
+
+@kernel
+def contact_segment_line(pa, va, pb, vb):
+    """Segment a against line b (line first, then mirrored)."""
+    return mirror(line_convex(pb[0], pb[1], pb[2], pb[3], pa[0:4].reshape((2, 2)), 0, 2))
+
+
+@kernel
+def contact_segment_point(pa, va, pb, vb):
+    """Segment a against point b; a point on the segment gets ``s = 0`` and a's left normal."""
+    return contact_convex(pa[0:4].reshape((2, 2)), 0, 2, pb[0:2].reshape((1, 2)), 0, 1)
+
+
+@kernel
+def contact_line_line(pa, va, pb, vb):
+    """Line a against line b: signed gap when parallel, ``-inf`` when they cross (module notes)."""
+    px, py, dx, dy = pa[0], pa[1], pa[2], pa[3]
+    qx, qy, ex, ey = pb[0], pb[1], pb[2], pb[3]
+    length = math.hypot(dx, dy)
+    mx = -dy / length
+    my = dx / length
+    cross = dx * ey - dy * ex
+    if cross == 0.0:  # parallel (as computed): gap of b's point from a along m
+        h = mx * (qx - px) + my * (qy - py)
+        if h >= 0.0:
+            s, nx, ny = h, mx, my
+        else:
+            s, nx, ny = -h, -mx, -my
+        return (s, nx + 0.0, ny + 0.0, qx - s * nx, qy - s * ny, qx, qy, 0.0, 0.0)
+    # crossing point p + t d with (p + t d - q) x e = 0  =>  t = ((q - p) x e) / (d x e)
+    t = ((qx - px) * ey - (qy - py) * ex) / cross
+    cx = px + t * dx
+    cy = py + t * dy
+    return (-INF, mx + 0.0, my + 0.0, cx, cy, cx, cy, 0.0, 0.0)
+
+
+@kernel
+def contact_line_point(pa, va, pb, vb):
+    """Line a against point b: the signed side distance is made non-negative by the normal choice."""
+    return line_convex(pa[0], pa[1], pa[2], pa[3], pb[0:2].reshape((1, 2)), 0, 1)
+
+
+@kernel
+def contact_point_point(pa, va, pb, vb):
+    """Point a against point b: the distance; coincident points get ``s = 0`` and normal (1, 0)."""
+    return contact_convex(pa[0:2].reshape((1, 2)), 0, 1, pb[0:2].reshape((1, 2)), 0, 1)

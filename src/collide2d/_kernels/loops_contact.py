@@ -1,0 +1,135 @@
+"""Batch loops for the contact kernels: one ``prange`` loop per pair kernel.
+
+Each loop evaluates ``out[k, 0:9] = contact_<a>_<b>(params_a[index_a[k]], verts_a,
+params_b[index_b[k]], verts_b)`` (the 9-tuple of :mod:`collide2d._kernels.distance_flat`). The loops
+are written out one by one, as in :mod:`loops`, because Numba caches only module-level functions.
+Every iteration writes its own row, so the output does not depend on thread timing.
+"""
+
+from numba import prange
+
+from collide2d._jit import kernel, loop
+
+from .distance_ellipse import (  # noqa: E402
+    contact_ellipse_ellipse,
+    contact_ellipse_polygon,
+    contact_ellipse_segment,
+    contact_ellipse_line,
+    contact_ellipse_point,
+)
+from .distance_flat import (  # noqa: E402
+    contact_polygon_polygon,
+    contact_polygon_segment,
+    contact_polygon_line,
+    contact_polygon_point,
+    contact_segment_segment,
+    contact_segment_line,
+    contact_segment_point,
+    contact_line_line,
+    contact_line_point,
+    contact_point_point,
+)
+
+
+@kernel
+def store(out, k, r):
+    """Write the 9-tuple ``r`` into row ``k`` of ``out``."""
+    out[k, 0] = r[0]
+    out[k, 1] = r[1]
+    out[k, 2] = r[2]
+    out[k, 3] = r[3]
+    out[k, 4] = r[4]
+    out[k, 5] = r[5]
+    out[k, 6] = r[6]
+    out[k, 7] = r[7]
+    out[k, 8] = r[8]
+
+
+@loop
+def contact_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_ellipse_polygon_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_ellipse_polygon(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_ellipse_segment_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_ellipse_segment(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_ellipse_line_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_ellipse_line(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_ellipse_point_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_ellipse_point(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_polygon_polygon_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_polygon_polygon(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_polygon_segment_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_polygon_segment(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_polygon_line_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_polygon_line(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_polygon_point_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_polygon_point(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_segment_segment_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_segment_segment(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_segment_line_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_segment_line(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_segment_point_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_segment_point(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_line_line_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_line_line(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_line_point_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_line_point(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def contact_point_point_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        store(out, k, contact_point_point(pa[ia[k]], va, pb[ib[k]], vb))

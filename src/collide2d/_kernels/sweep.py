@@ -1,0 +1,304 @@
+"""Broad-phase kernels: which axis-aligned boxes overlap (closed boxes, comparisons only).
+
+The glue (:mod:`collide2d.broadphase`) describes a query as a list of *elements*, each an
+axis-aligned box ``xmin[e], ymin[e], xmax[e], ymax[e]`` (bounds already rounded outward, so that
+comparing them is exact for the question "may these shapes touch"):
+
+* element ``e`` is a *query* when ``qid[e] >= 0``; ``qid[e]`` is its row of the result;
+* element ``e`` is a *target* when ``tid[e] >= 0``; ``tid[e]`` is its column (several elements may
+  share one column: periodic images of one shape);
+* in *self* mode a query keeps only targets with ``tid[e] > qid[query]`` (pairs ``i < j`` of one
+  collection); otherwise every (query, target) pair counts.
+
+The elements may come in any order; the glue sorts them spatially (grid cell or sweep order)
+so that neighbours sit close in memory, and rows are addressed through ``qid``.
+
+Every kernel reports, for each row, the keys ``tid[e] * ne + e`` of the targets whose box overlaps
+the query's box (``ne`` the number of elements), each (query, element) pair once. Rows are filled
+count-then-fill: a first pass counts each row's pairs, the glue takes the prefix sum, a second
+pass writes each row into its own slice, and :func:`sort_rows` sorts every slice. The result is
+therefore identical whatever the number of threads.
+
+Three structures share that contract:
+
+* :func:`grid_build` + :func:`grid_rows`: uniform grid over the targets, built with a counting
+  sort; a box is inserted into every cell it overlaps and a pair is reported only in the cell that
+  holds the corner ``(max(xmin), max(ymin))`` of the two boxes (the "reference point" rule,
+  Ericson, *Real-Time Collision Detection*, 2005, chapter 7), so each pair once. The cell of a
+  coordinate is a monotone function of it, and that corner lies in both boxes, so its cell is in
+  the cell range of both: no pair is lost and none is doubled.
+* :func:`sweep_rows`: sweep and prune along x (Baraff 1992): elements sorted by ``xmin``; each
+  element scans forward while ``xmin <= its xmax`` and tests y. A pair is found once, from the
+  element that comes first in the sorted order; :func:`scatter_rows` then groups pairs by row.
+* :func:`brute_rows`: every query against every target (tests, and tiny inputs).
+"""
+
+import numpy as np
+from numba import prange
+
+from collide2d._jit import kernel, loop
+
+_SHORT_ROW = 24  # rows up to this length are sorted by insertion, longer ones by np.sort
+
+
+@kernel
+def cell_of(x, x0, inv, n):
+    """Cell index of coordinate ``x``: ``floor((x - x0) * inv)`` clamped to ``[0, n - 1]``.
+
+    Monotone non-decreasing in ``x`` (a rounded subtraction and a product by a positive constant
+    are monotone in IEEE arithmetic); infinite ``x`` clamps to the first or last cell.
+    """
+    if n == 1:
+        return 0
+    t = (x - x0) * inv
+    if t <= 0.0:
+        return 0
+    if t >= n - 1:
+        return n - 1
+    return int(t)
+
+
+@kernel
+def grid_build(xmin, ymin, xmax, ymax, tid, x0, y0, inv, nx, ny):
+    """Counting sort of the targets into ``nx * ny`` cells: ``(start, entries)``.
+
+    The targets of cell ``c = cy * nx + cx`` are ``entries[start[c]:start[c + 1]]``, in increasing
+    element order.
+    """
+    ne = xmin.shape[0]
+    start = np.zeros(nx * ny + 1, dtype=np.int64)
+    for e in range(ne):
+        if tid[e] < 0:
+            continue
+        cx0 = cell_of(xmin[e], x0, inv, nx)
+        cx1 = cell_of(xmax[e], x0, inv, nx)
+        cy0 = cell_of(ymin[e], y0, inv, ny)
+        cy1 = cell_of(ymax[e], y0, inv, ny)
+        for cy in range(cy0, cy1 + 1):
+            for cx in range(cx0, cx1 + 1):
+                start[cy * nx + cx + 1] += 1
+    for c in range(nx * ny):
+        start[c + 1] += start[c]
+    entries = np.empty(start[nx * ny], dtype=np.int64)
+    fill = start[:-1].copy()
+    for e in range(ne):
+        if tid[e] < 0:
+            continue
+        cx0 = cell_of(xmin[e], x0, inv, nx)
+        cx1 = cell_of(xmax[e], x0, inv, nx)
+        cy0 = cell_of(ymin[e], y0, inv, ny)
+        cy1 = cell_of(ymax[e], y0, inv, ny)
+        for cy in range(cy0, cy1 + 1):
+            for cx in range(cx0, cx1 + 1):
+                c = cy * nx + cx
+                entries[fill[c]] = e
+                fill[c] += 1
+    return start, entries
+
+
+@kernel
+def _grid_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, x0, y0, inv, nx, ny, start, entries, out, pos):
+    """Pairs of query element ``q`` (row ``row``) in the grid; writes keys from ``out[pos]`` unless
+    ``out`` is empty. Returns the number of pairs."""
+    ne = xmin.shape[0]
+    write = out.shape[0] > 0
+    count = 0
+    qx0, qy0, qx1, qy1 = xmin[q], ymin[q], xmax[q], ymax[q]
+    cx0 = cell_of(qx0, x0, inv, nx)
+    cx1 = cell_of(qx1, x0, inv, nx)
+    cy0 = cell_of(qy0, y0, inv, ny)
+    cy1 = cell_of(qy1, y0, inv, ny)
+    for cy in range(cy0, cy1 + 1):
+        for cx in range(cx0, cx1 + 1):
+            c = cy * nx + cx
+            for k in range(start[c], start[c + 1]):
+                e = entries[k]
+                t = tid[e]
+                if self_mode and t <= row:
+                    continue
+                if xmin[e] > qx1 or xmax[e] < qx0 or ymin[e] > qy1 or ymax[e] < qy0:
+                    continue
+                # reference point: the lower-left corner of the overlap, reported in its own cell only
+                if cell_of(max(qx0, xmin[e]), x0, inv, nx) != cx or cell_of(max(qy0, ymin[e]), y0, inv, ny) != cy:
+                    continue
+                if write:
+                    out[pos + count] = t * ne + e
+                count += 1
+    return count
+
+
+@loop
+def grid_rows(r0, r1, xmin, ymin, xmax, ymax, qid, tid, self_mode, x0, y0, inv, nx, ny, start, entries, offsets, out):
+    """Count or fill the rows ``r0 .. r1 - 1`` (queries with ``r0 <= qid < r1``).
+
+    Counting (``out`` empty): ``offsets[row - r0]`` receives the row's count. Filling:
+    ``offsets`` holds the prefix sums for those rows and row ``row`` goes to
+    ``out[offsets[row - r0] - offsets[0] : ...]``, unsorted.
+    """
+    fill = out.shape[0] > 0
+    for q in prange(xmin.shape[0]):
+        row = qid[q]
+        if row < r0 or row >= r1:
+            continue
+        if fill:
+            _grid_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, x0, y0, inv, nx, ny, start, entries, out,
+                      offsets[row - r0] - offsets[0])
+        else:
+            offsets[row - r0] = _grid_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, x0, y0, inv, nx, ny,
+                                          start, entries, out, 0)
+
+
+@kernel
+def _brute_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, out, pos):
+    ne = xmin.shape[0]
+    write = out.shape[0] > 0
+    count = 0
+    qx0, qy0, qx1, qy1 = xmin[q], ymin[q], xmax[q], ymax[q]
+    for e in range(ne):
+        t = tid[e]
+        if t < 0 or (self_mode and t <= row):
+            continue
+        if xmin[e] > qx1 or xmax[e] < qx0 or ymin[e] > qy1 or ymax[e] < qy0:
+            continue
+        if write:
+            out[pos + count] = t * ne + e
+        count += 1
+    return count
+
+
+@loop
+def brute_rows(r0, r1, xmin, ymin, xmax, ymax, qid, tid, self_mode, offsets, out):
+    """As :func:`grid_rows`, testing every query against every target."""
+    fill = out.shape[0] > 0
+    for q in prange(xmin.shape[0]):
+        row = qid[q]
+        if row < r0 or row >= r1:
+            continue
+        if fill:
+            _brute_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, out, offsets[row - r0] - offsets[0])
+        else:
+            offsets[row - r0] = _brute_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, out, 0)
+
+
+@kernel
+def _sweep_position(u, xmin, ymin, xmax, ymax, qid, tid, self_mode, rows, keys, pos):
+    """Pairs found from element ``u`` (elements sorted by ``xmin``): scan forward while the next
+    box starts before ours ends."""
+    ne = xmin.shape[0]
+    write = rows.shape[0] > 0
+    count = 0
+    ux1, uy0, uy1 = xmax[u], ymin[u], ymax[u]
+    for v in range(u + 1, ne):
+        if xmin[v] > ux1:
+            break
+        if ymin[v] > uy1 or ymax[v] < uy0:
+            continue
+        # u as the query and v as the target, or the other way round; at most one applies
+        if qid[u] >= 0 and tid[v] >= 0 and not (self_mode and tid[v] <= qid[u]):
+            row, key = qid[u], tid[v] * ne + v
+        elif qid[v] >= 0 and tid[u] >= 0 and not (self_mode and tid[u] <= qid[v]):
+            row, key = qid[v], tid[u] * ne + u
+        else:
+            continue
+        if write:
+            rows[pos + count] = row
+            keys[pos + count] = key
+        count += 1
+    return count
+
+
+@loop
+def sweep_rows(xmin, ymin, xmax, ymax, qid, tid, self_mode, offsets, rows, keys):
+    """Sweep and prune over elements sorted by ``xmin``: count or fill the pairs.
+
+    Counting (``rows`` empty): ``offsets[u]`` receives the number of pairs found from element
+    ``u``. Filling: ``offsets`` holds their prefix sums and the pairs found from ``u`` go to
+    ``rows/keys[offsets[u]:offsets[u + 1]]``.
+    """
+    fill = rows.shape[0] > 0
+    for u in prange(xmin.shape[0]):
+        if fill:
+            _sweep_position(u, xmin, ymin, xmax, ymax, qid, tid, self_mode, rows, keys, offsets[u])
+        else:
+            offsets[u] = _sweep_position(u, xmin, ymin, xmax, ymax, qid, tid, self_mode, rows, keys, 0)
+
+
+@kernel
+def scatter_rows(rows, keys, offsets):
+    """Group the pairs ``(rows[k], keys[k])`` by row (a serial counting sort).
+
+    ``offsets`` (length ``nq + 1``) holds the prefix sums of the row counts; returns the keys in
+    row order (each row still unsorted).
+    """
+    out = np.empty_like(keys)
+    fill = offsets[:-1].copy()
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        out[fill[r]] = keys[k]
+        fill[r] += 1
+    return out
+
+
+@loop
+def sort_rows(offsets, keys):
+    """Sort each row slice ``keys[offsets[r] - offsets[0] : offsets[r + 1] - offsets[0]]`` in place."""
+    base = offsets[0]
+    for r in prange(offsets.shape[0] - 1):
+        lo = offsets[r] - base
+        hi = offsets[r + 1] - base
+        if hi - lo > _SHORT_ROW:
+            keys[lo:hi].sort()
+        else:
+            for a in range(lo + 1, hi):  # insertion sort
+                value = keys[a]
+                b = a - 1
+                while b >= lo and keys[b] > value:
+                    keys[b + 1] = keys[b]
+                    b -= 1
+                keys[b + 1] = value
+
+
+# Bounding-circle filter for ellipse pairs, in units of the unit roundoff u = 2**-53: the squared
+# distance d2 = dx*dx + dy*dy carries at most 5u of relative error (one rounded difference per
+# coordinate, squared, then summed), the squared radius sums at most 4u; 16u covers both.
+_CIRCLE_MARGIN = 16 * 2.0**-53
+_CIRCLE_RANGE = 2.0**460  # outside [1 / range, range] squares could underflow or overflow: no decision
+
+
+@loop
+def ellipse_pair_filter(pa, ia, pb, ib, out):
+    """Cheap certain answers for ellipse pairs ``pa[ia[k]]``, ``pb[ib[k]]`` before the exact kernel.
+
+    ``out[k]`` is 0 when the circumscribed circles (radius ``max(a, b)``) are apart, so the
+    ellipses are disjoint; 1 when the inscribed circles (radius ``min(a, b)``) overlap with
+    interior, so the interiors meet; 2 otherwise (the relate kernel decides). The comparisons
+    of squared lengths keep a relative margin that covers their rounding (see ``_CIRCLE_MARGIN``).
+    """
+    for k in prange(ia.shape[0]):
+        a = pa[ia[k]]
+        b = pb[ib[k]]
+        dx = b[0] - a[0]
+        dy = b[1] - a[1]
+        big = max(a[2], a[3]) + max(b[2], b[3])
+        small = min(a[2], a[3]) + min(b[2], b[3])
+        m = max(big, max(abs(dx), abs(dy)))
+        if not (small > 1.0 / _CIRCLE_RANGE and m < _CIRCLE_RANGE):
+            out[k] = 2
+            continue
+        d2 = dx * dx + dy * dy
+        if d2 > big * big * (1.0 + _CIRCLE_MARGIN):
+            out[k] = 0
+        elif d2 < small * small * (1.0 - _CIRCLE_MARGIN):
+            out[k] = 1
+        else:
+            out[k] = 2
+
+
+@kernel
+def expand_rows(counts, out):
+    """Write row ``r`` ``counts[r]`` times into ``out``, rows in order (``np.repeat`` in place)."""
+    k = 0
+    for r in range(counts.shape[0]):
+        for _ in range(counts[r]):
+            out[k] = r
+            k += 1

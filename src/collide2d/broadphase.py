@@ -1,0 +1,747 @@
+"""Many shapes at once: every pair that satisfies a predicate, without testing all pairs.
+
+Two steps. The *broad phase* finds the candidate pairs whose axis-aligned bounds overlap (closed
+boxes, bounds rounded outward so that a touching pair is never dropped) with a uniform grid, a
+sweep and prune, or a brute-force loop (:mod:`collide2d._kernels.sweep`). The *narrow phase* runs
+the exact relate kernel of each kind pair on the candidates, in chunks, and keeps the pairs the
+predicate accepts. Both steps count before they fill, so the result never depends on the number
+of threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from collide2d import _dispatch, predicates
+from collide2d._validate import check_option
+from collide2d.shapes import Box, Shape
+from collide2d.table import KIND_NAMES, ShapeTable
+
+
+class _LazyKernels:
+    """``sweep`` kernels, imported (with Numba) on first use so that ``import collide2d`` stays fast."""
+
+    def __getattr__(self, name):
+        from collide2d._kernels import sweep as module
+
+        return getattr(module, name)
+
+
+sweep = _LazyKernels()
+
+__all__ = ["PairMeasures", "measure_pairs", "query", "query_pairs"]
+
+
+def _truth_array(table):
+    """A predicate's truth table over the relation codes as a bool array (see :mod:`predicates`)."""
+    return np.asarray(getattr(table, "array", table), dtype=bool)
+
+
+PREDICATES = {
+    "intersects": _truth_array(predicates._INTERSECTS),
+    "touches": _truth_array(predicates._TOUCHES),
+    "overlaps": _truth_array(predicates._OVERLAPS),
+    "contains": _truth_array(predicates._CONTAINS),
+    "within": _truth_array(predicates._WITHIN),
+    "equals": _truth_array(predicates._EQUALS),
+}
+BACKENDS = ("auto", "grid", "sweep", "brute")
+
+# Grid when the 99th percentile of the bounding-box extents is below this multiple of the median
+# (ALGORITHMS.md 7.2 uses the largest extent; the percentile lets a few big shapes stay in the grid).
+GRID_MAX_SPREAD = 4.0
+BRUTE_MAX_ELEMENTS = 32  # below this many boxes a plain double loop is fastest
+CHUNK = 1 << 20  # candidate pairs per narrow-phase chunk: bounds the working memory
+SERIAL_BELOW = 20_000  # fewer shapes than this run on one thread
+_EPS = 2.0**-53
+
+
+# -- inputs ---------------------------------------------------------------------------------------
+
+
+class _Collection:
+    """Flat kernel view of a shape batch, a list of shapes or a :class:`ShapeTable`."""
+
+    def __init__(self, shapes, name):
+        if isinstance(shapes, Shape):
+            self.kind = shapes._kind
+            self.kinds = None
+            self.params = np.ascontiguousarray(shapes._flat_params())
+            self.verts = np.ascontiguousarray(shapes._verts)
+            self.bounds = np.asarray(shapes._bounds(), dtype=np.float64).reshape(-1, 4)
+            return
+        if not isinstance(shapes, ShapeTable):
+            if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__iter__"):
+                raise TypeError(
+                    f"{name} must be a shape, a batch of shapes, a list of shapes or a ShapeTable, "
+                    f"got {type(shapes).__name__}"
+                )
+            try:
+                shapes = ShapeTable(shapes)
+            except TypeError as error:
+                raise TypeError(f"{name}: {error}") from None
+        codes = np.unique(shapes.kinds)
+        self.kind = KIND_NAMES[int(codes[0])] if len(codes) == 1 else ("point" if len(codes) == 0 else None)
+        self.kinds = shapes.kinds
+        self.params = shapes.params
+        self.verts = shapes.vertices
+        self.bounds = shapes.bounds
+
+    def __len__(self):
+        return self.bounds.shape[0]
+
+    def kind_codes(self, index):
+        if self.kinds is None:
+            return np.full(index.shape[0], KIND_NAMES.index(self.kind), dtype=np.int8)
+        return self.kinds[index]
+
+
+def _check_predicate(predicate):
+    if predicate is None:
+        return None
+    if predicate == "disjoint":
+        raise ValueError(
+            "predicate 'disjoint' is not supported: nearly every pair of many shapes is disjoint, so "
+            "the answer has O(n**2) pairs; take the complement of the 'intersects' pairs instead"
+        )
+    if not isinstance(predicate, str) or predicate not in PREDICATES:
+        allowed = ", ".join(["None"] + [repr(name) for name in PREDICATES])
+        raise ValueError(f"predicate must be one of {allowed}; got {predicate!r}")
+    return PREDICATES[predicate]
+
+
+def _check_periodic(periodic):
+    """Return ``(origin, length)`` as float arrays of shape (2,) for a periodic box, or None."""
+    if periodic is None:
+        return None
+    if isinstance(periodic, Box):
+        if periodic.shape:
+            raise ValueError("periodic must be a single Box, not a batch")
+        origin = np.array(periodic.min, dtype=np.float64)
+        length = np.array(periodic.max, dtype=np.float64) - origin
+    else:
+        try:
+            length = np.array(periodic, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"periodic must be (Lx, Ly) or a Box, got {periodic!r}") from None
+        if length.shape != (2,):
+            raise ValueError(f"periodic must be (Lx, Ly) or a Box, got an array of shape {length.shape}")
+        origin = np.zeros(2)
+    if not np.all(np.isfinite(length)) or np.any(length <= 0):
+        raise ValueError(f"periodic box lengths must be finite and positive, got {tuple(length.tolist())}")
+    return origin, length
+
+
+# -- broad phase ----------------------------------------------------------------------------------
+
+
+class _Elements:
+    """The boxes the sweep kernels see (see :mod:`collide2d._kernels.sweep`).
+
+    ``qid`` / ``tid``: row of a query element / column of a target element, -1 otherwise;
+    ``image``: lattice steps of periodic images (int8, shape (ne, 2)) or None.
+    """
+
+    def __init__(self, bounds, qid, tid, self_mode, image=None):
+        self.bounds = np.asarray(bounds, dtype=np.float64)
+        self.qid = np.asarray(qid, dtype=np.int64)
+        self.tid = np.asarray(tid, dtype=np.int64)
+        self.nq = int(np.count_nonzero(self.qid >= 0))
+        self.self_mode = bool(self_mode)
+        self.image = image
+
+    def __len__(self):
+        return self.bounds.shape[0]
+
+    def columns(self, perm=None):
+        """Contiguous ``xmin, ymin, xmax, ymax, qid, tid`` (reordered by ``perm``)."""
+        b = self.bounds if perm is None else self.bounds[perm]
+        qid = self.qid if perm is None else self.qid[perm]
+        tid = self.tid if perm is None else self.tid[perm]
+        return tuple(np.ascontiguousarray(b[:, k]) for k in range(4)) + (qid, tid)
+
+
+def _choose_backend(elements, backend):
+    if backend != "auto":
+        return backend
+    if len(elements) <= BRUTE_MAX_ELEMENTS:
+        return "brute"
+    b = elements.bounds
+    extent = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
+    if not np.all(np.isfinite(extent)):
+        return "sweep"  # unbounded lines would dictate the cell size
+    # the 99th percentile, not the largest: the grid inserts the few big boxes into every cell
+    # they cover, so only a broad spread of sizes makes the sweep worth it
+    large, median = float(np.quantile(extent, 0.99)), float(np.median(extent))
+    if large == 0.0 or (median > 0.0 and large < GRID_MAX_SPREAD * median):
+        return "grid"
+    return "sweep"
+
+
+def _grid_shape(bounds, n_targets):
+    """Origin, inverse cell size and cell counts of the grid.
+
+    Cells start at the 99th percentile of the finite box extents (not the largest, so that a few
+    big shapes do not dictate the cell size; they are inserted into every cell they cover) and
+    grow until the grid has at most about two cells per target and the boxes cover at most about
+    eight cells per box on average.
+    """
+    finite = [a[np.isfinite(a)] for a in bounds.T]
+    if any(a.size == 0 for a in finite):
+        return 0.0, 0.0, 1.0, 1, 1
+    x0, y0 = float(finite[0].min()), float(finite[1].min())
+    width, height = float(finite[2].max()) - x0, float(finite[3].max()) - y0
+    extent = np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
+    extent = extent[np.isfinite(extent)]
+    size = max(width, height)
+    if not size > 0.0 or not math.isfinite(size):
+        return x0, y0, 1.0, 1, 1
+    cap = 2 * n_targets + 16  # cells: bounded memory
+    cell = max(float(np.quantile(extent, 0.99)) if extent.size else 0.0, size / cap)
+    with np.errstate(invalid="ignore", over="ignore"):
+        lo = np.nan_to_num(bounds[:, :2] - (x0, y0), neginf=0.0, posinf=size)
+        hi = np.nan_to_num(bounds[:, 2:] - (x0, y0), neginf=0.0, posinf=size)
+    for _ in range(200):
+        inv = 1.0 / cell
+        cells = (math.floor(width * inv) + 1) * (math.floor(height * inv) + 1)
+        if cells <= cap:
+            span = np.floor(np.minimum(hi, size) * inv) - np.floor(np.maximum(lo, 0.0) * inv) + 1
+            if float(np.prod(span, axis=1).sum()) <= 8 * len(bounds) + 16:
+                break
+        cell *= 1.25
+    inv = 1.0 / cell
+    nx = min(int(width * inv) + 1, cap)
+    ny = min(int(height * inv) + 1, cap)
+    return x0, y0, inv, nx, ny
+
+
+def _cell_keys(bounds, x0, y0, inv, nx, ny):
+    """Row-major grid cell of each box centre (infinite boxes clamp): a spatial sort key."""
+    with np.errstate(invalid="ignore"):
+        center = np.nan_to_num(0.5 * (bounds[:, :2] + bounds[:, 2:]), nan=0.0, posinf=1e300, neginf=-1e300)
+    cx = np.clip(np.floor((center[:, 0] - x0) * inv), 0, nx - 1).astype(np.int64)
+    cy = np.clip(np.floor((center[:, 1] - y0) * inv), 0, ny - 1).astype(np.int64)
+    return cy * nx + cx
+
+
+def _candidate_chunks(elements, backend, chunk=None):
+    """Yield ``(r0, r1, offsets, keys, perm)``: candidate keys of rows ``r0 .. r1 - 1``, sorted per row.
+
+    Row ``r`` owns ``keys[offsets[r - r0] - offsets[0] : offsets[r + 1 - r0] - offsets[0]]``; a key
+    is ``tid * ne + e`` with ``e`` an element index after the reordering ``perm``.
+    """
+    e = elements
+    nq, ne = e.nq, len(e)
+    chunk = CHUNK if chunk is None else chunk
+    if nq == 0 or ne == 0:
+        return
+    empty = np.empty(0, dtype=np.int64)
+    if backend == "sweep":
+        b = e.bounds
+        with np.errstate(invalid="ignore"):
+            cx = (b[:, 0] + b[:, 2])[np.isfinite(b[:, 0] + b[:, 2])]
+            cy = (b[:, 1] + b[:, 3])[np.isfinite(b[:, 1] + b[:, 3])]
+        axis = 1 if cy.size > 1 and (cx.size < 2 or np.var(cy) > np.var(cx)) else 0  # the wider spread
+        perm = np.argsort(b[:, axis], kind="stable")
+        xmin, ymin, xmax, ymax, qid, tid = e.columns(perm)
+        if axis == 1:
+            xmin, ymin, xmax, ymax = ymin, xmin, ymax, xmax
+        counts = np.zeros(ne + 1, dtype=np.int64)
+        sweep.sweep_rows(xmin, ymin, xmax, ymax, qid, tid, e.self_mode, counts, empty, empty)
+        offsets = np.zeros(ne + 1, dtype=np.int64)
+        np.cumsum(counts[:-1], out=offsets[1:])
+        del counts
+        total = int(offsets[-1])
+        rows = np.empty(total, dtype=np.int64)
+        keys = np.empty(total, dtype=np.int64)
+        if total:
+            sweep.sweep_rows(xmin, ymin, xmax, ymax, qid, tid, e.self_mode, offsets, rows, keys)
+        del xmin, ymin, xmax, ymax, offsets
+        row_offsets = np.zeros(nq + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=nq), out=row_offsets[1:])
+        keys = sweep.scatter_rows(rows, keys, row_offsets) if total else keys
+        del rows
+        sweep.sort_rows(row_offsets, keys)
+        yield from _split(row_offsets, chunk, lambda r0, r1, off: keys[off[0] : off[-1]], perm)
+        return
+    counts = np.empty(nq, dtype=np.int64)
+    if backend == "grid":
+        n_targets = int(np.count_nonzero(e.tid >= 0))
+        x0, y0, inv, nx, ny = _grid_shape(e.bounds, n_targets)
+        perm = np.argsort(_cell_keys(e.bounds, x0, y0, inv, nx, ny), kind="stable")
+        xmin, ymin, xmax, ymax, qid, tid = e.columns(perm)
+        start, entries = sweep.grid_build(xmin, ymin, xmax, ymax, tid, x0, y0, inv, nx, ny)
+        grid = (xmin, ymin, xmax, ymax, qid, tid, e.self_mode, x0, y0, inv, nx, ny, start, entries)
+
+        def rows_kernel(r0, r1, off, out):
+            sweep.grid_rows(r0, r1, *grid, off, out)
+
+    else:
+        perm = None
+        brute = e.columns() + (e.self_mode,)
+
+        def rows_kernel(r0, r1, off, out):
+            sweep.brute_rows(r0, r1, *brute, off, out)
+
+    rows_kernel(0, nq, counts, empty)
+    row_offsets = np.zeros(nq + 1, dtype=np.int64)
+    np.cumsum(counts, out=row_offsets[1:])
+    del counts
+
+    def fill(r0, r1, off):
+        out = np.empty(int(off[-1] - off[0]), dtype=np.int64)
+        if out.size:
+            rows_kernel(r0, r1, off, out)
+            sweep.sort_rows(off, out)
+        return out
+
+    yield from _split(row_offsets, chunk, fill, perm)
+
+
+def _split(row_offsets, chunk, keys_of, perm):
+    """Cut the rows into consecutive ranges of about ``chunk`` candidates each."""
+    nq = row_offsets.shape[0] - 1
+    r0 = 0
+    while r0 < nq:
+        r1 = int(np.searchsorted(row_offsets, row_offsets[r0] + chunk, side="right")) - 1
+        r1 = min(max(r1, r0 + 1), nq)
+        off = np.ascontiguousarray(row_offsets[r0 : r1 + 1])
+        yield r0, r1, off, keys_of(r0, r1, off), perm
+        r0 = r1
+
+
+# -- periodic boxes ---------------------------------------------------------------------------------
+
+
+_STEPS = np.array([(kx, ky) for kx in (-1, 0, 1) for ky in (-1, 0, 1) if (kx, ky) != (0, 0)], dtype=np.int8)
+
+
+def _check_extent(bounds, length, name):
+    extent = bounds[:, 2:] - bounds[:, :2]
+    too_big = ~(2 * extent < length)  # also catches infinite extents (lines)
+    if np.any(too_big):
+        k = int(np.flatnonzero(too_big.any(axis=1))[0])
+        raise ValueError(
+            f"periodic box {tuple(length.tolist())} must exceed twice the largest shape extent: "
+            f"{name}[{k}] has bounds of size {tuple(extent[k].tolist())}"
+        )
+
+
+def _wrap(bounds, origin, length, pad):
+    """Lattice counts ``w`` that bring each box centre into the periodic box, and the wrapped boxes."""
+    center = 0.5 * (bounds[:, :2] + bounds[:, 2:])
+    w = np.floor((center - origin) / length)
+    shift = w * length
+    wrapped = np.concatenate([bounds[:, :2] - shift - pad, bounds[:, 2:] - shift + pad], axis=1)
+    return w, wrapped
+
+
+def _periodic_elements(bounds_a, bounds_b, box):
+    """Elements for the minimum-image query: queries wrapped into the box, targets and their images.
+
+    Every box is wrapped so that its centre lies in the periodic box; a target also gets the images
+    shifted by one box length in each direction that can reach a query. Boxes are padded by a few
+    ulps of the largest coordinate, which covers the rounding of every translation here and of the
+    translated shapes the narrow phase builds.
+    """
+    origin, length = box
+    self_mode = bounds_b is None
+    _check_extent(bounds_a, length, "shapes" if self_mode else "a")
+    if not self_mode:
+        _check_extent(bounds_b, length, "b")
+    every = bounds_a if self_mode else np.concatenate([bounds_a, bounds_b])
+    scale = float(np.abs(every).max(initial=0.0)) + float(np.abs(origin).max()) + 3 * float(length.max())
+    pad = 8 * _EPS * scale
+    w_a, wrapped_a = _wrap(bounds_a, origin, length, pad)
+    w_b, wrapped_b = (w_a, wrapped_a) if self_mode else _wrap(bounds_b, origin, length, pad)
+    na, nb = len(bounds_a), len(bounds_b if not self_mode else bounds_a)
+    if na == 0 or nb == 0:
+        reach = np.zeros(4)
+    else:
+        reach = np.concatenate([wrapped_a[:, :2].min(axis=0), wrapped_a[:, 2:].max(axis=0)])
+    steps = _STEPS if self_mode else np.concatenate([np.zeros((1, 2), np.int8), _STEPS])
+    parts, tids, images = [], [], []
+    for step in steps:
+        moved = wrapped_b + np.tile(step * length, 2)
+        moved[:, :2] -= pad  # the translation rounds too
+        moved[:, 2:] += pad
+        keep = np.flatnonzero(
+            (moved[:, 0] <= reach[2]) & (moved[:, 2] >= reach[0]) & (moved[:, 1] <= reach[3]) & (moved[:, 3] >= reach[1])
+        )
+        parts.append(moved[keep])
+        tids.append(keep)
+        images.append(np.broadcast_to(step, (keep.size, 2)))
+    n_images = sum(part.shape[0] for part in parts)
+    bounds = np.concatenate([wrapped_a] + parts)
+    qid = np.concatenate([np.arange(na), np.full(n_images, -1)])
+    tid = np.concatenate([np.arange(na) if self_mode else np.full(na, -1)] + tids)
+    image = np.concatenate([np.zeros((na, 2), np.int8)] + images).astype(np.int8)
+    return _Elements(bounds, qid, tid, self_mode, image), w_a, w_b
+
+
+# -- narrow phase ---------------------------------------------------------------------------------
+
+
+def _shifted_rows(kind, params, verts, index, shift):
+    """Parameter rows (and vertices) of ``params[index]`` translated by ``shift`` (shape (k, 2))."""
+    rows = np.array(params[index], dtype=np.float64)
+    if kind == "polygon":
+        offsets = rows[:, 0].astype(np.int64)
+        counts = rows[:, 1].astype(np.int64)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        gather = np.repeat(offsets - starts, counts) + np.arange(int(counts.sum()))
+        new_verts = verts[gather] + np.repeat(shift, counts, axis=0)
+        rows[:, 0] = starts
+        verts = np.ascontiguousarray(new_verts)
+        verts.flags.writeable = False
+    else:
+        rows[:, 0:2] += shift
+        if kind == "segment":
+            rows[:, 2:4] += shift
+    rows.flags.writeable = False  # read-only like the shapes' own rows: the same compiled loops
+    return rows, verts
+
+
+def _relate_filtered(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb, predicate):
+    """Predicate values for one kind pair; ellipse pairs first go through the bounding-circle filter."""
+    table = PREDICATES[predicate]
+    if kind_a != "ellipse" or kind_b != "ellipse" or ia.size == 0:
+        return table[_dispatch.relate_pairs(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb)]
+    status = np.empty(ia.shape[0], dtype=np.int8)
+    sweep.ellipse_pair_filter(params_a, ia, params_b, jb, status)
+    result = np.zeros(ia.shape[0], dtype=bool)  # status 0: disjoint, no predicate holds
+    if predicate in ("intersects", "touches"):  # status 1: the interiors meet
+        result[status == 1] = predicate == "intersects"
+        rest = np.flatnonzero(status == 2)
+    else:
+        rest = np.flatnonzero(status != 0)
+    codes = _dispatch.relate_pairs(kind_a, params_a, verts_a, ia[rest], kind_b, params_b, verts_b, jb[rest])
+    result[rest] = table[codes]
+    return result
+
+
+def _narrow(coll_a, coll_b, ia, jb, shift, predicate):
+    """Boolean mask: which candidate pairs ``(ia[k], jb[k])`` satisfy ``predicate``.
+
+    ``shift`` (shape (k, 2), or None) translates ``b`` of each pair (periodic images).
+    """
+    keep = np.zeros(ia.shape[0], dtype=bool)
+    if coll_a.kind is not None and coll_b.kind is not None:
+        groups = [(coll_a.kind, coll_b.kind, None)]
+    else:
+        pair_kind = coll_a.kind_codes(ia).astype(np.int16) * len(KIND_NAMES) + coll_b.kind_codes(jb)
+        groups = [
+            (KIND_NAMES[code // len(KIND_NAMES)], KIND_NAMES[code % len(KIND_NAMES)], np.flatnonzero(pair_kind == code))
+            for code in np.unique(pair_kind).tolist()
+        ]
+    for kind_a, kind_b, sel in groups:
+        ga = ia if sel is None else ia[sel]
+        gb = jb if sel is None else jb[sel]
+        moved = None if shift is None else np.any((shift if sel is None else shift[sel]) != 0, axis=1)
+        if moved is None or not moved.any():
+            result = _relate_filtered(kind_a, coll_a.params, coll_a.verts, ga,
+                                      kind_b, coll_b.params, coll_b.verts, gb, predicate)
+        else:
+            result = np.empty(ga.shape[0], dtype=bool)
+            still = np.flatnonzero(~moved)
+            result[still] = _relate_filtered(kind_a, coll_a.params, coll_a.verts, ga[still],
+                                             kind_b, coll_b.params, coll_b.verts, gb[still], predicate)
+            go = np.flatnonzero(moved)
+            pair_shift = (shift if sel is None else shift[sel])[go]
+            rows, verts = _shifted_rows(kind_b, coll_b.params, coll_b.verts, gb[go], pair_shift)
+            result[go] = _relate_filtered(kind_a, coll_a.params, coll_a.verts, ga[go],
+                                          kind_b, rows, verts, np.arange(go.size), predicate)
+        if sel is None:
+            keep[:] = result
+        else:
+            keep[sel] = result
+    return keep
+
+
+# -- the query -----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _threads_for(size):
+    """Run small problems on the calling thread only: starting a parallel region costs more than
+    it saves below ``SERIAL_BELOW`` shapes (and much more on a busy machine)."""
+    import numba
+
+    previous = numba.get_num_threads()
+    if size >= SERIAL_BELOW or previous == 1:
+        yield
+        return
+    numba.set_num_threads(1)  # thread-local in Numba: other threads keep their setting
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
+def _run(coll_a, coll_b, predicate, backend, periodic, return_shifts):
+    with _threads_for(len(coll_a) + (0 if coll_b is None else len(coll_b))):
+        return _query(coll_a, coll_b, predicate, backend, periodic, return_shifts)
+
+
+def _query(coll_a, coll_b, predicate, backend, periodic, return_shifts):
+    _check_predicate(predicate)
+    check_option(backend, "backend", BACKENDS)
+    box = _check_periodic(periodic)
+    if not isinstance(return_shifts, (bool, np.bool_)):
+        raise TypeError(f"return_shifts must be True or False, got {return_shifts!r}")
+    self_mode = coll_b is None
+    if box is None:
+        if self_mode:
+            n = len(coll_a)
+            elements = _Elements(coll_a.bounds, np.arange(n), np.arange(n), True)
+        else:
+            na, nb = len(coll_a), len(coll_b)
+            elements = _Elements(
+                np.concatenate([coll_a.bounds, coll_b.bounds]),
+                np.concatenate([np.arange(na), np.full(nb, -1)]),
+                np.concatenate([np.full(na, -1), np.arange(nb)]),
+                False,
+            )
+        w_a = w_b = None
+    else:
+        elements, w_a, w_b = _periodic_elements(coll_a.bounds, None if self_mode else coll_b.bounds, box)
+    coll_b = coll_a if self_mode else coll_b
+    backend = _choose_backend(elements, backend)
+    ne = len(elements)
+    index_dtype = np.int32 if len(coll_b) < 2**31 - 1 else np.int64
+    row_counts = np.zeros(len(coll_a), dtype=np.int64)  # pairs kept per row: row 0 of the result
+    found_j, found_shift = [], []
+    for r0, r1, off, keys, perm in _candidate_chunks(elements, backend):
+        if keys.size == 0:
+            continue
+        ia = np.repeat(np.arange(r0, r1, dtype=np.int64), np.diff(off))
+        jb = keys // ne
+        shift = None
+        if box is not None:
+            element = keys % ne
+            step = elements.image[element if perm is None else perm[element]]
+            shift = (step + w_a[ia] - w_b[jb]) * box[1]
+        del keys
+        if predicate is not None:
+            keep = _narrow(coll_a, coll_b, ia, jb, shift, predicate)
+            ia, jb = ia[keep], jb[keep]
+            shift = None if shift is None else shift[keep]
+        row_counts[r0:r1] = np.bincount(ia - r0, minlength=r1 - r0)
+        del ia
+        found_j.append(jb.astype(index_dtype))
+        if return_shifts:
+            found_shift.append(np.zeros((jb.size, 2)) if shift is None else shift)
+    n = int(row_counts.sum())
+    pairs = np.empty((2, n), dtype=np.int64)
+    if n:
+        sweep.expand_rows(row_counts, pairs[0])
+        np.concatenate(found_j, out=pairs[1], casting="unsafe")
+    del found_j, row_counts
+    shifts = np.concatenate(found_shift) if found_shift else np.zeros((0, 2))
+    if box is not None and n > 1:
+        # a pair reached through two images would need a box under twice the extents; drop repeats
+        repeat = (pairs[0, 1:] == pairs[0, :-1]) & (pairs[1, 1:] == pairs[1, :-1])
+        if repeat.any():
+            first = np.concatenate([[True], ~repeat])
+            pairs = np.ascontiguousarray(pairs[:, first])
+            shifts = shifts[first] if return_shifts else shifts
+    return (pairs, shifts) if return_shifts else pairs
+
+
+def query_pairs(shapes, *, predicate="intersects", backend="auto", periodic=None, return_shifts=False):
+    """Return every pair ``i < j`` of ``shapes`` that satisfies a predicate.
+
+    Parameters
+    ----------
+    shapes : Shape, sequence of Shape or ShapeTable
+        A batch (its shapes are numbered in C order, ``0 .. shapes.size - 1``), a list of single
+        shapes and batches of any kinds, or a :class:`ShapeTable`.
+    predicate : str or None, default "intersects"
+        ``"intersects"``, ``"touches"``, ``"overlaps"``, ``"contains"``, ``"within"`` or
+        ``"equals"``: keep the pairs for which ``predicate(shapes[i], shapes[j])`` is true
+        (exactly, like the function of that name). ``None`` returns the broad-phase candidates
+        instead: the pairs whose closed bounding boxes (:attr:`Shape.bounds`) overlap, a superset
+        of the intersecting pairs. ``"disjoint"`` is refused (almost all pairs are disjoint).
+    backend : {"auto", "grid", "sweep", "brute"}, default "auto"
+        Broad-phase structure. ``"grid"``: uniform grid with cells about the 99th percentile of the
+        bounding-box extents (larger boxes go into every cell they cover), best when most sizes
+        are similar; ``"sweep"``: sweep and prune along the axis of wider spread, for sizes that
+        vary broadly; ``"brute"``: all pairs.
+        ``"auto"`` takes ``"grid"`` when the 99th percentile of the box extents is under 4 times
+        their median, ``"sweep"`` otherwise (or with lines) and ``"brute"`` below 33 shapes.
+        Every backend gives the same result.
+    periodic : (float, float) or Box, optional
+        A periodic domain: ``(Lx, Ly)`` for the box ``[0, Lx) x [0, Ly)``, or a single
+        :class:`Box` ``(min, max)`` for ``[min, max)``. Shapes may lie anywhere; each pair is
+        tested in its minimum image, with ``b`` translated by whole box lengths. Every shape's
+        bounding box must be less than half the box in each direction (else ``ValueError``), so
+        that at most one image of a pair can meet; lines are refused.
+    return_shifts : bool, default False
+        Also return, per pair, the translation applied to ``shapes[j]``: float64 array of shape
+        ``(n, 2)``, whole multiples of ``(Lx, Ly)`` (zeros without ``periodic``).
+
+    Returns
+    -------
+    pairs : ndarray of int64, shape (2, n)
+        Row 0 holds ``i``, row 1 ``j``, with ``i < j``, sorted by ``i`` then ``j``.
+    shifts : ndarray of float64, shape (n, 2)
+        Only with ``return_shifts=True``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown predicate or backend, a non-positive periodic box, or a shape too large for
+        the periodic box.
+
+    See Also
+    --------
+    query : the pairs between two collections.
+
+    Notes
+    -----
+    Bounds are rounded outward, so shapes that touch exactly are always candidates. The narrow
+    phase is the exact relate kernel of each kind pair, so the answer equals the pairwise
+    predicate. With ``periodic``, the narrow phase tests ``shapes[i]`` against ``shapes[j]``
+    translated by the shift, with the translated coordinates rounded to float64.
+    Memory stays bounded by processing the candidates in chunks of about a million pairs.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> circles = c2.Circle([(0, 0), (2, 0), (5, 0), (5.5, 0)], 1)
+    >>> c2.query_pairs(circles).tolist()  # 0 and 1 touch at (1, 0)
+    [[0, 2], [1, 3]]
+    >>> c2.query_pairs(circles, predicate="touches").tolist()
+    [[0], [1]]
+    >>> c2.query_pairs([c2.Box((0, 0), (4, 4)), c2.Point((1, 1)), c2.Segment((3, 3), (9, 9))]).tolist()
+    [[0, 0], [1, 2]]
+    >>> pairs, shifts = c2.query_pairs(c2.Circle([(0.5, 5), (9.5, 5)], 1), periodic=(10, 10), return_shifts=True)
+    >>> pairs.tolist(), shifts.tolist()  # they overlap across the left/right edge
+    ([[0], [1]], [[-10.0, 0.0]])
+    >>> c2.query_pairs(c2.Circle((0, 0), 1)).shape  # a single shape has no pairs
+    (2, 0)
+    """
+    return _run(_Collection(shapes, "shapes"), None, predicate, backend, periodic, return_shifts)
+
+
+def query(a, b, /, *, predicate="intersects", backend="auto", periodic=None, return_shifts=False):
+    """Return every pair ``(i, j)`` with ``predicate(a[i], b[j])`` true, between two collections.
+
+    Parameters
+    ----------
+    a, b : Shape, sequence of Shape or ShapeTable
+        Two collections, as for :func:`query_pairs` (batches are numbered in C order).
+    predicate : str or None, default "intersects"
+        As for :func:`query_pairs`; asymmetric predicates read ``contains(a[i], b[j])``.
+    backend : {"auto", "grid", "sweep", "brute"}, default "auto"
+        As for :func:`query_pairs`.
+    periodic : (float, float) or Box, optional
+        As for :func:`query_pairs`; ``b[j]`` is translated into the minimum image of ``a[i]``.
+    return_shifts : bool, default False
+        Also return the translation applied to ``b[j]`` per pair.
+
+    Returns
+    -------
+    pairs : ndarray of int64, shape (2, n)
+        Row 0 indexes ``a``, row 1 indexes ``b``; sorted by row 0, then row 1.
+    shifts : ndarray of float64, shape (n, 2)
+        Only with ``return_shifts=True``.
+
+    See Also
+    --------
+    query_pairs : the pairs within one collection.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> boxes = c2.Box([(0, 0), (3, 0)], [(1, 1), (4, 1)])
+    >>> dots = c2.Point([(1, 1), (2, 2), (3.5, 0.5)])
+    >>> c2.query(boxes, dots).tolist()  # (1, 1) is a corner of box 0: closed shapes intersect
+    [[0, 1], [0, 2]]
+    >>> c2.query(boxes, dots, predicate="contains").tolist()
+    [[1], [2]]
+    >>> c2.query(boxes, []).shape
+    (2, 0)
+    """
+    return _run(_Collection(a, "a"), _Collection(b, "b"), predicate, backend, periodic, return_shifts)
+
+
+class PairMeasures(NamedTuple):
+    """Everything a simulation step or a catalogue comparison needs about a list of pairs.
+
+    Arrays of length ``n`` (vectors of shape ``(n, 2)``); see :func:`collide2d.contact` for the
+    meaning and signs of the contact fields. ``iou`` is NaN when a shape of the pair has no area.
+    """
+
+    relation: np.ndarray
+    separation: np.ndarray
+    normal: np.ndarray
+    point_a: np.ndarray
+    point_b: np.ndarray
+    curvature_a: np.ndarray
+    curvature_b: np.ndarray
+    overlap_area: np.ndarray
+    iou: np.ndarray
+
+
+_REGION_KINDS = ("ellipse", "polygon")
+
+
+def measure_pairs(shapes, pairs, /, *, shifts=None):
+    """Return relation, contact, overlap area and IoU of every pair found by :func:`query_pairs`.
+
+    Parameters
+    ----------
+    shapes : Shape, sequence of Shape or ShapeTable
+        The collection given to :func:`query_pairs`.
+    pairs : array_like of int, shape (2, n)
+        Its result (row 0 the first shape of each pair).
+    shifts : array_like of float, shape (n, 2), optional
+        The image shifts from ``query_pairs(..., periodic=..., return_shifts=True)``: the second
+        shape of each pair is moved by its shift before measuring.
+
+    Returns
+    -------
+    PairMeasures
+        ``relation`` (int8 codes of :class:`collide2d.Relation`), ``separation``, ``normal``,
+        ``point_a``, ``point_b``, ``curvature_a``, ``curvature_b``, ``overlap_area``, ``iou``.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> circles = c2.Circle([(0, 0), (1.5, 0), (4, 0)], [1, 1, 1.5])
+    >>> pairs = c2.query_pairs(circles)
+    >>> m = c2.measure_pairs(circles, pairs)
+    >>> pairs.tolist(), m.separation.tolist(), m.normal.tolist()
+    ([[0, 1], [1, 2]], [-0.5, 0.0], [[1.0, 0.0], [1.0, 0.0]])
+    """
+    from collide2d import measurement, overlay, scenes
+
+    pairs = np.asarray(pairs)
+    if pairs.ndim != 2 or pairs.shape[0] != 2 or not np.issubdtype(pairs.dtype, np.integer):
+        raise ValueError(f"pairs must be an integer array of shape (2, n), got {pairs.dtype} {pairs.shape}")
+    n = pairs.shape[1]
+    if shifts is not None:
+        shifts = np.asarray(shifts, dtype=np.float64)
+        if shifts.shape != (n, 2):
+            raise ValueError(f"shifts must have shape ({n}, 2) to match pairs, got {shifts.shape}")
+    out = PairMeasures(
+        np.zeros(n, dtype=np.int8), np.zeros(n), np.zeros((n, 2)), np.zeros((n, 2)), np.zeros((n, 2)),
+        np.zeros(n), np.zeros(n), np.zeros(n), np.full(n, np.nan),
+    )
+    for where, a, b in scenes.pair_batches(shapes, pairs, shifts):
+        m = len(where)
+        out.relation[where] = np.broadcast_to(np.asarray(predicates.relate(a, b), dtype=np.int8), (m,))
+        contact = measurement.contact(a, b)
+        for name in ("separation", "curvature_a", "curvature_b"):
+            getattr(out, name)[where] = np.broadcast_to(getattr(contact, name), (m,))
+        for name in ("normal", "point_a", "point_b"):
+            getattr(out, name)[where] = np.broadcast_to(getattr(contact, name), (m, 2))
+        if a._kind in _REGION_KINDS and b._kind in _REGION_KINDS:
+            out.overlap_area[where] = np.broadcast_to(overlay.overlap_area(a, b), (m,))
+            out.iou[where] = np.broadcast_to(overlay.iou(a, b), (m,))
+    return out

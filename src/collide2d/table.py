@@ -1,0 +1,158 @@
+"""ShapeTable: many shapes of mixed kinds packed into flat arrays.
+
+A table is the mixed-kind collection that :func:`collide2d.query_pairs` and :func:`collide2d.query`
+accept. Its layout follows shapely's ragged arrays: an int8 kind code per shape, one fixed-width
+float64 parameter row per shape, and the vertices of every polygon in one coordinate array.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from collide2d.shapes import Shape
+
+__all__ = ["ShapeTable"]
+
+KIND_NAMES = ("ellipse", "polygon", "segment", "line", "point")  # kind code -> kernel kind
+PARAM_WIDTH = 6  # the widest parameter row (ellipse: cx, cy, a, b, wx, wy)
+
+
+def _readonly(array):
+    array.flags.writeable = False
+    return array
+
+
+class ShapeTable:
+    """A packed, immutable collection of shapes of any kinds.
+
+    Parameters
+    ----------
+    shapes : Shape or sequence of Shape
+        Single shapes and batches, in order; a batch contributes its shapes in C order
+        (``batch.size`` of them). The table's shape ``k`` is the ``k``-th of all of them.
+
+    Attributes
+    ----------
+    kinds : ndarray of int8, shape (n,)
+        Kind code of each shape: an index into :attr:`KIND_NAMES` (``0`` ellipse and circle,
+        ``1`` polygon, box and rotated box, ``2`` segment, ``3`` line, ``4`` point).
+    params : ndarray of float64, shape (n, 6)
+        The kernel parameter row of each shape, zero-padded (see :mod:`collide2d._kernels`);
+        a polygon row is ``(offset, count)`` into :attr:`vertices`.
+    vertices : ndarray of float64, shape (m, 2)
+        The vertices of all polygons, counter-clockwise, one polygon after the other.
+    vertex_offsets : ndarray of int64, shape (n + 1,)
+        Shape ``k`` owns ``vertices[vertex_offsets[k]:vertex_offsets[k + 1]]`` (empty unless a
+        polygon).
+
+    Notes
+    -----
+    ``table[k]`` returns shape ``k`` as the single shape it was given as (a :class:`Circle` stays
+    a circle). All arrays are read-only.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> table = c2.ShapeTable([c2.Circle([(0, 0), (3, 0)], 1), c2.Box((1, -1), (2, 1)), c2.Point((9, 9))])
+    >>> len(table)
+    4
+    >>> table.kinds.tolist()
+    [0, 0, 1, 4]
+    >>> table[2]
+    Box(min=(1.0, -1.0), max=(2.0, 1.0))
+    >>> table.bounds[3].tolist()
+    [9.0, 9.0, 9.0, 9.0]
+    >>> len(c2.ShapeTable([]))  # an empty table is allowed
+    0
+    """
+
+    KIND_NAMES = KIND_NAMES
+
+    def __init__(self, shapes):
+        if isinstance(shapes, ShapeTable):
+            shapes = shapes._sources
+        elif isinstance(shapes, Shape):
+            shapes = [shapes]
+        try:
+            sources = list(shapes)
+        except TypeError:
+            raise TypeError(f"shapes must be a shape or a sequence of shapes, got {type(shapes).__name__}") from None
+        for k, shape in enumerate(sources):
+            if not isinstance(shape, Shape):
+                raise TypeError(f"shapes[{k}] must be a collide2d shape (Point, Circle, ...), got {type(shape).__name__}")
+        sizes = np.array([shape.size for shape in sources], dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        n = int(starts[-1])
+        kinds = np.empty(n, dtype=np.int8)
+        params = np.zeros((n, PARAM_WIDTH))
+        bounds = np.empty((n, 4))
+        vertex_parts = []
+        n_vertices = 0
+        for shape, lo, hi in zip(sources, starts[:-1], starts[1:]):
+            kinds[lo:hi] = KIND_NAMES.index(shape._kind)
+            rows = shape._flat_params()
+            bounds[lo:hi] = np.asarray(shape._bounds()).reshape(-1, 4)
+            if shape._kind == "polygon":
+                offsets = rows[:, 0].astype(np.int64)
+                counts = rows[:, 1].astype(np.int64)
+                gather = np.repeat(offsets - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+                gather += np.arange(int(counts.sum()))
+                vertex_parts.append(shape._verts[gather])
+                params[lo:hi, 0] = n_vertices + np.concatenate([[0], np.cumsum(counts)[:-1]])
+                params[lo:hi, 1] = counts
+                n_vertices += int(counts.sum())
+            else:
+                params[lo:hi, : rows.shape[1]] = rows
+        vertices = np.concatenate(vertex_parts) if vertex_parts else np.zeros((0, 2))
+        vertex_offsets = np.zeros(n + 1, dtype=np.int64)
+        polygon = kinds == 1
+        counts = np.where(polygon, params[:, 1], 0).astype(np.int64)
+        vertex_offsets[1:] = np.cumsum(counts)
+        self._sources = tuple(sources)
+        self._starts = starts
+        self.kinds = _readonly(kinds)
+        self.params = _readonly(params)
+        self.vertices = _readonly(np.ascontiguousarray(vertices, dtype=np.float64))
+        self.vertex_offsets = _readonly(vertex_offsets)
+        self._bounds = _readonly(bounds)
+
+    def __len__(self):
+        return int(self._starts[-1])
+
+    @property
+    def bounds(self):
+        """Axis-aligned bounds ``(xmin, ymin, xmax, ymax)`` per shape: array of shape (n, 4).
+
+        Curved bounds are rounded outward; a line is unbounded (infinite) along its direction.
+        """
+        return self._bounds
+
+    @property
+    def kind_names(self):
+        """Kernel kind name of each shape (``"ellipse"``, ``"polygon"``, ...), a list."""
+        return [KIND_NAMES[code] for code in self.kinds.tolist()]
+
+    def __getitem__(self, index):
+        n = len(self)
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"a ShapeTable is indexed by an integer, got {type(index).__name__}")
+        k = int(index) + n if index < 0 else int(index)
+        if not 0 <= k < n:
+            raise IndexError(f"index {index} is out of range for a table of {n} shapes")
+        source_index = int(np.searchsorted(self._starts, k, side="right")) - 1
+        source = self._sources[source_index]
+        if not source.shape:
+            return source
+        return source[np.unravel_index(k - int(self._starts[source_index]), source.shape)]
+
+    def __iter__(self):
+        for k in range(len(self)):
+            yield self[k]
+
+    def __repr__(self):
+        counts = np.bincount(self.kinds, minlength=len(KIND_NAMES))
+        parts = ", ".join(f"{count} {name}" for name, count in zip(KIND_NAMES, counts.tolist()) if count)
+        return f"<ShapeTable of {len(self)} shapes{': ' + parts if parts else ''}>"
+
+    def __reduce__(self):
+        return (ShapeTable, (list(self._sources),))

@@ -1,0 +1,332 @@
+"""The pygame demo, headless: scripted events, screenshots, the physics mode.
+
+Runs under SDL's dummy video driver; the window tests skip when pygame-ce is not installed (the
+simulation and physics tests do not need it). Every scene is seeded or built by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import numpy as np
+import pytest
+
+from collide2d import demo as demo_module
+from collide2d.demo import BOX, CIRCLE, ELLIPSE, POLYGON, RED, ROTATED_BOX, SEGMENT, Demo, Physics, World
+
+W, H = 400, 300
+
+
+@pytest.fixture
+def pg():
+    return pytest.importorskip("pygame", reason="pygame-ce is not installed (pip install 'collide2d[demo]')")
+
+
+@pytest.fixture
+def make_demo(pg):
+    made = []
+
+    def make(world, **options):
+        d = Demo(world, headless=True, **options)
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        d.close()
+
+
+def still(*shapes, width=W, height=H):
+    """A world of motionless shapes ``(kind, pos, size, angle)``."""
+    world = World(width, height)
+    world.scale = 20.0
+    for kind, pos, size, angle in shapes:
+        world.add(kind, pos, size, angle=angle, sides=5)
+    return world
+
+
+def pixels_of(pg, path, color):
+    """Boolean (width, height) mask of the pixels of ``color`` in the image file ``path``."""
+    image = pg.surfarray.array3d(pg.image.load(os.fspath(path)))
+    return np.all(image == np.array(color, dtype=image.dtype), axis=-1)
+
+
+def post(pg, kind, **fields):
+    pg.event.post(pg.event.Event(kind, **fields))
+
+
+def key(pg, code):
+    post(pg, pg.KEYDOWN, key=code, mod=0, unicode="", scancode=0)
+    post(pg, pg.KEYUP, key=code, mod=0, unicode="", scancode=0)
+
+
+# -- the simulation (no pygame needed) ----------------------------------------------------------
+
+
+def test_random_world_has_every_kind_and_is_seeded():
+    a = World.random(30, 2, seed=5, width=W, height=H)
+    b = World.random(30, 2, seed=5, width=W, height=H)
+    counts = a.kind_counts()
+    assert counts["ellipse"] == 30
+    assert all(counts[name] == 2 for name in ("circle", "box", "rotated box", "polygon", "segment"))
+    np.testing.assert_array_equal(a.pos, b.pos)
+    assert np.all((a.pos > 0) & (a.pos < [W, H]))
+
+
+def test_separated_world_starts_without_collisions():
+    world = World.random(40, 1, seed=2, width=W, height=H, coverage=0.25, separated=True)
+    assert len(world) > 30
+    assert world.colliding_pairs().shape == (0, 2)
+
+
+def test_colliding_pairs_are_state_indices():
+    # the state is in no kind order: the table groups kinds, the pairs must map back
+    world = still(
+        (BOX, (100, 100), (20, 20), 0.0),
+        (ELLIPSE, (300, 100), (30, 10), 0.0),
+        (CIRCLE, (115, 100), (10, 10), 0.0),
+        (SEGMENT, (300, 110), (20, 0), 1.5707963267948966),
+    )
+    assert world.colliding_pairs().tolist() == [[0, 2], [1, 3]]
+
+
+def test_shapes_bounce_off_the_walls():
+    world = still((ELLIPSE, (30, 150), (20, 10), 0.0))
+    world.vel[0] = (-200.0, 0.0)
+    for _ in range(60):
+        world.step()
+        bounds = world.shapes().table.bounds[0]
+        assert bounds[0] > -200.0 / 60 - 1e-9  # out by at most one step
+    assert world.vel[0, 0] > 0
+
+
+def test_physics_separates_an_overlapping_pair():
+    world = still((ELLIPSE, (180, 150), (50, 25), 0.3), (ELLIPSE, (230, 160), (40, 30), 1.0))
+    physics = Physics()
+    for frame in range(30):
+        pairs, _ = world.step(physics=physics)
+        if not len(pairs):
+            break
+    assert frame < 30 and not len(world.colliding_pairs())
+    normal = world.vel[1] - world.vel[0]
+    assert normal @ (world.pos[1] - world.pos[0]) > 0  # pushed apart, not through
+
+
+@pytest.mark.parametrize("extras", [0, 1])
+def test_physics_keeps_the_energy_bounded(extras):
+    world = World.random(40, extras, seed=3, width=600, height=450, coverage=0.3, separated=True)
+    physics = Physics()
+    start = world.kinetic_energy()
+    total, collisions = [], 0
+    for _ in range(300):
+        pairs, elastic = world.step(physics=physics)
+        collisions += len(pairs)
+        total.append(world.kinetic_energy() + elastic)
+    assert collisions > 50  # the shapes did meet
+    assert max(total) <= 1.02 * start
+    assert total[-1] > 0.05 * start  # and they still move
+
+
+def test_physics_uses_the_contact_curvature():
+    # the same depth between flatter boundaries (larger effective radius) pushes harder
+    seen = []
+
+    def law(depth, radius, stiffness):
+        seen.append(radius.copy())
+        return stiffness * np.sqrt(radius) * depth**1.5
+
+    for radii in ((10, 10), (40, 10)):  # a circle pressed 2 deep onto a circle, then onto a flat side
+        world = still((ELLIPSE, (100, 100), radii, 0.0), (CIRCLE, (100, 118), (10, 10), 0.0))
+        world.step(physics=Physics(law=law))
+    assert seen[0][0] == pytest.approx(5.0)  # 1 / (1/10 + 1/10)
+    assert seen[1][0] == pytest.approx(1 / (1 / 10 + 10 / 40**2))
+
+
+# -- the window ---------------------------------------------------------------------------------
+
+
+def test_red_outline_exactly_when_a_pair_collides(make_demo, pg, tmp_path):
+    apart = still((ELLIPSE, (100, 150), (40, 20), 0.5), (BOX, (300, 150), (30, 20), 0.0))
+    touching = still((ELLIPSE, (100, 150), (40, 20), 0.0), (ELLIPSE, (160, 150), (20, 30), 0.0))  # vertex to vertex
+    for world, expect in ((apart, False), (touching, True)):
+        d = make_demo(world)
+        d.frame(events=[])
+        path = tmp_path / f"{expect}.png"
+        d.screenshot(path)
+        red = pixels_of(pg, path, RED)
+        assert red.any() == expect
+        assert (len(d.pairs) > 0) == expect
+
+
+def test_red_pixels_only_around_colliding_shapes(make_demo, pg, tmp_path):
+    world = World.random(40, 2, seed=11, width=W, height=H, coverage=0.25)
+    d = make_demo(world)
+    d.frame(events=[])
+    d.screenshot(tmp_path / "scene.png")
+    red = pixels_of(pg, tmp_path / "scene.png", RED)
+    pairs = world.colliding_pairs()
+    assert len(pairs) > 0 and red.any()
+    allowed = np.zeros_like(red)
+    bounds = np.empty((len(world), 4))
+    groups = world.shapes()
+    bounds[groups.order] = groups.table.bounds
+    for i in np.unique(pairs):
+        x0, y0, x1, y1 = bounds[i]
+        allowed[max(int(x0) - 3, 0) : int(x1) + 4, max(int(H - y1) - 3, 0) : int(H - y0) + 4] = True
+    assert not (red & ~allowed).any()
+    # and every colliding shape shows some red
+    for i in np.unique(pairs):
+        x0, y0, x1, y1 = bounds[i]
+        assert red[max(int(x0) - 3, 0) : int(x1) + 4, max(int(H - y1) - 3, 0) : int(H - y0) + 4].any()
+
+
+def test_drag_moves_a_shape_into_a_collision(make_demo, pg, tmp_path):
+    world = still((ELLIPSE, (100, 150), (40, 20), 0.0), (CIRCLE, (300, 150), (25, 25), 0.0))
+    d = make_demo(world)
+    d.frame(events=[])
+    assert not len(d.pairs)
+    post(pg, pg.MOUSEBUTTONDOWN, pos=(300, 150), button=1)  # screen y is flipped: (300, 150) is the circle
+    for x in range(290, 149, -20):
+        post(pg, pg.MOUSEMOTION, pos=(x, 150), rel=(-20, 0), buttons=(1, 0, 0))
+    post(pg, pg.MOUSEBUTTONUP, pos=(150, 150), button=1)
+    d.frame()
+    np.testing.assert_allclose(world.pos[1], (150, 150))
+    d.frame(events=[])
+    assert d.pairs.tolist() == [[0, 1]]
+    d.screenshot(tmp_path / "dragged.png")
+    assert pixels_of(pg, tmp_path / "dragged.png", RED).any()
+
+
+def test_wheel_rotates_and_shift_wheel_resizes(make_demo, pg):
+    world = still((ELLIPSE, (200, 150), (40, 20), 0.0), (BOX, (60, 60), (20, 10), 0.0))
+    d = make_demo(world)
+    post(pg, pg.MOUSEMOTION, pos=(200, 150), rel=(0, 0), buttons=(0, 0, 0))
+    post(pg, pg.MOUSEWHEEL, x=0, y=2, flipped=False)
+    d.frame()
+    assert world.angle[0] == pytest.approx(0.24)
+    post(pg, pg.KEYDOWN, key=pg.K_LSHIFT, mod=pg.KMOD_LSHIFT, unicode="", scancode=0)
+    post(pg, pg.MOUSEWHEEL, x=0, y=1, flipped=False)
+    post(pg, pg.KEYUP, key=pg.K_LSHIFT, mod=0, unicode="", scancode=0)
+    d.frame()
+    np.testing.assert_allclose(world.size[0], (44, 22))
+    assert world.angle[0] == pytest.approx(0.24)
+    # an axis-aligned box turns into a rotated box
+    post(pg, pg.MOUSEMOTION, pos=(60, H - 60), rel=(0, 0), buttons=(0, 0, 0))
+    post(pg, pg.MOUSEWHEEL, x=0, y=-1, flipped=False)
+    d.frame()
+    assert world.kind[1] == ROTATED_BOX and world.angle[1] == pytest.approx(2 * np.pi - 0.12)
+
+
+def test_keys_add_and_remove_shapes(make_demo, pg):
+    world = still((ELLIPSE, (200, 150), (40, 20), 0.0))
+    d = make_demo(world)
+    keys = (pg.K_e, pg.K_c, pg.K_b, pg.K_r, pg.K_p, pg.K_s)
+    for code, kind in zip(keys, (ELLIPSE, CIRCLE, BOX, ROTATED_BOX, POLYGON, SEGMENT)):
+        post(pg, pg.MOUSEMOTION, pos=(40 + 60 * kind, 60), rel=(0, 0), buttons=(0, 0, 0))
+        key(pg, code)
+        d.paused = True
+        d.frame()
+        assert world.kind[-1] == kind
+        np.testing.assert_allclose(world.pos[-1], (40 + 60 * kind, H - 60))
+    assert len(world) == 7
+    post(pg, pg.MOUSEBUTTONDOWN, pos=(330, 250), button=3)  # right click: an ellipse
+    d.frame()
+    assert len(world) == 8 and world.kind[-1] == ELLIPSE
+    post(pg, pg.MOUSEMOTION, pos=(200, 150), rel=(0, 0), buttons=(0, 0, 0))
+    key(pg, pg.K_x)
+    d.frame()
+    assert len(world) == 7 and not np.any(np.all(world.pos == (200, 150), axis=1))
+
+
+def test_pause_and_single_step(make_demo, pg):
+    world = still((ELLIPSE, (200, 150), (40, 20), 0.0))
+    world.vel[0] = (60.0, 0.0)
+    d = make_demo(world)
+    key(pg, pg.K_SPACE)
+    d.frame()
+    d.frame()
+    x = world.pos[0, 0]
+    assert d.paused and x == 200.0
+    key(pg, pg.K_PERIOD)
+    d.frame()
+    assert world.pos[0, 0] == pytest.approx(201.0)
+    d.frame()
+    assert world.pos[0, 0] == pytest.approx(201.0)
+    key(pg, pg.K_SPACE)
+    d.frame()
+    assert world.pos[0, 0] == pytest.approx(202.0)
+
+
+def test_overlays_toggle_and_draw(make_demo, pg, tmp_path):
+    world = still((ELLIPSE, (170, 150), (60, 30), 0.3), (ROTATED_BOX, (230, 150), (40, 25), 0.8))
+    d = make_demo(world)
+    d.frame(events=[])
+    d.screenshot(tmp_path / "plain.png")
+    for code in (pg.K_1, pg.K_2, pg.K_3, pg.K_4, pg.K_5):
+        key(pg, code)
+    d.frame()
+    assert d.overlays == set(demo_module.OVERLAYS)
+    d.screenshot(tmp_path / "overlays.png")
+    assert pixels_of(pg, tmp_path / "overlays.png", demo_module.POINT_COLOR).any()
+    assert pixels_of(pg, tmp_path / "overlays.png", demo_module.NORMAL_COLOR).any()
+    assert pixels_of(pg, tmp_path / "overlays.png", demo_module.BOUNDS_COLOR).any()
+    assert not pixels_of(pg, tmp_path / "plain.png", demo_module.POINT_COLOR).any()
+    assert d.overlap_total > 0
+    key(pg, pg.K_1)
+    d.frame()
+    assert "points" not in d.overlays
+
+
+def test_physics_key_and_help(make_demo, pg):
+    world = still((ELLIPSE, (180, 150), (50, 25), 0.3), (ELLIPSE, (230, 160), (40, 30), 1.0))
+    d = make_demo(world)
+    key(pg, pg.K_f)
+    key(pg, pg.K_h)
+    for _ in range(30):
+        d.frame()
+    assert d.physics is not None and d.show_help
+    assert not len(world.colliding_pairs())
+    key(pg, pg.K_ESCAPE)
+    d.frame()
+    assert not d.running
+
+
+def test_headless_command_writes_a_screenshot(pg, tmp_path, capsys):
+    path = tmp_path / "demo.png"
+    argv = ["--headless", "--frames", "8", "--screenshot", str(path), "--seed", "4", "--count", "60"]
+    assert demo_module.main(argv + ["--size", "480x320"]) == 0
+    image = pg.image.load(os.fspath(path))
+    assert image.get_size() == (480, 320)
+    out = capsys.readouterr().out
+    assert "7 frames" in out and "per frame, cpu ms" in out
+    red = pixels_of(pg, path, RED)
+    assert red.any() == ("0 colliding pairs" not in out)
+
+
+def test_command_registers_under_a_parent_parser():
+    parser = argparse.ArgumentParser(prog="collide2d")
+    commands = parser.add_subparsers(dest="command", required=True)
+    demo_module.add_arguments(commands.add_parser("demo"))
+    args = parser.parse_args(["demo", "--headless", "--frames", "3", "--overlays", "points,grid", "--physics"])
+    assert args.run is demo_module.run_from_args
+    assert args.overlays == ["points", "grid"] and args.physics and args.frames == 3
+    with pytest.raises(SystemExit):
+        parser.parse_args(["demo", "--overlays", "sparkles"])
+
+
+def test_without_pygame_the_command_says_how_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pygame", None)  # import pygame now raises ImportError
+    assert demo_module.main(["--headless", "--frames", "2"]) == 2
+    assert "pip install 'collide2d[demo]'" in capsys.readouterr().err
+
+
+def test_window_mode_runs_a_fixed_number_of_frames(pg, capsys):
+    # not --headless: the window path (display flips, the frame-rate cap), here on the dummy driver
+    assert demo_module.main(["--frames", "4", "--count", "20", "--extras", "0", "--fps", "240", "--timing"]) == 0
+    assert "3 frames" in capsys.readouterr().out

@@ -1,0 +1,478 @@
+"""Contact, distance and closest_point for the flat kinds (``_kernels/distance_flat.py``).
+
+Oracles, independent of the kernels' separating-axis and closest-feature logic:
+
+* the support-function formula of ALGORITHMS 4.2: ``s = max over unit u of g(u)`` with
+  ``g(u) = min over b of u.b - max over a of u.a``, found here by dense sampling of the angle and a
+  golden-section refinement of the best local maxima (one formula for apart and overlapping pairs);
+* ``shapely.distance`` for separated pairs;
+* a line is replaced by a long segment (``p -+ 1e4 d / |d|``) in both oracles.
+
+Invariants: unit normal, ``point_b - point_a == separation * normal``, sign of ``separation``
+against the exact predicate ``c2.disjoint`` outside a band, translating ``b`` by
+``-separation * normal`` (a little less keeps them intersecting, a little more separates them),
+swap symmetry, scalar == batch, ``closest_point`` on the boundary.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from conftest import build, random_fields, transform_fields
+
+import collide2d as c2
+from collide2d import _dispatch
+from collide2d._kernels import distance_flat
+from collide2d.measurement import Contact, closest_point, contact, distance
+
+FLAT = ("Point", "Box", "RotatedBox", "Polygon", "Segment", "Line")
+FLAT_PAIRS = [(a, b) for i, a in enumerate(FLAT) for b in FLAT[i:]]
+LONG = 1.0e4  # half-length of the segment that stands in for a line in the oracles
+REL = 1e-12  # accuracy asked of the kernels, relative to the size of the scene
+BAND = 1e-9  # sign checks against the exact predicate are skipped when |s| is below this (scene size 1)
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+
+def vertices(shape):
+    """Vertex array of a single flat shape (a line becomes a long segment)."""
+    kind = shape._kind
+    p = shape._params
+    if kind == "polygon":
+        off, n = int(p[0]), int(p[1])
+        return np.array(shape._verts[off : off + n])
+    if kind == "segment":
+        return p.reshape(2, 2).copy()
+    if kind == "point":
+        return p.reshape(1, 2).copy()
+    if kind == "line":
+        d = p[2:4] / math.hypot(p[2], p[3])
+        return np.array([p[0:2] - LONG * d, p[0:2] + LONG * d])
+    raise KeyError(kind)
+
+
+def geometry(shape):
+    v = vertices(shape)
+    if len(v) == 1:
+        return shapely.Point(v[0])
+    if len(v) == 2:
+        return shapely.LineString(v)
+    return shapely.Polygon(v)
+
+
+def oracle_separation(va, vb, samples=3600, refine=8):
+    """``max over u of g(u)`` by sampling and golden-section refinement (see the module notes)."""
+    o = va[0]
+    va, vb = va - o, vb - o
+
+    def g(theta):
+        u = np.stack([np.cos(theta), np.sin(theta)])
+        return (vb @ u).min(axis=0) - (va @ u).max(axis=0)
+
+    theta = np.linspace(0.0, 2 * np.pi, samples, endpoint=False)
+    values = g(theta)
+    peaks = np.flatnonzero((values >= np.roll(values, 1)) & (values >= np.roll(values, -1)))
+    peaks = peaks[np.argsort(values[peaks])[::-1][:refine]]
+    step = 2 * np.pi / samples
+    best = values.max()
+    ratio = (math.sqrt(5) - 1) / 2
+    for k in peaks:
+        lo, hi = theta[k] - step, theta[k] + step
+        x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        f1, f2 = g(np.array([x1]))[0], g(np.array([x2]))[0]
+        for _ in range(90):
+            if f1 < f2:
+                lo, x1, f1 = x1, x2, f2
+                x2 = lo + ratio * (hi - lo)
+                f2 = g(np.array([x2]))[0]
+            else:
+                hi, x2, f2 = x2, x1, f1
+                x1 = hi - ratio * (hi - lo)
+                f1 = g(np.array([x1]))[0]
+        best = max(best, f1, f2)
+    return best
+
+
+def scale_of(a, b):
+    """A length scale of the pair: the larger extent (a line counts by its point only)."""
+    pts = []
+    for s in (a, b):
+        v = vertices(s)
+        pts.append(v if s._kind != "line" else s._params[None, 0:2])
+    pts = np.concatenate(pts)
+    return max(1.0, float(np.ptp(pts, axis=0).max()))
+
+
+def translate(kind, fields, t):
+    return build(kind, transform_fields(kind, fields, translate=np.asarray(t)))
+
+
+def float_fields(kind, rng):
+    """Fields of a random shape in general position (non-integer data)."""
+    c = rng.uniform(-2, 2, size=2)
+    if kind == "Point":
+        return {"xy": c}
+    if kind == "Box":
+        return {"min": c, "max": c + rng.uniform(0.2, 2.0, size=2)}
+    if kind == "RotatedBox":
+        return {"center": c, "half_size": rng.uniform(0.1, 1.5, size=2), "angle": rng.uniform(-3, 3)}
+    if kind == "Polygon":
+        n = int(rng.integers(3, 9))
+        t = np.sort(rng.uniform(0, 2 * np.pi, size=n))
+        r = rng.uniform(0.3, 1.5)
+        return {"vertices": c + r * np.stack([np.cos(t), np.sin(t) * rng.uniform(0.2, 1.0)], axis=-1)}
+    if kind == "Segment":
+        return {"start": c, "end": c + rng.uniform(-2, 2, size=2)}
+    if kind == "Line":
+        return {"point": c, "direction": rng.uniform(-1, 1, size=2)}
+    raise KeyError(kind)
+
+
+def random_pair(kind_a, kind_b, rng, integer):
+    while True:
+        make = (lambda k: random_fields(k, rng, span=3)) if integer else (lambda k: float_fields(k, rng))
+        fa, fb = make(kind_a), make(kind_b)
+        try:
+            return fa, fb, build(kind_a, fa), build(kind_b, fb)
+        except ValueError:  # e.g. a degenerate random polygon: draw again
+            continue
+
+
+def check_invariants(c, scale):
+    n = np.asarray(c.normal)
+    assert abs(math.hypot(*n) - 1.0) < 1e-14
+    if math.isfinite(c.separation):
+        gap = np.asarray(c.point_b) - np.asarray(c.point_a)
+        np.testing.assert_allclose(gap, c.separation * n, rtol=0, atol=4e-15 * scale + 1e-300)
+    for k in (c.curvature_a, c.curvature_b):
+        assert k == 0.0 or k == math.inf
+
+
+# -- constructed cases -------------------------------------------------------------------------------
+
+
+def test_contact_touching_boxes_face_to_face():
+    # Test 1: boxes sharing the edge x = 1 for 0.25 <= y <= 1: touching, witnesses at its middle.
+    c = contact(c2.Box((0, 0), (1, 1)), c2.Box((1, 0.25), (2, 3)))
+    assert c.separation == 0.0
+    assert c.normal.tolist() == [1.0, 0.0]
+    assert c.point_a.tolist() == [1.0, 0.625] and c.point_b.tolist() == [1.0, 0.625]
+    assert (c.curvature_a, c.curvature_b) == (0.0, 0.0)
+
+
+def test_contact_separated_boxes_corner_to_corner():
+    # Test 2: corners (1, 1) and (4, 5): distance 5 along (3, 4) / 5; corners have curvature inf.
+    c = contact(c2.Box((0, 0), (1, 1)), c2.Box((4, 5), (6, 6)))
+    assert c.separation == 5.0
+    np.testing.assert_allclose(c.normal, [0.6, 0.8], rtol=1e-15)
+    assert c.point_a.tolist() == [1.0, 1.0] and c.point_b.tolist() == [4.0, 5.0]
+    assert c.curvature_a == math.inf and c.curvature_b == math.inf
+
+
+def test_contact_nested_boxes_shortest_exit():
+    # Test 3: [1, 2] x [1, 3] inside [0, 4]^2 leaves fastest to the left (2; right, up, down: 3).
+    c = contact(c2.Box((0, 0), (4, 4)), c2.Box((1, 1), (2, 3)))
+    assert c.separation == -2.0
+    assert c.normal.tolist() == [-1.0, 0.0]
+    assert c.point_a.tolist() == [0.0, 2.0] and c.point_b.tolist() == [2.0, 2.0]
+    assert (c.curvature_a, c.curvature_b) == (0.0, 0.0)
+
+
+def test_contact_identical_polygons_thinnest_direction():
+    # Test 4: a 2 x 1 box against itself: depth 1 (its height); the first tie is a's bottom edge.
+    box = c2.Box((0, 0), (2, 1))
+    c = contact(box, box)
+    assert c.separation == -1.0
+    assert c.normal.tolist() == [0.0, -1.0]
+    assert c.point_a.tolist() == [1.0, 0.0] and c.point_b.tolist() == [1.0, 1.0]
+
+
+def test_contact_crossing_segments_minkowski_depth():
+    # Test 5: a = (0,0)-(4,0), b = (1,-1)-(1,3). End point distances to the other line: b's ends 1
+    # and 3, a's ends 1 and 3; the tie goes to a's left normal: push b up by 1, b's end (1,-1)
+    # lands on a at (1, 0).
+    c = contact(c2.Segment((0, 0), (4, 0)), c2.Segment((1, -1), (1, 3)))
+    assert c.separation == -1.0 and c.normal.tolist() == [0.0, 1.0]
+    assert c.point_a.tolist() == [1.0, 0.0] and c.point_b.tolist() == [1.0, -1.0]
+    assert (c.curvature_a, c.curvature_b) == (0.0, math.inf)
+    # Test 6: an X whose shortest exit is along b's normal: a's end (0, 0) is sqrt(0.5) from b's
+    # line x + y = 1 (b's ends are 3 sqrt(0.5) and 5 sqrt(0.5) from a's line, a's other end
+    # 5 sqrt(0.5) from b's): b moves by sqrt(0.5) along (-1, -1) / sqrt(2), onto a's end.
+    c = contact(c2.Segment((0, 0), (3, 3)), c2.Segment((-1, 2), (3, -2)))
+    np.testing.assert_allclose(c.separation, -math.sqrt(0.5), rtol=1e-15)
+    np.testing.assert_allclose(c.normal, [-math.sqrt(0.5), -math.sqrt(0.5)], rtol=1e-15)
+    assert c.point_a.tolist() == [0.0, 0.0]
+    np.testing.assert_allclose(c.point_b, [0.5, 0.5], rtol=1e-15)
+    assert (c.curvature_a, c.curvature_b) == (math.inf, 0.0)
+
+
+def test_contact_segment_degenerate_cases():
+    # Test 7: a point inside a segment: touching, the segment's left normal, face curvature 0.
+    c = contact(c2.Segment((0, 0), (2, 0)), c2.Point((0.5, 0)))
+    assert (c.separation, c.normal.tolist(), c.point_a.tolist()) == (0.0, [0.0, 1.0], [0.5, 0.0])
+    assert (c.curvature_a, c.curvature_b) == (0.0, math.inf)
+    # Test 8: collinear overlapping segments: touching, witnesses at the middle of the overlap.
+    c = contact(c2.Segment((0, 0), (2, 0)), c2.Segment((1, 0), (5, 0)))
+    assert (c.separation, c.normal.tolist(), c.point_a.tolist()) == (0.0, [0.0, 1.0], [1.5, 0.0])
+    # Test 9: collinear, end to end apart: the gap along the line, end points have curvature inf.
+    c = contact(c2.Segment((0, 0), (2, 0)), c2.Segment((5, 0), (3, 0)))
+    assert (c.separation, c.normal.tolist(), c.point_b.tolist()) == (1.0, [1.0, 0.0], [3.0, 0.0])
+    assert (c.curvature_a, c.curvature_b) == (math.inf, math.inf)
+    # Test 10: parallel segments, side by side: the middle of the common stretch.
+    c = contact(c2.Segment((0, 0), (2, 0)), c2.Segment((3, 1), (1, 1)))
+    assert (c.separation, c.normal.tolist(), c.point_a.tolist(), c.point_b.tolist()) == (
+        1.0, [0.0, 1.0], [1.5, 0.0], [1.5, 1.0]
+    )
+
+
+def test_contact_lines():
+    # Test 11: parallel lines 2 apart (opposite directions); b's stored point is its witness.
+    c = contact(c2.Line((0, 0), (1, 0)), c2.Line((5, 2), (-3, 0)))
+    assert (c.separation, c.normal.tolist(), c.point_a.tolist(), c.point_b.tolist()) == (
+        2.0, [0.0, 1.0], [5.0, 0.0], [5.0, 2.0]
+    )
+    # Test 12: coincident lines: 0 and a's left normal.
+    c = contact(c2.Line((0, 0), (1, 1)), c2.Line((3, 3), (2, 2)))
+    assert c.separation == 0.0
+    np.testing.assert_allclose(c.normal, [-math.sqrt(0.5), math.sqrt(0.5)], rtol=1e-15)
+    # Test 13: crossing lines: -inf, a's left normal, both witnesses at the crossing point (1, 1).
+    c = contact(c2.Line((0, 0), (2, 2)), c2.Line((0, 2), (1, -1)))
+    assert c.separation == -math.inf
+    np.testing.assert_allclose(c.normal, [-math.sqrt(0.5), math.sqrt(0.5)], rtol=1e-15)
+    assert c.point_a.tolist() == [1.0, 1.0] and c.point_b.tolist() == [1.0, 1.0]
+    assert distance(c2.Line((0, 0), (2, 2)), c2.Line((0, 2), (1, -1))) == 0.0
+    # Test 14: a box crossing a line: pushed the shorter way (down by 0.25), face to line.
+    c = contact(c2.Box((0, 0), (2, 1)), c2.Line((0, 0.25), (1, 0)))
+    assert (c.separation, c.normal.tolist(), c.point_a.tolist(), c.point_b.tolist()) == (
+        -0.25, [0.0, -1.0], [1.0, 0.0], [1.0, 0.25]
+    )
+    # Test 15: a point on a line.
+    c = contact(c2.Line((0, 0), (1, 0)), c2.Point((7, 0)))
+    assert (c.separation, c.normal.tolist(), c.point_a.tolist()) == (0.0, [0.0, 1.0], [7.0, 0.0])
+
+
+def test_contact_points_and_polygon_point():
+    # Test 16: coincident points: 0 along (1, 0).
+    c = contact(c2.Point((1, 2)), c2.Point((1, 2)))
+    assert (c.separation, c.normal.tolist()) == (0.0, [1.0, 0.0])
+    # Test 17: a point inside a triangle: minus its distance to the nearest edge, outward normal.
+    c = contact(c2.Polygon([(0, 0), (4, 0), (0, 4)]), c2.Point((1, 0.5)))
+    assert (c.separation, c.normal.tolist(), c.point_a.tolist(), c.point_b.tolist()) == (
+        -0.5, [0.0, -1.0], [1.0, 0.0], [1.0, 0.5]
+    )
+    assert (c.curvature_a, c.curvature_b) == (0.0, math.inf)
+
+
+def test_contact_huge_coordinates_match_translated():
+    # The same scene 1e6 away from the origin: the answers agree to the rounding of the inputs.
+    rng = np.random.default_rng(11)
+    offset = np.array([1.0e6, -1.0e6])
+    for kind_a, kind_b in FLAT_PAIRS:
+        for _ in range(5):
+            fa, fb, a, b = random_pair(kind_a, kind_b, rng, integer=False)
+            near = contact(a, b)
+            far = contact(translate(kind_a, fa, offset), translate(kind_b, fb, offset))
+            if not math.isfinite(near.separation):
+                continue
+            assert abs(far.separation - near.separation) < 1e-9, (kind_a, kind_b)
+            np.testing.assert_allclose(far.point_a - offset, near.point_a, atol=1e-9)
+
+
+# -- random cases against the oracles ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind_a", "kind_b"), FLAT_PAIRS)
+def test_contact_matches_support_function_oracle(kind_a, kind_b):
+    rng = np.random.default_rng(sum(map(ord, kind_a + kind_b)))
+    worst = 0.0
+    for trial in range(60):
+        integer = trial % 2 == 0
+        fa, fb, a, b = random_pair(kind_a, kind_b, rng, integer)
+        c = contact(a, b)
+        scale = scale_of(a, b)
+        check_invariants(c, scale)
+        if kind_a == "Line" and kind_b == "Line":
+            continue  # crossing lines are -inf, parallel ones checked in test_contact_lines
+        ref = oracle_separation(vertices(a), vertices(b))
+        worst = max(worst, abs(c.separation - ref) / scale)
+        assert abs(c.separation - ref) <= 1e-10 * scale, (fa, fb, c.separation, ref)
+        if c.separation > 0:  # shapely's distance for separated pairs, tighter
+            ref = shapely.distance(geometry(a), geometry(b))
+            assert abs(c.separation - ref) <= 4 * REL * scale, (fa, fb, c.separation, ref)
+            assert distance(a, b) == c.separation
+        else:
+            assert distance(a, b) == 0.0
+
+
+@pytest.mark.parametrize(("kind_a", "kind_b"), FLAT_PAIRS)
+def test_contact_sign_and_translation_agree_with_predicates(kind_a, kind_b):
+    rng = np.random.default_rng(100 + sum(map(ord, kind_a + kind_b)))
+    for trial in range(40):
+        fa, fb, a, b = random_pair(kind_a, kind_b, rng, integer=trial % 2 == 0)
+        c = contact(a, b)
+        s = c.separation
+        if not math.isfinite(s):
+            assert kind_a == kind_b == "Line"
+            continue
+        if s > BAND:
+            assert c2.disjoint(a, b)
+        elif s < -BAND:
+            assert c2.intersects(a, b) and not c2.touches(a, b)
+        elif s == 0.0:
+            assert c2.intersects(a, b)
+        n = np.asarray(c.normal)
+        if s < -BAND:
+            # b moved by -s n just touches a: a little less still overlaps, a little more separates
+            assert c2.intersects(a, translate(kind_b, fb, -s * (1 - 1e-6) * n))
+            assert c2.disjoint(a, translate(kind_b, fb, -s * (1 + 1e-6) * n))
+        elif s > BAND:
+            # a little less than the gap keeps them apart; the full gap makes them touch (going
+            # further need not overlap: points, lines and sharp corners can pass each other)
+            assert c2.disjoint(a, translate(kind_b, fb, -s * (1 - 1e-6) * n))
+            moved = contact(a, translate(kind_b, fb, -s * n))
+            assert abs(moved.separation) <= 1e-14 * scale_of(a, b)
+        else:
+            # touching: the normal is a separating direction
+            assert c2.disjoint(a, translate(kind_b, fb, 1e-6 * n))
+
+
+@pytest.mark.parametrize(("kind_a", "kind_b"), FLAT_PAIRS)
+def test_contact_swap_symmetry(kind_a, kind_b):
+    rng = np.random.default_rng(200 + sum(map(ord, kind_a + kind_b)))
+    for _ in range(30):
+        fa, fb, a, b = random_pair(kind_a, kind_b, rng, integer=False)
+        ab, ba = contact(a, b), contact(b, a)
+        scale = scale_of(a, b)
+        if not math.isfinite(ab.separation):
+            assert ba.separation == ab.separation
+            continue
+        assert abs(ab.separation - ba.separation) <= 4e-15 * scale
+        np.testing.assert_allclose(ba.normal, -ab.normal, atol=1e-14)
+        np.testing.assert_allclose(ba.point_a, ab.point_b, atol=1e-14 * scale)
+        np.testing.assert_allclose(ba.point_b, ab.point_a, atol=1e-14 * scale)
+        assert (ba.curvature_a, ba.curvature_b) == (ab.curvature_b, ab.curvature_a)
+
+
+# -- batches, glue and public functions ----------------------------------------------------------------
+
+
+ALL_KINDS = ("Point", "Circle", "Ellipse", "Box", "RotatedBox", "Polygon", "Segment", "Line")
+
+
+@pytest.mark.parametrize("kind_b", ALL_KINDS)
+@pytest.mark.parametrize("kind_a", ALL_KINDS)
+def test_contact_batch_equals_scalar(kind_a, kind_b):
+    # every loop of loops_contact (ellipse ones included) against the scalar kernels, both orders
+    rng = np.random.default_rng(300 + sum(map(ord, kind_a + kind_b)))
+    fas = [random_fields(kind_a, rng, span=3) for _ in range(3)]
+    fbs = [random_fields(kind_b, rng, span=3) for _ in range(2)]
+    a_batch = build(kind_a, {k: np.stack([f[k] for f in fas])[:, None] for k in fas[0]})  # (3, 1)
+    b_batch = build(kind_b, {k: np.stack([f[k] for f in fbs]) for k in fbs[0]})  # (2,)
+    c = contact(a_batch, b_batch)
+    assert isinstance(c, Contact)
+    assert c.separation.shape == (3, 2) and c.normal.shape == (3, 2, 2) and c.curvature_b.shape == (3, 2)
+    d = distance(a_batch, b_batch)
+    assert d.shape == (3, 2) and d.dtype == np.float64
+    for i in range(3):
+        for j in range(2):
+            one = contact(build(kind_a, fas[i]), build(kind_b, fbs[j]))
+            assert isinstance(one.separation, float) and one.normal.shape == (2,)
+            got = [c.separation[i, j], *c.normal[i, j], *c.point_a[i, j], *c.point_b[i, j]]
+            want = [one.separation, *one.normal, *one.point_a, *one.point_b]
+            np.testing.assert_array_equal(got, want)
+            assert (c.curvature_a[i, j], c.curvature_b[i, j]) == (one.curvature_a, one.curvature_b) or (
+                np.isnan(one.curvature_a) or np.isnan(one.curvature_b)
+            )
+            assert d[i, j] == max(one.separation, 0.0) or np.isnan(one.separation)
+
+
+def test_contact_empty_batch_and_broadcast_error():
+    boxes = c2.Box(np.zeros((0, 2)), np.ones((0, 2)))
+    c = contact(boxes, c2.Point((0, 0)))
+    assert c.separation.shape == (0,) and c.normal.shape == (0, 2)
+    with pytest.raises(ValueError, match="broadcast"):
+        distance(c2.Point(np.zeros((3, 2))), c2.Point(np.zeros((4, 2))))
+
+
+def test_contact_type_errors_name_the_argument():
+    with pytest.raises(TypeError, match="a must"):
+        contact((0, 0), c2.Point((0, 0)))
+    with pytest.raises(TypeError, match="b must"):
+        distance(c2.Point((0, 0)), None)
+    with pytest.raises(TypeError, match="shape must"):
+        closest_point([0, 0], (1, 1))
+    with pytest.raises(ValueError, match="xy"):
+        closest_point(c2.Point((0, 0)), (1, 2, 3))
+
+
+@pytest.mark.parametrize("kind", ("Point", "Box", "RotatedBox", "Polygon", "Segment", "Line"))
+def test_closest_point_lies_on_boundary_and_is_nearest(kind):
+    rng = np.random.default_rng(400 + sum(map(ord, kind)))
+    for _ in range(5):
+        while True:
+            try:
+                shape = build(kind, float_fields(kind, rng))
+                break
+            except ValueError:
+                continue
+        xy = rng.uniform(-4, 4, size=(50, 2))
+        q = closest_point(shape, xy)
+        assert q.shape == (50, 2)
+        g = geometry(shape)
+        boundary = g.boundary if kind in ("Box", "RotatedBox", "Polygon") else g
+        on = shapely.distance(boundary, shapely.points(q))
+        assert np.all(on <= 8e-15 * (LONG if kind == "Line" else 4.0))  # shapely rounds at the size of its segment
+        want = shapely.distance(boundary, shapely.points(xy))
+        atol = 8e-15 * (LONG if kind == "Line" else 4.0)
+        np.testing.assert_allclose(np.hypot(*(q - xy).T), want, rtol=1e-14, atol=atol)
+        np.testing.assert_array_equal(closest_point(shape, xy[0]), q[0])
+    assert closest_point(c2.Point((1, 2)), (5, 5)).tolist() == [1.0, 2.0]
+
+
+def test_kernels_python_source_matches_compiled():
+    # the kernels' Python source (Numba's py_func) on a few constructed pairs
+    cases = [
+        ("contact_polygon_polygon", c2.Box((0, 0), (2, 2)), c2.RotatedBox((2.5, 1), (1, 0.5), 0.3)),
+        ("contact_polygon_segment", c2.Box((0, 0), (2, 2)), c2.Segment((1, 1), (3, 5))),
+        ("contact_polygon_line", c2.Polygon([(0, 0), (3, 0), (1, 2)]), c2.Line((0, 1), (1, 0.2))),
+        ("contact_polygon_point", c2.Box((0, 0), (2, 2)), c2.Point((0.3, 1.0))),
+        ("contact_segment_segment", c2.Segment((0, 0), (3, 3)), c2.Segment((0, 1), (3, -2))),
+        ("contact_segment_line", c2.Segment((0, 0), (3, 3)), c2.Line((0, 1), (3, -2))),
+        ("contact_segment_point", c2.Segment((0, 0), (3, 3)), c2.Point((3, 1))),
+        ("contact_line_line", c2.Line((0, 0), (3, 3)), c2.Line((0, 1), (3, -2))),
+        ("contact_line_point", c2.Line((0, 0), (3, 3)), c2.Point((0, 1))),
+        ("contact_point_point", c2.Point((0, 0)), c2.Point((0, 1))),
+    ]
+    for name, a, b in cases:
+        kernel = getattr(distance_flat, name)
+        compiled = kernel(a._params, a._verts, b._params, b._verts)
+        python = kernel.py_func(a._params, a._verts, b._params, b._verts)
+        np.testing.assert_allclose(python, compiled, rtol=1e-15, atol=1e-15, err_msg=name)
+        assert _dispatch.contact_values(a, b) == tuple(float(x) for x in compiled)
+
+
+def test_contact_point_beside_edge_near_corner_regression():
+    # A point 4.5e-17 outside the edge (corner3, corner0) of a rotated box, 1.1e-16 from corner0.
+    # Comparing (p - corner3).e with e.e put it "beyond corner0" by rounding; the corner-to-point
+    # direction (0, 1) was then used as the normal, the support search picked the opposite corner,
+    # and the witnesses were 2.0 apart. Now: touching to rounding, normal = the edge normal.
+    box = c2.Polygon(
+        [(0.0, -1.1102230246251565e-16), (1.8234861089251022, -0.8215220085653159),
+         (2.645008117490418, 1.0019641003597863), (0.8215220085653158, 1.8234861089251022)]
+    )
+    for c in (contact(c2.Point((0.0, 0.0)), box), contact(box, c2.Point((0.0, 0.0)))):
+        check_invariants(c, 4.0)
+        assert abs(c.separation) < 1e-15
+        assert c.curvature_a == 0.0 or c.curvature_b == 0.0  # the edge is a face, not a corner
+
+
+def test_contact_tiny_far_segment_witnesses_consistent_regression():
+    # A 1e-6 segment 1.4e6 away: both of its ends are equally far from the box corner to float
+    # precision; the witnesses must still satisfy point_b - point_a == separation * normal.
+    box = c2.Box((1.0e6, -1.0e6), (1.0e6 + 2, -1.0e6 + 2))
+    c = contact(box, c2.Segment((0.0, 0.0), (1e-6, 1e-6)))
+    check_invariants(c, 2.0e6)
