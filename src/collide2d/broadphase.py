@@ -675,6 +675,14 @@ class PairMeasures(NamedTuple):
 
     Arrays of length ``n`` (vectors of shape ``(n, 2)``); see :func:`collide2d.contact` for the
     meaning and signs of the contact fields. ``iou`` is NaN when a shape of the pair has no area.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> boxes = c2.Box([(0, 0), (1, 0)], [(2, 1), (3, 1)])
+    >>> m = c2.measure_pairs(boxes, c2.query_pairs(boxes))
+    >>> m.overlap_area.tolist(), m.iou.tolist()
+    ([1.0], [0.3333333333333333])
     """
 
     relation: np.ndarray

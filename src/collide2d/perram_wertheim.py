@@ -25,6 +25,13 @@ class PerramWertheim(NamedTuple):
     For single shapes ``scale`` and ``approach_distance`` are Python floats and ``point``,
     ``normal`` ndarrays of shape ``(2,)``; for batches, arrays of the batch shape (vector fields
     with a trailing axis of length 2).
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> pw = c2.perram_wertheim(c2.Circle((0, 0), 1), c2.Circle((4, 0), 1))
+    >>> pw.scale, pw.approach_distance  # the circles touch when both are scaled by 2
+    (2.0, 2.0)
     """
 
     point: np.ndarray  #: the PW contact point x*

@@ -32,6 +32,15 @@ class Relation(enum.IntEnum):
     """How two shapes lie relative to each other (the result of :func:`relate`).
 
     Batches of relations are int8 arrays whose values compare equal to these members.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.relate(c2.Box((0, 0), (2, 2)), c2.Circle((1, 1), 0.5)) is c2.Relation.CONTAINS
+    True
+    >>> codes = c2.relate(c2.Circle((0, 0), 1), c2.Circle([(3, 0), (2, 0)], 1))
+    >>> [c2.Relation(code).name for code in codes]
+    ['DISJOINT', 'TOUCHING']
     """
 
     DISJOINT = 0  #: no common point

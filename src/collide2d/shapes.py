@@ -64,6 +64,15 @@ class Shape:
     Subclasses set ``_kind`` (the kernel kind), ``_fields`` (public field arrays, each broadcast to
     the batch shape plus its own trailing axes), ``_params`` (kernel rows, shape ``batch + (P,)``)
     and ``_verts`` (polygon vertices that polygon rows index, else empty).
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> dots = c2.Circle([(0, 0), (1, 0), (2, 0)], 0.5)
+    >>> isinstance(dots, c2.Shape), dots.shape, len(dots), dots[1]
+    (True, (3,), 3, Circle(center=(1.0, 0.0), radius=0.5))
+    >>> dots[:, None].shape
+    (3, 1)
     """
 
     __slots__ = ("_fields", "_params", "_verts", "_scalar")
