@@ -1,7 +1,8 @@
 """The command line: subprocess runs for exit codes and messages, in-process runs for the outputs.
 
-Most runs call ``main(argv)`` in this process so that compiled kernels are shared; a few run
-``python -m collide2d`` in a subprocess to check what a user sees (exit codes, no traceback).
+Most runs call ``main(argv)`` in this process so that compiled kernels are shared; the subprocess
+runs use the installed ``collide2d`` console script to check what a user sees (exit codes,
+messages, no traceback, files left behind).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import csv
 import io as _io
 import json
 import os
+import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -34,12 +37,24 @@ MIXED_PAIRS = [  # relations of the built-in mixed scene, stated in scenes.mixed
 ]
 
 
+def _console_script():
+    """The installed ``collide2d`` script: next to this Python first, else on the PATH."""
+    folder = pathlib.Path(sys.executable).parent
+    for name in ("collide2d", "collide2d.exe"):
+        if (folder / name).is_file():
+            return str(folder / name)
+    found = shutil.which("collide2d")
+    assert found, "the collide2d console script is not installed (pip install -e .)"
+    return found
+
+
+SCRIPT = _console_script()
+
+
 def run(*args, timeout=300):
-    """Run ``python -m collide2d ARGS`` headless; return the completed process."""
+    """Run the ``collide2d`` console script with ARGS headless; return the completed process."""
     env = dict(os.environ, MPLBACKEND="Agg")
-    return subprocess.run(
-        [sys.executable, "-m", "collide2d", *map(str, args)], capture_output=True, text=True, timeout=timeout, env=env
-    )
+    return subprocess.run([SCRIPT, *map(str, args)], capture_output=True, text=True, timeout=timeout, env=env)
 
 
 @pytest.fixture
@@ -231,3 +246,214 @@ def test_pairs_in_chunks_equal_one_chunk(capsys, monkeypatch):
     monkeypatch.setattr(cli, "CHUNK_PAIRS", 3)
     assert main(["pairs", "--sample", "suspension", "--size", "40", "-q"]) == 0
     assert capsys.readouterr().out == whole
+
+
+# -- every command and format through the console script --------------------------------------------
+
+
+def test_console_script_every_command_and_format(tmp_path):
+    """sample writes each format, pairs reads each one back to the same pairs, check and demo --help run."""
+    assert run("demo", "--help").returncode == 0
+    expected = {}
+    for name, size, suffixes in (("suspension", "40", (".csv", ".parquet")), ("mixed", "11", (".json", ".jsonl"))):
+        if name == "suspension":
+            pytest.importorskip("pyarrow")
+        direct = run("pairs", "--sample", name, "--size", size, "-q") if name == "suspension" else run("pairs", "--sample", name, "-q")
+        assert direct.returncode == 0, direct.stderr
+        expected[name] = direct.stdout
+        for suffix in suffixes:
+            path = tmp_path / f"{name}{suffix}"
+            made = run("sample", name, *(["--size", size] if name == "suspension" else []), "-o", path)
+            assert made.returncode == 0, made.stderr
+            assert "wrote" in made.stderr and path.stat().st_size > 0
+            box = [repr(x) for x in scenes.load(name, size=40).periodic] if name == "suspension" else []
+            args = ["--periodic", *box] if box else []
+            result = run("pairs", path, *args, "-o", tmp_path / f"{name}{suffix}.out.csv")
+            assert result.returncode == 0, result.stderr
+            got, want = _rows((tmp_path / f"{name}{suffix}.out.csv").read_text()), _rows(expected[name])
+            assert [row[:3] for row in got] == [row[:3] for row in want]  # floats may differ in the last bit
+            np.testing.assert_allclose(
+                [[float(x or "nan") for x in row[3:]] for row in got[1:]], [[float(x or "nan") for x in row[3:]] for row in want[1:]],
+                rtol=1e-12, atol=1e-12,
+            )
+            assert "Traceback" not in result.stderr
+    jsonl = run("pairs", tmp_path / "mixed.jsonl", "--format", "jsonl", "-q")
+    assert [json.loads(line)["relation"] for line in jsonl.stdout.splitlines()] == [r for _, _, r in MIXED_PAIRS]
+    text = run("check", "ellipse 0 0 2 1", "ellipse 3 0 1 3")
+    assert text.returncode == 0 and "relation      TOUCHING" in text.stdout
+    as_json = run("check", "box 0 0 2 2", "circle 2 1 1", "--format", "json")
+    assert as_json.returncode == 0 and json.loads(as_json.stdout)["relation"] == "OVERLAPPING"
+    assert not list(tmp_path.glob(".*"))  # no temporary files left
+
+
+BAD_INPUTS = [  # (file name, content, words of the message); each message names the file and line
+    ("text.csv", "x,y,r\n0,0,1\n1,one,1\n", ["line 3, column y: 'one' is not a number"]),
+    ("empty.csv", "x,y,r\n0,0,1\n1,,1\n", ["line 3, column y is empty"]),
+    ("short.csv", "x,y,rx,ry\n0,0,2,1\n1,1\n", ["line 3: expected 4 fields, got 2"]),
+    ("nan.csv", "x,y,r\n0,0,1\n1,nan,1\n", ["line 3, column y: nan is not finite"]),
+    ("inf.csv", "x,y,rx,ry\n0,0,2,1\n\n1,1,inf,1\n", ["line 4, column rx: inf is not finite"]),
+    ("radius.csv", "x,y,r\n0,0,1\n1,1,0\n", ["line 3: radii must be positive, got 0.0"]),
+    ("kind.jsonl", '{"kind": "circle", "center": [0, 0], "radius": 1}\n{"kind": "blob"}\n', ["line 2: 'kind' must be one of", "'blob'"]),
+    ("missing.jsonl", '{"kind": "circle", "center": [0, 0]}\n', ["line 1: a circle needs the field(s) radius"]),
+    ("nan.jsonl", '{"kind": "circle", "center": [0, 0], "radius": 1}\n{"kind": "circle", "center": [0, NaN], "radius": 1}\n',
+     ["line 2: center must be finite"]),
+    ("text.jsonl", '{"kind": "ellipse", "center": [0, 0], "radii": [1, "x"]}\n', ["line 1: radii must contain real numbers"]),
+    ("radius.jsonl", '{"kind": "circle", "center": [0, 0], "radius": -1}\n', ["line 1: radius must be positive"]),
+    ("convex.jsonl", '{"kind": "polygon", "vertices": [[0, 0], [2, 0], [1, 0.5], [2, 2], [0, 2]]}\n', ["line 1: vertices must be convex"]),
+    ("broken.jsonl", '{"kind": "point", "xy": [0, 0]}\n{oops\n', ["line 2: invalid JSON"]),
+    ("item.json", '[{"kind": "point", "xy": [0, 0]},\n {"kind": "box", "min": [1, 1], "max": [0, 0]}]', ["item 1 (counted from 0): min must be smaller"]),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "words"), BAD_INPUTS, ids=[case[0] for case in BAD_INPUTS])
+def test_console_script_bad_input_exit_2_with_line(tmp_path, name, text, words):
+    path = tmp_path / name
+    path.write_text(text)
+    result = run("pairs", path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"collide2d: error: {path}")
+    for word in words:
+        assert word in result.stderr
+
+
+def test_console_script_skip_invalid_every_format(tmp_path):
+    """Each bad row is reported on one line and skipped; the rest gives the pairs of the good rows only."""
+    csv_rows = [line for name, text, _ in BAD_INPUTS if name.endswith(".csv") and name != "short.csv" for line in text.splitlines()[2:]]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("x,y,r\n0,0,1\n" + "\n".join(csv_rows) + "\n1.5,0,1\n")
+    result = run("pairs", bad, "--skip-invalid")
+    assert result.returncode == 0, result.stderr
+    assert [row[:3] for row in _rows(result.stdout)[1:]] == [["0", "6", "OVERLAPPING"]]  # rows counted from 0
+    skipped = [line for line in result.stderr.splitlines() if line.startswith("collide2d: skipped ")]
+    assert [line.split(" line ")[1].split(",")[0].split(":")[0] for line in skipped] == ["3", "4", "5", "7", "8"]  # line 6 is blank
+    assert all(str(bad) in line for line in skipped)
+    assert "2 shapes (5 bad rows skipped), 1 pairs" in result.stderr
+    assert "Traceback" not in result.stderr
+
+    lines = [text.splitlines()[-1] for name, text, _ in BAD_INPUTS if name.endswith(".jsonl")]
+    good = '{"kind": "circle", "center": [0.5, 0], "radius": 1, "id": "g"}'
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join([good, *lines, good.replace('"g"', '"h"')]) + "\n")
+    result = run("pairs", path, "--skip-invalid", "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    assert [(r["a"], r["b"], r["relation"]) for r in map(json.loads, result.stdout.splitlines())] == [("g", "h", "EQUAL")]
+    skipped = [line for line in result.stderr.splitlines() if line.startswith("collide2d: skipped ")]
+    assert [line.split(" line ")[1].split(":")[0] for line in skipped] == [str(k) for k in range(2, 2 + len(lines))]
+    assert f"2 shapes ({len(lines)} bad rows skipped)" in result.stderr
+
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"x": [0.0, 1.0, 0.5, 9.0], "y": [0.0, float("nan"), 0.0, 0.0], "r": [1.0, 1.0, -1.0, 1.0]}), tmp_path / "bad.parquet")
+    result = run("pairs", tmp_path / "bad.parquet", "--skip-invalid")
+    assert result.returncode == 0, result.stderr
+    assert "bad.parquet row 2, column y: nan is not finite" in result.stderr
+    assert "bad.parquet row 3: radii must be positive" in result.stderr
+    assert "2 shapes (2 bad rows skipped), 0 pairs" in result.stderr
+
+
+def test_skip_invalid_all_rows_bad_and_no_bad_row(capsys, tmp_path, circles_csv):
+    path = tmp_path / "all.csv"
+    path.write_text("x,y,r\n0,0,-1\n1,1,x\n")
+    assert main(["pairs", str(path), "--skip-invalid"]) == 0
+    out, err = capsys.readouterr()
+    assert _rows(out) == [HEADER]
+    assert "0 shapes (2 bad rows skipped), 0 pairs" in err
+    assert main(["pairs", str(circles_csv), "--skip-invalid"]) == 0
+    out, err = capsys.readouterr()
+    assert len(_rows(out)) == 3 and "3 shapes (0 bad rows skipped)" in err
+    assert main(["pairs", "--sample", "mixed", "--skip-invalid"]) == 2
+    assert "--skip-invalid applies to an INPUT file only" in capsys.readouterr().err
+
+
+# -- nothing written unless the run succeeds -------------------------------------------------------
+
+
+def _leftovers(folder):
+    return sorted(p.name for p in pathlib.Path(folder).iterdir() if ".tmp" in p.name)
+
+
+def test_console_script_failing_run_keeps_existing_output(tmp_path, circles_csv):
+    output, picture = tmp_path / "pairs.csv", tmp_path / "pairs.png"
+    output.write_text("old pairs\n")
+    picture.write_bytes(b"old picture")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("x,y,r\n0,0,1\n0,0,0\n")
+    for args in ([bad, "-o", output, "--plot", picture], [circles_csv, "-o", output, "--plot", tmp_path / "pairs.xyz"]):
+        result = run("pairs", *args)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert output.read_text() == "old pairs\n" and picture.read_bytes() == b"old picture"
+        assert _leftovers(tmp_path) == []
+    assert "cannot draw a .xyz picture" in result.stderr
+    result = run("pairs", circles_csv, "-o", output, "--plot", picture)
+    assert result.returncode == 0, result.stderr
+    assert len(_rows(output.read_text())) == 3 and picture.read_bytes()[:4] == b"\x89PNG"
+    assert _leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("error", [ValueError("measuring failed"), KeyboardInterrupt()])
+def test_failure_while_writing_leaves_output_untouched(capsys, monkeypatch, tmp_path, error):
+    output, picture = tmp_path / "pairs.jsonl", tmp_path / "pairs.png"
+    output.write_text("old\n")
+    measure, calls = cli._measure, []
+
+    def failing(*args, **kwargs):  # the second chunk fails, after the first was written
+        calls.append(1)
+        if len(calls) == 2:
+            raise error
+        return measure(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "_measure", failing)
+    monkeypatch.setattr(cli, "CHUNK_PAIRS", 2)
+    code = main(["pairs", "--sample", "mixed", "-o", str(output), "--plot", str(picture)])
+    assert code == (2 if isinstance(error, ValueError) else 130)
+    assert output.read_text() == "old\n" and not picture.exists()
+    assert _leftovers(tmp_path) == []
+    assert ("measuring failed" if code == 2 else "interrupted") in capsys.readouterr().err
+
+
+def test_sample_and_check_plot_are_atomic(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "scene.jsonl"
+    path.write_text("old\n")
+
+    def broken(*args, **kwargs):
+        yield {"kind": "point", "xy": [0.0, 0.0]}
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.io, "shape_records", broken)
+    assert main(["sample", "mixed", "-o", str(path)]) == 130
+    assert path.read_text() == "old\n" and _leftovers(tmp_path) == []
+    monkeypatch.undo()
+    assert main(["sample", "mixed", "-o", str(path)]) == 0
+    assert len(path.read_text().splitlines()) == 11
+    assert main(["check", "circle 0 0 1", "circle 1 0 1", "--plot", str(tmp_path / "no" / "c.png")]) == 2
+    assert "no such directory" in capsys.readouterr().err
+    assert _leftovers(tmp_path) == []
+
+
+# -- a large input is streamed -------------------------------------------------------------------
+
+
+def test_console_script_large_csv_matches_query_pairs(tmp_path):
+    import collide2d as c2
+
+    rng = np.random.default_rng(7)
+    n = 200_000
+    centers = rng.uniform(0, 2000, size=(n, 2))
+    radii = rng.uniform(0.5, 1.5, size=(n, 2))
+    angles = rng.uniform(0, np.pi, size=n)
+    path = tmp_path / "large.csv"
+    with open(path, "w") as handle:
+        handle.write("x,y,rx,ry,angle\n")
+        handle.writelines(f"{x!r},{y!r},{a!r},{b!r},{t!r}\n" for (x, y), (a, b), t in zip(centers.tolist(), radii.tolist(), angles.tolist()))
+    output = tmp_path / "pairs.csv"
+    result = run("pairs", path, "-o", output, timeout=120)
+    assert result.returncode == 0, result.stderr
+    expected = c2.query_pairs(c2.Ellipse(centers, radii, angles))
+    with open(output) as handle:
+        rows = sum(1 for _ in handle) - 1
+    assert expected.shape[1] > 1000
+    assert rows == expected.shape[1]
+    assert f"{n} shapes, {rows} pairs" in result.stderr

@@ -138,10 +138,11 @@ class _PairWriter:
 
 @contextlib.contextmanager
 def _output(path):
+    """Standard output, or a temporary file moved onto ``path`` only when the block succeeds."""
     if path is None or str(path) == "-":
         yield sys.stdout
         return
-    with open(path, "w", newline="") as handle:
+    with io._replacing(path) as temporary, open(temporary, "w", newline="") as handle:
         yield handle
 
 
@@ -157,13 +158,23 @@ def _load(args):
     """The scene of ``pairs``: ``(ids, shapes, periodic, label)``."""
     if (args.input is None) == (args.sample is None):
         raise ValueError("give either an INPUT file or --sample NAME (not both)")
+    if args.sample is not None and args.skip_invalid:
+        raise ValueError("--skip-invalid applies to an INPUT file only")
     if args.sample is not None:
         scene = scenes.load(args.sample, size=args.size, seed=args.seed)
         ids = None if scene.ids is None else np.asarray(scene.ids, dtype=object)
         return ids, scene.shapes, scene.periodic, f"sample {args.sample}"
     if args.size is not None:
         raise ValueError("--size applies to --sample only")
-    ids, shapes = io.read_shapes(args.input, degrees=args.degrees)
+    on_invalid = None
+    if args.skip_invalid:
+
+        def on_invalid(error):
+            args.skipped += 1
+            text = " ".join(str(error).split())  # one line per bad row
+            print(f"collide2d: skipped {text}", file=sys.stderr)
+
+    ids, shapes = io.read_shapes(args.input, degrees=args.degrees, on_invalid=on_invalid)
     return ids, shapes, None, str(args.input)
 
 
@@ -177,6 +188,9 @@ def _pairs(args):
     from collide2d import broadphase
 
     clock = time.perf_counter()
+    if args.plot:
+        _check_picture(args.plot)  # before the work, not after it
+    args.skipped = 0
     ids, shapes, periodic, label = _load(args)
     if args.periodic is not None:
         periodic = tuple(args.periodic)
@@ -190,6 +204,7 @@ def _pairs(args):
     counts = np.zeros(len(_RELATION_NAMES), dtype=np.int64)
     n = pairs.shape[1]
     progress = _Progress(n, "collide2d: measuring pairs")
+    t_plot = 0.0
     with _output(args.output) as stream:
         writer = _PairWriter(stream, _format_for(args), ids, periodic is not None)
         for start in range(0, max(n, 1), CHUNK_PAIRS):
@@ -201,21 +216,21 @@ def _pairs(args):
             counts += np.bincount(values["relation"], minlength=len(counts))
             writer.write(part, values, shift)
             progress.update(start + part.shape[1])
-    progress.close()
-    t_measure = time.perf_counter() - clock
-    sys.stdout.flush()
-    t_plot = 0.0
-    if args.plot:
-        clock = time.perf_counter()
-        _save_plot(args.plot, lambda ax: _plotting().plot_pairs(shapes, pairs, ax=ax, shifts=shifts, periodic=periodic))
-        t_plot = time.perf_counter() - clock
+        progress.close()
+        t_measure = time.perf_counter() - clock
+        sys.stdout.flush()
+        if args.plot:  # inside the block: OUTPUT is kept only if the picture is drawn too
+            clock = time.perf_counter()
+            _save_plot(args.plot, lambda ax: _plotting().plot_pairs(shapes, pairs, ax=ax, shifts=shifts, periodic=periodic))
+            t_plot = time.perf_counter() - clock
     if not args.quiet:
         by_relation = ", ".join(f"{name} {count}" for name, count in zip(_RELATION_NAMES, counts.tolist()) if count)
         times = f"read {t_read:.2f} s, query_pairs {t_query:.2f} s, measure and write {t_measure:.2f} s"
         if args.plot:
             times += f", plot {t_plot:.2f} s"
+        skipped = f" ({args.skipped} bad row{'s' if args.skipped != 1 else ''} skipped)" if args.skip_invalid else ""
         print(
-            f"collide2d: {label}: {_count(shapes)} shapes, {n} pairs ({args.predicate})"
+            f"collide2d: {label}: {_count(shapes)} shapes{skipped}, {n} pairs ({args.predicate})"
             f"{': ' + by_relation if by_relation else ''}"
             f"{'; periodic box ' + ' x '.join(f'{x:g}' for x in periodic) if periodic is not None else ''}"
             f"\ncollide2d: {times}",
@@ -236,9 +251,23 @@ def _plotting():
     return plotting
 
 
-def _save_plot(path, draw):
-    """Draw on a new Agg figure (no pyplot, no window) and save it."""
+def _picture_format(path):
+    return pathlib.Path(path).suffix[1:].lower() or "png"
+
+
+def _check_picture(path):
+    """Fail early for a missing matplotlib or a picture format it cannot write."""
     _plotting()
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    supported = FigureCanvasBase.get_supported_filetypes()
+    if _picture_format(path) not in supported:
+        raise ValueError(f"{path}: cannot draw a .{_picture_format(path)} picture; use one of .{', .'.join(sorted(supported))}")
+
+
+def _save_plot(path, draw):
+    """Draw on a new Agg figure (no pyplot, no window) and save it (via a temporary file)."""
+    _check_picture(path)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -247,7 +276,8 @@ def _save_plot(path, draw):
     ax = figure.add_subplot()
     draw(ax)
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    with io._replacing(path) as temporary:
+        figure.savefig(temporary, dpi=120, format=_picture_format(path))
 
 
 def _vector(value):
@@ -257,6 +287,8 @@ def _vector(value):
 def _check(args):
     from collide2d import measurement, overlay, predicates
 
+    if args.plot:
+        _check_picture(args.plot)
     a, b = io.parse_shape(args.a), io.parse_shape(args.b)
     contact = measurement.contact(a, b)
     points = overlay.intersection_points(a, b)
@@ -354,6 +386,9 @@ def build_parser():
         "--periodic", nargs=2, type=_length, metavar=("LX", "LY"), help="periodic box [0, LX) x [0, LY): pairs meet in the minimum image"
     )
     pairs.add_argument("--degrees", action="store_true", help="angles in INPUT are in degrees")
+    pairs.add_argument(
+        "--skip-invalid", action="store_true", help="report each bad row of INPUT on standard error and skip it instead of stopping"
+    )
     pairs.add_argument("-q", "--quiet", action="store_true", help="no summary on standard error")
     pairs.set_defaults(run=_pairs)
 

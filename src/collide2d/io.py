@@ -18,11 +18,14 @@ file the header is line 1) and the rule broken, and is an :class:`InputError` (a
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import itertools
 import json
 import math
+import os
 import pathlib
+import tempfile
 
 import numpy as np
 
@@ -160,38 +163,54 @@ def _catalogue_columns(header, where):
     )
 
 
-def _check_block(data, columns, lines, path):
-    """Check a block of parsed rows: finite numbers, positive radii; name the first bad line."""
+def _block_problems(data, columns, lines, path, problems):
+    """Add ``{row: message}`` for rows of a parsed block with a non-finite number or radius <= 0."""
     finite = np.isfinite(data)
     if not finite.all():
-        row, col = np.argwhere(~finite)[0]
-        raise InputError(f"{path} line {lines[row]}, column {columns[col]}: {data[row, col]!r} is not finite")
+        for row, col in np.argwhere(~finite):
+            if row not in problems:
+                problems[row] = f"{path} line {lines[row]}, column {columns[col]}: {float(data[row, col])!r} is not finite"
     radii = data[:, 2:4] if columns[2] == "rx" else data[:, 2:3]
-    bad = np.flatnonzero(np.any(radii <= 0, axis=1))
-    if bad.size:
-        row = bad[0]
-        raise InputError(f"{path} line {lines[row]}: radii must be positive, got {', '.join(map(repr, radii[row].tolist()))}")
+    for row in np.flatnonzero(np.any(radii <= 0, axis=1)).tolist():
+        if row not in problems:
+            problems[row] = f"{path} line {lines[row]}: radii must be positive, got {', '.join(map(repr, radii[row].tolist()))}"
+    return problems
 
 
-def _parse_block(rows, lines, where, columns, path):
-    """Turn a block of CSV records into an ``(n, len(columns))`` float64 array."""
+def _parse_block(rows, lines, where, columns, path, problems):
+    """Turn a block of CSV records into an ``(n, len(columns))`` float64 array; add bad rows to ``problems``."""
     out = np.empty((len(rows), len(columns)))
     for c, (k, name) in enumerate(zip(where, columns)):
         column = [record[k] for record in rows]
         try:
             out[:, c] = np.array(column, dtype=np.float64)
         except ValueError:
-            for row, token in enumerate(column):  # find the offending row for the message
+            for row, token in enumerate(column):  # one by one, to name each offending row
                 try:
-                    float(token)
+                    out[row, c] = float(token)
                 except ValueError:
-                    raise InputError(f"{path} line {lines[row]}, column {name}: {token!r} is not a number") from None
-            raise
+                    out[row, c] = np.nan
+                    if row not in problems:
+                        problem = " is empty" if not token.strip() else f": {token!r} is not a number"
+                        problems[row] = f"{path} line {lines[row]}, column {name}{problem}"
     return out
 
 
-def _read_csv(path):
-    """Read a catalogue in chunks; return ``(kind, columns, data, ids)``."""
+def _settle(problems, on_invalid):
+    """Raise the first problem (by row), or hand each to ``on_invalid``; return the bad rows."""
+    bad = sorted(problems)
+    if bad and on_invalid is None:
+        raise InputError(problems[bad[0]])
+    for row in bad:
+        on_invalid(InputError(problems[row]))
+    return bad
+
+
+def _read_csv(path, on_invalid=None):
+    """Read a catalogue in chunks; return ``(kind, columns, data, ids, rows)``.
+
+    ``rows`` holds the numbers (from 0) of the rows kept, or None when none was skipped.
+    """
     with open(path, newline="") as handle:
         reader = csv.reader(handle)
         try:
@@ -204,34 +223,44 @@ def _read_csv(path):
         where = [header.index(name) for name in columns]
         id_column = header.index("id") if "id" in header else None
         needed = max(where + ([id_column] if id_column is not None else [])) + 1
-        blocks, id_blocks = [], []
+        blocks, id_blocks, kept_blocks = [], [], []
+        first, skipped = 0, 0
         while True:
-            rows, lines = [], []
+            rows, lines, short = [], [], {}
             try:
                 for record in itertools.islice(reader, CHUNK_ROWS):
                     if not record or (len(record) == 1 and not record[0].strip()):
                         continue  # blank line
                     if len(record) < needed:
-                        raise InputError(f"{path} line {reader.line_num}: expected {len(header)} fields, got {len(record)}")
+                        short[len(rows)] = f"{path} line {reader.line_num}: expected {len(header)} fields, got {len(record)}"
+                        record = [""] * needed
                     rows.append(record)
                     lines.append(reader.line_num)
             except csv.Error as error:
                 raise InputError(f"{path} line {reader.line_num}: {error}") from None
             if not rows:
                 break
-            data = _parse_block(rows, lines, where, columns, path)
-            _check_block(data, columns, lines, path)
-            blocks.append(data)
+            problems = dict(short)
+            data = _parse_block(rows, lines, where, columns, path, problems)
+            _block_problems(data, columns, lines, path, problems)
+            bad = _settle(problems, on_invalid)
+            keep = np.ones(len(rows), dtype=bool)
+            keep[bad] = False
+            skipped += len(bad)
+            blocks.append(data[keep] if bad else data)
+            kept_blocks.append(first + np.flatnonzero(keep))
+            first += len(rows)
             if id_column is not None:
-                id_blocks.append(np.array([record[id_column].strip() for record in rows], dtype=object))
+                id_blocks.append(np.array([record[id_column].strip() for record in rows], dtype=object)[keep])
     data = np.concatenate(blocks) if blocks else np.zeros((0, len(columns)))
     ids = np.concatenate(id_blocks) if id_column is not None and id_blocks else None
     if id_column is not None and ids is None:
         ids = np.zeros(0, dtype=object)
-    return kind, columns, data, ids
+    kept = np.concatenate(kept_blocks) if skipped else None
+    return kind, columns, data, ids, kept
 
 
-def _read_parquet(path):
+def _read_parquet(path, on_invalid=None):
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -243,22 +272,29 @@ def _read_parquet(path):
     names = {name.lower(): name for name in source.schema_arrow.names}
     kind, columns = _catalogue_columns(list(names), f"{path}")
     wanted = [names[c] for c in columns] + ([names["id"]] if "id" in names else [])
-    blocks, id_blocks, first = [], [], 1
+    blocks, id_blocks, kept_blocks, first, skipped = [], [], [], 1, 0
     for batch in source.iter_batches(batch_size=CHUNK_ROWS, columns=wanted):
-        data = np.column_stack([batch.column(names[c]).to_numpy(zero_copy_only=False).astype(np.float64) for c in columns])
+        try:
+            data = np.column_stack([batch.column(names[c]).to_numpy(zero_copy_only=False).astype(np.float64) for c in columns])
+        except (ValueError, TypeError) as error:
+            raise InputError(f"{path}: the columns {', '.join(columns)} must be numeric ({error})") from None
         # Parquet has no lines: rows are numbered from 1 as "row" in messages.
         lines = np.arange(first, first + len(data))
-        try:
-            _check_block(data, columns, lines, path)
-        except InputError as error:
-            raise InputError(str(error).replace(" line ", " row ", 1)) from None
-        blocks.append(data)
+        problems = {row: message.replace(" line ", " row ", 1)
+                    for row, message in _block_problems(data, columns, lines, path, {}).items()}
+        bad = _settle(problems, on_invalid)
+        keep = np.ones(len(data), dtype=bool)
+        keep[bad] = False
+        skipped += len(bad)
+        blocks.append(data[keep])
+        kept_blocks.append(first - 1 + np.flatnonzero(keep))
         if "id" in names:
-            id_blocks.append(np.array([str(x) for x in batch.column(names["id"]).to_pylist()], dtype=object))
+            id_blocks.append(np.array([str(x) for x in batch.column(names["id"]).to_pylist()], dtype=object)[keep])
         first += len(data)
     data = np.concatenate(blocks) if blocks else np.zeros((0, len(columns)))
     ids = (np.concatenate(id_blocks) if id_blocks else np.zeros(0, dtype=object)) if "id" in names else None
-    return kind, columns, data, ids
+    kept = np.concatenate(kept_blocks) if skipped else None
+    return kind, columns, data, ids, kept
 
 
 def _catalogue_shapes(kind, columns, data, degrees):
@@ -299,21 +335,43 @@ def _one_shape(kind, record, where, degrees):
         raise InputError(f"{where}: {error}") from None
 
 
-def _run_batch(kind, run, degrees):
-    """One batch for a run of records of one kind; on any failure find the bad record."""
+def _fast_batch(kind, run, degrees):
+    """One batch for a run of records of one kind with the same fields, or None if that fails."""
     cls, fields = _KINDS[kind]
+    names = [name for name in fields if name in run[0][2]]
+    if not all(set(name for name in fields if name in record) == set(names) for _, _, record in run):
+        return None
+    try:
+        kwargs = {name: np.array([record[name] for _, _, record in run], dtype=np.float64) for name in names}
+        if degrees and "angle" in kwargs:
+            kwargs["angle"] = np.radians(kwargs["angle"])
+        return cls(**kwargs)
+    except (ValueError, TypeError):
+        return None
+
+
+def _run_batch(kind, run, degrees, problems):
+    """Shapes for a run ``[(k, where, record)]`` of one kind; bad records go to ``problems``.
+
+    Return ``(shapes, kept)``: a list of batches and the numbers ``k`` of the records they hold.
+    """
     if len(run) > 1:
-        names = [name for name in fields if name in run[0][1]]
-        if all(set(name for name in fields if name in record) == set(names) for _, record in run):
-            try:
-                kwargs = {name: np.array([record[name] for _, record in run], dtype=np.float64) for name in names}
-                if degrees and "angle" in kwargs:
-                    kwargs["angle"] = np.radians(kwargs["angle"])
-                return cls(**kwargs)
-            except (ValueError, TypeError):
-                pass  # ragged or invalid: build one by one below to name the record
-    parts = [_one_shape(kind, record, where, degrees) for where, record in run]
-    return parts[0] if len(parts) == 1 else parts
+        batch = _fast_batch(kind, run, degrees)
+        if batch is not None:
+            return [batch], [k for k, _, _ in run]
+    parts, good = [], []
+    for item in run:  # one by one to name the bad records
+        k, where, record = item
+        try:
+            parts.append(_one_shape(kind, record, where, degrees))
+            good.append(item)
+        except InputError as error:
+            problems[k] = str(error)
+    if len(good) > 1 and len(good) < len(run):
+        batch = _fast_batch(kind, good, degrees)
+        if batch is not None:
+            return [batch], [k for k, _, _ in good]
+    return parts, [k for k, _, _ in good]
 
 
 def _vertex_shape(record):
@@ -323,28 +381,46 @@ def _vertex_shape(record):
         return "ragged"
 
 
-def _records_to_shapes(numbered, degrees):
-    """Shapes for ``[(where, record)]``: consecutive records of one kind become one batch."""
-    sources, ids, runs = [], [], []
-    for where, record in numbered:
-        kind = _check_record(record, where)
+def _records_to_shapes(numbered, degrees, on_invalid=None):
+    """Shapes for ``[(where, record or InputError)]``: consecutive records of one kind become one batch.
+
+    Return ``(ids, shapes)``; bad records raise the first :class:`InputError`, or with ``on_invalid``
+    are handed to it (in file order) and skipped.
+    """
+    problems, runs = {}, []
+    for k, (where, record) in enumerate(numbered):
+        if isinstance(record, InputError):
+            problems[k] = str(record)
+            continue
+        try:
+            kind = _check_record(record, where)
+        except InputError as error:
+            problems[k] = str(error)
+            continue
         key = (kind, _vertex_shape(record) if kind == "polygon" else None)
         if not runs or runs[-1][0] != key:
             runs.append((key, []))
-        runs[-1][1].append((where, record))
-        ids.append(str(record["id"]) if "id" in record else None)
+        runs[-1][1].append((k, where, record))
+    if problems and on_invalid is None:
+        raise InputError(problems[min(problems)])  # the first bad record, before any is built
+    sources, kept = [], []
     for (kind, _), run in runs:
-        built = _run_batch(kind, run, degrees)
-        sources.extend(built if isinstance(built, list) else [built])
-    if all(name is None for name in ids):
-        ids = None
+        built, good = _run_batch(kind, run, degrees, problems)
+        if problems and on_invalid is None:
+            raise InputError(problems[min(problems)])
+        sources.extend(built)
+        kept.extend(good)
+    _settle(problems, on_invalid)
+    names = [str(numbered[k][1]["id"]) if "id" in numbered[k][1] else None for k in kept]
+    if all(name is None for name in names):
+        ids = np.array(kept, dtype=np.int64) if problems else None
     else:
-        ids = np.array([str(k) if name is None else name for k, name in enumerate(ids)], dtype=object)
+        ids = np.array([str(k) if name is None else name for k, name in zip(kept, names)], dtype=object)
     return ids, sources
 
 
-
 def _json_records(path, suffix):
+    """``[(where, record)]`` of a JSON or JSON Lines file; a line of invalid JSON gives an InputError as record."""
     if suffix == ".json":
         try:
             with open(path) as handle:
@@ -361,14 +437,14 @@ def _json_records(path, suffix):
                 try:
                     numbered.append((f"{path} line {line}", json.loads(raw)))
                 except json.JSONDecodeError as error:
-                    raise InputError(f"{path} line {line}: invalid JSON ({error.msg})") from None
+                    numbered.append((f"{path} line {line}", InputError(f"{path} line {line}: invalid JSON ({error.msg})")))
     return numbered
 
 
 # -- public readers and writers -------------------------------------------------------------------
 
 
-def read_shapes(path, *, degrees=False):
+def read_shapes(path, *, degrees=False, on_invalid=None):
     """Read shapes from a CSV, Parquet, JSON or JSON Lines file.
 
     Parameters
@@ -378,12 +454,19 @@ def read_shapes(path, *, degrees=False):
         kinds). A ``.csv.gz`` is not read: decompress it first.
     degrees : bool, default False
         Angles in the file are in degrees.
+    on_invalid : callable, optional
+        Called with an :class:`InputError` for each bad row (a missing or non-numeric field, NaN or
+        infinity, a radius <= 0, an unknown kind, an invalid shape such as a non-convex polygon, a
+        line of invalid JSON Lines), in file order; the row is then skipped. Without it the first
+        bad row raises. Errors of the whole file (no header, not a JSON list, ...) always raise.
 
     Returns
     -------
     ids : ndarray of str (dtype object) of shape (n,), or None
         The ``id`` column or field; None when the file has none (shapes are then known by their
-        row number, counted from 0).
+        row number, counted from 0). When rows were skipped from a file without ids, an int64
+        array of the row numbers of the shapes kept (counted from 0, skipped rows included), so
+        every shape keeps its number.
     shapes : Shape or list of Shape
         One batch for a catalogue; for JSON a list of batches, one per run of consecutive
         records of one kind, numbered in file order (what :func:`collide2d.query_pairs` takes).
@@ -407,6 +490,10 @@ def read_shapes(path, *, degrees=False):
     Traceback (most recent call last):
     ...
     collide2d.io.InputError: ...cat.csv line 3: radii must be positive, got -1.0
+    >>> ids, shapes = read_shapes(path, on_invalid=lambda error: print("skipped:", error))  # doctest: +ELLIPSIS
+    skipped: ...cat.csv line 3: radii must be positive, got -1.0
+    >>> ids, shapes.shape
+    (array([0]), (1,))
     """
     path = pathlib.Path(path)
     if path.is_dir():
@@ -415,11 +502,14 @@ def read_shapes(path, *, degrees=False):
         raise InputError(f"{path}: no such file")
     suffix = path.suffix.lower()
     if suffix in (".csv", ".parquet", ".pq"):
-        kind, columns, data, ids = _read_csv(path) if suffix == ".csv" else _read_parquet(path)
+        reader = _read_csv if suffix == ".csv" else _read_parquet
+        kind, columns, data, ids, kept = reader(path, on_invalid)
+        if ids is None and kept is not None:
+            ids = kept
         return ids, _catalogue_shapes(kind, columns, data, degrees)
     if suffix in (".json", ".jsonl", ".ndjson"):
         try:
-            return _records_to_shapes(_json_records(path, suffix), degrees)
+            return _records_to_shapes(_json_records(path, suffix), degrees, on_invalid)
         except UnicodeDecodeError:
             raise InputError(f"{path}: not a text file") from None
     raise InputError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet, .json or .jsonl")
@@ -452,6 +542,37 @@ def shape_records(shapes, ids=None):
             k += 1
 
 
+@contextlib.contextmanager
+def _replacing(path):
+    """Yield a temporary path next to ``path``; move it onto ``path`` only if the block succeeds.
+
+    The temporary file is in the same directory (so the move is an atomic ``os.replace``) and has
+    the same suffix (so writers that go by the suffix pick the same format). On any exception,
+    Ctrl-C included, it is removed and an existing ``path`` is left untouched.
+    """
+    path = pathlib.Path(path)
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory")
+    directory = path.parent
+    if not directory.is_dir():
+        raise InputError(f"{path}: no such directory {str(directory)!r}")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{path.suffix}", dir=directory)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(path)) from None
+    os.close(handle)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # the mode open() would have given, not mkstemp's 0o600
+        yield pathlib.Path(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 def write_shapes(path, shapes, ids=None):
     """Write shapes to a file that :func:`read_shapes` reads back to the same shapes.
 
@@ -482,6 +603,23 @@ def write_shapes(path, shapes, ids=None):
     """
     path = pathlib.Path(path)
     suffix = path.suffix.lower()
+    if suffix not in (".json", ".jsonl", ".ndjson", ".csv", ".parquet", ".pq"):
+        raise InputError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet, .json or .jsonl")
+    if suffix in (".csv", ".parquet", ".pq"):
+        if isinstance(shapes, (list, tuple)) and len(shapes) == 1:
+            shapes = shapes[0]
+        if not isinstance(shapes, (_shapes.Ellipse, _shapes.Circle)):
+            raise InputError(f"{path}: a {suffix[1:]} catalogue holds one batch of ellipses or of circles; use .jsonl for mixed kinds")
+    if suffix in (".parquet", ".pq"):
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise InputError(f"{path}: writing Parquet needs pyarrow (pip install pyarrow)") from None
+    with _replacing(path) as temporary:
+        _write_shapes(temporary, suffix, shapes, ids)
+
+
+def _write_shapes(path, suffix, shapes, ids):
     if suffix in (".json", ".jsonl", ".ndjson"):
         with open(path, "w") as handle:
             if suffix == ".json":
@@ -491,12 +629,6 @@ def write_shapes(path, shapes, ids=None):
                 for record in shape_records(shapes, ids):
                     handle.write(json.dumps(record) + "\n")
         return
-    if suffix not in (".csv", ".parquet", ".pq"):
-        raise InputError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet, .json or .jsonl")
-    if isinstance(shapes, (list, tuple)) and len(shapes) == 1:
-        shapes = shapes[0]
-    if not isinstance(shapes, (_shapes.Ellipse, _shapes.Circle)):
-        raise InputError(f"{path}: a {suffix[1:]} catalogue holds one batch of ellipses or of circles; use .jsonl for mixed kinds")
     fields = {name: np.asarray(value).reshape((shapes.size,) + value.shape[len(shapes.shape):]) for name, value in shapes._fields.items()}
     if isinstance(shapes, _shapes.Ellipse):
         columns = {"x": fields["center"][:, 0], "y": fields["center"][:, 1], "rx": fields["radii"][:, 0],
