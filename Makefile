@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,plot,demo]'
+	$(PY) -m pip install --quiet -e '.[test,plot,demo,dask]'
 	touch $(STAMP)
 
 # The main job on a built-in sample: the pairs as a table on the screen, and a picture in pairs.png.

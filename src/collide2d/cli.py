@@ -184,9 +184,44 @@ def _count(shapes):
     return sum(shape.size for shape in shapes)
 
 
+def _pairs_dask(args):
+    """``pairs --dask``: the tiles run on Dask; rows are written partition by partition."""
+    if args.input is None or args.sample or args.skip_invalid or args.plot:
+        raise ValueError("--dask needs INPUT (a Parquet dataset or CSV catalogue) and takes no --sample, --skip-invalid or --plot")
+    import dask
+
+    from collide2d.dask import pairs_frame
+
+    clock = time.perf_counter()
+    frame = pairs_frame(
+        args.input,
+        predicate=args.predicate,
+        periodic=tuple(args.periodic) if args.periodic else None,
+        degrees=args.degrees,
+        scheduler=args.scheduler,
+    )
+    parts, rows, header = frame.to_delayed(), 0, True
+    jsonl = _format_for(args) == "jsonl"
+    with _output(args.output) as stream:
+        for k in range(0, len(parts), 16):
+            for chunk in dask.compute(*parts[k : k + 16]):
+                rows += len(chunk)
+                if jsonl:
+                    if len(chunk):
+                        stream.write(chunk.to_json(orient="records", lines=True).rstrip("\n") + "\n")
+                else:
+                    chunk.to_csv(stream, index=False, header=header)
+                header = False
+    if not args.quiet:
+        print(f"collide2d: {rows} pairs on Dask in {time.perf_counter() - clock:.2f} s", file=sys.stderr)
+    return 0
+
+
 def _pairs(args):
     from collide2d import broadphase
 
+    if args.dask:
+        return _pairs_dask(args)
     clock = time.perf_counter()
     if args.plot:
         _check_picture(args.plot)  # before the work, not after it
@@ -390,6 +425,10 @@ def build_parser():
         "--skip-invalid", action="store_true", help="report each bad row of INPUT on standard error and skip it instead of stopping"
     )
     pairs.add_argument("-q", "--quiet", action="store_true", help="no summary on standard error")
+    pairs.add_argument(
+        "--dask", action="store_true", help="run on Dask, tile by tile: INPUT is a Parquet dataset or CSV catalogue (needs collide2d[dask])"
+    )
+    pairs.add_argument("--scheduler", metavar="ADDRESS", help="with --dask: a distributed scheduler address (default: local threads)")
     pairs.set_defaults(run=_pairs)
 
     check = commands.add_parser(

@@ -1,0 +1,514 @@
+"""All colliding pairs of a catalogue too large for one machine, on Dask.
+
+Needs the optional extra ``dask`` (``pip install 'collide2d[dask]'``); dask is imported inside the
+functions here only, so ``import collide2d`` never needs it.
+
+How it works
+------------
+A catalogue is an ellipse table (columns ``x, y, rx, ry`` and optionally ``angle`` and ``id``) or a
+circle table (``x, y, r`` and optionally ``id``), the same columns :func:`collide2d.io.read_shapes`
+reads from CSV. :func:`query_pairs` takes it as a Dask DataFrame or a Parquet (or CSV) path.
+
+1. A first pass (computed at once) counts the rows of every partition and finds the extent of the
+   shapes' bounding boxes and the largest box.
+2. The plane (or the periodic box) is cut into a grid of tiles, each at least as wide as the largest
+   bounding box, about ``tile_shapes`` shapes each. Every shape goes to its home tile (the one
+   holding its centre) and, as a halo, to every other tile its bounding box reaches.
+3. Each tile runs the single-machine :func:`collide2d.broadphase.query_pairs` on its shapes and keeps
+   a pair only when it owns it: the owner is the tile holding the lower-left corner of the
+   intersection of the two bounding boxes. That corner lies in both boxes, so both shapes are in
+   its tile, and it is the same float computation in every tile, so exactly one tile keeps the
+   pair. The kept pairs are then measured: relation, contact and overlap.
+
+The result is a lazy Dask DataFrame with one partition per tile; it runs on whatever scheduler
+computes it (threads by default, the active ``distributed.Client`` when there is one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import threading
+
+import numpy as np
+
+__all__ = ["COLUMNS", "pairs_frame", "query_pairs"]
+
+#: The columns of the result, as ``collide2d pairs`` writes them.
+COLUMNS = ("a", "b", "relation", "separation", "normal_x", "normal_y", "overlap_area", "iou")
+_RELATIONS = ("DISJOINT", "TOUCHING", "OVERLAPPING", "CONTAINS", "WITHIN", "EQUAL")
+_FLOATS = ("separation", "normal_x", "normal_y", "overlap_area", "iou")
+_SHIFTS = ("shift_x", "shift_y")
+_TILE_SHAPES = 100_000
+_EPS = np.finfo(np.float64).eps
+_clients = []  # clients connected by pairs_frame(scheduler=ADDRESS): kept alive for the session
+
+
+def _require_dask():
+    try:
+        import dask  # noqa: F401
+        import dask.dataframe  # noqa: F401
+    except ImportError as error:  # pragma: no cover - exercised only without the extra
+        raise ImportError(
+            "collide2d.dask needs dask[dataframe]: pip install 'collide2d[dask]' "
+            f"(or 'dask[dataframe]' distributed pyarrow); {error}"
+        ) from None
+
+
+# -- catalogue columns --------------------------------------------------------------------------
+
+
+class _Layout:
+    """Which columns make a shape: ``kind`` ("ellipse" or "circle"), ``columns``, ``id`` present."""
+
+    def __init__(self, names):
+        names = list(names)
+        if {"x", "y", "rx", "ry"} <= set(names):
+            self.kind = "ellipse"
+            self.columns = ["x", "y", "rx", "ry"] + (["angle"] if "angle" in names else [])
+        elif {"x", "y", "r"} <= set(names):
+            self.kind, self.columns = "circle", ["x", "y", "r"]
+        else:
+            raise ValueError(
+                "shapes must have the columns x, y, rx, ry[, angle] (ellipses) or x, y, r (circles); "
+                f"got {', '.join(map(str, names))}"
+            )
+        self.has_id = "id" in names
+
+    def build(self, data, degrees):
+        """The shape batch of the float columns ``data`` (shape (n, len(columns)))."""
+        from collide2d.shapes import Circle, Ellipse
+
+        if self.kind == "circle":
+            return Circle(data[:, 0:2], data[:, 2])
+        angle = data[:, 4] if data.shape[1] > 4 else 0.0
+        if degrees:
+            angle = np.radians(angle)
+        return Ellipse(data[:, 0:2], data[:, 2:4], angle)
+
+    def shifted(self, data, shift, degrees):
+        """The shapes of ``data`` translated by ``shift`` (n, 2)."""
+        moved = data.copy()
+        moved[:, 0:2] += shift
+        return self.build(moved, degrees)
+
+
+def _as_frame(shapes):
+    """A Dask DataFrame of a catalogue from a Dask or pandas DataFrame or a Parquet / CSV path."""
+    import dask.dataframe as dd
+    import pandas as pd
+
+    if isinstance(shapes, (str, os.PathLike)):
+        path = os.fspath(shapes)
+        frame = dd.read_csv(path) if path.lower().endswith(".csv") else dd.read_parquet(path)
+    elif isinstance(shapes, pd.DataFrame):
+        frame = dd.from_pandas(shapes, npartitions=1)
+    elif isinstance(shapes, dd.DataFrame):
+        frame = shapes
+    else:
+        raise TypeError(f"shapes must be a Dask DataFrame or a Parquet / CSV path, got {type(shapes).__name__}")
+    rename = {name: str(name).strip().lower() for name in frame.columns}
+    if any(key != value for key, value in rename.items()):
+        frame = frame.rename(columns=rename)
+    layout = _Layout(frame.columns)
+    frame = frame[layout.columns + (["id"] if layout.has_id else [])]
+    return frame, layout
+
+
+def _data(part, layout):
+    return np.ascontiguousarray(part[layout.columns].to_numpy(dtype=np.float64, na_value=np.nan)).reshape(
+        -1, len(layout.columns)
+    )
+
+
+# -- periodic box and tile grid -----------------------------------------------------------------
+
+
+def _periodic_box(periodic):
+    """``(origin, length)`` float arrays of shape (2,), or None (as query_pairs reads ``periodic``)."""
+    if periodic is None:
+        return None
+    from collide2d.shapes import Box
+
+    if isinstance(periodic, Box):
+        if periodic.shape:
+            raise ValueError("periodic must be a single Box, not a batch")
+        origin = np.array(periodic.min, dtype=np.float64)
+        length = np.array(periodic.max, dtype=np.float64) - origin
+    else:
+        try:
+            length = np.array(periodic, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"periodic must be (Lx, Ly) or a Box, got {periodic!r}") from None
+        if length.shape != (2,):
+            raise ValueError(f"periodic must be (Lx, Ly) or a Box, got an array of shape {length.shape}")
+        origin = np.zeros(2)
+    if not np.all(np.isfinite(length)) or np.any(length <= 0):
+        raise ValueError(f"periodic box lengths must be finite and positive, got {tuple(length.tolist())}")
+    return origin, length
+
+
+_SUMMARY = ("rows", "xmin", "ymin", "xmax", "ymax", "widest", "tallest", "largest_coordinate")
+
+
+def _summary(part, layout, degrees, box):
+    """First pass over one partition: a row of :data:`_SUMMARY` (of the wrapped boxes if periodic)."""
+    import pandas as pd
+
+    raw = layout.build(_data(part, layout), degrees).bounds.reshape(-1, 4)
+    if raw.shape[0] == 0:
+        values = [0, np.inf, np.inf, -np.inf, -np.inf, 0, 0, 0]
+    else:
+        bounds = raw if box is None else _wrap(raw, box)[1]
+        extent = bounds[:, 2:] - bounds[:, :2]
+        # the largest coordinate before wrapping: the owner corner is computed from unwrapped boxes
+        values = [bounds.shape[0], *bounds[:, :2].min(axis=0), *bounds[:, 2:].max(axis=0), *extent.max(axis=0), np.abs(raw).max()]
+    return pd.DataFrame([np.array(values, dtype=np.float64)], columns=list(_SUMMARY))
+
+
+def _wrap(bounds, box):
+    """Lattice counts ``w`` (n, 2) bringing each box centre into the periodic box; wrapped boxes."""
+    origin, length = box
+    w = np.floor((0.5 * (bounds[:, :2] + bounds[:, 2:]) - origin) / length)
+    return w, bounds - np.tile(w * length, 2)
+
+
+class _Grid:
+    """Tiles ``nx`` by ``ny`` of size ``width`` from ``origin``; periodic grids wrap their indices."""
+
+    def __init__(self, origin, width, counts, periodic, pad):
+        self.origin = np.asarray(origin, dtype=np.float64)
+        self.width = np.asarray(width, dtype=np.float64)
+        self.counts = np.asarray(counts, dtype=np.int64)
+        self.periodic = periodic
+        self.pad = float(pad)
+
+    @property
+    def size(self):
+        return int(self.counts[0] * self.counts[1])
+
+    def index(self, xy):
+        """Tile coordinates (n, 2) of the points ``xy`` (wrapped or clipped into the grid)."""
+        t = np.floor((xy - self.origin) / self.width)
+        if self.periodic:
+            return np.mod(t, self.counts).astype(np.int64)
+        return np.clip(t, 0, self.counts - 1).astype(np.int64)
+
+    def ranges(self, bounds):
+        """First tile coordinates (n, 2) and tile counts (n, 2) that each padded box reaches."""
+        lo = np.floor((bounds[:, :2] - self.pad - self.origin) / self.width)
+        hi = np.floor((bounds[:, 2:] + self.pad - self.origin) / self.width)
+        if self.periodic:
+            count = hi - lo + 1
+            every = count >= self.counts  # reaches all the way round: every tile once
+            return np.where(every, 0, np.mod(lo, self.counts)).astype(np.int64), np.where(every, self.counts, count).astype(np.int64)
+        lo = np.clip(lo, 0, self.counts - 1)
+        hi = np.clip(hi, 0, self.counts - 1)
+        return lo.astype(np.int64), (hi - lo + 1).astype(np.int64)
+
+
+def _make_grid(summary, box, tiles, tile_shapes):
+    n = int(summary[:, 0].sum())
+    lo = summary[:, 1:3].min(axis=0)
+    hi = summary[:, 3:5].max(axis=0)
+    largest = summary[:, 5:7].max(axis=0) if n else np.zeros(2)
+    if box is not None:
+        origin, length = box
+        too_big = ~(2 * largest < length)
+        if np.any(too_big):
+            raise ValueError(
+                f"periodic box {tuple(length.tolist())} must exceed twice the largest shape extent; "
+                f"the largest bounding box is {tuple(largest.tolist())}"
+            )
+        scale = float(summary[:, 7].max(initial=0.0)) + float(np.abs(origin).max()) + 3 * float(length.max())
+        pad = 2.0**-40 * scale  # covers the rounding of the wrap and shift translations, a few ulps
+        span = length
+    else:
+        if n == 0:
+            lo, hi = np.zeros(2), np.ones(2)
+        origin, span, pad = lo, hi - lo, 0.0
+        span = np.where(span > 0, span, 1.0)
+    if tiles is not None:
+        counts = np.broadcast_to(np.asarray(tiles, dtype=np.int64), (2,)).copy()
+        if np.any(counts < 1):
+            raise ValueError(f"tiles must be positive, got {tiles!r}")
+    else:
+        side = math.sqrt(float(span[0] * span[1]) * tile_shapes / max(n, 1))
+        side = max(side, float(largest.max()))  # a shape reaches at most the neighbouring tiles
+        if box is not None:
+            counts = np.maximum(np.floor(span / side), 1).astype(np.int64)
+        else:
+            counts = np.maximum(np.ceil(span / side), 1).astype(np.int64)
+    return _Grid(origin, span / counts, counts, box is not None, pad), n
+
+
+# -- the two task kinds -------------------------------------------------------------------------
+
+
+def _explode(part, rows, layout, degrees, box, grid, columns, partition_info=None):
+    """Home and halo copies of one input partition: columns ``tile, row`` then the catalogue's."""
+    import pandas as pd
+
+    number = None if partition_info is None else partition_info["number"]
+    if number is None or len(part) != rows[number]:  # the row numbers would be wrong: never guess
+        raise RuntimeError(
+            f"collide2d.dask: partition {number} has {len(part)} rows, the first pass counted "
+            f"{'?' if number is None else rows[number]}; the input changed between the two passes"
+        )
+    offset = int(rows[:number].sum())
+    data = _data(part, layout)
+    bounds = layout.build(data, degrees).bounds.reshape(-1, 4)
+    if box is not None:
+        _, bounds = _wrap(bounds, box)
+    first, count = grid.ranges(bounds)
+    copies = count[:, 0] * count[:, 1]
+    row = np.repeat(np.arange(data.shape[0]), copies)
+    k = np.arange(row.size) - np.repeat(np.cumsum(copies) - copies, copies)  # copy number in its row
+    tx = first[row, 0] + k % count[row, 0]
+    ty = first[row, 1] + k // count[row, 0]
+    if grid.periodic:
+        tx, ty = tx % grid.counts[0], ty % grid.counts[1]
+    out = {"tile": ty * grid.counts[0] + tx, "row": offset + row}
+    for c, name in enumerate(layout.columns):
+        out[name] = data[row, c]
+    if layout.has_id:
+        out["id"] = part["id"].to_numpy()[row]
+    return pd.DataFrame(out, columns=columns).astype({"id": part["id"].dtype} if layout.has_id else {})
+
+
+def _tile_frame(part, layout, degrees, periodic, grid, predicate, meta):
+    """The pairs owned by the tiles of one shuffled partition (its index holds the tile numbers)."""
+    import pandas as pd
+
+    if len(part) < 2:
+        return _empty(meta)
+    tile = part.index.to_numpy()
+    frames = []
+    for t in np.unique(tile):  # one tile per partition, by the divisions; robust to any other split
+        rows = part[tile == t].sort_values("row", kind="stable")
+        piece = (rows["row"].to_numpy(), _data(rows, layout), rows["id"].to_numpy() if layout.has_id else None)
+        frames.append(_tile_pairs([piece], int(t), layout, degrees, periodic, grid, predicate, meta))
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+def _numba_guard():
+    """A lock when Numba's threading layer cannot run parallel kernels from two threads at once."""
+    import numba
+
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # no parallel kernel has run yet: be safe
+        return _LOCK
+    return contextlib.nullcontext() if layer in ("omp", "tbb") else _LOCK
+
+
+_LOCK = threading.Lock()
+
+
+def _empty(meta):
+    return meta.iloc[:0].copy()
+
+
+def _tile_pairs(pieces, tile, layout, degrees, periodic, grid, predicate, meta):
+    """The pairs owned by one tile, measured: a pandas DataFrame with :data:`COLUMNS`."""
+    import pandas as pd
+
+    from collide2d.broadphase import query_pairs as single_query_pairs
+    from collide2d.measurement import contact
+    from collide2d.overlay import iou, overlap_area
+    from collide2d.predicates import relate
+
+    box = _periodic_box(periodic)
+    gid = np.concatenate([piece[0] for piece in pieces])
+    if gid.size < 2:
+        return _empty(meta)
+    data = np.concatenate([piece[1] for piece in pieces])
+    ids = np.concatenate([piece[2] for piece in pieces]) if layout.has_id else gid
+    shapes = layout.build(data, degrees)
+    with _numba_guard():
+        pairs, shifts = single_query_pairs(shapes, predicate=predicate, periodic=periodic, return_shifts=True)
+    i, j = pairs
+    # the owner: the tile holding the lower-left corner of the intersection of the two boxes
+    bounds = shapes.bounds.reshape(-1, 4)
+    corner = np.maximum(bounds[i, :2], bounds[j, :2] + shifts)
+    if box is not None:
+        w, _ = _wrap(bounds[i], box)
+        corner = corner - w * box[1]
+    t = grid.index(corner)
+    mine = np.flatnonzero(t[:, 1] * grid.counts[0] + t[:, 0] == tile)
+    if mine.size == 0:
+        return _empty(meta)
+    i, j, shifts = i[mine], j[mine], shifts[mine]
+    a = layout.build(data[i], degrees)
+    b = layout.build(data[j], degrees) if box is None else layout.shifted(data[j], shifts, degrees)
+    with _numba_guard():
+        code = np.asarray(relate(a, b), dtype=np.int8)
+        touch = contact(a, b)
+        area = overlap_area(a, b)
+        ratio = iou(a, b)
+    frame = pd.DataFrame(
+        {
+            "a": pd.Series(ids[i], dtype=meta["a"].dtype),
+            "b": pd.Series(ids[j], dtype=meta["b"].dtype),
+            "relation": pd.Categorical.from_codes(code, dtype=meta["relation"].dtype),
+            "separation": np.asarray(touch.separation, dtype=np.float64),
+            "normal_x": np.asarray(touch.normal[:, 0], dtype=np.float64),
+            "normal_y": np.asarray(touch.normal[:, 1], dtype=np.float64),
+            "overlap_area": np.asarray(area, dtype=np.float64),
+            "iou": np.asarray(ratio, dtype=np.float64),
+        }
+    )
+    if box is not None:
+        frame["shift_x"], frame["shift_y"] = shifts[:, 0], shifts[:, 1]
+    return frame
+
+
+def _meta(frame, layout, periodic):
+    import pandas as pd
+
+    id_dtype = frame.dtypes["id"] if layout.has_id else np.dtype(np.int64)
+    columns = {
+        "a": pd.Series([], dtype=id_dtype),
+        "b": pd.Series([], dtype=id_dtype),
+        "relation": pd.Series(pd.Categorical([], categories=list(_RELATIONS))),
+    }
+    columns.update({name: pd.Series([], dtype=np.float64) for name in _FLOATS + (_SHIFTS if periodic else ())})
+    return pd.DataFrame(columns)
+
+
+# -- public -------------------------------------------------------------------------------------
+
+
+def query_pairs(shapes, *, predicate="intersects", periodic=None, degrees=False, tiles=None, tile_shapes=_TILE_SHAPES):
+    """Return every pair of a catalogue that satisfies a predicate, as a lazy Dask DataFrame.
+
+    Parameters
+    ----------
+    shapes : dask.dataframe.DataFrame, pandas.DataFrame or path
+        An ellipse catalogue (columns ``x, y, rx, ry`` and optionally ``angle``) or a circle
+        catalogue (``x, y, r``), with an optional ``id`` column; other columns are ignored and
+        names are matched after stripping and lower-casing. A path is read as a Parquet dataset
+        (a file, a directory or a glob), or as CSV when it ends in ``.csv``.
+    predicate : str or None, default "intersects"
+        As for :func:`collide2d.broadphase.query_pairs`; ``None`` keeps every pair whose bounding
+        boxes meet.
+    periodic : (float, float) or Box, optional
+        A periodic domain, as for :func:`collide2d.broadphase.query_pairs`: each pair is measured in
+        its minimum image, ``b`` translated by whole box lengths.
+    degrees : bool, default False
+        The ``angle`` column is in degrees.
+    tiles : int or (int, int), optional
+        Force the tile grid (``nx, ny``); by default tiles hold about ``tile_shapes`` shapes and are
+        at least as wide as the largest bounding box.
+    tile_shapes : int, default 100000
+        Target number of shapes per tile (per task of the second pass); the memory of a task is
+        about 200 bytes per shape and per pair.
+
+    Returns
+    -------
+    dask.dataframe.DataFrame
+        Columns :data:`COLUMNS`: ``a``, ``b`` (the ``id`` column, else the row number in the
+        catalogue counted from 0, with ``row_a < row_b``), ``relation`` (categorical: ``TOUCHING``,
+        ``OVERLAPPING``, ...; :class:`collide2d.Relation` names), ``separation``, ``normal_x``,
+        ``normal_y`` (:func:`collide2d.measurement.contact`), ``overlap_area`` and ``iou``. One
+        partition per tile, sorted by row inside a partition; the partitions are not in a global
+        order. Every pair appears exactly once. With ``periodic``, two more columns ``shift_x``,
+        ``shift_y``: the translation applied to ``b`` (whole box lengths), as the command writes.
+
+    Raises
+    ------
+    ValueError
+        For missing columns, an invalid shape (radii must be positive and finite), or a shape too
+        large for the periodic box; raised by the first pass, that is by this call.
+    ImportError
+        When dask is not installed.
+
+    See Also
+    --------
+    collide2d.broadphase.query_pairs : the same pairs on one machine.
+
+    Notes
+    -----
+    The first pass (row counts, extent, largest shape) is computed by this call on the current
+    scheduler; the rest is lazy. The result equals the single-machine ``query_pairs`` followed by
+    ``relate``, ``contact``, ``overlap_area`` and ``iou`` of the pairs, bit for bit: each tile runs
+    exactly that code on its shapes.
+
+    Examples
+    --------
+    >>> import pytest; dd = pytest.importorskip("dask.dataframe")
+    >>> import pandas as pd
+    >>> from collide2d.dask import query_pairs
+    >>> table = pd.DataFrame({"x": [0.0, 3.0, 10.0], "y": [0.0, 0.0, 0.0], "rx": [2.0, 1.0, 1.0], "ry": [1.0, 3.0, 1.0]})
+    >>> pairs = query_pairs(dd.from_pandas(table, npartitions=2)).compute()
+    >>> pairs[["a", "b", "relation", "separation", "overlap_area"]].to_string(index=False)
+    ' a  b relation  separation  overlap_area\\n 0  1 TOUCHING         0.0           0.0'
+    >>> len(query_pairs(dd.from_pandas(table.iloc[:0], npartitions=1)).compute())  # no shapes
+    0
+    """
+    _require_dask()
+    import pandas as pd
+
+    if not isinstance(degrees, (bool, np.bool_)):
+        raise TypeError(f"degrees must be True or False, got {degrees!r}")
+    if not (isinstance(tile_shapes, (int, np.integer)) and tile_shapes > 0):
+        raise ValueError(f"tile_shapes must be a positive integer, got {tile_shapes!r}")
+    from collide2d.broadphase import _check_predicate
+
+    _check_predicate(predicate)
+    box = _periodic_box(periodic)
+    frame, layout = _as_frame(shapes)
+    # the first pass, blockwise on the same frame as the second so that partition k is the same
+    summary_meta = pd.DataFrame({name: np.zeros(0) for name in _SUMMARY})
+    summary = frame.map_partitions(_summary, layout, degrees, box, meta=summary_meta).compute().to_numpy().reshape(-1, 8)
+    grid, _ = _make_grid(summary, box, tiles, tile_shapes)
+    rows = summary[:, 0].astype(np.int64)
+    meta = _meta(frame, layout, box is not None)
+    columns = ["tile", "row"] + layout.columns + (["id"] if layout.has_id else [])
+    explode_meta = pd.DataFrame({name: np.zeros(0, dtype=np.int64 if name in ("tile", "row") else np.float64) for name in columns})
+    if layout.has_id:
+        explode_meta["id"] = explode_meta["id"].astype(frame.dtypes["id"])
+    exploded = frame.map_partitions(_explode, rows, layout, degrees, box, grid, columns, meta=explode_meta)
+    tiled = exploded.set_index("tile", divisions=list(range(grid.size + 1)))
+    return tiled.map_partitions(_tile_frame, layout, degrees, periodic, grid, predicate, meta, meta=meta, align_dataframes=False)
+
+
+def pairs_frame(source, *, predicate="intersects", periodic=None, degrees=False, scheduler=None):
+    """The entry point of ``collide2d pairs INPUT --dask [--scheduler ADDRESS]``.
+
+    Parameters
+    ----------
+    source : path or dask.dataframe.DataFrame
+        A Parquet dataset or a CSV catalogue (see :func:`query_pairs`).
+    predicate, periodic, degrees
+        As for :func:`query_pairs`.
+    scheduler : str, optional
+        The address of a Dask scheduler, such as ``"tcp://10.0.0.5:8786"``: connect a
+        ``distributed.Client`` to it, which stays the default scheduler for the rest of the
+        session (so that computing the result runs there). ``None``: the active
+        ``distributed.Client`` if any, else Dask's threads.
+
+    Returns
+    -------
+    dask.dataframe.DataFrame
+        As :func:`query_pairs`: :data:`COLUMNS`, one partition per tile.
+
+    Examples
+    --------
+    >>> import pytest; dd = pytest.importorskip("dask.dataframe")
+    >>> import pathlib, tempfile
+    >>> from collide2d.dask import pairs_frame
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "cat.csv"
+    >>> _ = path.write_text("x,y,r,id\\n0,0,1,a\\n2,0,1,b\\n5,0,1,c\\n")
+    >>> pairs_frame(path).compute()[["a", "b", "relation"]].values.tolist()
+    [['a', 'b', 'TOUCHING']]
+    """
+    _require_dask()
+    if scheduler is not None:
+        if not isinstance(scheduler, str):
+            raise TypeError(f"scheduler must be the address of a Dask scheduler, got {scheduler!r}")
+        from distributed import Client
+
+        _clients.append(Client(scheduler, set_as_default=True))
+    return query_pairs(source, predicate=predicate, periodic=periodic, degrees=degrees)
