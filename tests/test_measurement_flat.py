@@ -11,7 +11,9 @@ Oracles, independent of the kernels' separating-axis and closest-feature logic:
 Invariants: unit normal, ``point_b - point_a == separation * normal``, sign of ``separation``
 against the exact predicate ``c2.disjoint`` outside a band, translating ``b`` by
 ``-separation * normal`` (a little less keeps them intersecting, a little more separates them),
-swap symmetry, scalar == batch, ``closest_point`` on the boundary.
+swap symmetry, scalar == batch, ``closest_point`` on the boundary. Sign consistency of the public
+functions (every kind pair): ``separation > 0`` exactly when ``c2.intersects`` is false, exactly 0
+at constructed tangencies, and at pairs moved to tangency up to rounding.
 """
 
 from __future__ import annotations
@@ -476,3 +478,149 @@ def test_contact_tiny_far_segment_witnesses_consistent_regression():
     box = c2.Box((1.0e6, -1.0e6), (1.0e6 + 2, -1.0e6 + 2))
     c = contact(box, c2.Segment((0.0, 0.0), (1e-6, 1e-6)))
     check_invariants(c, 2.0e6)
+
+
+# -- sign consistency with the exact predicates (separation > 0 exactly when not intersects) ----------
+
+
+def _batch1(shape):
+    """The single shape as a batch of one."""
+    kind = type(shape).__name__
+    return build(kind, {k: np.asarray(v, dtype=np.float64)[None] for k, v in shape._fields.items()})
+
+
+def _tangent_pairs():
+    """Exact tangencies of every kind pair (stored floats touch exactly)."""
+    ell = c2.Ellipse((0.0, 0.0), (2.0, 1.0))
+    return [
+        (c2.Circle((0.0, 0.0), 1.0), c2.Circle((3.0, 4.0), 4.0)),  # at r1 + r2
+        (ell, c2.Ellipse((3.0, 0.0), (1.0, 3.0))),  # vertex to vertex
+        (ell, c2.Ellipse((0.0, 1.5), (4.0, 0.5))),
+        (ell, c2.Circle((0.0, -3.0), 2.0)),
+        (c2.Box((0.0, 0.0), (1.0, 1.0)), c2.Box((1.0, 0.25), (2.0, 0.75))),  # edges touching
+        (c2.Box((0.0, 0.0), (1.0, 1.0)), c2.Box((1.0, 1.0), (2.0, 3.0))),  # corners touching
+        (c2.Polygon([(0, 0), (2, 0), (1, 1)]), c2.Polygon([(1, 1), (3, 1), (2, 3)])),
+        (ell, c2.Point((2.0, 0.0))),  # point on the boundary
+        (ell, c2.Point((0.0, -1.0))),
+        (c2.Circle((1.0, 1.0), 5.0), c2.Point((4.0, 5.0))),
+        (c2.Box((0.0, 0.0), (1.0, 1.0)), c2.Point((1.0, 0.5))),
+        (ell, c2.Box((2.0, -1.0), (3.0, 1.0))),  # ellipse vertex on a box edge
+        (ell, c2.Segment((-3.0, 1.0), (3.0, 1.0))),
+        (ell, c2.Line((0.0, -1.0), (1.0, 0.0))),
+        (ell, c2.Polygon([(2.0, 0.0), (4.0, -1.0), (4.0, 1.0)])),  # polygon corner on the vertex
+        (c2.Segment((0.0, 0.0), (1.0, 0.0)), c2.Segment((1.0, 0.0), (2.0, 1.0))),
+        (c2.Segment((0.0, 0.0), (1.0, 1.0)), c2.Line((2.0, 0.0), (-1.0, 1.0))),
+        (c2.Box((0.0, 0.0), (1.0, 1.0)), c2.Line((0.0, 1.0), (1.0, 0.0))),
+    ]
+
+
+def test_exact_tangencies_report_zero_separation():
+    for a, b in _tangent_pairs():
+        for x, y in ((a, b), (b, a)):
+            assert c2.relate(x, y) == c2.Relation.TOUCHING, (x, y)
+            c = contact(x, y)
+            assert c.separation == 0.0, (x, y, c.separation)
+            assert distance(x, y) == 0.0
+            # batches (both broadcasting forms) give the same exact zero
+            assert contact(_batch1(x), y).separation.tolist() == [0.0]
+            assert distance(x, _batch1(y)).tolist() == [0.0]
+
+
+def _near_tangent_pairs():
+    """Tangent pairs pushed apart / together along the contact normal by +-1e-13 relative."""
+    out = []
+    for a, b in _tangent_pairs():
+        n = np.asarray(contact(a, b).normal)
+        for sign in (1.0, -1.0):
+            for step in (1e-13, 3e-14, 1e-12):
+                out.append((a, _translated(b, sign * step * 4.0 * n)))
+    return out
+
+
+def _translated(shape, v):
+    kind = type(shape).__name__
+    return build(kind, transform_fields(kind, shape._fields, translate=np.asarray(v, dtype=np.float64)))
+
+
+def test_near_tangent_sign_follows_the_exact_predicate_scalar_and_batch():
+    pairs = _near_tangent_pairs()
+    checked = {True: 0, False: 0}
+    for a, b in pairs:
+        for x, y in ((a, b), (b, a)):
+            inter = c2.intersects(x, y)
+            checked[bool(inter)] += 1
+            s = contact(x, y).separation
+            assert (s > 0.0) == (not inter), (x, y, s)
+            assert (distance(x, y) == 0.0) == inter
+            if c2.relate(x, y) == c2.Relation.TOUCHING:
+                assert s == 0.0
+    assert checked[True] > 20 and checked[False] > 20
+
+
+def test_sign_consistency_in_a_mixed_batch():
+    # one batch of near-tangent circle pairs (gaps +-k ulps around r1 + r2): batch == scalar, and
+    # separation > 0 exactly where intersects is false
+    r = np.full(64, 1.0)
+    x = 2.0 + np.arange(-32, 32) * 2.0**-51  # centre distances within 32 ulps of r1 + r2 = 2
+    a = c2.Circle(np.zeros((64, 2)), r)
+    b = c2.Circle(np.stack([x, np.zeros(64)], axis=-1), r)
+    e = c2.Ellipse(np.zeros((64, 2)), np.stack([r, r * 0.5], axis=-1), 0.0)
+    for p, q in ((a, b), (e, b), (b, e)):
+        c = contact(p, q)
+        inter = c2.intersects(p, q)
+        np.testing.assert_array_equal(c.separation > 0, ~inter)
+        np.testing.assert_array_equal(distance(p, q) == 0, inter)
+        touching = c2.relate(p, q) == c2.Relation.TOUCHING
+        assert np.all(c.separation[touching] == 0.0)
+        assert touching.any() and inter.any() and (~inter).any()
+        for k in range(0, 64, 7):
+            assert contact(p[k], q[k]).separation == c.separation[k]
+
+
+def _random_shape(kind, rng):
+    c = rng.uniform(-2, 2, 2)
+    if kind == "Ellipse":
+        return c2.Ellipse(c, (rng.uniform(0.2, 2), rng.uniform(0.01, 1)), rng.uniform(-3, 3))
+    if kind == "Circle":
+        return c2.Circle(c, rng.uniform(0.1, 2))
+    if kind == "RotatedBox":
+        return c2.RotatedBox(c, rng.uniform(0.2, 2, 2), rng.uniform(-3, 3))
+    if kind == "Point":
+        return c2.Point(c)
+    if kind == "Segment":
+        return c2.Segment(c, c + rng.uniform(-2, 2, 2))
+    ang = np.sort(rng.uniform(0, 2 * np.pi, 5))
+    return c2.Polygon(c + rng.uniform(0.5, 2) * np.stack([np.cos(ang), np.sin(ang)], axis=-1))
+
+
+SIGN_KINDS = ("Ellipse", "Circle", "RotatedBox", "Polygon", "Segment", "Point")
+
+
+@pytest.mark.parametrize("kind_b", SIGN_KINDS)
+@pytest.mark.parametrize("kind_a", SIGN_KINDS)
+def test_sign_agrees_with_intersects_after_shifting_to_tangency(kind_a, kind_b):
+    # b moved by -separation * normal touches a up to rounding: the raw float separation then
+    # disagrees with the exact predicate for about a quarter of the pairs; the public one never.
+    rng = np.random.default_rng(sum(map(ord, kind_a + "/" + kind_b)))
+    pairs = []
+    for _ in range(24):
+        a, b = _random_shape(kind_a, rng), _random_shape(kind_b, rng)
+        raw = _dispatch.contact_values(a, b)
+        moved = _translated(b, -raw[0] * np.asarray(raw[1:3]))
+        pairs.append((a, moved))
+    for a, b in pairs:
+        inter = c2.intersects(a, b)
+        s = contact(a, b).separation
+        assert (s > 0.0) == (not inter), (a, b, s)
+        assert (distance(a, b) == 0.0) == inter
+        if c2.relate(a, b) == c2.Relation.TOUCHING:
+            assert s == 0.0
+    # the same pairs as one batch: identical separations
+    fa = {k: np.stack([np.asarray(p[0]._fields[k], dtype=np.float64) for p in pairs]) for k in pairs[0][0]._fields}
+    fb = {k: np.stack([np.asarray(p[1]._fields[k], dtype=np.float64) for p in pairs]) for k in pairs[0][1]._fields}
+    if kind_a == "Polygon" or kind_b == "Polygon":
+        return  # polygons with varying vertex counts do not stack; covered one by one above
+    ba, bb = build(kind_a, fa), build(kind_b, fb)
+    sep = contact(ba, bb).separation
+    np.testing.assert_array_equal(sep, [contact(a, b).separation for a, b in pairs])
+    np.testing.assert_array_equal(sep > 0, ~c2.intersects(ba, bb))

@@ -1,8 +1,8 @@
 """Measurements between shapes: signed distance, contact normal, witness points, closest point.
 
-These are floating-point measurements (accurate to a few ulps of the shapes' sizes), not exact
-predicates: near touching, the sign of ``separation`` can disagree with :func:`collide2d.relate`
-within a band of a few ulps of the sizes involved.
+These are floating-point measurements (accurate to a few ulps of the shapes' sizes), but the sign
+of ``separation`` is made to agree with the exact predicates (see :func:`contact`): it is positive
+exactly when :func:`collide2d.intersects` is false, and exactly 0 for touching pairs.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from collide2d import _dispatch
+from collide2d._kernels import codes
 from collide2d.shapes import Point
 
 __all__ = ["Contact", "closest_point", "contact", "distance"]
@@ -34,6 +35,97 @@ class Contact(NamedTuple):
     point_b: np.ndarray  #: witness point on b's boundary
     curvature_a: float | np.ndarray  #: curvature of a's boundary at point_a (0 on edges, inf at corners)
     curvature_b: float | np.ndarray  #: curvature of b's boundary at point_b
+
+
+# Smallest positive float (subnormal): the separation reported for exactly disjoint pairs whose
+# floating-point separation came out <= 0 (far below the accuracy of the separation).
+_TINY = float(np.nextafter(0.0, 1.0))
+# Relative band |separation| <= _BAND * scale inside which an intersecting pair may be touching
+# (the separation is accurate to a few ulps of the coordinates and sizes, about 1e-15 relative:
+# the band leaves a margin of about 1e5). Only pairs in it pay for the exact relation.
+_BAND = 2.0**-32
+
+
+def _coordinate_scale(shape, rows=None):
+    """Largest absolute coordinate or size of the given flat rows of a shape (float64 array)."""
+    p = shape._flat_params()
+    if rows is not None:
+        p = p[rows]
+    kind = shape._kind
+    if kind == "polygon":
+        offset = p[:, 0].astype(np.int64)
+        count = p[:, 1].astype(np.int64)
+        out = np.zeros(count.size)
+        if count.size == 0 or shape._verts.size == 0:
+            return out
+        start = np.cumsum(count) - count
+        owner = np.repeat(np.arange(count.size), count)
+        v = shape._verts[offset[owner] + (np.arange(owner.size) - start[owner])]
+        np.maximum.at(out, owner, np.maximum(np.abs(v[:, 0]), np.abs(v[:, 1])))
+        return out
+    ncols = {"ellipse": 4, "line": 2}.get(kind, p.shape[1])  # ellipse: centre and semi-axes
+    out = np.zeros(p.shape[0])
+    for j in range(ncols):
+        np.maximum(out, np.abs(p[:, j]), out=out)
+    return out
+
+
+def _global_scale(shape):
+    """An upper bound of :func:`_coordinate_scale` over all rows (a float)."""
+    table = shape._verts if shape._kind == "polygon" else shape._params
+    return float(np.abs(table).max()) if table.size else 0.0
+
+
+def _sign_consistent(a, b, values):
+    """Make the sign of the separation agree with the exact predicates (in place for arrays).
+
+    ``separation > 0`` exactly when the exact :func:`collide2d.intersects` is false, and
+    ``separation == 0.0`` exactly for pairs whose exact relation is ``TOUCHING``:
+
+    * intersecting pairs whose float separation came out > 0 get 0.0;
+    * intersecting pairs with ``-separation <= _BAND * scale`` (``scale`` the largest coordinate
+      or size of the two shapes; only these may be touching) get their exact relation, and the
+      ``TOUCHING`` ones get 0.0;
+    * disjoint pairs whose float separation came out <= 0 get the smallest positive float
+      (``5e-324``), far below the accuracy of the separation.
+
+    Normals and witness points are left as computed.
+    """
+    flags = _dispatch.intersects_flags(a, b)
+    if isinstance(values, tuple):
+        s = values[0]
+        if flags:
+            if s > 0.0:
+                s = 0.0
+            elif s < 0.0:
+                scale = float(_coordinate_scale(a)[0]) + float(_coordinate_scale(b)[0])
+                if -s <= _BAND * scale and _dispatch.relate_codes(a, b) == codes.TOUCHING:
+                    s = 0.0
+        elif not (s > 0.0):
+            s = _TINY
+        return (s,) + values[1:]
+    if values.size == 0:
+        return values
+    flat = values.reshape(-1, 9)  # a view when values is contiguous (as contact_values makes it)
+    sep = flat[:, 0]
+    flags = np.asarray(flags).reshape(-1)
+    sep[flags & (sep > 0.0)] = 0.0
+    sep[~flags & ~(sep > 0.0)] = _TINY
+    # candidates for touching: intersecting, separation in the band (first against a bound of the
+    # scale over the whole batch, then against the scale of each pair)
+    near = np.flatnonzero(flags & (sep < 0.0) & (-sep <= _BAND * (_global_scale(a) + _global_scale(b))))
+    if near.size:
+        _, index_a, index_b = _dispatch.broadcast_indices(a, b)
+        ia = index_a[near]
+        ib = index_b[near]
+        keep = -sep[near] <= _BAND * (_coordinate_scale(a, ia) + _coordinate_scale(b, ib))
+        near, ia, ib = near[keep], ia[keep], ib[keep]
+        if near.size:
+            code = _dispatch.relate_pairs(
+                a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib
+            )
+            sep[near[code == codes.TOUCHING]] = 0.0
+    return flat.reshape(values.shape)
 
 
 def _contact_from_values(values):
@@ -100,6 +192,13 @@ def contact(a, b, /):
     An edge counts as a face (curvature 0, witnesses at the middle of the common stretch) when it is
     perpendicular to the normal within about 7e-15 rad.
 
+    The sign of ``separation`` is decided by the exact predicates: it is ``> 0`` exactly when
+    :func:`collide2d.intersects` is false, and exactly ``0.0`` when the exact relation is
+    ``TOUCHING``. Where the floating-point value disagrees it is replaced: by ``0.0`` for an
+    intersecting pair that came out positive, by the smallest positive float (``5e-324``, far
+    below the accuracy of the separation) for a disjoint pair that came out ``<= 0``. Normals and
+    witness points are left as computed.
+
     Examples
     --------
     >>> import collide2d as c2
@@ -112,8 +211,10 @@ def contact(a, b, /):
     [0.0, 1.0]
     >>> c2.contact(c2.Point((0, 0)), c2.Point([(3, 4), (0, 0)])).separation.tolist()
     [5.0, 0.0]
+    >>> c2.contact(c2.Circle((0, 0), 1), c2.Circle((3, 4), 4)).separation  # touching: exactly 0
+    0.0
     """
-    return _contact_from_values(_dispatch.contact_values(a, b))
+    return _contact_from_values(_sign_consistent(a, b, _dispatch.contact_values(a, b)))
 
 
 def distance(a, b, /):
@@ -127,7 +228,8 @@ def distance(a, b, /):
     Returns
     -------
     float or ndarray of shape ``np.broadcast_shapes(a.shape, b.shape)`` and dtype float64
-        A Python float when both inputs are single shapes.
+        A Python float when both inputs are single shapes. Exactly 0 if and only if the exact
+        :func:`collide2d.intersects` is true.
 
     Raises
     ------
@@ -149,7 +251,7 @@ def distance(a, b, /):
     >>> c2.distance(x_axis, c2.Line((0, 1), (-2, 0))), c2.distance(x_axis, c2.Line((0, 1), (1, 1)))
     (1.0, 0.0)
     """
-    values = _dispatch.contact_values(a, b)
+    values = _sign_consistent(a, b, _dispatch.contact_values(a, b))
     if isinstance(values, tuple):
         return max(values[0], 0.0)
     return np.maximum(values[..., 0], 0.0)
