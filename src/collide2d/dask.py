@@ -126,27 +126,10 @@ def _data(part, layout):
 
 
 def _periodic_box(periodic):
-    """``(origin, length)`` float arrays of shape (2,), or None (as query_pairs reads ``periodic``)."""
-    if periodic is None:
-        return None
-    from collide2d.shapes import Box
+    """``(origin, length)`` float arrays of shape (2,), or None, read exactly as query_pairs reads them."""
+    from collide2d.broadphase import _check_periodic
 
-    if isinstance(periodic, Box):
-        if periodic.shape:
-            raise ValueError("periodic must be a single Box, not a batch")
-        origin = np.array(periodic.min, dtype=np.float64)
-        length = np.array(periodic.max, dtype=np.float64) - origin
-    else:
-        try:
-            length = np.array(periodic, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"periodic must be (Lx, Ly) or a Box, got {periodic!r}") from None
-        if length.shape != (2,):
-            raise ValueError(f"periodic must be (Lx, Ly) or a Box, got an array of shape {length.shape}")
-        origin = np.zeros(2)
-    if not np.all(np.isfinite(length)) or np.any(length <= 0):
-        raise ValueError(f"periodic box lengths must be finite and positive, got {tuple(length.tolist())}")
-    return origin, length
+    return _check_periodic(periodic)
 
 
 _SUMMARY = ("rows", "xmin", "ymin", "xmax", "ymax", "widest", "tallest", "largest_coordinate")
