@@ -34,11 +34,11 @@ import math
 import os
 import platform
 import sys
-import time
 
 import numpy as np
 
 import collide2d as c2
+from common import best_of, polygon_vertices, random_pairs, table, unit_direction, LAST_CPU as _LAST_CPU, SEED  # noqa: E402 (benchmarks/ is on sys.path)
 
 try:
     import shapely
@@ -53,23 +53,8 @@ try:
 except ImportError:  # pragma: no cover
     cKDTree = None
 
-SEED = 20260601
-SPREAD = 3.5
 H_TALL = 20.0  # third semi-axis of coal's ellipsoids (>> the 2-D sizes, which are <= 2)
 
-_LAST_CPU = [math.nan]
-
-
-def best_of(function, repeat):
-    """``(best wall seconds, last result)``; the best CPU seconds go to ``_LAST_CPU[0]``."""
-    best, best_cpu, result = math.inf, math.inf, None
-    for _ in range(repeat):
-        t0, c0 = time.perf_counter(), time.process_time()
-        result = function()
-        best = min(best, time.perf_counter() - t0)
-        best_cpu = min(best_cpu, time.process_time() - c0)
-    _LAST_CPU[0] = best_cpu
-    return best, result
 
 
 def fmt_time(s):
@@ -82,37 +67,6 @@ def fmt_time(s):
     if s < 1.0:
         return f"{s * 1e3:.1f} ms"
     return f"{s:.2f} s"
-
-
-def table(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def random_pairs(n, seed=SEED):
-    """Same workload as bench_predicates.py: centres in [-100, 100]^2, b within +-3.5 of a."""
-    rng = np.random.default_rng(seed)
-    ca = rng.uniform(-100.0, 100.0, (n, 2))
-    cb = ca + rng.uniform(-SPREAD, SPREAD, (n, 2))
-    ra = rng.uniform(0.5, 2.0, (n, 2))
-    rb = rng.uniform(0.5, 2.0, (n, 2))
-    ta = rng.uniform(-np.pi, np.pi, n)
-    tb = rng.uniform(-np.pi, np.pi, n)
-    return (ca, ra, ta), (cb, rb, tb)
-
-
-def unit_direction(e):
-    w = np.asarray(e.direction, dtype=np.float64)
-    return w / np.hypot(w[..., 0], w[..., 1])[..., None]
-
-
-def polygon_vertices(center, radii, w, count):
-    t = np.linspace(0.0, 2.0 * np.pi, count, endpoint=False)
-    x = radii[:, 0:1] * np.cos(t)
-    y = radii[:, 1:2] * np.sin(t)
-    wx, wy = w[:, 0:1], w[:, 1:2]
-    return np.stack([center[:, 0:1] + wx * x - wy * y, center[:, 1:2] + wy * x + wx * y], axis=-1)
 
 
 def polygons(e, count):

@@ -50,6 +50,7 @@ import time
 import numpy as np
 
 import collide2d as c2
+from common import covariances, polygon_vertices  # noqa: E402 (benchmarks/ is on sys.path)
 
 OPTIONAL = {}
 for _name in ("shapely", "ellipsoid_tree", "coal", "fcl", "mpmath"):
@@ -207,14 +208,6 @@ def run_collide2d(shapes, repeat):
     return broad, full
 
 
-def polygon_vertices(center, radii, w, count):
-    t = np.linspace(0.0, 2.0 * np.pi, count, endpoint=False)
-    x = radii[:, 0:1] * np.cos(t)
-    y = radii[:, 1:2] * np.sin(t)
-    wx, wy = w[:, 0:1], w[:, 1:2]
-    return np.stack([center[:, 0:1] + wx * x - wy * y, center[:, 1:2] + wy * x + wx * y], axis=-1)
-
-
 def run_shapely(arr, count, fraction, rng, repeat):
     shapely = OPTIONAL["shapely"]
     center, radii, w = arr
@@ -231,16 +224,6 @@ def run_shapely(arr, count, fraction, rng, repeat):
     keys = pair_keys(q[keep], t[keep], n)
     scale = n / len(rows)
     return build[:2], tree_t[:2], (query[0] * scale, query[1] * scale), keys, rows
-
-
-def covariances(radii, w):
-    a2, b2 = radii[:, 0] ** 2, radii[:, 1] ** 2
-    c, s = w[:, 0], w[:, 1]
-    sigma = np.empty((len(radii), 2, 2))
-    sigma[:, 0, 0] = a2 * c * c + b2 * s * s
-    sigma[:, 1, 1] = a2 * s * s + b2 * c * c
-    sigma[:, 0, 1] = sigma[:, 1, 0] = (a2 - b2) * c * s
-    return sigma
 
 
 def run_et_tree(arr, repeat):

@@ -16,9 +16,6 @@ the public ``c2.relate`` / ``c2.overlaps`` are checked against them at the end.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import pathlib
 import sys
 from fractions import Fraction
 
@@ -27,7 +24,7 @@ import pytest
 import shapely
 
 import collide2d as c2
-from collide2d import _dispatch, _exact, _jit
+from collide2d import _dispatch, _exact
 from collide2d._kernels import codes, linear
 
 EPS = 2.0**-53
@@ -450,17 +447,7 @@ def test_public_relate_and_predicates_follow_the_codes():
 
 def load_pure_kernels(alias):
     """A private uncompiled copy of the kernel package (not the one the exact fallback uses)."""
-    if alias not in sys.modules:
-        directory = pathlib.Path(c2.__file__).with_name("_kernels")
-        with _jit.pure_python():
-            spec = importlib.util.spec_from_file_location(
-                alias, directory / "__init__.py", submodule_search_locations=[str(directory)]
-            )
-            package = importlib.util.module_from_spec(spec)
-            sys.modules[alias] = package
-            spec.loader.exec_module(package)
-            for name in ("vec", "linear", "polygon"):
-                importlib.import_module(f"{alias}.{name}")
+    _exact.load_uncompiled_kernels(alias, ("vec", "linear", "polygon"))
     return sys.modules[alias]
 
 

@@ -28,19 +28,31 @@ _counts: collections.Counter = collections.Counter()
 _twin: dict = {}
 
 
-def _load_twin():
-    """Import the uncompiled copy of the kernel package (once)."""
-    if not _twin:
+def load_uncompiled_kernels(package_name, modules=_MODULES):
+    """Import an uncompiled copy of ``collide2d._kernels`` as ``package_name`` (once per name).
+
+    Relative imports inside the copy resolve within it, so every kernel it calls is uncompiled
+    too. The exact fallback uses ``collide2d._kernels_exact``; tests may load private copies to
+    patch them. Returns ``{module: module object}`` for ``modules``.
+    """
+    if package_name not in sys.modules:
         directory = pathlib.Path(__file__).with_name("_kernels")
         with _jit.pure_python():
             spec = importlib.util.spec_from_file_location(
-                _TWIN_NAME, directory / "__init__.py", submodule_search_locations=[str(directory)]
+                package_name, directory / "__init__.py", submodule_search_locations=[str(directory)]
             )
             package = importlib.util.module_from_spec(spec)
-            sys.modules[_TWIN_NAME] = package
+            sys.modules[package_name] = package
             spec.loader.exec_module(package)
-            for name in _MODULES:
-                _twin[name] = importlib.import_module(f"{_TWIN_NAME}.{name}")
+            for name in modules:  # imported inside the block: decorators leave them uncompiled
+                importlib.import_module(f"{package_name}.{name}")
+    return {name: sys.modules[f"{package_name}.{name}"] for name in modules}
+
+
+def _load_twin():
+    """The uncompiled copy of the kernel package that the exact fallback runs (loaded once)."""
+    if not _twin:
+        _twin.update(load_uncompiled_kernels(_TWIN_NAME))
     return _twin
 
 

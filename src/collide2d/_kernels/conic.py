@@ -438,6 +438,21 @@ def _pw_solve(nA, nB, DA, DB, T, lam0):
 
 
 @kernel
+def pw_maximise(nA, nB, DA, DB, T, lam0):
+    """Maximiser of the Perram-Wertheim F on (0, 1): ``(lam, iterations)``, start ``lam0``.
+
+    When the maximiser lies beyond 1/2 the roles of the two ellipses are swapped
+    (``F(l; A, B) = F(1 - l; B, A)``) so that :func:`_pw_solve` always works where ``l`` has full
+    relative precision. Shared by the predicates here and by the contact kernels.
+    """
+    P, dP = _pw_value(0.5, nA, nB, DA, DB, T)
+    if P > 0.0:
+        lam, its = _pw_solve(nB, nA, DB, DA, T, 1.0 - lam0)
+        return 1.0 - lam, its
+    return _pw_solve(nA, nB, DA, DB, T, lam0)
+
+
+@kernel
 def _definite_float(g11, e11, g12, e12, g13, e13, g22, e22, g23, e23, g33, e33, U):
     """Certified positive definiteness (leading minors, running error bounds)."""
     if not (g11 > 2.0 * e11):
@@ -932,11 +947,5 @@ def pw_iterations(pa, pb):
     qb_ = pb[4] * dy - pb[5] * dx
     ha = math.sqrt((pa[2] ** 2 * pa_ * pa_ + pa[3] ** 2 * qa_ * qa_) / (pa[4] ** 2 + pa[5] ** 2))
     hb = math.sqrt((pb[2] ** 2 * pb_ * pb_ + pb[3] ** 2 * qb_ * qb_) / (pb[4] ** 2 + pb[5] ** 2))
-    lam0 = ha / (ha + hb)
-    P, dP = _pw_value(0.5, nA, nB, DA, DB, T)
-    if P > 0.0:
-        nA, nB = nB, nA
-        DA, DB = DB, DA
-        lam0 = 1.0 - lam0
-    lam, its = _pw_solve(nA, nB, DA, DB, T, lam0)
+    lam, its = pw_maximise(nA, nB, DA, DB, T, ha / (ha + hb))
     return its

@@ -50,13 +50,14 @@ from numba import prange
 
 from collide2d._jit import kernel, loop
 
+from .conic import pw_maximise
+
 _EPS = 2.0**-53
 _INF = math.inf
 _NAN = math.nan
 # Safety caps on iteration counts (never reached in the tests; each loop is bracketed).
 _POINT_MAXIT = 120
 _LOCAL_MAXIT = 100
-_PW_MAXIT = 100
 # Initial grid of the branch-and-bound search for overlapping ellipse pairs. 8 would save about 15 %
 # of the evaluations, but an 8-grid without arc splitting missed the global optimum once in 1e5
 # random pairs; 16 has the margin (no miss in 1.1e5 random and 3.2e4 crossed-needle pairs).
@@ -673,41 +674,7 @@ def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy):
     dd = math.hypot(dx, dy)
     hA = math.hypot(aA * dx, bA * dy) / dd
     hB = math.hypot(aB * dB0, bB * dB1) / dd
-    lam = hA / (hA + hB)
-    n1 = nB - 2.0 * nA
-    n2 = nA - nB
-    d1 = T - 2.0 * DA
-    d2 = DA + DB - T
-    lo = 0.0
-    hi = 1.0
-    it = 0
-    while it < _PW_MAXIT:
-        it += 1
-        N = lam * (nA + lam * (n1 + lam * n2))
-        N1 = nA + lam * (2.0 * n1 + 3.0 * lam * n2)
-        N2 = 2.0 * n1 + 6.0 * lam * n2
-        D = DA + lam * (d1 + lam * d2)
-        D1 = d1 + 2.0 * lam * d2
-        D2 = 2.0 * d2
-        P = N1 * D - N * D1
-        if P > 0.0:
-            lo = lam
-        elif P < 0.0:
-            hi = lam
-        else:
-            break
-        P1 = N2 * D - N * D2
-        new = lam - P / P1 if P1 != 0.0 else -1.0
-        if abs(new - lam) <= 2.0 * _EPS * min(lam, 1.0 - lam):
-            # converged: the Newton correction is below a few ulps of lam (or of 1 - lam)
-            if lo < new < hi:
-                lam = new
-            break
-        if not (lo < new < hi):
-            new = 0.5 * (lo + hi)
-            if new == lo or new == hi:
-                break
-        lam = new
+    lam, it = pw_maximise(nA, nB, DA, DB, T, hA / (hA + hB))
     mu = 1.0 - lam
     F = lam * mu * (mu * nA + lam * nB) / (mu * mu * DA + lam * lam * DB + lam * mu * T)
     return lam, F, it
