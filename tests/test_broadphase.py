@@ -62,13 +62,17 @@ _REFERENCES: dict = {}
 
 
 def memoized(function):
-    """Cache a reference by the identity of its shape arguments (scenes below are cached too)."""
+    """Cache a reference by the identity of its shape arguments (scenes below are cached too).
+
+    The cache keeps the arguments alive with the result: an identity is unique only while its
+    object lives, and a test's temporary batch could otherwise get a dead one's id and its answer.
+    """
 
     def wrapper(*args):
         key = (function.__name__,) + tuple(tuple(map(id, a)) if isinstance(a, (list, tuple)) else a for a in args)
         if key not in _REFERENCES:
-            _REFERENCES[key] = function(*args)
-        return _REFERENCES[key]
+            _REFERENCES[key] = (args, function(*args))
+        return _REFERENCES[key][1]
 
     return wrapper
 

@@ -336,6 +336,50 @@ def test_point_matches_reference_in_every_regime(aspect):
     assert max(worst.values()) <= TOL_POINT, worst
 
 
+def test_point_batch_matches_reference_on_random_points():
+    # 240 points, one ellipse each (aspect 10**U(0, 4), random angle), in the four regimes, through
+    # the public batch call (the loop and the glue): the fast path of _foot_q1 and its fallback
+    rng = np.random.default_rng(12)
+    n = 240
+    aspect = 10.0 ** rng.uniform(0.0, 4.0, n)
+    angle = rng.uniform(-3, 3, n)
+    local = np.empty((n, 2))
+    for k in range(n):
+        a, b = 1.0, 1.0 / aspect[k]
+        regime = k % 4
+        if regime == 0:  # generic
+            local[k] = rng.uniform(-3, 3, 2)
+        elif regime == 1:  # within 1e-9 relative of the boundary
+            t = rng.uniform(-np.pi, np.pi)
+            local[k] = np.array([a * math.cos(t), b * math.sin(t)]) * (1 + rng.uniform(-1e-9, 1e-9))
+        elif regime == 2:  # inside the evolute, near the major axis
+            local[k] = (rng.uniform(-1, 1) * (a * a - b * b) / a, rng.uniform(-1, 1) * b * 10.0 ** rng.uniform(-12, -2))
+        else:  # near the centre
+            local[k] = rng.uniform(-1, 1, 2) * b * 10.0 ** rng.uniform(-9, -1)
+    e = c2.Ellipse(np.tile((0.3, -0.2), (n, 1)), np.stack([np.ones(n), 1.0 / aspect], axis=-1), angle)
+    xy = np.array([_local_to_world(e[k], *local[k]) for k in range(n)])
+    c = contact(e, c2.Point(xy))
+    d = c2.distance(e, c2.Point(xy))
+    for k in range(n):
+        ref = ref_point(e[k]._params, *xy[k])
+        assert abs(float(mp.mpf(c.separation[k]) - ref)) <= TOL_POINT * max(1.0, abs(float(ref))), (k, aspect[k])
+        assert d[k] == max(c.separation[k], 0.0)
+        assert abs(on_boundary(e[k], *c.point_a[k])) <= 1e-15 * aspect[k]
+
+
+def test_point_with_subnormal_offsets_uses_the_safeguard():
+    # local y of 5e-324 or 1e-310 (subnormal) overflows 1 / sigma in the fast Newton iteration;
+    # the bracketed safeguard answers, and the results match the reference and reflect exactly
+    e = c2.Ellipse((0.0, 0.0), (1.0, 0.25), 0.0)
+    for x in (0.1, 0.5, 0.95, 2.0):
+        for y in (5e-324, 1e-310, 1e-300):
+            up = kern("point", e, c2.Point((x, y)))
+            down = kern("point", e, c2.Point((x, -y)))
+            assert all(math.isfinite(v) for v in up[:7])
+            assert up[0] == down[0] and up[3] == down[3] and up[4] == -down[4]
+            assert abs(float(mp.mpf(up[0]) - ref_point(e._params, x, y))) <= TOL_POINT
+
+
 def test_point_exactly_on_the_boundary():
     # (3a/5, 4b/5) with a = 5, b = 2.5: the point (3, 2) lies exactly on the stored ellipse.
     e = c2.Ellipse((0.0, 0.0), (5.0, 2.5))

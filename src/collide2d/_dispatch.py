@@ -230,6 +230,28 @@ def contact_values(a, b):
     return out.reshape(shape + (9,))
 
 
+def separation_values(a, b):
+    """The separation alone (the first of the 9 numbers of :func:`contact_values`).
+
+    A Python float for single shapes, else a float64 array of the batch shape, computed by the
+    ``separation_*`` loops, which store one column and let the compiler drop the rest of the
+    contact. The separation does not change when the pair is mirrored.
+    """
+    check_shape(a, "a")
+    check_shape(b, "b")
+    name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
+    first, second = (b, a) if swapped else (a, b)
+    if not first.shape and not second.shape:
+        return float(kernel(first._params, first._verts, second._params, second._verts)[0])
+    shape, index_a, index_b = broadcast_indices(first, second)
+    out = np.empty(index_a.shape[0])
+    if out.shape[0]:
+        pair_loop("contact", "separation" + name[len("contact") :])(
+            first._flat_params(), first._verts, index_a, second._flat_params(), second._verts, index_b, out
+        )
+    return out.reshape(shape)
+
+
 # -- intersection points, overlap area, IoU (collide2d.overlay) ---------------------------------------
 
 REGION_KINDS = ("ellipse", "polygon")

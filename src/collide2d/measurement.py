@@ -40,9 +40,10 @@ class Contact(NamedTuple):
 # Smallest positive float (subnormal): the separation reported for exactly disjoint pairs whose
 # floating-point separation came out <= 0 (far below the accuracy of the separation).
 _TINY = float(np.nextafter(0.0, 1.0))
-# Relative band |separation| <= _BAND * scale inside which an intersecting pair may be touching
-# (the separation is accurate to a few ulps of the coordinates and sizes, about 1e-15 relative:
-# the band leaves a margin of about 1e5). Only pairs in it pay for the exact relation.
+# Relative band |separation| <= _BAND * scale inside which the sign of the float separation may
+# differ from the exact predicate (the separation is accurate to a few ulps of the coordinates and
+# sizes, about 1e-15 relative: the band leaves a margin of about 1e5). Only pairs in it pay for
+# the exact relation.
 _BAND = 2.0**-32
 
 
@@ -76,56 +77,53 @@ def _global_scale(shape):
     return float(np.abs(table).max()) if table.size else 0.0
 
 
-def _sign_consistent(a, b, values):
-    """Make the sign of the separation agree with the exact predicates (in place for arrays).
+def _sign_consistent(a, b, sep):
+    """Make the sign of the separation agree with the exact predicates; return it.
+
+    ``sep`` is a float for single shapes, else a 1-D float64 array (possibly a strided view) over
+    the flattened batch, changed in place.
 
     ``separation > 0`` exactly when the exact :func:`collide2d.intersects` is false, and
-    ``separation == 0.0`` exactly for pairs whose exact relation is ``TOUCHING``:
+    ``separation == 0.0`` exactly for pairs whose exact relation is ``TOUCHING``.
 
-    * intersecting pairs whose float separation came out > 0 get 0.0;
-    * intersecting pairs with ``-separation <= _BAND * scale`` (``scale`` the largest coordinate
-      or size of the two shapes; only these may be touching) get their exact relation, and the
-      ``TOUCHING`` ones get 0.0;
+    The float separation is accurate to a few ulps of ``scale``, the largest coordinate or size of
+    the two shapes, so outside the band ``|separation| <= _BAND * scale`` its sign is already the
+    exact one and it is left alone. Only the pairs inside the band (first against a bound of the
+    scale over the whole batch, then against the scale of each pair) get their exact relation:
+
+    * intersecting pairs whose float separation came out > 0 get 0.0, and so do ``TOUCHING`` ones;
     * disjoint pairs whose float separation came out <= 0 get the smallest positive float
       (``5e-324``), far below the accuracy of the separation.
 
     Normals and witness points are left as computed.
     """
-    flags = _dispatch.intersects_flags(a, b)
-    if isinstance(values, tuple):
-        s = values[0]
-        if flags:
-            if s > 0.0:
-                s = 0.0
-            elif s < 0.0:
-                scale = float(_coordinate_scale(a)[0]) + float(_coordinate_scale(b)[0])
-                if -s <= _BAND * scale and _dispatch.relate_codes(a, b) == codes.TOUCHING:
-                    s = 0.0
-        elif not (s > 0.0):
-            s = _TINY
-        return (s,) + values[1:]
-    if values.size == 0:
-        return values
-    flat = values.reshape(-1, 9)  # a view when values is contiguous (as contact_values makes it)
-    sep = flat[:, 0]
-    flags = np.asarray(flags).reshape(-1)
-    sep[flags & (sep > 0.0)] = 0.0
-    sep[~flags & ~(sep > 0.0)] = _TINY
-    # candidates for touching: intersecting, separation in the band (first against a bound of the
-    # scale over the whole batch, then against the scale of each pair)
-    near = np.flatnonzero(flags & (sep < 0.0) & (-sep <= _BAND * (_global_scale(a) + _global_scale(b))))
+    if not isinstance(sep, np.ndarray):
+        scale = float(_coordinate_scale(a)[0]) + float(_coordinate_scale(b)[0])
+        if abs(sep) > _BAND * scale:
+            return sep
+        code = _dispatch.relate_codes(a, b)
+        if code == codes.DISJOINT:
+            return sep if sep > 0.0 else _TINY
+        return 0.0 if sep > 0.0 or code == codes.TOUCHING else sep
+    if sep.size == 0:
+        return sep
+    near = np.flatnonzero(~(np.abs(sep) > _BAND * (_global_scale(a) + _global_scale(b))))
     if near.size:
         _, index_a, index_b = _dispatch.broadcast_indices(a, b)
         ia = index_a[near]
         ib = index_b[near]
-        keep = -sep[near] <= _BAND * (_coordinate_scale(a, ia) + _coordinate_scale(b, ib))
+        keep = ~(np.abs(sep[near]) > _BAND * (_coordinate_scale(a, ia) + _coordinate_scale(b, ib)))
         near, ia, ib = near[keep], ia[keep], ib[keep]
         if near.size:
             code = _dispatch.relate_pairs(
                 a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib
             )
-            sep[near[code == codes.TOUCHING]] = 0.0
-    return flat.reshape(values.shape)
+            s = sep[near]
+            disjoint = code == codes.DISJOINT
+            s[disjoint & ~(s > 0.0)] = _TINY
+            s[~disjoint & ((s > 0.0) | (code == codes.TOUCHING))] = 0.0
+            sep[near] = s
+    return sep
 
 
 def _contact_from_values(values):
@@ -214,7 +212,12 @@ def contact(a, b, /):
     >>> c2.contact(c2.Circle((0, 0), 1), c2.Circle((3, 4), 4)).separation  # touching: exactly 0
     0.0
     """
-    return _contact_from_values(_sign_consistent(a, b, _dispatch.contact_values(a, b)))
+    values = _dispatch.contact_values(a, b)
+    if isinstance(values, tuple):
+        return _contact_from_values((_sign_consistent(a, b, values[0]),) + values[1:])
+    if values.size:
+        _sign_consistent(a, b, values.reshape(-1, 9)[:, 0])  # contact_values returns a contiguous array
+    return _contact_from_values(values)
 
 
 def distance(a, b, /):
@@ -251,10 +254,11 @@ def distance(a, b, /):
     >>> c2.distance(x_axis, c2.Line((0, 1), (-2, 0))), c2.distance(x_axis, c2.Line((0, 1), (1, 1)))
     (1.0, 0.0)
     """
-    values = _sign_consistent(a, b, _dispatch.contact_values(a, b))
-    if isinstance(values, tuple):
-        return max(values[0], 0.0)
-    return np.maximum(values[..., 0], 0.0)
+    sep = _dispatch.separation_values(a, b)
+    if not isinstance(sep, np.ndarray):
+        return max(_sign_consistent(a, b, sep), 0.0)
+    _sign_consistent(a, b, sep.reshape(-1))  # a view: separation_values returns a contiguous array
+    return np.maximum(sep, 0.0, out=sep)
 
 
 def closest_point(shape, xy, /):

@@ -46,6 +46,7 @@ from collide2d._jit import kernel
 
 from . import codes
 from .points_ellipse import conic_in_frame, crossings_in_frame, to_frame, unit_frame
+from .vec import hypot
 
 _TWO_PI = 2.0 * math.pi
 # Series switch for dt - sin dt (see the module docstring). Dimensionless (radians).
@@ -197,7 +198,7 @@ def overlap_in_frame(p1, p2, r1, r2, sp, sr, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3):
         gy = p2 * zpi + r2 * zri
         cr = xi * gy - yi * gx
         on_a = cr < 0.0
-        sine = abs(cr) / (math.hypot(xi, yi) * math.hypot(gx, gy))
+        sine = abs(cr) / (hypot(xi, yi) * hypot(gx, gy))
         if sine > best_sine:
             best_sine = sine
             best_i = i
@@ -309,7 +310,7 @@ def _inside_polygon(X, Y, pb, vb, cx, cy, a, b, ux, uy, tol):
         x1, y1 = to_frame(vb[k1, 0], vb[k1, 1], cx, cy, a, b, ux, uy)
         ex = x1 - x0
         ey = y1 - y0
-        if ex * (Y - y0) - ey * (X - x0) < -tol * math.hypot(ex, ey):
+        if ex * (Y - y0) - ey * (X - x0) < -tol * hypot(ex, ey):
             return False
     return True
 

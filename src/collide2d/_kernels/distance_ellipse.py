@@ -20,7 +20,9 @@ stored direction ``w`` (normalised once with ``hypot``), y axis along ``w`` turn
 and every length divided by ``S``, the power of two nearest above the largest semi-axis of the pair
 (exact; section 1.0 items 2-3 of ``ALGORITHMS.md``: translate first, scale before squaring).
 Results are mapped back with the same (rounded) rotation and ``S``. Circles (``a == b``) ignore
-``w`` and use the world axes.
+``w`` and use the world axes. Since dividing by a power of two is exact, ``S`` only matters where
+squares could overflow or underflow: the point kernel, the hottest, takes ``S = 1`` when the
+largest semi-axis lies in ``(2^-300, 2^300)``.
 
 The core identity (section 4.2, "exact signed distance via support functions"): for convex A, B
 with centre offset ``d = c_B - c_A`` the signed distance is
@@ -51,6 +53,7 @@ from numba import prange
 from collide2d._jit import kernel, loop
 
 from .conic import pw_maximise
+from .vec import hypot
 
 _EPS = 2.0**-53
 _INF = math.inf
@@ -83,7 +86,7 @@ def _axis(a, b, wx, wy):
     """Unit axis direction of an ellipse row: ``w / |w|``; the world x axis for circles."""
     if a == b:
         return 1.0, 0.0
-    n = math.hypot(wx, wy)
+    n = hypot(wx, wy)
     return wx / n, wy / n
 
 
@@ -101,6 +104,83 @@ def _curvature(a, b, rho):
 @kernel
 def _foot_q1(e0, e1, y0, y1):
     """Nearest point of the ellipse ``(x0/e0)^2 + (x1/e1)^2 = 1`` to ``(y0, y1)``, first quadrant.
+
+    Requires ``e0 >= e1 > 0``, ``y0 > 0``, ``y1 > 0`` and lengths of order 1 (the caller scales).
+    Returns ``(sigma, iterations)``; the foot point is ``x0 = r0 y0 / (sigma + r0 - 1)``,
+    ``x1 = y1 / sigma`` with ``r0 = (e0/e1)^2`` and ``sigma`` the root of Eberly's secular equation
+    in the shifted variable (section 3.1 of ALGORITHMS.md; ``z = y / e``, ``c = r0 - 1``):
+
+        p = r0 z0 / (sigma + c),  q = z1 / sigma,  p^2 + q^2 = 1.
+
+    Fast path. Newton's method runs on ``K(sigma) = (p^2 + q^2)^(-1/2) - 1`` rather than on
+    ``G = p^2 + q^2 - 1``: ``(p^2 + q^2)^(-1/2)`` is a weighted power mean of exponent -2 of
+    ``sigma + c`` and ``sigma`` (times a constant), hence concave and increasing in ``sigma``, and
+    it is linear when either ``z`` is 0 and asymptotically linear for far points, where ``G`` has
+    poles. Concavity makes every Newton iterate from the left of the root stay left of it and
+    increase; a start on the right overshoots once to the left (clamped to the lower bound
+    ``max(z1, r0 z0 - c)`` of the root, where ``p <= 1`` and ``q <= 1``). The start is one
+    trig-free Chatfield evolute step from the point at 45 degrees (section 3.2), ``sigma0 = y1 /
+    x1``, used when it lies inside Eberly's bracket. The loop stops once a step is below
+    ``2^-17 sigma``; one more step then leaves an error of order ``(2^-17)^4``.
+
+    Measured against a 40-digit bisection (aspects 3 to 1e4; points far, within 1e-3 of the
+    boundary, inside, and near the major axis inside the evolute): foot and distance errors below
+    4.7e-15 of the major semi-axis, as with the bracketed Newton on ``G``; 1.2-3.1 iterations on
+    average, at most 21; about 60-170 ns against 160-300 ns for three Chatfield steps and Newton on
+    ``G``. Should the fast path fail (no convergence in 32 steps, a non-finite or bracket-leaving
+    iterate, possible for subnormal coordinates), :func:`_foot_q1_bracketed` answers.
+    """
+    z0 = y0 / e0
+    z1 = y1 / e1
+    # c = r0 - 1 = (e0 - e1)(e0 + e1)/e1^2 without cancellation for near-circles
+    c = ((e0 - e1) / e1) * ((e0 + e1) / e1)
+    t0 = (c + 1.0) * z0
+    g = z0 * z0 + z1 * z1 - 1.0
+    if g == 0.0:
+        return 1.0, 0
+    lo = max(z1, t0 - c)
+    hi = 1.0 if g < 0.0 else hypot(t0, z1)
+    # one Chatfield step from (cos t, sin t) = (1, 1)/sqrt(2): the centre of curvature of that
+    # point is ex, ey (on the evolute); the new point faces the query from there at the same radius
+    h = 0.7071067811865476
+    ab = (e0 - e1) * (e0 + e1)
+    ex = ab * h * h * h / e0
+    ey = -ab * h * h * h / e1
+    r = hypot(e0 * h - ex, e1 * h - ey)
+    qx = y0 - ex
+    qy = y1 - ey
+    q = hypot(qx, qy)
+    tx = min(1.0, max(0.0, (qx * r / q + ex) / e0))
+    ty = min(1.0, max(0.0, (qy * r / q + ey) / e1))
+    sigma = lo
+    if ty > 0.0:
+        s0 = y1 / (e1 * ty) * hypot(tx, ty)  # y1 / x1 with x1 = e1 ty / |(tx, ty)|
+        if lo < s0 < hi:
+            sigma = s0
+    it = 0
+    last = False
+    while it < 32:
+        it += 1
+        ia = 1.0 / (sigma + c)
+        ib = 1.0 / sigma
+        p = t0 * ia
+        q = z1 * ib
+        m = 1.0 / math.sqrt(p * p + q * q)
+        # K = m - 1, dK/dsigma = m^3 (p^2 / (sigma + c) + q^2 / sigma)
+        step = (1.0 - m) / (m * m * m * (p * p * ia + q * q * ib))
+        new = max(sigma + step, lo)
+        if not (new <= hi):  # also catches NaN
+            break
+        sigma = new
+        if last:
+            return sigma, it
+        last = abs(step) <= 2.0**-17 * sigma
+    return _foot_q1_bracketed(e0, e1, y0, y1)
+
+
+@kernel
+def _foot_q1_bracketed(e0, e1, y0, y1):
+    """The safeguard of :func:`_foot_q1`: nearest point of the ellipse ``(x0/e0)^2 + (x1/e1)^2 = 1`` to ``(y0, y1)``, first quadrant.
 
     Requires ``e0 >= e1 > 0``, ``y0 > 0``, ``y1 > 0`` and lengths of order 1 (the caller scales).
     Returns ``(sigma, iterations)``; the foot point is ``x0 = r0 y0 / (sigma + r0 - 1)``,
@@ -128,7 +208,7 @@ def _foot_q1(e0, e1, y0, y1):
     if g < 0.0:
         hi = 1.0
     else:
-        hi = math.hypot(t0, z1)
+        hi = hypot(t0, z1)
     if g == 0.0:
         return 1.0, 0
     # Chatfield warm start (0xfaded/ellipse_demo issue #1, trig-free form)
@@ -144,11 +224,11 @@ def _foot_q1(e0, e1, y0, y1):
         ry = y - ey
         qx = y0 - ex
         qy = y1 - ey
-        r = math.hypot(rx, ry)
-        q = math.hypot(qx, qy)
+        r = hypot(rx, ry)
+        q = hypot(qx, qy)
         tx = min(1.0, max(0.0, (qx * r / q + ex) / e0))
         ty = min(1.0, max(0.0, (qy * r / q + ey) / e1))
-        t = math.hypot(tx, ty)
+        t = hypot(tx, ty)
         tx /= t
         ty /= t
     sigma = 0.5 * (lo + hi)
@@ -207,7 +287,7 @@ def _point_ellipse_local(e0, e1, y0, y1):
     p1 = abs(y1)
     if e0 == e1:
         # circle: the radial answer (never divide by e0 - e1)
-        r = math.hypot(p0, p1)
+        r = hypot(p0, p1)
         if r == 0.0:
             n0 = 0.0
             n1 = s1
@@ -215,8 +295,11 @@ def _point_ellipse_local(e0, e1, y0, y1):
             n0 = y0 / r
             n1 = y1 / r
         return e0 * n0, e0 * n1, n0, n1, r - e0
-    if p1 > 0.0:
-        if p0 > 0.0:
+    # Offsets below 2^-900 of the semi-axis count as 0: the foot moves by about as much, far below
+    # an ulp of anything here, whereas the secular equation's 1/sigma (sigma >= y1/e1) and its
+    # subnormal operands would overflow or lose digits.
+    if p1 >= 2.0**-900 * e1:
+        if p0 >= 2.0**-900 * e0:
             sigma, _ = _foot_q1(e0, e1, p0, p1)
             r0m1 = ((e0 - e1) / e1) * ((e0 + e1) / e1)
             r0 = r0m1 + 1.0
@@ -226,6 +309,11 @@ def _point_ellipse_local(e0, e1, y0, y1):
             # outward normal M x = (x0/e0^2, x1/e1^2) = (y0/(sigma + r0 - 1), y1/sigma) / e1^2
             m0 = p0 / den
             m1 = p1 / sigma
+            # y - x = (sigma - 1) m (from x0 = p0 - (sigma - 1) p0 / den, x1 = p1 - (sigma - 1) p1 /
+            # sigma), so the signed distance is (sigma - 1) |m|, without the cancellation of y - x;
+            # sigma - 1 is exact near the boundary (Sterbenz), where the distance is small
+            m = hypot(m0, m1)
+            return s0 * x0, s1 * x1, s0 * (m0 / m), s1 * (m1 / m), (sigma - 1.0) * m
         else:
             x0 = 0.0
             x1 = e1
@@ -245,7 +333,7 @@ def _point_ellipse_local(e0, e1, y0, y1):
             x1 = 0.0
             m0 = 1.0
             m1 = 0.0
-    m = math.hypot(m0, m1)
+    m = hypot(m0, m1)
     n0 = s0 * (m0 / m)
     n1 = s1 * (m1 / m)
     x0 = s0 * x0
@@ -268,7 +356,7 @@ def _point_ellipse_any(a, b, y0, y1):
 def contact_ellipse_point(pa, va, pb, vb):
     """Signed distance of a point to an ellipse boundary (negative inside), nearest point.
 
-    Frame of the ellipse, scaled by a power of two near its major semi-axis; section 3 of
+    Frame of the ellipse (scaled by a power of two only for huge or tiny ellipses); section 3 of
     ALGORITHMS.md (see :func:`_foot_q1`). Normal: outward normal of the ellipse at the nearest
     point (from a to b when outside; when inside ``point_b - point_a = separation * normal`` still
     holds with negative separation). Non-unique nearest points follow the sign bit of the local y
@@ -282,7 +370,9 @@ def _ellipse_point_core(pa, px, py):
     """:func:`contact_ellipse_point` for the point ``(px, py)``."""
     cx, cy, a, b, wx, wy = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
     ux, uy = _axis(a, b, wx, wy)
-    S = _pow2_above(max(a, b))
+    # S = 1 for semi-axes in (2^-300, 2^300) (see the module notes): saves the 15 ns of frexp
+    S = max(a, b)
+    S = 1.0 if 2.0**-300 < S < 2.0**300 else _pow2_above(S)
     dx = px - cx
     dy = py - cy
     y0 = (ux * dx + uy * dy) / S
@@ -290,7 +380,7 @@ def _ellipse_point_core(pa, px, py):
     x0, x1, n0, n1, dist = _point_ellipse_any(a / S, b / S, y0, y1)
     nx = ux * n0 - uy * n1
     ny = uy * n0 + ux * n1
-    nn = math.hypot(nx, ny)
+    nn = hypot(nx, ny)
     nx /= nn
     ny /= nn
     qx = cx + S * (ux * x0 - uy * x1)
@@ -298,7 +388,7 @@ def _ellipse_point_core(pa, px, py):
     # curvature at the foot: a b / (a^2 sin^2 t + b^2 cos^2 t)^{3/2} with x = (a cos t, b sin t)
     al = a / S
     bl = b / S
-    rho = math.hypot(al * n0, bl * n1)
+    rho = hypot(al * n0, bl * n1)
     kappa = _curvature(al, bl, rho) / S
     return dist * S, nx, ny, qx, qy, px, py, kappa, _INF
 
@@ -320,7 +410,7 @@ def contact_ellipse_line(pa, va, pb, vb):
     cx, cy, a, b, wx, wy = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
     px, py, ldx, ldy = pb[0], pb[1], pb[2], pb[3]
     ux, uy = _axis(a, b, wx, wy)
-    L = math.hypot(ldx, ldy)
+    L = hypot(ldx, ldy)
     mx = -ldy / L
     my = ldx / L
     delta = mx * (px - cx) + my * (py - cy)
@@ -332,7 +422,7 @@ def contact_ellipse_line(pa, va, pb, vb):
     bl = b / S
     n0 = ux * nx + uy * ny
     n1 = ux * ny - uy * nx
-    rho = math.hypot(al * n0, bl * n1)
+    rho = hypot(al * n0, bl * n1)
     s0 = al * (al * n0 / rho)
     s1 = bl * (bl * n1 / rho)
     qx = cx + S * (ux * s0 - uy * s1)
@@ -441,7 +531,7 @@ def _vertex_normals(a, b, y0, y1):
         else:
             m0, m1 = _secondary_foot(e0, e1, p0, p1)
             if m1 != 0.0:
-                m = math.hypot(m0, m1)
+                m = hypot(m0, m1)
                 d0 = math.copysign(m0 / m, q0)
                 # the secondary foot lies on the other side of the major axis from the point
                 d1 = -math.copysign(abs(m1) / m, q1)
@@ -456,14 +546,14 @@ def _vertex_normals(a, b, y0, y1):
 @kernel
 def _finish_flat(cx, cy, ux, uy, S, al, bl, n0, n1, sep, bx, by, vertex, kappa_b):
     """World outputs for ellipse-vs-flat contact from the local normal and separation."""
-    rho = math.hypot(al * n0, bl * n1)
+    rho = hypot(al * n0, bl * n1)
     s0 = al * (al * n0 / rho)
     s1 = bl * (bl * n1 / rho)
     qx = cx + S * (ux * s0 - uy * s1)
     qy = cy + S * (uy * s0 + ux * s1)
     nx = ux * n0 - uy * n1
     ny = uy * n0 + ux * n1
-    nn = math.hypot(nx, ny)
+    nn = hypot(nx, ny)
     nx /= nn
     ny /= nn
     if not vertex:
@@ -477,7 +567,7 @@ def _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1):
     """``g(u) = min(v0.u, v1.u) - rho(u)`` for a segment (ellipse frame, scaled) and the argmin."""
     d0 = q0x * n0 + q0y * n1
     d1 = q1x * n0 + q1y * n1
-    rho = math.hypot(al * n0, bl * n1)
+    rho = hypot(al * n0, bl * n1)
     if d0 <= d1:
         return d0 - rho, 0
     return d1 - rho, 1
@@ -509,7 +599,7 @@ def contact_ellipse_segment(pa, va, pb, vb):
     q1y = (ux * dy - uy * dx) / S
     ex = q1x - q0x
     ey = q1y - q0y
-    el = math.hypot(ex, ey)
+    el = hypot(ex, ey)
     best = -_INF
     bn0 = 0.0
     bn1 = 0.0
@@ -563,7 +653,7 @@ def _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1):
         if v < best:
             best = v
             arg = j
-    return best - math.hypot(al * n0, bl * n1), arg
+    return best - hypot(al * n0, bl * n1), arg
 
 
 @kernel
@@ -598,7 +688,7 @@ def contact_ellipse_polygon(pa, va, pb, vb):
         ey = (vb[off + j, 1] - vb[off + i, 1]) / S
         e0 = ux * ex + uy * ey
         e1 = ux * ey - uy * ex
-        el = math.hypot(e0, e1)
+        el = hypot(e0, e1)
         n0 = -e1 / el
         n1 = e0 / el
         gv, _ = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1)

@@ -66,6 +66,8 @@ import math
 
 from collide2d._jit import kernel
 
+from .vec import hypot
+
 FACE_TOL = 64.0 * 2.0**-53  # relative face tolerance (see the module notes), in units of the extent
 INF = math.inf
 
@@ -220,7 +222,7 @@ def point_edge(px, py, x0, y0, x1, y1):
     else:
         wx = px - x1
         wy = py - y1
-    d = math.hypot(wx, wy)
+    d = hypot(wx, wy)
     if d > 0.0:
         return d, wx / d, wy / d
     if ee > 0.0:
@@ -299,7 +301,7 @@ def _edge_candidates(VA, offa, na, VB, offb, nb, V, off, cnt, sign, best, bx, by
             i1 = i + 1 if i + 1 < cnt else 0
             ex = V[off + i1, 0] - V[off + i, 0]
             ey = V[off + i1, 1] - V[off + i, 1]
-            length = math.hypot(ex, ey)
+            length = hypot(ex, ey)
             ux = sign * ey / length  # outward normal of a counter-clockwise edge: (ey, -ex) / |e|
             uy = -sign * ex / length
             g = axis_gap(VA, offa, na, VB, offb, nb, ux, uy)
@@ -308,7 +310,7 @@ def _edge_candidates(VA, offa, na, VB, offb, nb, V, off, cnt, sign, best, bx, by
     elif cnt == 2:
         ex = V[off + 1, 0] - V[off, 0]
         ey = V[off + 1, 1] - V[off, 1]
-        length = math.hypot(ex, ey)
+        length = hypot(ex, ey)
         ex /= length
         ey /= length
         for k in range(4):  # left normal, right normal, forward, backward
@@ -332,7 +334,7 @@ def contact_convex(VA, offa, na, VB, offb, nb):
     if na == 1 and nb == 1:  # two points: the gap vector, or (1, 0) when they coincide
         dx = VB[offb, 0] - VA[offa, 0]
         dy = VB[offb, 1] - VA[offa, 1]
-        d = math.hypot(dx, dy)
+        d = hypot(dx, dy)
         nx, ny = (dx / d, dy / d) if d > 0.0 else (1.0, 0.0)
         return (d, nx, ny, VA[offa, 0], VA[offa, 1], VB[offb, 0], VB[offb, 1], INF, INF)
     best, nx, ny = _edge_candidates(VA, offa, na, VB, offb, nb, VA, offa, na, 1.0, -INF, 1.0, 0.0)
@@ -349,7 +351,7 @@ def contact_convex(VA, offa, na, VB, offb, nb):
         # the support search may pick different ones; this keeps point_b - point_a == s n.
         dx = pbx - pax
         dy = pby - pay
-        d = math.hypot(dx, dy)
+        d = hypot(dx, dy)
         if d > 0.0:
             s, nx, ny = d, dx / d, dy / d
     return (s, nx + 0.0, ny + 0.0, pax, pay, pbx, pby, ka, kb)  # + 0.0: no -0.0 components
@@ -358,7 +360,7 @@ def contact_convex(VA, offa, na, VB, offb, nb):
 @kernel
 def line_convex(px, py, dx, dy, V, off, cnt):
     """Contact of the line ``p + t d`` (as a) with a vertex list (as b); see the module notes."""
-    length = math.hypot(dx, dy)
+    length = hypot(dx, dy)
     mx = -dy / length
     my = dx / length
     lo = INF
@@ -429,7 +431,7 @@ def contact_line_line(pa, va, pb, vb):
     """Line a against line b: signed gap when parallel, ``-inf`` when they cross (module notes)."""
     px, py, dx, dy = pa[0], pa[1], pa[2], pa[3]
     qx, qy, ex, ey = pb[0], pb[1], pb[2], pb[3]
-    length = math.hypot(dx, dy)
+    length = hypot(dx, dy)
     mx = -dy / length
     my = dx / length
     cross = dx * ey - dy * ex

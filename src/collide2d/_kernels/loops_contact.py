@@ -1,9 +1,12 @@
-"""Batch loops for the contact kernels: one ``prange`` loop per pair kernel.
+"""Batch loops for the contact kernels: two ``prange`` loops per pair kernel.
 
-Each loop evaluates ``out[k, 0:9] = contact_<a>_<b>(params_a[index_a[k]], verts_a,
-params_b[index_b[k]], verts_b)`` (the 9-tuple of :mod:`collide2d._kernels.distance_flat`). The loops
-are written out one by one, as in :mod:`loops`, because Numba caches only module-level functions.
-Every iteration writes its own row, so the output does not depend on thread timing.
+``contact_<a>_<b>_loop`` evaluates ``out[k, 0:9] = contact_<a>_<b>(params_a[index_a[k]], verts_a,
+params_b[index_b[k]], verts_b)`` (the 9-tuple of :mod:`collide2d._kernels.distance_flat`);
+``separation_<a>_<b>_loop`` keeps only the separation, ``out[k] = contact_<a>_<b>(...)[0]``, for
+:func:`collide2d.distance`: the kernel is inlined, so the compiler drops the work whose results
+are not stored (witness points, normal, curvatures), and the output is one column instead of nine.
+The loops are written out one by one, as in :mod:`loops`, because Numba caches only module-level
+functions. Every iteration writes its own row, so the output does not depend on thread timing.
 """
 
 from numba import prange
@@ -133,3 +136,93 @@ def contact_line_point_loop(pa, va, ia, pb, vb, ib, out):
 def contact_point_point_loop(pa, va, ia, pb, vb, ib, out):
     for k in prange(ia.shape[0]):
         store(out, k, contact_point_point(pa[ia[k]], va, pb[ib[k]], vb))
+
+
+@loop
+def separation_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_ellipse_polygon_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_ellipse_polygon(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_ellipse_segment_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_ellipse_segment(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_ellipse_line_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_ellipse_line(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_ellipse_point_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_ellipse_point(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_polygon_polygon_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_polygon_polygon(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_polygon_segment_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_polygon_segment(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_polygon_line_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_polygon_line(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_polygon_point_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_polygon_point(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_segment_segment_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_segment_segment(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_segment_line_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_segment_line(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_segment_point_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_segment_point(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_line_line_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_line_line(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_line_point_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_line_point(pa[ia[k]], va, pb[ib[k]], vb)[0]
+
+
+@loop
+def separation_point_point_loop(pa, va, ia, pb, vb, ib, out):
+    for k in prange(ia.shape[0]):
+        out[k] = contact_point_point(pa[ia[k]], va, pb[ib[k]], vb)[0]

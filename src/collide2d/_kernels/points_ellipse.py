@@ -59,6 +59,7 @@ from . import codes
 from .conic import _definite_exact, _pencil, _pencil_exact, _relate_float
 from .ellipse import _edge_min_sign, _frame, _point_sign
 from .codes import UNKNOWN_SIGN
+from .vec import hypot
 
 _EPS = 2.0**-53
 # Newton polishing of a crossing point is skipped when the two boundary normals are closer to
@@ -73,7 +74,7 @@ _MIN_CROSSING_SINE = 1e-7
 @kernel
 def unit_frame(pa):
     """Centre, semi-axes and unit axis ``(ux, uy)`` of ellipse row ``pa``."""
-    n = math.hypot(pa[4], pa[5])
+    n = hypot(pa[4], pa[5])
     if pa[2] == pa[3] or not (n > 0.0):  # a circle: any axis, use the world's
         return pa[0], pa[1], pa[2], pa[3], 1.0, 0.0
     return pa[0], pa[1], pa[2], pa[3], pa[4] / n, pa[5] / n
@@ -179,8 +180,8 @@ def n_minus_identity(p1, p2, r1, r2):
     ``N - mu I`` with ``mu`` near 1) keeps the pencil's cubic on the scale of ``eta``, so its three
     clustered roots keep their relative accuracy (see :func:`crossings_in_frame`).
     """
-    h1 = math.hypot(p1, r1)
-    h2 = math.hypot(p2, r2)
+    h1 = hypot(p1, r1)
+    h2 = hypot(p2, r2)
     return (h1 - 1.0) * (h1 + 1.0), p1 * p2 + r1 * r2, (h2 - 1.0) * (h2 + 1.0)
 
 
@@ -198,7 +199,7 @@ def _line_circle(l0, l1, l2):
     half chord ``h = sqrt((1 - |delta|)(1 + |delta|))`` (no cancellation in ``1 - delta^2``);
     points ``f -+ h t`` with ``t = (-n_y, n_x)``.
     """
-    nn = math.hypot(l0, l1)
+    nn = hypot(l0, l1)
     if not (nn > 0.0):
         return 0, 0.0, 0.0, 0.0, 0.0
     nx = l0 / nn
@@ -231,7 +232,7 @@ def _polish(X, Y, p1, p2, r1, r2, sp, sr):
         g2x = p1 * zp + r1 * zr
         g2y = p2 * zp + r2 * zr
         det = g1x * g2y - g1y * g2x
-        if not (abs(det) > _MIN_CROSSING_SINE * math.hypot(g1x, g1y) * math.hypot(g2x, g2y)):
+        if not (abs(det) > _MIN_CROSSING_SINE * hypot(g1x, g1y) * hypot(g2x, g2y)):
             break
         # J = 2 [[g1x, g1y], [g2x, g2y]]; solve J (dX, dY) = -(f1, f2)
         dX = -(f1 * g2y - f2 * g1y) / (2.0 * det)
@@ -391,7 +392,7 @@ def _sym_eig(n11, n12, n22):
     ``lo = det / hi`` for accuracy when ``hi > 0`` (``N = P^T P`` is positive definite here).
     """
     half = 0.5 * (n11 - n22)
-    rad = math.hypot(half, n12)
+    rad = hypot(half, n12)
     mean = 0.5 * (n11 + n22)
     hi = mean + rad
     det = n11 * n22 - n12 * n12
@@ -405,7 +406,7 @@ def _sym_eig(n11, n12, n22):
         vx, vy = ax, ay
     else:
         vx, vy = bx, by
-    nv = math.hypot(vx, vy)
+    nv = hypot(vx, vy)
     if nv > 0.0:
         return lo, hi, vx / nv, vy / nv
     return lo, hi, 1.0, 0.0
@@ -446,7 +447,7 @@ def tangent_points_in_frame(p1, p2, r1, r2, sp, sr, maximise, count):
         xa = math.sqrt((1.0 - xp) * (1.0 + xp))
         return (xa * ax + xp * px, xa * ay + xp * py, -xa * ax + xp * px, -xa * ay + xp * py)
     s_lo = abs(za)
-    s_hi = math.hypot(za, zp)
+    s_hi = hypot(za, zp)
     for _ in range(1100):
         mid = 0.5 * (s_lo + s_hi)
         if not (mid > s_lo and mid < s_hi):
@@ -462,7 +463,7 @@ def tangent_points_in_frame(p1, p2, r1, r2, sp, sr, maximise, count):
     xp = sign * zp / (gap + s) if gap + s > 0.0 else 0.0
     X = xa * ax + xp * px
     Y = xa * ay + xp * py
-    nrm = math.hypot(X, Y)
+    nrm = hypot(X, Y)
     if nrm > 0.0:  # onto A exactly (up to rounding): the extremiser has |X| = 1
         X = X / nrm
         Y = Y / nrm
@@ -729,7 +730,7 @@ def points_ellipse_line(pa, va, pb, vb, relation, out):
         t = -beta / alpha
         X = X0 + t * ex
         Y = Y0 + t * ey
-        nrm = math.hypot(X, Y)
+        nrm = hypot(X, Y)
         out[0, 0], out[0, 1] = from_frame(X / nrm, Y / nrm, cx, cy, a, b, ux, uy)
         return 1
     # stable roots of |X0 + t E|^2 = 1 written from the foot: t = t* -+ sqrt(disc) / alpha
