@@ -78,8 +78,8 @@ def broadcast_indices(a, b):
     shape_b = b._params.shape[:-1]
     # fast paths (no broadcast views): equal batch shapes, or a single shape against a batch
     if shape_a == shape_b:
-        n = math.prod(shape_a)
-        return shape_a, _range_index(n), _range_index(n)
+        index = _range_index(math.prod(shape_a))  # read-only, so both sides can share it
+        return shape_a, index, index
     if not shape_a:
         return shape_b, np.zeros(math.prod(shape_b), dtype=np.int64), _range_index(math.prod(shape_b))
     if not shape_b:

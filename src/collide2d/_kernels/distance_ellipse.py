@@ -143,18 +143,20 @@ def _foot_q1(e0, e1, y0, y1):
     # one Chatfield step from (cos t, sin t) = (1, 1)/sqrt(2): the centre of curvature of that
     # point is ex, ey (on the evolute); the new point faces the query from there at the same radius
     h = 0.7071067811865476
-    ab = (e0 - e1) * (e0 + e1)
-    ex = ab * h * h * h / e0
-    ey = -ab * h * h * h / e1
+    ie0 = 1.0 / e0  # the start needs no correct rounding: multiply by reciprocals
+    ie1 = 1.0 / e1
+    ab = (e0 - e1) * (e0 + e1) * (h * h * h)
+    ex = ab * ie0
+    ey = -ab * ie1
     r = hypot(e0 * h - ex, e1 * h - ey)
     qx = y0 - ex
     qy = y1 - ey
-    q = hypot(qx, qy)
-    tx = min(1.0, max(0.0, (qx * r / q + ex) / e0))
-    ty = min(1.0, max(0.0, (qy * r / q + ey) / e1))
+    rq = r / hypot(qx, qy)
+    tx = min(1.0, max(0.0, (qx * rq + ex) * ie0))
+    ty = min(1.0, max(0.0, (qy * rq + ey) * ie1))
     sigma = lo
     if ty > 0.0:
-        s0 = y1 / (e1 * ty) * hypot(tx, ty)  # y1 / x1 with x1 = e1 ty / |(tx, ty)|
+        s0 = y1 * ie1 * (hypot(tx, ty) / ty)  # y1 / x1 with x1 = e1 ty / |(tx, ty)|
         if lo < s0 < hi:
             sigma = s0
     it = 0
@@ -165,9 +167,10 @@ def _foot_q1(e0, e1, y0, y1):
         ib = 1.0 / sigma
         p = t0 * ia
         q = z1 * ib
-        m = 1.0 / math.sqrt(p * p + q * q)
-        # K = m - 1, dK/dsigma = m^3 (p^2 / (sigma + c) + q^2 / sigma)
-        step = (1.0 - m) / (m * m * m * (p * p * ia + q * q * ib))
+        hh = p * p + q * q
+        # K = hh^(-1/2) - 1, dK/dsigma = hh^(-3/2) (p^2 / (sigma + c) + q^2 / sigma), so the Newton
+        # step -K / K' is (sqrt(hh) - 1) hh / (p^2 / (sigma + c) + q^2 / sigma)
+        step = (math.sqrt(hh) - 1.0) * hh / (p * p * ia + q * q * ib)
         new = max(sigma + step, lo)
         if not (new <= hi):  # also catches NaN
             break
