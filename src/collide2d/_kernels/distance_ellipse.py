@@ -763,9 +763,12 @@ def perram_wertheim_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, out):
 # a valid direction, so rounding in ``u`` only moves the evaluation point (by about an ulp: ``u``
 # is renormalised with its computed length at every move, so the errors do not accumulate).
 
-# the grid of the branch and bound: one direction after another, turned by 2 pi / _N_GRID
-_GRID_COS = math.cos(2.0 * math.pi / _N_GRID)
-_GRID_SIN = math.sin(2.0 * math.pi / _N_GRID)
+# the grid of the branch and bound: _EE_GRID directions, each turned by 2 pi / _EE_GRID from the last
+_EE_GRID = 8
+_GRID_COS = math.cos(2.0 * math.pi / _EE_GRID)
+_GRID_SIN = math.sin(2.0 * math.pi / _EE_GRID)
+# most arcs the branch and bound makes (the size of its table)
+_EE_CAP = 64
 
 
 @kernel
@@ -966,12 +969,15 @@ def _g_w(aA, bA, aB, bB, cphi, sphi, dx, dy, r, c, s):
 
 @kernel
 def _arc_bound(u0x, u0y, u1x, u1y, w0x, w0y, w1x, w1y):
-    """Upper bound of ``g`` on the arc from ``u0`` to ``u1`` (counter-clockwise, narrower than pi).
+    """Upper bound of ``min(w0.v, w1.v)`` on the arc from ``u0`` to ``u1`` (counter-clockwise,
+    narrower than pi); ``g`` lies below it, up to the constant of :func:`_g_w`.
 
-    ``g(v) <= min(w0.v, w1.v)`` for every ``v`` (see :func:`_g_w`); the maximum of that minimum of
-    two sinusoids over the arc lies at an end, at the peak of one of them (``w0 / |w0|`` or
-    ``w1 / |w1|``) or where they cross (``v`` perpendicular to ``w0 - w1``), whichever lie in the
-    arc. Returns ``(bound, vx, vy)`` with ``v`` the direction attaining it (a seed for the arc).
+    The maximum of the minimum of two sinusoids over the arc lies at an end, at the peak of one of
+    them (``w0 / |w0|`` or ``w1 / |w1|``) or where they cross (``v`` perpendicular to
+    ``w0 - w1``), whichever lie in the arc. Whether a candidate lies in the arc is decided on the
+    unnormalised vector (two cross products), so only the candidates inside (usually none or one)
+    cost a square root. Returns ``(bound, vx, vy)`` with ``v`` the direction attaining it (a seed
+    for the arc).
     """
     best = min(w0x * u0x + w0y * u0y, w1x * u0x + w1y * u0y)
     bx = u0x
@@ -990,16 +996,15 @@ def _arc_bound(u0x, u0y, u1x, u1y, w0x, w0y, w1x, w1y):
             vx, vy = -ey, ex
         else:
             vx, vy = ey, -ex
-        m = math.sqrt(vx * vx + vy * vy)
-        if not (m > 0.0):
-            continue
-        vx /= m
-        vy /= m
         if u0x * vy - u0y * vx >= 0.0 and vx * u1y - vy * u1x >= 0.0:
-            val = min(w0x * vx + w0y * vy, w1x * vx + w1y * vy)
+            m = math.sqrt(vx * vx + vy * vy)
+            if not (m > 0.0):
+                continue
+            val = min(w0x * vx + w0y * vy, w1x * vx + w1y * vy) / m
             if val > best:
-                best, bx, by = val, vx, vy
+                best, bx, by = val, vx / m, vy / m
     return best, bx, by
+
 
 @kernel
 def _set_arc(arcs, j, r, u0x, u0y, w0x, w0y, u1x, u1y, w1x, w1y):
@@ -1039,20 +1044,21 @@ def _split_arc(arcs, j, m, c, s, aA, bA, aB, bB, cphi, sphi, dx, dy, r):
 def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
     """Global maximum of g for an overlapping pair: branch and bound on arcs of directions.
 
-    ``g`` is evaluated, with its bounding sinusoid (:func:`_g_w`), at ``_N_GRID`` directions
+    ``g`` is evaluated, with its bounding sinusoid (:func:`_g_w`), at ``_EE_GRID`` directions
     evenly spaced from ``(c0, s0)``; each arc between neighbours gets the rigorous upper bound of
     :func:`_arc_bound`. The local solver refines the best grid point, and the arc holding the
     maximum found is split there. Then, in decreasing order of the bound, every arc whose bound
-    exceeds the best maximum found (plus a rounding allowance) is refined from the direction
-    attaining its bound: when the local maximum reached is an end of the arc, the arc is done;
-    otherwise the arc is split at that maximum (inside the arc) or bisected (the solver left the
-    arc), and the halves, with tighter bounds, go back to the pool. Arcs whose bound is below
-    the best maximum cannot hold a higher value of ``g``. At most ``4 _N_GRID`` arcs are made.
-    Returns ``(c*, s*, g*, evaluations)``; ``evaluations`` adds the evaluations of ``g`` to
-    ``total``.
+    exceeds the best maximum found (plus a rounding allowance) is refined from the direction ``v``
+    attaining its bound. When the local maximum reached is an end of the arc (a maximum found
+    before), the part of the arc between that end and ``v`` is done and the part beyond ``v``
+    goes back to the pool with its own bound; otherwise the arc is split at that maximum (inside
+    the arc) or bisected (the solver left the arc), and the halves, with tighter bounds, go back
+    to the pool. Arcs whose bound is below the best maximum cannot hold a higher value of ``g``.
+    At most ``_EE_CAP`` arcs are made. Returns ``(c*, s*, g*, evaluations)``; ``evaluations``
+    adds the evaluations of ``g`` to ``total``.
     """
-    n = _N_GRID
-    cap = 4 * n
+    n = _EE_GRID
+    cap = _EE_CAP
     arcs = np.empty((cap, 11))
     # smallest radii of curvature (rolling discs, see _g_w)
     r = min(aA, bA) ** 2 / max(aA, bA) + min(aB, bB) ** 2 / max(aB, bB)
@@ -1102,20 +1108,35 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
         if km < 0:
             break
         arcs[km, 0] = -_INF
-        c = arcs[km, 1]
-        s = arcs[km, 2]
-        g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s)
-        c, s, gv, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s, g, gp, gpp, False)
+        vx = arcs[km, 1]
+        vy = arcs[km, 2]
+        g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy)
+        c, s, gv, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy, g, gp, gpp, False)
         total += it + 1
         if gv > best:
             best = gv
             bc = c
             bs = s
-        if abs(arcs[km, 3] * s - arcs[km, 4] * c) < 1e-9 and arcs[km, 3] * c + arcs[km, 4] * s > 0.0:
-            continue  # the maximum reached is the start of the arc: done
-        if abs(arcs[km, 7] * s - arcs[km, 8] * c) < 1e-9 and arcs[km, 7] * c + arcs[km, 8] * s > 0.0:
-            continue  # ... the end of the arc
+        at_start = abs(arcs[km, 3] * s - arcs[km, 4] * c) < 1e-9 and arcs[km, 3] * c + arcs[km, 4] * s > 0.0
+        at_end = abs(arcs[km, 7] * s - arcs[km, 8] * c) < 1e-9 and arcs[km, 7] * c + arcs[km, 8] * s > 0.0
         if m == cap:
+            continue
+        if at_start or at_end:
+            # the solver climbed from the seed v back to a maximum found before, at an end of the
+            # arc: the part between that end and v is done; the part beyond v stays in the pool
+            # with its own (tighter) bound, unless v is (nearly) the other end
+            if at_start:
+                if abs(arcs[km, 7] * vy - arcs[km, 8] * vx) < 1e-9 or not _in_arc(arcs, km, vx, vy):
+                    continue
+                _split_arc(arcs, km, m, vx, vy, aA, bA, aB, bB, cphi, sphi, dx, dy, r)
+                arcs[km, 0] = -_INF
+            else:
+                if abs(arcs[km, 3] * vy - arcs[km, 4] * vx) < 1e-9 or not _in_arc(arcs, km, vx, vy):
+                    continue
+                _split_arc(arcs, km, m, vx, vy, aA, bA, aB, bB, cphi, sphi, dx, dy, r)
+                arcs[m, 0] = -_INF
+            total += 1
+            m += 1
             continue
         if not _in_arc(arcs, km, c, s):
             # the solver left the arc: bisect it
@@ -1130,12 +1151,11 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
     return bc, bs, best, total
 
 
-
 @kernel
 def contact_ellipse_ellipse(pa, va, pb, vb):
     """Exact signed distance of two ellipses (section 4.2), frame of ``a`` scaled by ``S``.
 
-    ``s = max_t g(t)`` found by :func:`_ee_search`; normal ``u* = (cos t*, sin t*)``; witness
+    ``s = max_u g(u)`` found by :func:`_ee_search`; normal ``u*`` (the maximiser); witness
     points are the support points ``c_A + Sigma_A u / rho_A`` and ``c_B - Sigma_B u / rho_B``
     (closest points when apart, deepest points when overlapping); at a stationary point
     ``p_B - p_A = g u``. When two local optima exchange, the normal and the witness points jump
@@ -1180,12 +1200,13 @@ def contact_ellipse_ellipse(pa, va, pb, vb):
         return dist - rA, -mx, -my, pa[0] - rA * mx, pa[1] - rA * my, fx, fy, 1.0 / rA, kb
     S, ux, uy, aA, bA, aB, bB, cphi, sphi, dx, dy = _pair_frame(pa, pb)
     n0, n1, g, _ = _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy)
-    rA = math.hypot(aA * n0, bA * n1)
+    # scaled lengths (semi-axes <= 1): sqrt cannot overflow here (see _g_ee)
+    rA = math.sqrt((aA * n0) ** 2 + (bA * n1) ** 2)
     sa0 = aA * (aA * n0 / rA)
     sa1 = bA * (bA * n1 / rA)
     cb = n0 * cphi + n1 * sphi
     sb = n1 * cphi - n0 * sphi
-    rB = math.hypot(aB * cb, bB * sb)
+    rB = math.sqrt((aB * cb) ** 2 + (bB * sb) ** 2)
     sbx = aB * (aB * cb / rB)
     sby = bB * (bB * sb / rB)
     # B's support point back to the frame of A
@@ -1193,7 +1214,7 @@ def contact_ellipse_ellipse(pa, va, pb, vb):
     sb1 = sphi * sbx + cphi * sby
     nx = ux * n0 - uy * n1
     ny = uy * n0 + ux * n1
-    nn = math.hypot(nx, ny)
+    nn = math.sqrt(nx * nx + ny * ny)
     pax = pa[0] + S * (ux * sa0 - uy * sa1)
     pay = pa[1] + S * (uy * sa0 + ux * sa1)
     pbx = pb[0] - S * (ux * sb0 - uy * sb1)
