@@ -920,6 +920,17 @@ def _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy):
         # a centre inside the other ellipse, or overlapping inscribed circles: certainly not apart
         # (the branch and bound below is correct in any case; this only skips the PW solve)
         return _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total)
+    # g > 0 at the centre direction: a separating direction already, so the pair is apart and
+    # the arc where g > 0 (one arc: the separating directions of two disjoint convex sets) holds
+    # the maximum; solve from there and skip the PW solve (96 % of the apart random pairs)
+    g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
+    total += 1
+    if g > 0.0:
+        c, s, gv, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
+        total += it
+        if gv >= g:
+            return c, s, gv, total
+        return c0, s0, g, total
     lam, F, itpw = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy)
     total += itpw
     if F > 0.0:
