@@ -864,17 +864,29 @@ def _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s, g, gp, gpp, positive
     if abs(gpn) < abs(gp):
         c, s, g, gp, gpp = cn, sn, gn, gpn, gppn
     tol = 2.0 * _EPS  # a few ulps of the direction (radians)
+    # step sizes (tangents, ~ radians) of the last two iterations; as in rtsafe (Numerical
+    # Recipes 9.4) a Newton step longer than half the step before last is replaced by a bisection:
+    # near the flat side of a thin ellipse g'' has a narrow spike, and plain Newton can then bounce
+    # between the two sides of the bracket, shrinking it by a few per cent per step
+    step = lc * hs - ls * hc
+    step_old = step
     for _ in range(_LOCAL_MAXIT):
         inside = False
         if gpp < 0.0:
             tau = -gp / gpp
             if abs(tau) <= tol:
                 break  # converged: the Newton step is below the direction's resolution
-            cn, sn = _turn(c, s, tau)
-            inside = lc * sn - ls * cn > 0.0 and cn * hs - sn * hc > 0.0
-        if not inside:
-            if lc * hs - ls * hc <= tol:
+            if abs(tau) <= 0.5 * step_old:
+                cn, sn = _turn(c, s, tau)
+                inside = lc * sn - ls * cn > 0.0 and cn * hs - sn * hc > 0.0
+        step_old = step
+        if inside:
+            step = abs(tau)
+        else:
+            width = lc * hs - ls * hc  # sine of the bracket's angle
+            if width <= tol:
                 break  # the bracket collapsed
+            step = 0.5 * width
             cn = lc + hc
             sn = ls + hs
             r = math.sqrt(cn * cn + sn * sn)
