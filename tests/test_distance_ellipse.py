@@ -946,7 +946,8 @@ def test_overlapping_search_evaluation_count():
 
 def test_benchmark_workload_evaluation_count():
     # the pairs of benchmarks/common.py random_pairs (radii 0.5..2, any angle, offsets up to 3.5):
-    # about 19 evaluations per overlapping pair (8 of them the grid) and 5 per apart pair
+    # about 12 evaluations per overlapping pair (83 % are certified by the disc bound after one
+    # local solve, median 7) and 5 per apart pair
     rng = np.random.default_rng(31)
     n = 4000
     ca = rng.uniform(-100.0, 100.0, (n, 2))
@@ -955,13 +956,14 @@ def test_benchmark_workload_evaluation_count():
     hit = np.asarray(c2.intersects(A, B))
     counts = np.array([K.contact_ellipse_ellipse_iterations(A._params[k], EMPTY, B._params[k], EMPTY) for k in range(n)])
     assert hit.sum() > 1000 and (~hit).sum() > 1000
-    assert counts[hit].mean() <= 25
+    assert counts[hit].mean() <= 16
     assert counts[~hit].mean() <= 8
 
 
 def test_near_concentric_near_circles_stay_cheap_and_exact():
     # g is nearly flat here; with tangent-line arc bounds the search split arcs up to its cap
-    # (about 450 evaluations per pair); the rolling-disc bounds prune them
+    # (about 450 evaluations per pair); the rolling-disc bounds prune them or certify the first
+    # local maximum
     rng = np.random.default_rng(32)
     n = 600
     A = c2.Ellipse(rng.normal(0.0, 1e-3, (n, 2)), np.stack([np.ones(n), 1 - 10 ** rng.uniform(-12, -2, n)], 1),

@@ -809,7 +809,7 @@ def _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s):
 def _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s, g, gp, gpp, positive_only):
     """Local maximum of g from the seed direction ``(c, s)``, where ``(g, g', g'')`` are given.
 
-    Returns ``(c*, s*, g*, evaluations)``. Phase 1 walks uphill (Newton's tangent step when
+    Returns ``(c*, s*, g*, g'(u*), evaluations)``. Phase 1 walks uphill (Newton's tangent step when
     g'' < 0, capped by ``h``; else a step ``h``, doubled after a success and halved after a
     failure) until g' changes sign. A move is kept when g rose or, for a Newton step, when |g'|
     shrank (near the maximum g changes by less than its rounding). With ``positive_only`` every
@@ -820,7 +820,7 @@ def _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s, g, gp, gpp, positive
     """
     it = 0
     if gp == 0.0:
-        return c, s, g, it
+        return c, s, g, gp, it
     h = 0.25
     found = False
     lc = ls = hc = hs = 0.0
@@ -832,12 +832,12 @@ def _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s, g, gp, gpp, positive
         else:
             step = h
         if step <= 4.0 * _EPS:
-            return c, s, g, it
+            return c, s, g, gp, it
         cn, sn = _turn(c, s, sg * step)
         gn, gpn, gppn = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, cn, sn)
         it += 1
         if gpn == 0.0 and gn >= g:
-            return cn, sn, gn, it
+            return cn, sn, gn, gpn, it
         if (gpn > 0.0) != (gp > 0.0):
             if (not positive_only) or gn > 0.0:
                 if sg > 0.0:
@@ -856,7 +856,7 @@ def _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s, g, gp, gpp, positive
         else:
             h = 0.5 * step
     if not found:
-        return c, s, g, it
+        return c, s, g, gp, it
     # phase 2: g' > 0 at l, < 0 at h (the arc from l to h counter-clockwise). Safeguarded Newton
     # on g' from the bracket end with the smaller |g'| (usually the Newton iterate that just
     # overshot the maximum); g itself is not compared (near the maximum its changes are below
@@ -901,7 +901,7 @@ def _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s, g, gp, gpp, positive
             hc, hs = c, s
         else:
             break
-    return c, s, g, it
+    return c, s, g, gp, it
 
 
 @kernel
@@ -938,7 +938,7 @@ def _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy):
     g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
     total += 1
     if g > 0.0:
-        c, s, gv, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
+        c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
         total += it
         if gv >= g:
             return c, s, gv, total
@@ -953,7 +953,7 @@ def _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy):
         g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
         total += 1
         if g > 0.0:
-            c, s, gv, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
+            c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
             total += it
             if gv >= g:
                 return c, s, gv, total
@@ -1064,30 +1064,51 @@ def _split_arc(arcs, j, m, c, s, aA, bA, aB, bB, cphi, sphi, dx, dy, r):
 
 
 @kernel
+def _disc_certified(g, gp, r, tol):
+    """Whether the disc bound proves that no direction has ``g`` above ``g + tol``.
+
+    At a direction ``u`` with values ``g``, ``g'`` the vector ``w`` of :func:`_g_w` is
+    ``(g + r) u + g' u'`` (``w.u = g + r``; ``w.u' = d.u' - x_A.u' - y_B.u' = g'``, since the
+    derivative of a support function is its support point's component along ``u'``), so the bound
+    ``g(v) <= w.v - r`` gives ``max g <= |w| - r = sqrt((g + r)^2 + g'^2) - r``. At a local
+    maximum (``g' ~ 0``) with ``g >= -r`` (penetration at most the sum of the smallest radii of
+    curvature) this equals ``g``: such a local maximum is the global one.
+    """
+    return math.sqrt((g + r) * (g + r) + gp * gp) - r <= g + tol
+
+
+@kernel
 def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
     """Global maximum of g for an overlapping pair: branch and bound on arcs of directions.
 
-    ``g`` is evaluated, with its bounding sinusoid (:func:`_g_w`), at ``_EE_GRID`` directions
-    evenly spaced from ``(c0, s0)``; each arc between neighbours gets the rigorous upper bound of
-    :func:`_arc_bound`. The local solver refines the best grid point, and the arc holding the
-    maximum found is split there. Then, in decreasing order of the bound, every arc whose bound
-    exceeds the best maximum found (plus a rounding allowance) is refined from the direction ``v``
-    attaining its bound. When the local maximum reached is an end of the arc (a maximum found
-    before), the part of the arc between that end and ``v`` is done and the part beyond ``v``
-    goes back to the pool with its own bound; otherwise the arc is split at that maximum (inside
-    the arc) or bisected (the solver left the arc), and the halves, with tighter bounds, go back
-    to the pool. Arcs whose bound is below the best maximum cannot hold a higher value of ``g``.
-    At most ``_EE_CAP`` arcs are made. Returns ``(c*, s*, g*, evaluations)``; ``evaluations``
-    adds the evaluations of ``g`` to ``total``.
+    First a local solve from ``(c0, s0)``; when the disc bound certifies its maximum
+    (:func:`_disc_certified`: penetration at most the sum of the smallest radii of curvature),
+    that is the answer. Otherwise ``g`` is evaluated, with its bounding sinusoid (:func:`_g_w`),
+    at ``_EE_GRID`` directions evenly spaced from ``(c0, s0)``; each arc between neighbours gets
+    the rigorous upper bound of :func:`_arc_bound`, and the arc holding the maximum found is split
+    there. Then, in decreasing order of the bound, every arc whose bound exceeds the best maximum
+    found (plus a rounding allowance) is refined from the direction ``v`` attaining its bound.
+    When the local maximum reached is an end of the arc (a maximum found before), the part of the
+    arc between that end and ``v`` is done and the part beyond ``v`` goes back to the pool with
+    its own bound; otherwise the arc is split at that maximum (inside the arc) or bisected (the
+    solver left the arc), and the halves, with tighter bounds, go back to the pool. Arcs whose
+    bound is below the best maximum cannot hold a higher value of ``g``; a new best maximum that
+    the disc bound certifies ends the search. At most ``_EE_CAP`` arcs are made. Returns
+    ``(c*, s*, g*, evaluations)``; ``evaluations`` adds the evaluations of ``g`` to ``total``.
     """
+    # smallest radii of curvature (rolling discs, see _g_w)
+    r = min(aA, bA) ** 2 / max(aA, bA) + min(aB, bB) ** 2 / max(aB, bB)
+    tol = 64.0 * _EPS * (math.sqrt(dx * dx + dy * dy) + aA + bA + aB + bB)
+    # a local maximum from the start direction; when the disc bound certifies it (_disc_certified),
+    # it is the global maximum and the branch and bound is skipped (most moderately deep pairs)
+    g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
+    bc, bs, best, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, False)
+    total += it + 1
+    if _disc_certified(best, gp, r, tol):
+        return bc, bs, best, total
     n = _EE_GRID
     cap = _EE_CAP
     arcs = np.empty((cap, 11))
-    # smallest radii of curvature (rolling discs, see _g_w)
-    r = min(aA, bA) ** 2 / max(aA, bA) + min(aB, bB) ** 2 / max(aB, bB)
-    gbest = -_INF
-    bc = c0
-    bs = s0
     fx = fy = fw0 = fw1 = px = py = pw0 = pw1 = 0.0
     c = c0
     s = s0
@@ -1098,10 +1119,6 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
                 # bounds use the grid directions, and an allowance covers that)
                 c, s = c * _GRID_COS - s * _GRID_SIN, s * _GRID_COS + c * _GRID_SIN
             g, w0, w1 = _g_w(aA, bA, aB, bB, cphi, sphi, dx, dy, r, c, s)
-            if g > gbest:
-                gbest = g
-                bc = c
-                bs = s
         else:
             c, s, w0, w1 = fx, fy, fw0, fw1
         if k == 0:
@@ -1111,16 +1128,12 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
         px, py, pw0, pw1 = c, s, w0, w1
     total += n
     m = n
-    g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, bc, bs)
-    bc, bs, best, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, bc, bs, g, gp, gpp, False)
-    total += it + 1
     for j in range(n):
         if _in_arc(arcs, j, bc, bs):
             _split_arc(arcs, j, m, bc, bs, aA, bA, aB, bB, cphi, sphi, dx, dy, r)
             total += 1
             m += 1
             break
-    tol = 64.0 * _EPS * (math.sqrt(dx * dx + dy * dy) + aA + bA + aB + bB)
     for _ in range(cap):
         km = -1
         um = best + tol
@@ -1134,12 +1147,14 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
         vx = arcs[km, 1]
         vy = arcs[km, 2]
         g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy)
-        c, s, gv, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy, g, gp, gpp, False)
+        c, s, gv, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy, g, gp, gpp, False)
         total += it + 1
         if gv > best:
             best = gv
             bc = c
             bs = s
+            if _disc_certified(best, gp, r, tol):
+                break
         at_start = abs(arcs[km, 3] * s - arcs[km, 4] * c) < 1e-9 and arcs[km, 3] * c + arcs[km, 4] * s > 0.0
         at_end = abs(arcs[km, 7] * s - arcs[km, 8] * c) < 1e-9 and arcs[km, 7] * c + arcs[km, 8] * s > 0.0
         if m == cap:
