@@ -138,6 +138,29 @@ def coal_signed_distance(ea, eb, n, tight):
     return run
 
 
+def kernel_one_thread(e1, e2, repeat):
+    """Best time of the ellipse-pair contact loop on one thread, and the evaluation counts of g."""
+    import numba
+
+    from collide2d._kernels import distance_ellipse, loops_contact
+
+    pa, pb = np.ascontiguousarray(e1._params), np.ascontiguousarray(e2._params)
+    empty = np.empty((0, 2))
+    index = np.arange(len(pa))
+    out = np.empty((len(pa), 9))
+    threads = numba.get_num_threads()
+    run = loops_contact.contact_ellipse_ellipse_loop.parallel
+    numba.set_num_threads(1)
+    try:
+        run(pa, empty, index, pb, empty, index, out)
+        t, _ = best_of(lambda: run(pa, empty, index, pb, empty, index, out), repeat)
+    finally:
+        numba.set_num_threads(threads)
+    count = distance_ellipse.contact_ellipse_ellipse_iterations
+    evals = np.array([count(pa[k], empty, pb[k], empty) for k in range(min(len(pa), 20_000))])
+    return t, evals
+
+
 def bench_contact(args):
     (ca, ra, ta), (cb, rb, tb) = random_pairs(args.n)
     ea, eb = c2.Ellipse(ca, ra, ta), c2.Ellipse(cb, rb, tb)
@@ -151,6 +174,14 @@ def bench_contact(args):
     rows.add("collide2d `contact`, apart pairs", len(apart), t, _LAST_CPU[0])
     t, r_ov = best_of(lambda: c2.contact(ea_ov, eb_ov), args.repeat_slow)
     rows.add("collide2d `contact`, overlapping pairs", len(over), t, _LAST_CPU[0])
+    # the ellipse-pair kernel alone on one thread, and the exact `intersects` pass that `contact`
+    # adds for its sign rule (measurement._sign_consistent)
+    for label, e1, e2 in (("apart", ea_ap, eb_ap), ("overlapping", ea_ov, eb_ov)):
+        t, evals = kernel_one_thread(e1, e2, args.repeat_slow)
+        rows.add(f"contact kernel alone, {label} pairs, one thread", len(e1), t, _LAST_CPU[0],
+                 f"evaluations of g per pair: mean {evals.mean():.1f}, max {evals.max()}")
+        t, _ = best_of(lambda: c2.intersects(e1, e2), args.repeat)
+        rows.add(f"(`intersects` alone, {label} pairs: the sign pass inside `contact`)", len(e1), t, _LAST_CPU[0])
     # mixed batch in the workload's proportions (apart share of the 1e6 workload)
     n_mix = args.n_mix
     t, _ = best_of(lambda: c2.contact(ea[:n_mix], eb[:n_mix]), args.repeat_slow)

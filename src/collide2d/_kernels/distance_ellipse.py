@@ -843,27 +843,54 @@ def perram_wertheim_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, out):
 
 
 # -- ellipse versus ellipse: support-function search (section 4.2) ---------------------------------
+#
+# Directions are unit vectors ``u = (c, s)`` in the frame of A; the search forms no angle, so it
+# calls no sin, cos or atan2. A move from ``u`` along ``u' = (-s, c)`` by the *tangent step* tau
+# lands on the direction at angle ``atan(tau)`` from ``u``:
+#
+#     u(tau) = (u + tau u') / |u + tau u'|.
+#
+# Since ``d atan(tau) / d tau = 1`` and ``d^2 atan(tau) / d tau^2 = 0`` at ``tau = 0``, the first
+# two tau-derivatives of ``g(u(tau))`` at 0 are the angle derivatives ``g'`` and ``g''``: Newton's
+# step in tau is ``tau = -g' / g''`` and keeps Newton's quadratic convergence. Every unit vector is
+# a valid direction, so rounding in ``u`` only moves the evaluation point (by about an ulp: ``u``
+# is renormalised with its computed length at every move, so the errors do not accumulate).
+
+# the grid of the branch and bound: _EE_GRID directions, each turned by 2 pi / _EE_GRID from the last
+_EE_GRID = 8
+_GRID_COS = math.cos(2.0 * math.pi / _EE_GRID)
+_GRID_SIN = math.sin(2.0 * math.pi / _EE_GRID)
+# most arcs the branch and bound makes (the size of its table)
+_EE_CAP = 64
 
 
 @kernel
-def _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, t):
-    """``(g, g', g'')`` at angle ``t`` (frame of A, scaled); see the module notes.
+def _turn(c, s, tau):
+    """The unit direction at angle ``atan(tau)`` from ``(c, s)`` (counter-clockwise for tau > 0)."""
+    x = c - tau * s
+    y = s + tau * c
+    r = math.sqrt(x * x + y * y)
+    return x / r, y / r
 
-    Lengths are scaled to order 1 (semi-axes <= 1), so ``sqrt(x^2 + y^2)`` cannot overflow and
-    replaces the slower ``hypot`` in this hot loop (underflow needs an aspect ratio above 1e150).
+
+@kernel
+def _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s):
+    """``(g, g', g'')`` at the unit direction ``u = (c, s)`` (frame of A, scaled); module notes.
+
+    Derivatives are taken in the angle of ``u``. Lengths are scaled to order 1 (semi-axes <= 1), so
+    ``sqrt(x^2 + y^2)`` cannot overflow and replaces the slower ``hypot`` in this hot loop
+    (underflow needs an aspect ratio above 1e150).
     """
-    cx = math.cos(t)
-    sx = math.sin(t)
-    pA = aA * cx
-    qA = bA * sx
+    pA = aA * c
+    qA = bA * s
     rA = math.sqrt(pA * pA + qA * qA)
-    cb = cx * cphi + sx * sphi
-    sb = sx * cphi - cx * sphi
+    cb = c * cphi + s * sphi
+    sb = s * cphi - c * sphi
     pB = aB * cb
     qB = bB * sb
     rB = math.sqrt(pB * pB + qB * qB)
-    g = dx * cx + dy * sx - rA - rB
-    gp = -dx * sx + dy * cx - (bA - aA) * (bA + aA) * cx * sx / rA - (bB - aB) * (bB + aB) * cb * sb / rB
+    g = dx * c + dy * s - rA - rB
+    gp = -dx * s + dy * c - (bA - aA) * (bA + aA) * c * s / rA - (bB - aB) * (bB + aB) * cb * sb / rB
     # radii of curvature at the support points: R = (a b)^2 / rho^3; g'' = -g - R_A - R_B
     abA = aA * bA
     abB = aB * bB
@@ -872,46 +899,44 @@ def _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, t):
 
 
 @kernel
-def _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, t, positive_only):
-    """Local maximum of g from the seed angle ``t``: ``(t*, g*, iterations)``.
+def _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s, g, gp, gpp, positive_only):
+    """Local maximum of g from the seed direction ``(c, s)``, where ``(g, g', g'')`` are given.
 
-    Phase 1 walks uphill (Newton step when g'' < 0, capped by ``h``; else a step ``h``, doubled
-    after a success and halved after a failure) until g' changes sign. A move is kept when g rose
-    or, for a Newton step, when |g'| shrank (near the maximum g changes by less than its rounding).
-    With ``positive_only`` every kept point and both bracket ends must have g > 0, so the bracket
-    lies in the arc of separating directions, where g is strictly concave (one root of g').
-    Phase 2: Newton on g' inside the bracket, bisection when a step leaves it; stop when the
-    Newton correction falls below 2 ulps of the angle (kept in [-pi, pi]) or the bracket
-    collapses. Angles in radians, frame of A.
+    Returns ``(c*, s*, g*, g'(u*), evaluations)``. Phase 1 walks uphill (Newton's tangent step when
+    g'' < 0, capped by ``h``; else a step ``h``, doubled after a success and halved after a
+    failure) until g' changes sign. A move is kept when g rose or, for a Newton step, when |g'|
+    shrank (near the maximum g changes by less than its rounding). With ``positive_only`` every
+    kept point and both bracket ends must have g > 0, so the bracket lies in the arc of separating
+    directions, where g is strictly concave (one root of g'). Phase 2: Newton on g' inside the
+    bracket (an arc narrower than 0.5 rad), bisection (the normalised sum of the ends) when a step
+    leaves it; stop when the Newton step falls below 2 ulps or the bracket collapses.
     """
-    t = t - (2.0 * math.pi) * math.floor(t / (2.0 * math.pi) + 0.5)  # keep the angle in [-pi, pi]: its ulp sets the tolerance
-    g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, t)
     it = 0
     if gp == 0.0:
-        return t, g, it
+        return c, s, g, gp, it
     h = 0.25
     found = False
-    lo = t
-    hi = t
+    lc = ls = hc = hs = 0.0
+    cn = sn = gn = gpn = gppn = 0.0
     while it < _LOCAL_MAXIT:
-        it += 1
         sg = 1.0 if gp > 0.0 else -1.0
         if gpp < 0.0:
             step = min(-gp / gpp * sg, h)  # Newton step length, capped
         else:
             step = h
-        if step <= 4.0 * _EPS * max(1.0, abs(t)):
-            return t, g, it
-        tn = t + sg * step
-        gn, gpn, gppn = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, tn)
+        if step <= 4.0 * _EPS:
+            return c, s, g, gp, it
+        cn, sn = _turn(c, s, sg * step)
+        gn, gpn, gppn = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, cn, sn)
+        it += 1
         if gpn == 0.0 and gn >= g:
-            return tn, gn, it
+            return cn, sn, gn, gpn, it
         if (gpn > 0.0) != (gp > 0.0):
             if (not positive_only) or gn > 0.0:
                 if sg > 0.0:
-                    lo, hi = t, tn
+                    lc, ls, hc, hs = c, s, cn, sn
                 else:
-                    lo, hi = tn, t
+                    lc, ls, hc, hs = cn, sn, c, s
                 found = True
                 break
             h = 0.5 * step
@@ -919,88 +944,129 @@ def _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, t, positive_only):
         # accept the move when g rose or, for a Newton step, when |g'| shrank (near the maximum
         # the changes of g are below its rounding error and cannot be trusted)
         if (gn > g or (gpp < 0.0 and abs(gpn) < abs(gp))) and ((not positive_only) or gn > 0.0):
-            t, g, gp, gpp = tn, gn, gpn, gppn
+            c, s, g, gp, gpp = cn, sn, gn, gpn, gppn
             h = min(2.0 * step, 0.5)
         else:
             h = 0.5 * step
     if not found:
-        return t, g, it
-    # phase 2: g'(lo) > 0 > g'(hi). Safeguarded Newton on g' from the bracket end with the
-    # smaller |g'| (usually the Newton iterate that just overshot the maximum); g itself is not
-    # compared (near the maximum its changes are below rounding).
+        return c, s, g, gp, it
+    # phase 2: g' > 0 at l, < 0 at h (the arc from l to h counter-clockwise). Safeguarded Newton
+    # on g' from the bracket end with the smaller |g'| (usually the Newton iterate that just
+    # overshot the maximum); g itself is not compared (near the maximum its changes are below
+    # rounding).
     if abs(gpn) < abs(gp):
-        tt, g, gp, gpp = tn, gn, gpn, gppn
-    else:
-        tt = t
-    tol = 2.0 * _EPS * max(1.0, abs(tt))  # a few ulps of the angle (radians)
+        c, s, g, gp, gpp = cn, sn, gn, gpn, gppn
+    tol = 2.0 * _EPS  # a few ulps of the direction (radians)
+    # step sizes (tangents, ~ radians) of the last two iterations; as in rtsafe (Numerical
+    # Recipes 9.4) a Newton step longer than half the step before last is replaced by a bisection:
+    # near the flat side of a thin ellipse g'' has a narrow spike, and plain Newton can then bounce
+    # between the two sides of the bracket, shrinking it by a few per cent per step
+    step = lc * hs - ls * hc
+    step_old = step
     for _ in range(_LOCAL_MAXIT):
+        inside = False
         if gpp < 0.0:
-            new = tt - gp / gpp
+            tau = -gp / gpp
+            if abs(tau) <= tol:
+                break  # converged: the Newton step is below the direction's resolution
+            if abs(tau) <= 0.5 * step_old:
+                cn, sn = _turn(c, s, tau)
+                inside = lc * sn - ls * cn > 0.0 and cn * hs - sn * hc > 0.0
+        step_old = step
+        if inside:
+            step = abs(tau)
         else:
-            new = 0.5 * (lo + hi)
-        if abs(new - tt) <= tol:
-            break  # converged: the Newton correction is below the angle's resolution
-        if not (lo < new < hi):
-            new = 0.5 * (lo + hi)
-            if new == lo or new == hi:
-                break
+            width = lc * hs - ls * hc  # sine of the bracket's angle
+            if width <= tol:
+                break  # the bracket collapsed
+            step = 0.5 * width
+            cn = lc + hc
+            sn = ls + hs
+            r = math.sqrt(cn * cn + sn * sn)
+            cn /= r
+            sn /= r
+        c, s = cn, sn
+        g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s)
         it += 1
-        tt = new
-        g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, tt)
         if gp > 0.0:
-            lo = tt
+            lc, ls = c, s
         elif gp < 0.0:
-            hi = tt
+            hc, hs = c, s
         else:
             break
-    return tt, g, it
+    return c, s, g, gp, it
 
 
 @kernel
 def _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy):
-    """Global maximiser of g for an ellipse pair (frame of A, scaled): ``(t*, g*, iterations)``.
+    """Global maximiser of g for an ellipse pair (frame of A, scaled): ``(c*, s*, g*, evaluations)``.
 
     Separated pairs (g > 0 at the Perram-Wertheim normal, a guaranteed separating direction,
     section 1.2): one local solve from that normal, in the concave arc. Otherwise (and directly,
     without the PW solve, when a centre lies inside the other ellipse or the inscribed circles
     overlap) the branch and bound of :func:`_ee_search_overlap`, started at the PW normal (or at
-    the centre direction).
+    the centre direction). ``evaluations`` counts evaluations of g and PW iterations.
     """
     total = 0
-    tpw = math.atan2(dy, dx)
+    dd = math.sqrt(dx * dx + dy * dy)
+    if dd > 0.0:
+        c0 = dx / dd
+        s0 = dy / dd
+    else:
+        c0 = 1.0
+        s0 = 0.0
     dB0 = cphi * dx + sphi * dy
     dB1 = cphi * dy - sphi * dx
     if (
         (dx / aA) ** 2 + (dy / bA) ** 2 <= 1.0
         or (dB0 / aB) ** 2 + (dB1 / bB) ** 2 <= 1.0
-        or math.sqrt(dx * dx + dy * dy) <= min(aA, bA) + min(aB, bB)
+        or dd <= min(aA, bA) + min(aB, bB)
     ):
         # a centre inside the other ellipse, or overlapping inscribed circles: certainly not apart
         # (the branch and bound below is correct in any case; this only skips the PW solve)
-        return _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, tpw, total)
+        return _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total)
+    # g > 0 at the centre direction: a separating direction already, so the pair is apart and
+    # the arc where g > 0 (one arc: the separating directions of two disjoint convex sets) holds
+    # the maximum; solve from there and skip the PW solve (96 % of the apart random pairs)
+    g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
+    total += 1
+    if g > 0.0:
+        c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
+        total += it
+        if gv >= g:
+            return c, s, gv, total
+        return c0, s0, g, total
     lam, F, itpw = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy)
     total += itpw
     if F > 0.0:
         x0, x1, m0, m1 = _pw_geometry(aA, bA, aB, bB, cphi, sphi, dx, dy, lam)
-        tpw = math.atan2(m1, m0)
-        g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, tpw)
+        m = math.hypot(m0, m1)
+        c0 = m0 / m
+        s0 = m1 / m
+        g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
+        total += 1
         if g > 0.0:
-            t, gv, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, tpw, True)
+            c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
             total += it
             if gv >= g:
-                return t, gv, total
-            return tpw, g, total
-    return _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, tpw, total)
+                return c, s, gv, total
+            return c0, s0, g, total
+    return _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total)
 
 
 @kernel
-def _g_w(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s):
-    """``g(u)`` and ``w = d - x_A(u) - y_B(u)`` at the unit direction ``u = (c, s)`` (frame of A).
+def _g_w(aA, bA, aB, bB, cphi, sphi, dx, dy, r, c, s):
+    """``g(u)`` and ``w = d - x_A(u) - y_B(u) + r u`` at the unit direction ``u = (c, s)``.
 
     ``x_A(u)`` is the support point of A (about its centre) in direction ``u`` and ``y_B(u)`` that
-    of B, so ``w.u = g(u)``. Since a support function is the maximum of ``x.v`` over the shape,
-    ``rho_A(v) >= x_A(u).v`` and ``rho_B(v) >= y_B(u).v`` for every ``v``: the sinusoid ``w.v``
-    is an upper bound of ``g(v)`` on the whole circle, touching it at ``u``.
+    of B, so ``w.u = g(u) + r``. ``r = r_A + r_B`` with ``r = min(a, b)^2 / max(a, b)`` the smallest
+    radius of curvature of each ellipse. By Blaschke's rolling theorem (curvature everywhere at
+    most ``1 / r_A``), the disc of radius ``r_A`` tangent to A from inside at ``x_A(u)`` lies in
+    A; its support function bounds A's from below: ``rho_A(v) >= (x_A(u) - r_A u).v + r_A`` for
+    every ``v``, likewise for B. So ``w.v - r`` is an upper bound of ``g(v)`` on the whole circle,
+    touching it at ``u``. (With ``r = 0`` this is the tangent-line bound ``rho_A(v) >= x_A(u).v``;
+    the discs make the bound curve like ``g`` near ``u``: at a maximum ``u*`` with ``g* > -r`` the
+    bound is below ``g*`` on the whole circle but at ``u*``, which prunes the arcs beside it.)
     """
     pA = aA * c
     qA = bA * s
@@ -1012,19 +1078,22 @@ def _g_w(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s):
     rB = math.sqrt(pB * pB + qB * qB)
     yb0 = aB * (pB / rB)
     yb1 = bB * (qB / rB)
-    w0 = dx - aA * (pA / rA) - (cphi * yb0 - sphi * yb1)
-    w1 = dy - bA * (qA / rA) - (sphi * yb0 + cphi * yb1)
+    w0 = dx - aA * (pA / rA) - (cphi * yb0 - sphi * yb1) + r * c
+    w1 = dy - bA * (qA / rA) - (sphi * yb0 + cphi * yb1) + r * s
     return dx * c + dy * s - rA - rB, w0, w1
 
 
 @kernel
 def _arc_bound(u0x, u0y, u1x, u1y, w0x, w0y, w1x, w1y):
-    """Upper bound of ``g`` on the arc from ``u0`` to ``u1`` (counter-clockwise, narrower than pi).
+    """Upper bound of ``min(w0.v, w1.v)`` on the arc from ``u0`` to ``u1`` (counter-clockwise,
+    narrower than pi); ``g`` lies below it, up to the constant of :func:`_g_w`.
 
-    ``g(v) <= min(w0.v, w1.v)`` for every ``v`` (see :func:`_g_w`); the maximum of that minimum of
-    two sinusoids over the arc lies at an end, at the peak of one of them (``w0 / |w0|`` or
-    ``w1 / |w1|``) or where they cross (``v`` perpendicular to ``w0 - w1``), whichever lie in the
-    arc. Returns ``(bound, vx, vy)`` with ``v`` the direction attaining it (a seed for the arc).
+    The maximum of the minimum of two sinusoids over the arc lies at an end, at the peak of one of
+    them (``w0 / |w0|`` or ``w1 / |w1|``) or where they cross (``v`` perpendicular to
+    ``w0 - w1``), whichever lie in the arc. Whether a candidate lies in the arc is decided on the
+    unnormalised vector (two cross products), so only the candidates inside (usually none or one)
+    cost a square root. Returns ``(bound, vx, vy)`` with ``v`` the direction attaining it (a seed
+    for the arc).
     """
     best = min(w0x * u0x + w0y * u0y, w1x * u0x + w1y * u0y)
     bx = u0x
@@ -1043,23 +1112,24 @@ def _arc_bound(u0x, u0y, u1x, u1y, w0x, w0y, w1x, w1y):
             vx, vy = -ey, ex
         else:
             vx, vy = ey, -ex
-        m = math.sqrt(vx * vx + vy * vy)
-        if not (m > 0.0):
-            continue
-        vx /= m
-        vy /= m
         if u0x * vy - u0y * vx >= 0.0 and vx * u1y - vy * u1x >= 0.0:
-            val = min(w0x * vx + w0y * vy, w1x * vx + w1y * vy)
+            m = math.sqrt(vx * vx + vy * vy)
+            if not (m > 0.0):
+                continue
+            val = min(w0x * vx + w0y * vy, w1x * vx + w1y * vy) / m
             if val > best:
-                best, bx, by = val, vx, vy
+                best, bx, by = val, vx / m, vy / m
     return best, bx, by
 
 
 @kernel
-def _set_arc(arcs, j, u0x, u0y, w0x, w0y, u1x, u1y, w1x, w1y):
-    """Store the arc ``j`` from ``u0`` to ``u1`` with its bound and bound-attaining direction."""
+def _set_arc(arcs, j, r, u0x, u0y, w0x, w0y, u1x, u1y, w1x, w1y):
+    """Store the arc ``j`` from ``u0`` to ``u1`` with its bound and bound-attaining direction.
+
+    ``g(v) <= min(w0.v, w1.v) - r`` on the arc (:func:`_g_w`, :func:`_arc_bound`).
+    """
     ub, vx, vy = _arc_bound(u0x, u0y, u1x, u1y, w0x, w0y, w1x, w1y)
-    arcs[j, 0] = ub
+    arcs[j, 0] = ub - r
     arcs[j, 1] = vx
     arcs[j, 2] = vy
     arcs[j, 3] = u0x
@@ -1079,69 +1149,84 @@ def _in_arc(arcs, j, c, s):
 
 
 @kernel
-def _split_arc(arcs, j, m, c, s, aA, bA, aB, bB, cphi, sphi, dx, dy):
+def _split_arc(arcs, j, m, c, s, aA, bA, aB, bB, cphi, sphi, dx, dy, r):
     """Split arc ``j`` at the direction ``(c, s)`` into arcs ``j`` and ``m`` (new bounds)."""
-    g, w0, w1 = _g_w(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s)
-    _set_arc(arcs, m, c, s, w0, w1, arcs[j, 7], arcs[j, 8], arcs[j, 9], arcs[j, 10])
-    _set_arc(arcs, j, arcs[j, 3], arcs[j, 4], arcs[j, 5], arcs[j, 6], c, s, w0, w1)
+    g, w0, w1 = _g_w(aA, bA, aB, bB, cphi, sphi, dx, dy, r, c, s)
+    _set_arc(arcs, m, r, c, s, w0, w1, arcs[j, 7], arcs[j, 8], arcs[j, 9], arcs[j, 10])
+    _set_arc(arcs, j, r, arcs[j, 3], arcs[j, 4], arcs[j, 5], arcs[j, 6], c, s, w0, w1)
 
 
 @kernel
-def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, t0, total):
+def _disc_certified(g, gp, r, tol):
+    """Whether the disc bound proves that no direction has ``g`` above ``g + tol``.
+
+    At a direction ``u`` with values ``g``, ``g'`` the vector ``w`` of :func:`_g_w` is
+    ``(g + r) u + g' u'`` (``w.u = g + r``; ``w.u' = d.u' - x_A.u' - y_B.u' = g'``, since the
+    derivative of a support function is its support point's component along ``u'``), so the bound
+    ``g(v) <= w.v - r`` gives ``max g <= |w| - r = sqrt((g + r)^2 + g'^2) - r``. At a local
+    maximum (``g' ~ 0``) with ``g >= -r`` (penetration at most the sum of the smallest radii of
+    curvature) this equals ``g``: such a local maximum is the global one.
+    """
+    return math.sqrt((g + r) * (g + r) + gp * gp) - r <= g + tol
+
+
+@kernel
+def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
     """Global maximum of g for an overlapping pair: branch and bound on arcs of directions.
 
-    ``g`` is evaluated, with its bounding sinusoid (:func:`_g_w`), at ``_N_GRID`` directions
-    evenly spaced from ``t0``; each arc between neighbours gets the rigorous upper bound of
-    :func:`_arc_bound`. The local solver refines the best grid point, and the arc holding the
-    maximum found is split there. Then, in decreasing order of the bound, every arc whose bound
-    exceeds the best maximum found (plus a rounding allowance) is refined from the direction
-    attaining its bound: when the local maximum reached is an end of the arc, the arc is done;
-    otherwise the arc is split at that maximum (inside the arc) or bisected (the solver left the
-    arc), and the halves, with tighter bounds, go back to the pool. Arcs whose bound is below
-    the best maximum cannot hold a higher value of ``g``. At most ``4 _N_GRID`` arcs are made.
-    Returns ``(t*, g*, iterations)``; ``iterations`` adds the evaluations of ``g`` to ``total``.
+    First a local solve from ``(c0, s0)``; when the disc bound certifies its maximum
+    (:func:`_disc_certified`: penetration at most the sum of the smallest radii of curvature),
+    that is the answer. Otherwise ``g`` is evaluated, with its bounding sinusoid (:func:`_g_w`),
+    at ``_EE_GRID`` directions evenly spaced from ``(c0, s0)``; each arc between neighbours gets
+    the rigorous upper bound of :func:`_arc_bound`, and the arc holding the maximum found is split
+    there. Then, in decreasing order of the bound, every arc whose bound exceeds the best maximum
+    found (plus a rounding allowance) is refined from the direction ``v`` attaining its bound.
+    When the local maximum reached is an end of the arc (a maximum found before), the part of the
+    arc between that end and ``v`` is done and the part beyond ``v`` goes back to the pool with
+    its own bound; otherwise the arc is split at that maximum (inside the arc) or bisected (the
+    solver left the arc), and the halves, with tighter bounds, go back to the pool. Arcs whose
+    bound is below the best maximum cannot hold a higher value of ``g``; a new best maximum that
+    the disc bound certifies ends the search. At most ``_EE_CAP`` arcs are made. Returns
+    ``(c*, s*, g*, evaluations)``; ``evaluations`` adds the evaluations of ``g`` to ``total``.
     """
-    n = _N_GRID
-    cap = 4 * n
-    h = 2.0 * math.pi / n
+    # smallest radii of curvature (rolling discs, see _g_w)
+    r = min(aA, bA) ** 2 / max(aA, bA) + min(aB, bB) ** 2 / max(aB, bB)
+    tol = 64.0 * _EPS * (math.sqrt(dx * dx + dy * dy) + aA + bA + aB + bB)
+    # a local maximum from the start direction; when the disc bound certifies it (_disc_certified),
+    # it is the global maximum and the branch and bound is skipped (most moderately deep pairs)
+    g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
+    bc, bs, best, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, False)
+    total += it + 1
+    if _disc_certified(best, gp, r, tol):
+        return bc, bs, best, total
+    n = _EE_GRID
+    cap = _EE_CAP
     arcs = np.empty((cap, 11))
-    kbest = 0
-    gbest = -_INF
     fx = fy = fw0 = fw1 = px = py = pw0 = pw1 = 0.0
-    ch = math.cos(h)
-    sh = math.sin(h)
-    c = math.cos(t0)
-    s = math.sin(t0)
+    c = c0
+    s = s0
     for k in range(n + 1):
         if k < n:
             if k > 0:
                 # next grid direction by rotation (drifts by a few ulps over the grid; only the
                 # bounds use the grid directions, and an allowance covers that)
-                c, s = c * ch - s * sh, s * ch + c * sh
-            g, w0, w1 = _g_w(aA, bA, aB, bB, cphi, sphi, dx, dy, c, s)
-            if g > gbest:
-                gbest = g
-                kbest = k
+                c, s = c * _GRID_COS - s * _GRID_SIN, s * _GRID_COS + c * _GRID_SIN
+            g, w0, w1 = _g_w(aA, bA, aB, bB, cphi, sphi, dx, dy, r, c, s)
         else:
             c, s, w0, w1 = fx, fy, fw0, fw1
         if k == 0:
             fx, fy, fw0, fw1 = c, s, w0, w1
         else:
-            _set_arc(arcs, k - 1, px, py, pw0, pw1, c, s, w0, w1)
+            _set_arc(arcs, k - 1, r, px, py, pw0, pw1, c, s, w0, w1)
         px, py, pw0, pw1 = c, s, w0, w1
     total += n
     m = n
-    bt, best, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, t0 + kbest * h, False)
-    total += it
-    c = math.cos(bt)
-    s = math.sin(bt)
     for j in range(n):
-        if _in_arc(arcs, j, c, s):
-            _split_arc(arcs, j, m, c, s, aA, bA, aB, bB, cphi, sphi, dx, dy)
+        if _in_arc(arcs, j, bc, bs):
+            _split_arc(arcs, j, m, bc, bs, aA, bA, aB, bB, cphi, sphi, dx, dy, r)
             total += 1
             m += 1
             break
-    tol = 64.0 * _EPS * (math.sqrt(dx * dx + dy * dy) + aA + bA + aB + bB)
     for _ in range(cap):
         km = -1
         um = best + tol
@@ -1154,37 +1239,54 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, t0, total):
         arcs[km, 0] = -_INF
         vx = arcs[km, 1]
         vy = arcs[km, 2]
-        t, gv, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, math.atan2(vy, vx), False)
-        total += it
+        g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy)
+        c, s, gv, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy, g, gp, gpp, False)
+        total += it + 1
         if gv > best:
             best = gv
-            bt = t
-        c = math.cos(t)
-        s = math.sin(t)
-        if abs(arcs[km, 3] * s - arcs[km, 4] * c) < 1e-9 and arcs[km, 3] * c + arcs[km, 4] * s > 0.0:
-            continue  # the maximum reached is the start of the arc: done
-        if abs(arcs[km, 7] * s - arcs[km, 8] * c) < 1e-9 and arcs[km, 7] * c + arcs[km, 8] * s > 0.0:
-            continue  # ... the end of the arc
+            bc = c
+            bs = s
+            if _disc_certified(best, gp, r, tol):
+                break
+        at_start = abs(arcs[km, 3] * s - arcs[km, 4] * c) < 1e-9 and arcs[km, 3] * c + arcs[km, 4] * s > 0.0
+        at_end = abs(arcs[km, 7] * s - arcs[km, 8] * c) < 1e-9 and arcs[km, 7] * c + arcs[km, 8] * s > 0.0
         if m == cap:
+            continue
+        if at_start or at_end:
+            # the solver climbed from the seed v back to a maximum found before, at an end of the
+            # arc: the part between that end and v is done; the part beyond v stays in the pool
+            # with its own (tighter) bound, unless v is (nearly) the other end
+            if at_start:
+                if abs(arcs[km, 7] * vy - arcs[km, 8] * vx) < 1e-9 or not _in_arc(arcs, km, vx, vy):
+                    continue
+                _split_arc(arcs, km, m, vx, vy, aA, bA, aB, bB, cphi, sphi, dx, dy, r)
+                arcs[km, 0] = -_INF
+            else:
+                if abs(arcs[km, 3] * vy - arcs[km, 4] * vx) < 1e-9 or not _in_arc(arcs, km, vx, vy):
+                    continue
+                _split_arc(arcs, km, m, vx, vy, aA, bA, aB, bB, cphi, sphi, dx, dy, r)
+                arcs[m, 0] = -_INF
+            total += 1
+            m += 1
             continue
         if not _in_arc(arcs, km, c, s):
             # the solver left the arc: bisect it
             c = arcs[km, 3] + arcs[km, 7]
             s = arcs[km, 4] + arcs[km, 8]
-            r = math.sqrt(c * c + s * s)
-            c /= r
-            s /= r
-        _split_arc(arcs, km, m, c, s, aA, bA, aB, bB, cphi, sphi, dx, dy)
+            q = math.sqrt(c * c + s * s)
+            c /= q
+            s /= q
+        _split_arc(arcs, km, m, c, s, aA, bA, aB, bB, cphi, sphi, dx, dy, r)
         total += 1
         m += 1
-    return bt, best, total
+    return bc, bs, best, total
 
 
 @kernel
 def contact_ellipse_ellipse(pa, va, pb, vb):
     """Exact signed distance of two ellipses (section 4.2), frame of ``a`` scaled by ``S``.
 
-    ``s = max_t g(t)`` found by :func:`_ee_search`; normal ``u* = (cos t*, sin t*)``; witness
+    ``s = max_u g(u)`` found by :func:`_ee_search`; normal ``u*`` (the maximiser); witness
     points are the support points ``c_A + Sigma_A u / rho_A`` and ``c_B - Sigma_B u / rho_B``
     (closest points when apart, deepest points when overlapping); at a stationary point
     ``p_B - p_A = g u``. When two local optima exchange, the normal and the witness points jump
@@ -1228,15 +1330,14 @@ def contact_ellipse_ellipse(pa, va, pb, vb):
         rA = pa[2]
         return dist - rA, -mx, -my, pa[0] - rA * mx, pa[1] - rA * my, fx, fy, 1.0 / rA, kb
     S, ux, uy, aA, bA, aB, bB, cphi, sphi, dx, dy = _pair_frame(pa, pb)
-    t, g, _ = _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy)
-    n0 = math.cos(t)
-    n1 = math.sin(t)
-    rA = math.hypot(aA * n0, bA * n1)
+    n0, n1, g, _ = _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy)
+    # scaled lengths (semi-axes <= 1): sqrt cannot overflow here (see _g_ee)
+    rA = math.sqrt((aA * n0) ** 2 + (bA * n1) ** 2)
     sa0 = aA * (aA * n0 / rA)
     sa1 = bA * (bA * n1 / rA)
     cb = n0 * cphi + n1 * sphi
     sb = n1 * cphi - n0 * sphi
-    rB = math.hypot(aB * cb, bB * sb)
+    rB = math.sqrt((aB * cb) ** 2 + (bB * sb) ** 2)
     sbx = aB * (aB * cb / rB)
     sby = bB * (bB * sb / rB)
     # B's support point back to the frame of A
@@ -1244,7 +1345,7 @@ def contact_ellipse_ellipse(pa, va, pb, vb):
     sb1 = sphi * sbx + cphi * sby
     nx = ux * n0 - uy * n1
     ny = uy * n0 + ux * n1
-    nn = math.hypot(nx, ny)
+    nn = math.sqrt(nx * nx + ny * ny)
     pax = pa[0] + S * (ux * sa0 - uy * sa1)
     pay = pa[1] + S * (uy * sa0 + ux * sa1)
     pbx = pb[0] - S * (ux * sb0 - uy * sb1)
@@ -1266,5 +1367,5 @@ def contact_ellipse_ellipse(pa, va, pb, vb):
 def contact_ellipse_ellipse_iterations(pa, va, pb, vb):
     """Total local-solver iterations :func:`contact_ellipse_ellipse` spends (for tests/benchmarks)."""
     S, ux, uy, aA, bA, aB, bB, cphi, sphi, dx, dy = _pair_frame(pa, pb)
-    t, g, total = _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy)
+    c, s, g, total = _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy)
     return total
