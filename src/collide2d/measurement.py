@@ -74,7 +74,7 @@ def _coordinate_scale(shape, rows=None):
 def _global_scale(shape):
     """An upper bound of :func:`_coordinate_scale` over all rows (a float)."""
     table = shape._verts if shape._kind == "polygon" else shape._params
-    return float(np.abs(table).max()) if table.size else 0.0
+    return max(float(table.max()), -float(table.min())) if table.size else 0.0  # no |table| copy
 
 
 def _sign_consistent(a, b, sep):
