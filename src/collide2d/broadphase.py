@@ -63,6 +63,7 @@ CHUNK = 1 << 20  # candidate pairs per narrow-phase chunk: bounds the working me
 SERIAL_BELOW = 20_000  # fewer shapes than this run on one thread (all but the fused grid)
 FUSED_CHUNK = 1 << 22  # bounding-box candidates per fill pass of the fused grid (32 MiB of int64)
 FUSED_CELL = 1.0  # cell size of the fused grid, in median box extents (see _fused_grid_shape)
+PACK_BY_CELL = 1 << 18  # above this many elements the fused grid reads targets in cell order
 PARALLEL_WORK = 50_000  # elements or candidates per pass from which the fused grid uses every thread
 _EPS = 2.0**-53
 
@@ -393,16 +394,25 @@ def _fused_pairs(coll_a, coll_b, elements, predicate):
     x0, y0, inv, nx, ny = _fused_grid_shape(e.bounds, n_targets)
     xmin, ymin, xmax, ymax, qid, tid = e.columns()
     order = grid.cell_order(xmin, ymin, xmax, ymax, x0, y0, inv, nx, ny)
-    packed = grid.grid_pack(xmin, ymin, xmax, ymax, tid, x0, y0, inv, nx, ny)
     narrow = predicate is not None
     if not narrow:
-        params = np.zeros((1, 6))
+        params = np.zeros((0, 6))
     elif coll_b is None:
         params = coll_a.params  # elements are the shapes, in order
     else:
         params = np.concatenate([coll_a.params, coll_b.params])  # elements: a then b
     params_b = coll_a.params if coll_b is None else coll_b.params
-    common = (order, xmin, ymin, xmax, ymax, qid, e.self_mode, x0, y0, inv, nx, ny) + packed + (params, narrow)
+    # the queries in cell order: sequential reads in the row passes
+    by_cell = tuple(np.ascontiguousarray(a[order]) for a in (xmin, ymin, xmax, ymax, qid, tid))
+    params_by_cell = np.ascontiguousarray(params[order]) if narrow else params
+    # the targets: read in element order while everything fits in cache (a group's entries then
+    # follow the columns: rows come out as few sorted runs), else in cell order (local writes)
+    if ne > PACK_BY_CELL:
+        packed = grid.grid_pack(*by_cell[:4], by_cell[5], params_by_cell, x0, y0, inv, nx, ny)
+    else:
+        packed = grid.grid_pack(xmin, ymin, xmax, ymax, tid, params, x0, y0, inv, nx, ny)
+    del xmin, ymin, xmax, ymax, qid, tid, order, params
+    common = by_cell[:5] + (params_by_cell, e.self_mode, x0, y0, inv, nx, ny) + packed + (narrow,)
     empty = np.empty(0, dtype=np.int64)
 
     def run(function, work, *args):
