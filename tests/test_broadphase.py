@@ -638,12 +638,12 @@ def test_middle_filters_are_certain(name):
         b = c2.Ellipse(a.center + t[:, None] * direction, radii, angle)
         truth = np.asarray(c2.intersects(a, b))
         pa, pb = a._flat_params(), b._flat_params()
-        flags = np.array([middle(pa[k], pb[k]) for k in range(n)])
+        flags = np.array([middle(*pa[k], *pb[k]) for k in range(n)])
         assert np.all(truth[flags == 1]) and not np.any(truth[flags == 0])
         decided[1] += np.count_nonzero(flags == 1)
         decided[0] += np.count_nonzero(flags == 0)
         if t is lo:
-            py = np.array([middle.py_func(pa[k], pb[k]) for k in range(0, n, 10)])
+            py = np.array([middle.py_func(*pa[k], *pb[k]) for k in range(0, n, 10)])
             np.testing.assert_array_equal(py, flags[::10])
     assert decided[1] > n // 2 and decided[0] > n // 2  # and it does decide pairs either way
 

@@ -64,7 +64,7 @@ SERIAL_BELOW = 20_000  # fewer shapes than this run on one thread (all but the f
 FUSED_CHUNK = 1 << 22  # bounding-box candidates per fill pass of the fused grid (32 MiB of int64)
 FUSED_CELL = 1.0  # cell size of the fused grid, in median box extents (see _fused_grid_shape)
 PACK_BY_CELL = 1 << 18  # above this many elements the fused grid reads targets in cell order
-PARALLEL_WORK = 50_000  # elements or candidates per pass from which the fused grid uses every thread
+PARALLEL_WORK = 8192  # elements or candidates per pass from which the fused grid uses every thread
 _EPS = 2.0**-53
 
 
@@ -179,11 +179,13 @@ def _choose_backend(elements, backend):
     if len(elements) <= BRUTE_MAX_ELEMENTS:
         return "brute"
     b = elements.bounds
-    extent = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
-    if not np.all(np.isfinite(extent)):
+    if not np.isfinite(b).all():
         return "sweep"  # unbounded lines would dictate the cell size
     # the 99th percentile, not the largest: the grid inserts the few big boxes into every cell
-    # they cover, so only a broad spread of sizes makes the sweep worth it
+    # they cover, so only a broad spread of sizes makes the sweep worth it; both from an evenly
+    # strided sample of at most about 65,536 boxes (deterministic; 0.6 s saved at 1e7 boxes)
+    b = b[:: max(1, len(b) // 65_536)]
+    extent = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
     large, median = float(np.quantile(extent, 0.99)), float(np.median(extent))
     if large == 0.0 or (median > 0.0 and large < GRID_MAX_SPREAD * median):
         return "grid"

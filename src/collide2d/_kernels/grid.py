@@ -143,69 +143,6 @@ def grid_pack(xmin, ymin, xmax, ymax, tid, params, x0, y0, inv, nx, ny):
     return start, ex0, ey0, ex1, ey1, et, ecx, ecy, erx, ern
 
 
-@kernel
-def _fused_row(i, row, qx0_, qy0_, qx1_, qy1_, qparams, self_mode, x0, y0, inv, nx, ny,
-               start, ex0, ey0, ex1, ey1, et, ecx, ecy, erx, ern, narrow, out, pos):
-    """Candidates of the query ``i`` (in cell order; result row ``row``).
-
-    Counting (``out`` empty): returns the number of targets whose box overlaps the query's.
-    Filling: writes the kept columns from ``out[pos]`` on and returns their number; with
-    ``narrow`` a candidate is kept when the circle filter of the query's ellipse ``qparams[i]``
-    and the entry's circles (``conic._circle_filter``, as ``conic.quick_intersects_ellipse_ellipse``
-    applies it: bounding circles apart, inscribed circles overlapping, common centre) says they
-    meet, dropped when it says they do not, and kept as ``-1 - t`` otherwise, for
-    :func:`resolve_rows`. The full kernel is not called here: inlined into this loop it slows
-    down every candidate, also those the filter settles (measured: 237 against 35 ns a candidate).
-
-    Each overlapping target is met once: it is taken only in the cell of the reference corner
-    ``(max(xmin), max(ymin))``, whose column is ``max(cx0, first column of the target)`` (the
-    cell of a maximum is the maximum of the cells, ``cell_of`` being monotone). In a column
-    right of the query's first one, that means the targets that start in that column (groups
-    0-1 of :func:`grid_pack`); likewise for rows (groups 1-2); in the query's own first cell,
-    every target.
-    """
-    write = out.shape[0] > 0
-    count = 0
-    qx0, qy0, qx1, qy1 = qx0_[i], qy0_[i], qx1_[i], qy1_[i]
-    qcx = qcy = qrx = qrn = 0.0
-    if narrow and write:
-        qcx = qparams[i, 0]
-        qcy = qparams[i, 1]
-        qrx = max(qparams[i, 2], qparams[i, 3])
-        qrn = min(qparams[i, 2], qparams[i, 3])
-    cx0 = cell_of(qx0, x0, inv, nx)
-    cx1 = cell_of(qx1, x0, inv, nx)
-    cy0 = cell_of(qy0, y0, inv, ny)
-    cy1 = cell_of(qy1, y0, inv, ny)
-    for cy in range(cy0, cy1 + 1):
-        for cx in range(cx0, cx1 + 1):
-            c = 4 * (cy * nx + cx)
-            if cx == cx0:
-                lo = start[c] if cy == cy0 else start[c + 1]
-                hi = start[c + 4] if cy == cy0 else start[c + 3]
-            else:
-                lo = start[c] if cy == cy0 else start[c + 1]
-                hi = start[c + 2]
-            for k in range(lo, hi):
-                t = et[k]
-                if self_mode and t <= row:
-                    continue
-                if ex0[k] > qx1 or ex1[k] < qx0 or ey0[k] > qy1 or ey1[k] < qy0:
-                    continue
-                if not write:
-                    count += 1
-                    continue
-                if narrow and not (ecx[k] == qcx and ecy[k] == qcy):  # a common centre: they meet
-                    flag = _circle_filter(ecx[k] - qcx, ecy[k] - qcy, qrx, qrn, erx[k], ern[k], _EPS)
-                    if flag == DISJOINT:
-                        continue
-                    if flag == UNDECIDED:
-                        t = -1 - t  # for resolve_rows
-                out[pos + count] = t
-                count += 1
-    return count
-
-
 @loop
 def fused_rows(r0, r1, qx0, qy0, qx1, qy1, qrow, qparams, self_mode, x0, y0, inv, nx, ny,
                start, ex0, ey0, ex1, ey1, et, ecx, ecy, erx, ern, narrow, offsets, kept, out):
@@ -213,24 +150,78 @@ def fused_rows(r0, r1, qx0, qy0, qx1, qy1, qrow, qparams, self_mode, x0, y0, inv
 
     The query arrays (boxes, result rows ``qrow``, ellipse rows ``qparams``) come in cell order
     (:func:`cell_order`), so neighbouring queries read the same cells and the reads are
-    sequential. Counting (``out`` empty): ``offsets[row - r0]`` receives the row's number of
-    candidates. Filling: ``offsets`` holds their prefix sums; row ``row`` writes its kept
-    columns from ``out[offsets[row - r0] - offsets[0]]`` on and their number into
+    sequential.
+
+    Counting (``out`` empty): ``offsets[row - r0]`` receives the number of targets whose box
+    overlaps the query's. Filling: ``offsets`` holds their prefix sums; row ``row`` writes its
+    kept columns from ``out[offsets[row - r0] - offsets[0]]`` on and their number into
     ``kept[row - r0]``. The columns of a row come as a few increasing runs (the entries of a
-    group follow the order in which :func:`grid_pack` read the targets).
+    group follow the order in which :func:`grid_pack` read the targets). With ``narrow`` a
+    candidate is kept when the circle filter of the query's ellipse and the entry's circles
+    (``conic._circle_filter``, applied as in ``conic.quick_intersects_ellipse_ellipse``: bounding
+    circles apart, inscribed circles overlapping, common centre) says they meet, dropped when it
+    says they do not, and kept as ``-1 - t`` otherwise, for :func:`resolve_rows`. The full
+    kernel is not called here: inlined into this loop it slows down every candidate, also those
+    the filter settles (measured: 237 against 35 ns a candidate).
+
+    Each overlapping target is met once: it is taken only in the cell of the reference corner
+    ``(max(xmin), max(ymin))``, whose column is ``max(cx0, first column of the target)`` (the
+    cell of a maximum is the maximum of the cells, ``cell_of`` being monotone). In a column
+    right of the query's first one, that means the targets that start in that column (groups
+    0-1 of :func:`grid_pack`); likewise for rows (groups 1-2); in the query's own first cell,
+    every target. The body is written out here rather than in a helper taking the 20 arrays:
+    with such a call the count pass over 1e6 queries took 517 instead of 205 CPU ms (measured
+    2026-11-22).
     """
-    fill = out.shape[0] > 0
+    write = out.shape[0] > 0
+    base = offsets[0]
     for i in prange(qx0.shape[0]):
         row = qrow[i]
         if row < r0 or row >= r1:
             continue
-        if fill:
-            kept[row - r0] = _fused_row(i, row, qx0, qy0, qx1, qy1, qparams, self_mode, x0, y0, inv, nx, ny,
-                                        start, ex0, ey0, ex1, ey1, et, ecx, ecy, erx, ern, narrow, out,
-                                        offsets[row - r0] - offsets[0])
+        pos = offsets[row - r0] - base if write else 0
+        count = 0
+        bx0, by0, bx1, by1 = qx0[i], qy0[i], qx1[i], qy1[i]
+        qcx = qcy = qrx = qrn = 0.0
+        if narrow and write:
+            qcx = qparams[i, 0]
+            qcy = qparams[i, 1]
+            qrx = max(qparams[i, 2], qparams[i, 3])
+            qrn = min(qparams[i, 2], qparams[i, 3])
+        cx0 = cell_of(bx0, x0, inv, nx)
+        cx1 = cell_of(bx1, x0, inv, nx)
+        cy0 = cell_of(by0, y0, inv, ny)
+        cy1 = cell_of(by1, y0, inv, ny)
+        for cy in range(cy0, cy1 + 1):
+            for cx in range(cx0, cx1 + 1):
+                c = 4 * (cy * nx + cx)
+                if cx == cx0:
+                    lo = start[c] if cy == cy0 else start[c + 1]
+                    hi = start[c + 4] if cy == cy0 else start[c + 3]
+                else:
+                    lo = start[c] if cy == cy0 else start[c + 1]
+                    hi = start[c + 2]
+                for k in range(lo, hi):
+                    t = et[k]
+                    if self_mode and t <= row:
+                        continue
+                    if ex0[k] > bx1 or ex1[k] < bx0 or ey0[k] > by1 or ey1[k] < by0:
+                        continue
+                    if not write:
+                        count += 1
+                        continue
+                    if narrow and not (ecx[k] == qcx and ecy[k] == qcy):  # a common centre: they meet
+                        flag = _circle_filter(ecx[k] - qcx, ecy[k] - qcy, qrx, qrn, erx[k], ern[k], _EPS)
+                        if flag == DISJOINT:
+                            continue
+                        if flag == UNDECIDED:
+                            t = -1 - t  # for resolve_rows
+                    out[pos + count] = t
+                    count += 1
+        if write:
+            kept[row - r0] = count
         else:
-            offsets[row - r0] = _fused_row(i, row, qx0, qy0, qx1, qy1, qparams, self_mode, x0, y0, inv, nx, ny,
-                                           start, ex0, ey0, ex1, ey1, et, ecx, ecy, erx, ern, narrow, out, 0)
+            offsets[row - r0] = count
 
 
 _SAFE_LO = 2.0**-300  # lengths and |w|^2 inside [_SAFE_LO, _SAFE_HI]: no square under- or overflows
@@ -270,7 +261,7 @@ def _ellipse_terms(a, b, wx, wy, dx, dy):
 
 
 @kernel
-def _centre_line_filter(pa, pb):
+def _centre_line_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb):
     """Middle filter for ellipse pairs the circle filter leaves: 1 / 0 / ``UNDECIDED``, certified.
 
     With ``d = c_B - c_A``, ``D = |d|^2`` and the terms of :func:`_ellipse_terms`:
@@ -289,15 +280,15 @@ def _centre_line_filter(pa, pb):
     about three times as much (measured 2026-11-22).
     """
     u = _EPS
-    dx = pb[0] - pa[0]
-    dy = pb[1] - pa[1]
+    dx = xb - xa
+    dy = yb - ya
     if not (abs(dx) < _SAFE_HI and abs(dy) < _SAFE_HI):
         return UNDECIDED
     D = dx * dx + dy * dy
     if not D > 2.0**-600:
         return UNDECIDED
-    XA, YA, eA = _ellipse_terms(pa[2], pa[3], pa[4], pa[5], dx, dy)
-    XB, YB, eB = _ellipse_terms(pb[2], pb[3], pb[4], pb[5], dx, dy)
+    XA, YA, eA = _ellipse_terms(aa, ba, wxa, wya, dx, dy)
+    XB, YB, eB = _ellipse_terms(ab, bb, wxb, wyb, dx, dy)
     if eA < 0.0 or eB < 0.0:
         return UNDECIDED
     if (1.0 / math.sqrt(XA * (1.0 + eA * u)) + 1.0 / math.sqrt(XB * (1.0 + eB * u))) * (1.0 - 16.0 * u) > 1.0:
@@ -311,7 +302,7 @@ _SHRINK = 1.0 - 2.0**-20  # the trial points of _witness_filter sit this fractio
 
 
 @kernel
-def _strictly_inside(pe, x, y):
+def _strictly_inside(cx, cy, a, b, wx, wy, x, y):
     """Certified: the point ``(x, y)`` lies in the interior of the ellipse row ``pe``.
 
     ``X`` of :func:`_ellipse_terms` at ``y = (x, y) - c`` (one rounding per component, as for
@@ -319,32 +310,31 @@ def _strictly_inside(pe, x, y):
     against the test, and ``2**-100`` for the absolute error of squares that underflow (at most
     ``2**-1074 / (a^2 W) <= 2**-174`` each, within the safe range).
     """
-    X, _, e = _ellipse_terms(pe[2], pe[3], pe[4], pe[5], x - pe[0], y - pe[1])
+    X, _, e = _ellipse_terms(a, b, wx, wy, x - cx, y - cy)
     return e >= 0.0 and X * (1.0 + e * _EPS) + 2.0**-100 < 1.0
 
 
 @kernel
-def _inner_support_point(pe, vx, vy):
+def _inner_support_point(cx, cy, a, b, wx, wy, vx, vy):
     """A point just inside ellipse ``pe`` near its support point in the direction ``v``.
 
     In the ellipse's frame (unit ``w``), the support point for the direction ``(p, q)`` is
     ``(a^2 p, b^2 q) / sqrt(a^2 p^2 + b^2 q^2)``; it is pulled towards the centre by ``_SHRINK``.
     Not certified: :func:`_strictly_inside` checks whatever point comes out.
     """
-    a, b, wx, wy = pe[2], pe[3], pe[4], pe[5]
     p = wx * vx + wy * vy
     q = wx * vy - wy * vx
     H = math.sqrt(a * a * p * p + b * b * q * q)
     W = math.sqrt(wx * wx + wy * wy)
     if not (H > 0.0 and H < math.inf and W > 0.0):
-        return pe[0], pe[1]
+        return cx, cy
     sx = a * a * p / H * _SHRINK
     sy = b * b * q / H * _SHRINK
-    return pe[0] + (sx * wx - sy * wy) / W, pe[1] + (sx * wy + sy * wx) / W
+    return cx + (sx * wx - sy * wy) / W, cy + (sx * wy + sy * wx) / W
 
 
 @kernel
-def _apart_along(pa, pb, dx, dy, vx, vy):
+def _apart_along(aa, ba, wxa, wya, ab, bb, wxb, wyb, dx, dy, vx, vy):
     """Certified: the projections of the two ellipses on the axis ``v`` are disjoint.
 
     ``|d.v| > sqrt(Y_A(v)) + sqrt(Y_B(v))`` with ``Y`` of :func:`_ellipse_terms` at ``v`` (the
@@ -352,8 +342,8 @@ def _apart_along(pa, pb, dx, dy, vx, vy):
     exact; ``d.v`` errs by at most ``3.01 u (|dx vx| + |dy vy|)`` (one rounding of ``d``, two of the
     dot product), and the right side gets the bounds of ``Y`` and 16u for the roots and sums.
     """
-    _, YA, eA = _ellipse_terms(pa[2], pa[3], pa[4], pa[5], vx, vy)
-    _, YB, eB = _ellipse_terms(pb[2], pb[3], pb[4], pb[5], vx, vy)
+    _, YA, eA = _ellipse_terms(aa, ba, wxa, wya, vx, vy)
+    _, YB, eB = _ellipse_terms(ab, bb, wxb, wyb, vx, vy)
     if eA < 0.0 or eB < 0.0:
         return False
     p = dx * vx + dy * vy
@@ -362,7 +352,7 @@ def _apart_along(pa, pb, dx, dy, vx, vy):
 
 
 @kernel
-def _witness_filter(pa, pb):
+def _witness_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb):
     """Second middle filter, after :func:`_centre_line_filter`: 1 / 0 / ``UNDECIDED``, certified.
 
     Meet (1): a point just inside A near its support point towards B lies strictly inside B, or
@@ -372,20 +362,19 @@ def _witness_filter(pa, pb):
     scene (2026-11-22): of the 313k pairs that reach it, it settles 152k of the 193k meeting and
     72k of the 120k disjoint ones; the Perram-Wertheim kernel then sees 89k pairs instead of 313k.
     """
-    dx = pb[0] - pa[0]
-    dy = pb[1] - pa[1]
+    dx = xb - xa
+    dy = yb - ya
     if not (abs(dx) < _SAFE_HI and abs(dy) < _SAFE_HI):
         return UNDECIDED
-    x, y = _inner_support_point(pa, dx, dy)
-    if _strictly_inside(pa, x, y) and _strictly_inside(pb, x, y):
+    x, y = _inner_support_point(xa, ya, aa, ba, wxa, wya, dx, dy)
+    if _strictly_inside(xa, ya, aa, ba, wxa, wya, x, y) and _strictly_inside(xb, yb, ab, bb, wxb, wyb, x, y):
         return 1
-    x, y = _inner_support_point(pb, -dx, -dy)
-    if _strictly_inside(pb, x, y) and _strictly_inside(pa, x, y):
+    x, y = _inner_support_point(xb, yb, ab, bb, wxb, wyb, -dx, -dy)
+    if _strictly_inside(xb, yb, ab, bb, wxb, wyb, x, y) and _strictly_inside(xa, ya, aa, ba, wxa, wya, x, y):
         return 1
-    if _apart_along(pa, pb, dx, dy, pa[4], pa[5]) or _apart_along(pa, pb, dx, dy, -pa[5], pa[4]):
-        return 0
-    if _apart_along(pa, pb, dx, dy, pb[4], pb[5]) or _apart_along(pa, pb, dx, dy, -pb[5], pb[4]):
-        return 0
+    for vx, vy in ((wxa, wya), (-wya, wxa), (wxb, wyb), (-wyb, wxb)):
+        if _apart_along(aa, ba, wxa, wya, ab, bb, wxb, wyb, dx, dy, vx, vy):
+            return 0
     return UNDECIDED
 
 
@@ -403,12 +392,18 @@ def resolve_rows(r0, offsets, kept, out, params_a, params_b):
     for r in prange(kept.shape[0]):
         lo = offsets[r] - base
         w = lo
+        q = r0 + r
+        xa, ya, aa, ba, wxa, wya = (params_a[q, 0], params_a[q, 1], params_a[q, 2], params_a[q, 3],
+                                    params_a[q, 4], params_a[q, 5])
         for a in range(lo, lo + kept[r]):
             t = out[a]
             if t < 0:
-                flag = _centre_line_filter(params_a[r0 + r], params_b[-1 - t])
+                j = -1 - t
+                xb, yb, ab, bb, wxb, wyb = (params_b[j, 0], params_b[j, 1], params_b[j, 2], params_b[j, 3],
+                                            params_b[j, 4], params_b[j, 5])
+                flag = _centre_line_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb)
                 if flag == UNDECIDED:
-                    flag = _witness_filter(params_a[r0 + r], params_b[-1 - t])
+                    flag = _witness_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb)
                 if flag == UNDECIDED:
                     flag = intersects_ellipse_ellipse(params_a[r0 + r], params_a, params_b[-1 - t], params_b, _EPS)
                 if flag == 0:
