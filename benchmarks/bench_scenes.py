@@ -5,6 +5,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_scenes.py            # the three target scenes + growth (~2.5 min)
     .venv/bin/python benchmarks/bench_scenes.py --quick    # smaller scenes and samples, smoke test
+    .venv/bin/python benchmarks/bench_scenes.py --no-compare --ten-million  # collide2d only, and 1e7
 
 Everything runs in one process on the same arrays (fixed seeds). Each time is the best of
 ``--repeat`` runs, in wall seconds (:func:`time.perf_counter`) with the process CPU seconds of the

@@ -6,6 +6,11 @@ sweep and prune, or a brute-force loop (:mod:`collide2d._kernels.sweep`). The *n
 the exact relate kernel of each kind pair on the candidates, in chunks, and keeps the pairs the
 predicate accepts. Both steps count before they fill, so the result never depends on the number
 of threads.
+
+The common queries (candidates of any kinds, or ``"intersects"`` among ellipses, without periodic
+images, on a grid) take a faster path that does both steps in one grid pass,
+:mod:`collide2d._kernels.grid` (:func:`_fused_pairs`): the circle filter runs as each candidate is
+found, two certified middle filters and the ``intersects`` kernel on the rest.
 """
 
 from __future__ import annotations
@@ -386,9 +391,9 @@ def _fused_pairs(coll_a, coll_b, elements, predicate):
 
     The count pass counts the bounding-box candidates per row; the rows are then filled in chunks
     of about ``FUSED_CHUNK`` candidates (bounded memory), each candidate settled by the circle
-    filter as soon as it is found, the others by the full ``intersects`` kernel in
-    ``resolve_rows``; the few that the float kernel leaves undecided come back as ``-1 - j`` and
-    are settled here by the exact fallback.
+    filter as soon as it is found, the others in ``resolve_rows`` by the centre-line and witness
+    filters and then the full ``intersects`` kernel; the few that the float kernel leaves
+    undecided come back as ``-1 - j`` and are settled here by the exact fallback.
     """
     e = elements
     nq, ne = e.nq, len(e)
@@ -733,9 +738,9 @@ def query_pairs(shapes, *, predicate="intersects", backend="auto", periodic=None
         instead: the pairs whose closed bounding boxes (:attr:`Shape.bounds`) overlap, a superset
         of the intersecting pairs. ``"disjoint"`` is refused (almost all pairs are disjoint).
     backend : {"auto", "grid", "sweep", "brute"}, default "auto"
-        Broad-phase structure. ``"grid"``: uniform grid with cells about the 99th percentile of the
-        bounding-box extents (larger boxes go into every cell they cover), best when most sizes
-        are similar; ``"sweep"``: sweep and prune along the axis of wider spread, for sizes that
+        Broad-phase structure. ``"grid"``: uniform grid (larger boxes go into every cell they
+        cover; cells of the median bounding-box extent on the fused path, about the 99th
+        percentile otherwise), best when most sizes are similar; ``"sweep"``: sweep and prune along the axis of wider spread, for sizes that
         vary broadly; ``"brute"``: all pairs.
         ``"auto"`` takes ``"grid"`` when the 99th percentile of the box extents is under 4 times
         their median, ``"sweep"`` otherwise (or with lines) and ``"brute"`` below 33 shapes.
@@ -770,10 +775,13 @@ def query_pairs(shapes, *, predicate="intersects", backend="auto", periodic=None
     Notes
     -----
     Bounds are rounded outward, so shapes that touch exactly are always candidates. The narrow
-    phase is the exact relate kernel of each kind pair, so the answer equals the pairwise
+    phase is the exact kernel of each kind pair (``intersects`` for ``"intersects"`` between
+    ellipses, after certified filters; ``relate`` otherwise), so the answer equals the pairwise
     predicate. With ``periodic``, the narrow phase tests ``shapes[i]`` against ``shapes[j]``
     translated by the shift, with the translated coordinates rounded to float64.
-    Memory stays bounded by processing the candidates in chunks of about a million pairs.
+    Memory stays bounded by processing the candidates in chunks (about four million pairs on
+    the fused grid of ``"intersects"`` among ellipses and of ``predicate=None``, a million
+    otherwise). Each pass uses every thread when it has enough work (``PARALLEL_WORK``).
 
     Examples
     --------

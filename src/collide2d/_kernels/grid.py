@@ -3,25 +3,31 @@
 Same element contract as :mod:`collide2d._kernels.sweep` (boxes ``xmin, ymin, xmax, ymax``
 rounded outward, query rows ``qid``, target columns ``tid``, *self* mode keeps ``tid > qid``),
 restricted to the common case: no periodic images, so a target column identifies its element.
-Three differences make it several times faster than :func:`sweep.grid_rows` followed by the
-narrow phase (measured 2026-11-22 on 2 cores, dense 1e4 scene: 0.31 s -> see docs/benchmarks.md):
+What makes it faster than :func:`sweep.grid_rows` followed by the narrow phase (measured
+2026-11-22 on 2 cores; figures in docs/benchmarks.md, S1-S3):
 
-* the cell entries are *packed*: the box and the column of every entry are copied next to each
-  other in cell order (:func:`grid_pack`), so the inner loop streams through contiguous memory
-  instead of gathering ``xmin[e], ...`` by element;
-* the elements are put in cell order by a counting sort (:func:`cell_order`, O(n)) instead of
+* the cell entries are *packed*: the box, the column and (for ellipses) the centre and the
+  largest and smallest semi-axis of every entry are copied next to each other in cell order
+  (:func:`grid_pack`), so the inner loop streams through contiguous memory instead of gathering
+  by element;
+* each cell's entries are split in four groups by where the box starts (:func:`grid_pack`), so
+  that a query visits each target once and needs no reference-point test per candidate;
+* the queries are put in cell order by a counting sort (:func:`cell_order`, O(n)) instead of
   ``np.argsort``, so that consecutive queries visit neighbouring cells;
-* the fill pass runs the exact ``intersects`` kernel of two ellipses on each candidate as soon as
-  it is found (:func:`fused_rows`) and writes only the accepted columns: rejected candidates are
-  never stored, and no candidate array is sorted or gathered.
+* the fill pass runs the circle filter on each candidate as soon as it is found
+  (:func:`fused_rows`) and writes only the columns that may meet: rejected candidates are never
+  stored; :func:`resolve_rows` settles the rest with two cheap certified filters before the
+  ``intersects`` kernel (not ``relate``: containment is not asked);
+* the kept columns of a row come as a few increasing runs, merged (:func:`compact_rows`) rather
+  than sorted.
 
 The count pass (:func:`fused_rows` with ``out`` empty) counts the bounding-box candidates of each
 row: an upper bound of what the fill pass keeps. The fill pass writes each row into its own slice
-and reports how many it kept; :func:`compact_rows` sorts the kept part of each slice and packs the
-rows together. Every step writes at positions fixed by prefix sums, so the result is identical
-whatever the number of threads.
+and reports how many it kept; :func:`compact_rows` merges the kept part of each slice and packs
+the rows together. Every step writes at positions fixed by prefix sums, so the result is
+identical whatever the number of threads.
 
-Pairs reported once: a target box is inserted into every cell it overlaps, and a pair is reported
+Pairs reported once: a target box is inserted into every cell it overlaps, and a pair is taken
 only in the cell holding the corner ``(max(xmin), max(ymin))`` of the two boxes (Ericson,
 *Real-Time Collision Detection*, 2005, ch. 7; see :mod:`sweep`). :func:`sweep.cell_of` is
 monotone, and that corner lies in both boxes, so its cell is in the cell range of both.
