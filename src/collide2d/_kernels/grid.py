@@ -466,7 +466,7 @@ def compact_rows(offsets, kept, kept_offsets, out, result):
 
     Row ``r`` reads ``out[offsets[r] - offsets[0] :][:kept[r]]`` (clobbered: used as scratch) and
     writes ``result[kept_offsets[r] : kept_offsets[r + 1]]``. A bottom-up natural merge sort:
-    the rows come as a few increasing runs (:func:`fused_rows`), so one to three linear passes
+    the rows come as a few increasing runs (:func:`fused_rows`), so a few linear passes
     usually sort them; any order is still sorted correctly, in O(k log k).
     """
     base = offsets[0]
