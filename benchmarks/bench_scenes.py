@@ -5,6 +5,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_scenes.py            # the three target scenes + growth (~2.5 min)
     .venv/bin/python benchmarks/bench_scenes.py --quick    # smaller scenes and samples, smoke test
+    .venv/bin/python benchmarks/bench_scenes.py --no-compare --ten-million  # collide2d only, and 1e7
 
 Everything runs in one process on the same arrays (fixed seeds). Each time is the best of
 ``--repeat`` runs, in wall seconds (:func:`time.perf_counter`) with the process CPU seconds of the
@@ -387,6 +388,29 @@ def growth(args):
               f"{fmt(fw, fc)} | {1e6 * fc / n:.2f} | {1e9 * fc / max(k, 1):.0f} |", flush=True)
 
 
+def ten_million():
+    """10,000,000 ellipses, semi-axes scaled by sqrt(1e4 / 1e7) (about 4 neighbours each), one
+    call each for the candidates and the intersecting pairs; peak RSS of the whole process."""
+    import resource
+
+    n = 10_000_000
+    s = math.sqrt(1e4 / n)
+    t0 = time.perf_counter()
+    shapes = make_scene(n, 0.001 * s, 0.01 * s, seed=SEED + 2)
+    build = time.perf_counter() - t0
+    rss_scene = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    print(f"\n### 1e7 ellipses, semi-axes [{0.001 * s:.3g}, {0.01 * s:.3g}] (one run each); load {os.getloadavg()[0]:.2f}\n")
+    print(f"scene built in {build:.1f} s; peak RSS after building it {rss_scene:.2f} GiB\n")
+    print("| call | pairs | wall s [cpu] | peak RSS of the process, GiB |")
+    print("| --- | ---: | ---: | ---: |")
+    for predicate in (None, "intersects"):
+        wall, cpu, pairs = timed(lambda: c2.query_pairs(shapes, predicate=predicate))
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+        print(f"| `query_pairs(..., predicate={predicate!r})` | {pairs.shape[1]:,} | {fmt(wall, cpu)} | {rss:.2f} |", flush=True)
+        del pairs
+    print(f"\nload at the end: {os.getloadavg()[0]:.2f}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller scenes and samples (smoke test)")
@@ -394,6 +418,8 @@ def main(argv=None):
     parser.add_argument("--check", type=int, default=30, help="disagreements re-decided with mpmath, per tool")
     parser.add_argument("--no-growth", action="store_true")
     parser.add_argument("--no-compare", action="store_true")
+    parser.add_argument("--ten-million", action="store_true",
+                        help="also 1e7 ellipses at ~4 neighbours (one run each; needs ~6 GB)")
     args = parser.parse_args(argv)
     import numba
 
@@ -427,6 +453,8 @@ def main(argv=None):
             compare_scene(name, make_scene(n, lo, hi), args, rng, plan)
     if not args.no_growth:
         growth(args)
+    if args.ten_million:
+        ten_million()
 
 
 if __name__ == "__main__":

@@ -545,3 +545,155 @@ def test_ellipse_filter_is_certain():
     sweep.ellipse_pair_filter(pa, np.zeros(5, dtype=np.int64), pb, np.arange(5), status)
     assert status.tolist() == [2, 0, 1, 2, 2]  # touching at distance 2 is left to the exact kernel
     assert query(a, b)[1].tolist() == np.flatnonzero(c2.intersects(a, b)).tolist() == [0, 2, 4]
+
+
+# -- the fused grid (grid + circle filter + centre-line filter + exact intersects in one pass) --------
+
+
+@functools.lru_cache(maxsize=None)
+def fused_scenes():
+    """Ellipse scenes for the fused grid: dense and sparse, huge among tiny, exact touches."""
+    rng = np.random.default_rng(41)
+    dense = c2.Ellipse(rng.uniform(0, 12, (400, 2)), rng.uniform(0.05, 1.5, (400, 2)), rng.uniform(0, np.pi, 400))
+    sparse = c2.Ellipse(rng.uniform(0, 300, (400, 2)), rng.uniform(0.3, 3.0, (400, 2)), rng.uniform(0, np.pi, 400))
+    tiny = c2.Ellipse(rng.uniform(0, 50, (300, 2)), rng.uniform(0.01, 0.4, (300, 2)), rng.uniform(0, np.pi, 300))
+    huge = c2.Ellipse(rng.uniform(0, 50, (3, 2)), [(20.0, 2.0), (15.0, 15.0), (30.0, 0.5)], [0.3, 0.0, 1.2])
+    circles, _, ellipses = lattice_scene()
+    return {"dense": (dense,), "sparse": (sparse,), "huge among tiny": (tiny, huge),
+            "touching circles": circles, "touching ellipses": ellipses}
+
+
+def _count_fused(monkeypatch):
+    calls = []
+    original = broadphase._fused_pairs
+    monkeypatch.setattr(broadphase, "_fused_pairs", lambda *args: calls.append(1) or original(*args))
+    return calls
+
+
+@pytest.mark.parametrize("pack", ["element order", "cell order"])
+@pytest.mark.parametrize("threads", ["serial", "parallel"])
+def test_fused_grid_matches_brute_force(monkeypatch, threads, pack):
+    calls = _count_fused(monkeypatch)
+    monkeypatch.setattr(broadphase, "PARALLEL_WORK", 0 if threads == "parallel" else 1 << 62)
+    monkeypatch.setattr(broadphase, "PACK_BY_CELL", 0 if pack == "cell order" else 1 << 62)
+    for name, scene in fused_scenes().items():
+        shapes = scene[0] if len(scene) == 1 else list(scene)
+        expected = brute_pairs(scene)
+        assert expected.shape[1] > 0, name
+        assert_same(query_pairs(shapes, backend="grid"), expected)
+        monkeypatch.setattr(broadphase, "FUSED_CHUNK", 53)  # many row chunks
+        assert_same(query_pairs(shapes, backend="grid"), expected)
+        monkeypatch.setattr(broadphase, "FUSED_CHUNK", 1 << 22)
+    assert len(calls) == 2 * len(fused_scenes())  # the fused path answered every query above
+
+
+@pytest.mark.parametrize("threads", ["serial", "parallel"])
+def test_fused_grid_candidates_and_queries_match_brute_force(monkeypatch, threads):
+    calls = _count_fused(monkeypatch)
+    monkeypatch.setattr(broadphase, "PARALLEL_WORK", 0 if threads == "parallel" else 1 << 62)
+    monkeypatch.setattr(broadphase, "PACK_BY_CELL", 0 if threads == "parallel" else 1 << 62)
+    monkeypatch.setattr(broadphase, "FUSED_CHUNK", 40)
+    batches = mixed_scene(15, 20, span=5)  # every kind, lines too: the candidates go through the fused grid
+    b = ShapeTable(batches).bounds
+    overlap = (b[:, None, 0] <= b[None, :, 2]) & (b[None, :, 0] <= b[:, None, 2])
+    overlap &= (b[:, None, 1] <= b[None, :, 3]) & (b[None, :, 1] <= b[:, None, 3])
+    assert_same(query_pairs(batches, predicate=None, backend="grid"), np.stack(np.nonzero(np.triu(overlap, 1))))
+    a, e = fused_scenes()["dense"][0], fused_scenes()["huge among tiny"]
+    assert_same(query(a, list(e), backend="grid"), brute_query((a,), e))
+    assert_same(query(list(e), a, backend="grid"), brute_query(e, (a,)))
+    assert len(calls) == 3
+
+
+def test_fused_grid_independent_of_threads():
+    shapes = fused_scenes()["dense"][0]
+    results = []
+    for work in (0, 1 << 62):
+        previous = broadphase.PARALLEL_WORK
+        broadphase.PARALLEL_WORK = work
+        try:
+            results.append(query_pairs(shapes, backend="grid"))
+        finally:
+            broadphase.PARALLEL_WORK = previous
+    assert_same(results[0], results[1])
+
+
+@pytest.mark.parametrize("name", ["_centre_line_filter", "_witness_filter"])
+def test_middle_filters_are_certain(name):
+    """The middle filters never contradict the exact predicate, down to exact tangency."""
+    from collide2d._kernels import grid
+
+    middle = getattr(grid, name)
+    rng = np.random.default_rng(43)
+    n = 3000
+    a = c2.Ellipse(rng.uniform(-1, 1, (n, 2)), rng.uniform(0.1, 2.0, (n, 2)), rng.uniform(0, np.pi, n))
+    radii = rng.uniform(0.1, 2.0, (n, 2))
+    radii[: n // 3, 1] = radii[: n // 3, 0] * 0.02  # needles: aspect ratio 50
+    angle = rng.uniform(0, np.pi, n)
+    direction = rng.normal(size=(n, 2))
+    direction /= np.hypot(direction[:, 0], direction[:, 1])[:, None]
+    # centres on a ray from a's centre, at the distances where the pair is about to separate: bisect
+    lo, hi = np.zeros(n), np.full(n, 10.0)
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        meet = np.asarray(c2.intersects(a, c2.Ellipse(a.center + mid[:, None] * direction, radii, angle)))
+        lo, hi = np.where(meet, mid, lo), np.where(meet, hi, mid)
+    decided = {1: 0, 0: 0}
+    for t in (lo, hi, 0.5 * lo, 0.9 * lo, 0.999 * lo, 1.001 * hi, 1.1 * hi, 2 * hi):
+        b = c2.Ellipse(a.center + t[:, None] * direction, radii, angle)
+        truth = np.asarray(c2.intersects(a, b))
+        pa, pb = a._flat_params(), b._flat_params()
+        flags = np.array([middle(*pa[k], *pb[k]) for k in range(n)])
+        assert np.all(truth[flags == 1]) and not np.any(truth[flags == 0])
+        decided[1] += np.count_nonzero(flags == 1)
+        decided[0] += np.count_nonzero(flags == 0)
+        if t is lo:
+            py = np.array([middle.py_func(*pa[k], *pb[k]) for k in range(0, n, 10)])
+            np.testing.assert_array_equal(py, flags[::10])
+    assert decided[1] > n // 2 and decided[0] > n // 2  # and it does decide pairs either way
+
+
+def test_grid_kernels_python_and_compiled_agree():
+    """The fused-grid kernels as plain Python (``py_func``) give the compiled result, with the
+    targets packed in element order or in cell order (``PACK_BY_CELL``)."""
+    from collide2d._kernels import grid
+
+    shapes = fused_scenes()["huge among tiny"]
+    table = ShapeTable(list(shapes))
+    n = len(table.bounds)
+    e = broadphase._Elements(table.bounds, np.arange(n), np.arange(n), True)
+    x0, y0, inv, nx, ny = broadphase._fused_grid_shape(e.bounds, n)
+    assert nx * ny > 4
+    xmin, ymin, xmax, ymax, qid, tid = e.columns()
+    results = []
+    for in_cell_order in (False, True):
+        for compiled in (True, False):
+            def pick(function):
+                return function if compiled else function.py_func
+
+            order = pick(grid.cell_order)(xmin, ymin, xmax, ymax, x0, y0, inv, nx, ny)
+            by_cell = tuple(np.ascontiguousarray(a[order]) for a in (xmin, ymin, xmax, ymax, qid, tid))
+            params = np.ascontiguousarray(table.params[order])
+            if in_cell_order:
+                packed = pick(grid.grid_pack)(*by_cell[:4], by_cell[5], params, x0, y0, inv, nx, ny)
+            else:
+                packed = pick(grid.grid_pack)(xmin, ymin, xmax, ymax, tid, table.params, x0, y0, inv, nx, ny)
+            common = by_cell[:5] + (params, True, x0, y0, inv, nx, ny) + packed + (True,)
+            counts = np.empty(n, dtype=np.int64)
+            empty = np.empty(0, dtype=np.int64)
+            pick(grid.fused_rows)(0, n, *common, counts, empty, empty)
+            off = np.concatenate([[0], np.cumsum(counts)])
+            out = np.empty(off[-1], dtype=np.int64)
+            kept = np.zeros(n, dtype=np.int64)
+            pick(grid.fused_rows)(0, n, *common, off, kept, out)
+            pick(grid.resolve_rows)(0, off, kept, out, table.params, table.params)
+            kept_offsets = np.concatenate([[0], np.cumsum(kept)])
+            result = np.empty(kept_offsets[-1], dtype=np.int64)
+            pick(grid.compact_rows)(off, kept, kept_offsets, out, result)
+            results.append((order, counts, kept, result))
+    for other in results[1:]:
+        for x, y in zip(results[0], other):
+            np.testing.assert_array_equal(x, y)
+    expected = brute_pairs(shapes)
+    assert np.all(results[0][3] >= 0)  # nothing undecided in this scene
+    np.testing.assert_array_equal(results[0][3], expected[1])
+    np.testing.assert_array_equal(np.repeat(np.arange(n), results[0][2]), expected[0])

@@ -141,8 +141,38 @@ def load(name, *, size=None, seed=0):
     return Scene(None, catalogue(size or 1_000_000, seed=seed))
 
 
+def shifted_rows(kind, params, verts, index, shift):
+    """Kernel rows (and vertices) of ``params[index]`` translated by ``shift`` (shape (k, 2)).
+
+    The one translation of stored shapes: :func:`translate` and the periodic narrow phase of
+    :func:`collide2d.query_pairs` both use it, so that :func:`collide2d.measure_pairs` measures
+    the very numbers the query tested (a polygon's stored vertices plus the shift, rounded once;
+    rebuilding a rotated box from its moved centre would round its corners differently).
+    """
+    rows = np.array(params[index], dtype=np.float64)
+    shift = np.asarray(shift, dtype=np.float64)
+    if kind == "polygon":
+        offsets = rows[:, 0].astype(np.int64)
+        counts = rows[:, 1].astype(np.int64)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        gather = np.repeat(offsets - starts, counts) + np.arange(int(counts.sum()))
+        new_verts = verts[gather] + np.repeat(shift, counts, axis=0)
+        rows[:, 0] = starts
+        verts = np.ascontiguousarray(new_verts)
+        verts.flags.writeable = False
+    else:
+        rows[:, 0:2] += shift
+        if kind == "segment":
+            rows[:, 2:4] += shift
+    rows.flags.writeable = False  # read-only like the shapes' own rows: the same compiled loops
+    return rows, verts
+
+
 def translate(shape, offset):
     """Return ``shape`` moved by ``offset`` (shape ``(2,)`` or ``(n, 2)``, broadcast with the batch).
+
+    The stored kernel rows are moved (:func:`shifted_rows`), not rebuilt from the moved fields, so
+    the result is exactly what the periodic narrow phase of :func:`collide2d.query_pairs` tests.
 
     Examples
     --------
@@ -154,14 +184,23 @@ def translate(shape, offset):
     (2,)
     """
     offset = np.asarray(offset, dtype=np.float64)
-    fields = dict(shape._fields)
-    moved = {"xy", "center", "min", "max", "start", "end", "point"}
-    for name in fields:
-        if name in moved:
-            fields[name] = fields[name] + offset
+    batch = np.broadcast_shapes(shape.shape, offset.shape[:-1])
+    index = np.broadcast_to(np.arange(shape.size).reshape(shape.shape), batch).ravel()
+    shift = np.broadcast_to(offset, batch + (2,)).reshape(-1, 2)
+    flat = shape._flat_params()
+    rows, verts = shifted_rows(shape._kind, flat, shape._verts, index, shift)
+    fields = {}
+    for name, value in shape._fields.items():
+        trailing = value.shape[shape.ndim :]
+        value = value.reshape((shape.size,) + trailing)[index].reshape(batch + trailing)
+        if name in ("xy", "center", "min", "max", "start", "end", "point"):
+            value = value + offset  # the same sums as the rows: the fields describe the moved rows
         elif name == "vertices":
-            fields[name] = fields[name] + offset[..., None, :]
-    return type(shape)(**{name: fields[name] for name in shape._field_names})
+            value = value + offset[..., None, :]
+        fields[name] = value
+    moved = object.__new__(type(shape))
+    moved._finish(fields, rows.reshape(batch + flat.shape[-1:]), verts)
+    return moved
 
 
 def _sources(shapes):

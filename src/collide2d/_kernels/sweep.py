@@ -46,12 +46,13 @@ def cell_of(x, x0, inv, n):
     """Cell index of coordinate ``x``: ``floor((x - x0) * inv)`` clamped to ``[0, n - 1]``.
 
     Monotone non-decreasing in ``x`` (a rounded subtraction and a product by a positive constant
-    are monotone in IEEE arithmetic); infinite ``x`` clamps to the first or last cell.
+    are monotone in IEEE arithmetic); infinite ``x`` clamps to the first or last cell, and NaN
+    (the centre of an unbounded box, ``0.5 * (-inf) + 0.5 * inf``) to the first.
     """
     if n == 1:
         return 0
     t = (x - x0) * inv
-    if t <= 0.0:
+    if not t > 0.0:
         return 0
     if t >= n - 1:
         return n - 1
