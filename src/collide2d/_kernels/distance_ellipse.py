@@ -365,17 +365,37 @@ def contact_ellipse_point(pa, va, pb, vb):
 
 
 @kernel
-def _ellipse_point_core(pa, px, py):
-    """:func:`contact_ellipse_point` for the point ``(px, py)``."""
+def _point_in_frame(pa, px, py):
+    """The point ``(px, py)`` in the frame of the ellipse row ``pa``: ``(ux, uy, S, y0, y1)``.
+
+    ``(ux, uy)`` is the unit axis and ``S`` the scale: 1 for semi-axes in ``(2^-300, 2^300)``
+    (see the module notes; it saves the 15 ns of frexp), else a power of two.
+    """
     cx, cy, a, b, wx, wy = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
     ux, uy = _axis(a, b, wx, wy)
-    # S = 1 for semi-axes in (2^-300, 2^300) (see the module notes): saves the 15 ns of frexp
     S = max(a, b)
     S = 1.0 if 2.0**-300 < S < 2.0**300 else _pow2_above(S)
     dx = px - cx
     dy = py - cy
-    y0 = (ux * dx + uy * dy) / S
-    y1 = (ux * dy - uy * dx) / S
+    return ux, uy, S, (ux * dx + uy * dy) / S, (ux * dy - uy * dx) / S
+
+
+@kernel
+def separation_ellipse_point(pa, va, pb, vb):
+    """The separation of :func:`contact_ellipse_point` alone, for :func:`collide2d.distance`.
+
+    The same operations, so the same value; it skips the normal, the foot in world coordinates
+    and the curvature (about a third of the point kernel's time).
+    """
+    ux, uy, S, y0, y1 = _point_in_frame(pa, pb[0], pb[1])
+    return _point_ellipse_any(pa[2] / S, pa[3] / S, y0, y1)[4] * S
+
+
+@kernel
+def _ellipse_point_core(pa, px, py):
+    """:func:`contact_ellipse_point` for the point ``(px, py)``."""
+    cx, cy, a, b = pa[0], pa[1], pa[2], pa[3]
+    ux, uy, S, y0, y1 = _point_in_frame(pa, px, py)
     x0, x1, n0, n1, dist = _point_ellipse_any(a / S, b / S, y0, y1)
     nx = ux * n0 - uy * n1
     ny = uy * n0 + ux * n1

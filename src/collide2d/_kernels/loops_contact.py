@@ -5,6 +5,9 @@ params_b[index_b[k]], verts_b)`` (the 9-tuple of :mod:`collide2d._kernels.distan
 ``separation_<a>_<b>_loop`` keeps only the separation, ``out[k] = contact_<a>_<b>(...)[0]``, for
 :func:`collide2d.distance`: the kernel is inlined, so the compiler drops the work whose results
 are not stored (witness points, normal, curvatures), and the output is one column instead of nine.
+The point-ellipse pair, the hot one, has a kernel of its own for this
+(:func:`distance_ellipse.separation_ellipse_point`): there the compiler cannot drop the unused
+work by itself, since ``hypot`` may call libm.
 The loops are written out one by one, as in :mod:`loops`, because Numba caches only module-level
 functions. Every iteration writes its own row, so the output does not depend on thread timing.
 """
@@ -19,6 +22,7 @@ from .distance_ellipse import (  # noqa: E402
     contact_ellipse_segment,
     contact_ellipse_line,
     contact_ellipse_point,
+    separation_ellipse_point,
 )
 from .distance_flat import (  # noqa: E402
     contact_polygon_polygon,
@@ -165,7 +169,7 @@ def separation_ellipse_line_loop(pa, va, ia, pb, vb, ib, out):
 @loop
 def separation_ellipse_point_loop(pa, va, ia, pb, vb, ib, out):
     for k in prange(ia.shape[0]):
-        out[k] = contact_ellipse_point(pa[ia[k]], va, pb[ib[k]], vb)[0]
+        out[k] = separation_ellipse_point(pa[ia[k]], va, pb[ib[k]], vb)
 
 
 @loop
