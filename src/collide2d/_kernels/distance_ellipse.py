@@ -1044,14 +1044,9 @@ def _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy):
     # g > 0 at the centre direction: a separating direction already, so the pair is apart and
     # the arc where g > 0 (one arc: the separating directions of two disjoint convex sets) holds
     # the maximum; solve from there and skip the PW solve (96 % of the apart random pairs)
-    g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
-    total += 1
-    if g > 0.0:
-        c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
-        total += it
-        if gv >= g:
-            return c, s, gv, total
-        return c0, s0, g, total
+    apart, c, s, g, total = _climb_if_separating(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total)
+    if apart:
+        return c, s, g, total
     lam, F, itpw = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy)
     total += itpw
     if F > 0.0:
@@ -1059,15 +1054,30 @@ def _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy):
         m = hypot(m0, m1)
         c0 = m0 / m
         s0 = m1 / m
-        g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
-        total += 1
-        if g > 0.0:
-            c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
-            total += it
-            if gv >= g:
-                return c, s, gv, total
-            return c0, s0, g, total
+        apart, c, s, g, total = _climb_if_separating(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total)
+        if apart:
+            return c, s, g, total
     return _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total)
+
+
+@kernel
+def _climb_if_separating(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
+    """One local solve from ``u0 = (c0, s0)`` when ``g(u0) > 0``: ``(apart, c, s, g, total)``.
+
+    ``g(u0) > 0`` makes ``u0`` a separating direction, so the pair is apart and the maximum lies
+    in the one arc where ``g > 0``; the solver climbs it (``positive_only``). Otherwise
+    ``apart`` is False and ``(c0, s0, g(u0))`` come back unchanged. ``total`` counts the
+    evaluations of ``g``.
+    """
+    g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
+    total += 1
+    if not (g > 0.0):
+        return False, c0, s0, g, total
+    c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
+    total += it
+    if gv >= g:
+        return True, c, s, gv, total
+    return True, c0, s0, g, total
 
 
 @kernel

@@ -42,7 +42,7 @@ from collide2d._jit import kernel, loop
 
 from .codes import DISJOINT, UNDECIDED
 from .conic import _circle_filter, intersects_ellipse_ellipse
-from .sweep import cell_of
+from .sweep import cell_of, cell_range
 
 _EPS = 2.0**-53  # the float-mode ``eps`` of the pair kernels (unit roundoff)
 
@@ -102,10 +102,7 @@ def grid_pack(xmin, ymin, xmax, ymax, tid, params, x0, y0, inv, nx, ny):
     for e in range(ne):
         if tid[e] < 0:
             continue
-        cx0 = cell_of(xmin[e], x0, inv, nx)
-        cx1 = cell_of(xmax[e], x0, inv, nx)
-        cy0 = cell_of(ymin[e], y0, inv, ny)
-        cy1 = cell_of(ymax[e], y0, inv, ny)
+        cx0, cx1, cy0, cy1 = cell_range(xmin[e], ymin[e], xmax[e], ymax[e], x0, y0, inv, nx, ny)
         for cy in range(cy0, cy1 + 1):
             for cx in range(cx0, cx1 + 1):
                 start[4 * (cy * nx + cx) + _entry_group(cx, cy, cx0, cy0) + 1] += 1
@@ -127,10 +124,7 @@ def grid_pack(xmin, ymin, xmax, ymax, tid, params, x0, y0, inv, nx, ny):
     for e in range(ne):
         if tid[e] < 0:
             continue
-        cx0 = cell_of(xmin[e], x0, inv, nx)
-        cx1 = cell_of(xmax[e], x0, inv, nx)
-        cy0 = cell_of(ymin[e], y0, inv, ny)
-        cy1 = cell_of(ymax[e], y0, inv, ny)
+        cx0, cx1, cy0, cy1 = cell_range(xmin[e], ymin[e], xmax[e], ymax[e], x0, y0, inv, nx, ny)
         for cy in range(cy0, cy1 + 1):
             for cx in range(cx0, cx1 + 1):
                 g = 4 * (cy * nx + cx) + _entry_group(cx, cy, cx0, cy0)

@@ -60,6 +60,17 @@ def cell_of(x, x0, inv, n):
 
 
 @kernel
+def cell_range(xmin, ymin, xmax, ymax, x0, y0, inv, nx, ny):
+    """Cell columns and rows ``(cx0, cx1, cy0, cy1)`` that the box overlaps (see :func:`cell_of`)."""
+    return (
+        cell_of(xmin, x0, inv, nx),
+        cell_of(xmax, x0, inv, nx),
+        cell_of(ymin, y0, inv, ny),
+        cell_of(ymax, y0, inv, ny),
+    )
+
+
+@kernel
 def grid_build(xmin, ymin, xmax, ymax, tid, x0, y0, inv, nx, ny):
     """Counting sort of the targets into ``nx * ny`` cells: ``(start, entries)``.
 
@@ -71,10 +82,7 @@ def grid_build(xmin, ymin, xmax, ymax, tid, x0, y0, inv, nx, ny):
     for e in range(ne):
         if tid[e] < 0:
             continue
-        cx0 = cell_of(xmin[e], x0, inv, nx)
-        cx1 = cell_of(xmax[e], x0, inv, nx)
-        cy0 = cell_of(ymin[e], y0, inv, ny)
-        cy1 = cell_of(ymax[e], y0, inv, ny)
+        cx0, cx1, cy0, cy1 = cell_range(xmin[e], ymin[e], xmax[e], ymax[e], x0, y0, inv, nx, ny)
         for cy in range(cy0, cy1 + 1):
             for cx in range(cx0, cx1 + 1):
                 start[cy * nx + cx + 1] += 1
@@ -85,10 +93,7 @@ def grid_build(xmin, ymin, xmax, ymax, tid, x0, y0, inv, nx, ny):
     for e in range(ne):
         if tid[e] < 0:
             continue
-        cx0 = cell_of(xmin[e], x0, inv, nx)
-        cx1 = cell_of(xmax[e], x0, inv, nx)
-        cy0 = cell_of(ymin[e], y0, inv, ny)
-        cy1 = cell_of(ymax[e], y0, inv, ny)
+        cx0, cx1, cy0, cy1 = cell_range(xmin[e], ymin[e], xmax[e], ymax[e], x0, y0, inv, nx, ny)
         for cy in range(cy0, cy1 + 1):
             for cx in range(cx0, cx1 + 1):
                 c = cy * nx + cx
@@ -105,10 +110,7 @@ def _grid_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, x0, y0, inv, nx, n
     write = out.shape[0] > 0
     count = 0
     qx0, qy0, qx1, qy1 = xmin[q], ymin[q], xmax[q], ymax[q]
-    cx0 = cell_of(qx0, x0, inv, nx)
-    cx1 = cell_of(qx1, x0, inv, nx)
-    cy0 = cell_of(qy0, y0, inv, ny)
-    cy1 = cell_of(qy1, y0, inv, ny)
+    cx0, cx1, cy0, cy1 = cell_range(qx0, qy0, qx1, qy1, x0, y0, inv, nx, ny)
     for cy in range(cy0, cy1 + 1):
         for cx in range(cx0, cx1 + 1):
             c = cy * nx + cx
