@@ -471,20 +471,16 @@ def main(argv=None):
     print(environment() + "\n")
     print(f"Command: `{' '.join(['python'] + sys.argv)}`; best of {args.repeat} runs per timing "
           f"({args.repeat_slow} for the slow rows, 1 for 1e6 broad-phase cases); at start: {_load()}.\n")
-    if "contact" not in args.skip:
-        print("## 1. Contact and distance\n")
-        text, notes = bench_contact(args)
-        print(text + "\n")
-        for note in notes:
-            print(f"- {note}")
-        print(f"\n({_load()})\n", flush=True)
-    if "area" not in args.skip:
-        print("## 2. Overlap area, IoU, intersection points (overlapping pairs)\n")
-        text, notes = bench_area(args)
-        print(text + "\n")
-        for note in notes:
-            print(f"- {note}")
-        print(f"\n({_load()})\n", flush=True)
+    sections = (("contact", "## 1. Contact and distance", bench_contact),
+                ("area", "## 2. Overlap area, IoU, intersection points (overlapping pairs)", bench_area))
+    for key, title, bench in sections:
+        if key not in args.skip:
+            print(title + "\n")
+            text, notes = bench(args)
+            print(text + "\n")
+            for note in notes:
+                print(f"- {note}")
+            print(f"\n({_load()})\n", flush=True)
     if "broad" not in args.skip:
         print("## 3. Broad phase: all intersecting pairs among n ellipses\n")
         print(bench_broad(args) + "\n")

@@ -363,28 +363,36 @@ def test_area_polygon_polygon_nearly_collinear_edges():
         assert area_of(b, a, mode) == pytest.approx(want, rel=1e-14)
 
 
+def _nearly_collinear_pair(rng):
+    """A random convex polygon ``a``, and a polygon ``b`` with an edge ``ends`` along one of a's
+    edges up to rounding (from a's vertex to a rounded point of the edge, or between two rounded
+    points of its line), lying on either side of it. Returns ``(a, b, ends)``."""
+    while True:
+        hull = shapely.MultiPoint(rng.normal(size=(rng.integers(3, 8), 2))).convex_hull
+        if hull.geom_type == "Polygon":
+            break
+    a = c2.Polygon(np.array(hull.exterior.coords[:-1]))
+    v = polygon_vertices(a)
+    i = rng.integers(len(v))
+    v0, v1 = v[i], v[(i + 1) % len(v)]
+    e = v1 - v0
+    if rng.random() < 0.5:
+        ends = [v0, v0 + e * rng.uniform(0.2, 0.8)]
+    else:
+        ends = [v0 + e * rng.uniform(-0.5, 0.4), v0 + e * rng.uniform(0.6, 1.5)]
+    normal = np.array([-e[1], e[0]]) * (1 if rng.random() < 0.7 else -1)
+    others = (v0 + v1) / 2 + normal * rng.uniform(0.1, 2, size=(rng.integers(1, 4), 1))
+    b = c2.Polygon(np.array(shapely.MultiPoint(np.vstack([ends, others])).convex_hull.exterior.coords[:-1]))
+    return a, b, ends
+
+
 def test_area_polygon_polygon_nearly_collinear_random():
     # b shares a's edge v0 -> v1 up to rounding: b's edge joins v0 (exact) to a rounded point
     # v0 + u (v1 - v0), or joins two rounded points of the edge's line; b lies on either side.
     # Compared with the exact (Fraction) clipping of the same float polygons.
     rng = np.random.default_rng(12)
     for _ in range(150):
-        while True:
-            hull = shapely.MultiPoint(rng.normal(size=(rng.integers(3, 8), 2))).convex_hull
-            if hull.geom_type == "Polygon":
-                break
-        a = c2.Polygon(np.array(hull.exterior.coords[:-1]))
-        v = polygon_vertices(a)
-        i = rng.integers(len(v))
-        v0, v1 = v[i], v[(i + 1) % len(v)]
-        e = v1 - v0
-        if rng.random() < 0.5:
-            ends = [v0, v0 + e * rng.uniform(0.2, 0.8)]
-        else:
-            ends = [v0 + e * rng.uniform(-0.5, 0.4), v0 + e * rng.uniform(0.6, 1.5)]
-        normal = np.array([-e[1], e[0]]) * (1 if rng.random() < 0.7 else -1)
-        others = (v0 + v1) / 2 + normal * rng.uniform(0.1, 2, size=(rng.integers(1, 4), 1))
-        b = c2.Polygon(np.array(shapely.MultiPoint(np.vstack([ends, others])).convex_hull.exterior.coords[:-1]))
+        a, b, ends = _nearly_collinear_pair(rng)
         want = _exact_clip_area(polygon_vertices(a), polygon_vertices(b))
         size = min(region(a).area, region(b).area)
         assert area_of(a, b) == pytest.approx(want, rel=0, abs=1e-14 * size)
@@ -466,22 +474,7 @@ def test_points_nearly_collinear_random():
     # finite, within rounding of both outlines, distinct, and within the capacity.
     rng = np.random.default_rng(14)
     for _ in range(150):
-        while True:
-            hull = shapely.MultiPoint(rng.normal(size=(rng.integers(3, 8), 2))).convex_hull
-            if hull.geom_type == "Polygon":
-                break
-        a = c2.Polygon(np.array(hull.exterior.coords[:-1]))
-        v = polygon_vertices(a)
-        i = rng.integers(len(v))
-        v0, v1 = v[i], v[(i + 1) % len(v)]
-        e = v1 - v0
-        if rng.random() < 0.5:
-            ends = [v0, v0 + e * rng.uniform(0.2, 0.8)]
-        else:
-            ends = [v0 + e * rng.uniform(-0.5, 0.4), v0 + e * rng.uniform(0.6, 1.5)]
-        normal = np.array([-e[1], e[0]]) * (1 if rng.random() < 0.7 else -1)
-        others = (v0 + v1) / 2 + normal * rng.uniform(0.1, 2, size=(rng.integers(1, 4), 1))
-        b = c2.Polygon(np.array(shapely.MultiPoint(np.vstack([ends, others])).convex_hull.exterior.coords[:-1]))
+        a, b, ends = _nearly_collinear_pair(rng)
         for x, y in ((a, b), (b, a), (a, c2.Segment(*ends)), (a, c2.Line(ends[0], ends[1] - ends[0]))):
             _check_points_near_both(x, y, 1e-14)
 
