@@ -493,9 +493,17 @@ def test_batch_matches_scalar_and_counts_fallbacks():
 
 
 def test_cubic_coefficients_match_determinant():
-    """Module-docstring coefficients of c(tau) = det(tau E_B - E_A), checked by interpolation."""
+    """The exact kernel's c(tau) = det(tau E_B - E_A) and its discriminant, against the determinant.
+
+    The reference builds both homogeneous conic matrices from the stored numbers, evaluates the
+    3x3 determinant of the pencil at tau = 0, 1, 2, 3 on Fractions and recovers the four
+    coefficients by finite differences; the discriminant is sympy's, of those.
+    """
     from fractions import Fraction
 
+    import sympy
+
+    pencil = getattr(conic._pencil_exact, "py_func", conic._pencil_exact)  # plain Python on Fractions
     rng = np.random.default_rng(2)
     for _ in range(5):
         (ca, ra, ta), (cb, rb, tb) = _random_pair(rng)
@@ -521,8 +529,15 @@ def test_cubic_coefficients_match_determinant():
                 + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
             )
 
-        vals = [det([[t * EB[i][j] - EA[i][j] for j in range(3)] for i in range(3)]) for t in range(4)]
-        # kernel-side formula for the constant and leading coefficients
-        assert vals[0] == det([[-x for x in r] for r in EA])
-        third = (vals[3] - 3 * vals[2] + 3 * vals[1] - vals[0]) / 6
-        assert third == det(EB)
+        v0, v1, v2, v3 = (det([[t * EB[i][j] - EA[i][j] for j in range(3)] for i in range(3)]) for t in range(4))
+        # Newton's forward differences of a cubic sampled at 0, 1, 2, 3
+        d3 = (v3 - 3 * v2 + 3 * v1 - v0) / 6
+        d2 = (v2 - 2 * v1 + v0) / 2 - 3 * d3
+        d1 = v1 - v0 - d2 - d3
+        want = [d3, d2, d1, v0]
+        got = pencil(np.array(A, dtype=object), np.array(B, dtype=object))
+        assert list(got[11:15]) == want
+        x = sympy.Symbol("x")
+        disc = sympy.discriminant(sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in want], x))
+        assert got[15] == Fraction(int(disc.p), int(disc.q))
+        assert all(isinstance(x, Fraction) for x in got[11:])  # no float crept into the exact path
