@@ -12,50 +12,23 @@ Every case is checked three ways:
 
 Random generic cases are also checked against shapely on an inscribed / circumscribed polygon pair
 that sandwiches the ellipse (a certified answer when both agree).
-
-While ``_kernels/conic.py`` (ellipse against ellipse, written separately) is missing, a stub stands
-in for it so that ``ellipse.py`` imports; nothing here calls ``relate_ellipse_ellipse``.
 """
 
 from __future__ import annotations
 
 import math
-import pathlib
-import sys
-import types
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import collide2d as c2
-
-_KERNEL_DIR = pathlib.Path(c2.__file__).with_name("_kernels")
-_MISSING = [name for name in ("conic", "polygon", "linear") if not (_KERNEL_DIR / f"{name}.py").exists()]
-
-
-def _install_stubs():
-    """Stand-ins for sibling kernel modules that are not written yet (float and exact packages)."""
-    for name in _MISSING:
-        for package in ("collide2d._kernels", "collide2d._kernels_exact"):
-            full = f"{package}.{name}"
-            if full not in sys.modules:
-                stub = types.ModuleType(full)
-                if name == "conic":
-                    stub.relate_ellipse_ellipse = lambda pa, va, pb, vb, eps: -1
-                sys.modules[full] = stub
-
-
-_install_stubs()
-
-from collide2d import _dispatch, _exact  # noqa: E402
-from collide2d._kernels import codes  # noqa: E402
-from collide2d._kernels import ellipse as K  # noqa: E402
+from collide2d import _dispatch, _exact
+from collide2d._kernels import codes
+from collide2d._kernels import ellipse as K
 
 EPS = 2.0**-53
 EMPTY = np.zeros((0, 2))
-PUBLIC_API = not ({"polygon", "linear"} & set(_MISSING))
-needs_public = pytest.mark.skipif(not PUBLIC_API, reason=f"sibling kernel modules missing: {_MISSING}")
 
 DISJOINT, TOUCHING, OVERLAPPING = codes.DISJOINT, codes.TOUCHING, codes.OVERLAPPING
 CONTAINS, WITHIN, CROSSING, UNDECIDED = codes.CONTAINS, codes.WITHIN, codes.CROSSING, codes.UNDECIDED
@@ -589,7 +562,6 @@ def test_relate_ellipse_flat_undecided_is_rare():
 # -- the public API, both orders ---------------------------------------------------------------------
 
 
-@needs_public
 def test_relate_ellipse_flat_public_api_both_orders():
     R = c2.Relation
     e = c2.Ellipse((0, 0), (4, 2))
@@ -617,7 +589,6 @@ def test_relate_ellipse_flat_public_api_both_orders():
     assert c2.relate(c2.Box((-2, -1), (4, 3)), f) == R.WITHIN
 
 
-@needs_public
 def test_relate_ellipse_flat_batch_equals_scalar():
     rng = np.random.default_rng(3)
     n = 40

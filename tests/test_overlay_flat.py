@@ -24,7 +24,7 @@ import shapely
 from conftest import build, random_fields, transform_fields
 
 import collide2d as c2
-from collide2d import _dispatch
+from collide2d import _dispatch, overlay
 from collide2d._kernels import area_flat, codes, points_flat
 
 REL_AREA = 1e-12  # area error asked of the kernel, relative to the scene's size squared
@@ -598,9 +598,6 @@ def test_points_are_distinct_and_on_both_outlines(kind_a, kind_b):
 
 
 # -- through the public API (collide2d.overlay) ------------------------------------------------------
-
-
-overlay = pytest.importorskip("collide2d.overlay")
 
 
 def test_overlay_overlap_area_and_iou_match_kernel_both_orders():
