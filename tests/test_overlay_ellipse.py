@@ -603,8 +603,62 @@ def test_intersection_points_near_tangent_pair_is_two_crossings():
     np.testing.assert_allclose(np.sort(points[:, 1]), [-half, half], rtol=1e-7)
 
 
+def _straight_pieces(shape):
+    """``[(p, q, bounded)]``: the straight pieces of a flat shape's outline from its stored numbers."""
+    if shape._kind == "line":
+        px, py, dx, dy = map(float, shape._params)
+        return [((px, py), (px + dx, py + dy), False)]
+    if shape._kind == "segment":
+        x0, y0, x1, y1 = map(float, shape._params)
+        return [((x0, y0), (x1, y1), True)]
+    corners = [tuple(map(float, v)) for v in shape._verts]
+    return [(corners[k], corners[(k + 1) % len(corners)], True) for k in range(len(corners))]
+
+
+def _flat_crossings(ellipse, shape):
+    """mpmath reference: the points where the ellipse boundary meets the straight pieces of ``shape``.
+
+    On each piece ``p + t (q - p)`` the ellipse's ``q_E = 1`` is a quadratic in ``t``, solved in
+    30 digits; roots outside ``[0, 1]`` of a bounded piece are dropped, and a corner met from
+    both of its sides counts once.
+    """
+    E = _ell(ellipse)
+    found = []
+    for (px, py), (qx, qy), bounded in _straight_pieces(shape):
+        px, py, dx, dy = mpf(px), mpf(py), mpf(qx) - mpf(px), mpf(qy) - mpf(py)
+        c0 = _q(E, px, py) - 1
+        c1 = _q(E, px + dx, py + dy) - 1
+        cm = _q(E, px - dx, py - dy) - 1
+        qa, qb = (c1 + cm) / 2 - c0, (c1 - cm) / 2  # q_E(p + t d) - 1 = qa t^2 + qb t + c0
+        disc = qb * qb - 4 * qa * c0
+        if disc < 0:
+            continue
+        for t in {(-qb - mpm.sqrt(disc)) / (2 * qa), (-qb + mpm.sqrt(disc)) / (2 * qa)}:
+            if bounded and not 0 <= t <= 1:
+                continue
+            x, y = px + t * dx, py + t * dy
+            if all(abs(x - fx) + abs(y - fy) > mpf(10) ** -25 for fx, fy in found):
+                found.append((x, y))
+    return found
+
+
+def _distance_to_outline(shape, point):
+    """mpmath distance of a float point from the straight outline of a flat shape."""
+    x, y = mpf(float(point[0])), mpf(float(point[1]))
+    best = None
+    for (px, py), (qx, qy), bounded in _straight_pieces(shape):
+        px, py, dx, dy = mpf(px), mpf(py), mpf(qx) - mpf(px), mpf(qy) - mpf(py)
+        t = ((x - px) * dx + (y - py) * dy) / (dx * dx + dy * dy)
+        if bounded:
+            t = min(max(t, mpf(0)), mpf(1))
+        d = mpm.hypot(x - px - t * dx, y - py - t * dy)
+        best = d if best is None else min(best, d)
+    return best
+
+
 def test_intersection_points_ellipse_with_flat_kinds_lie_on_both():
     rng = np.random.default_rng(4)
+    seen = {"line": 0, "segment": 0, "polygon": 0}
     for _ in range(30):
         e = _random_ellipse(rng)
         line = c2.Line(rng.normal(size=2) * 0.5, rng.normal(size=2))
@@ -613,9 +667,17 @@ def test_intersection_points_ellipse_with_flat_kinds_lie_on_both():
         for other in (line, seg, box):
             points = intersection_points(e, other)
             assert np.array_equal(points, intersection_points(other, e))
+            want = _flat_crossings(e, other)
+            assert len(points) == len(want), (e, other, points, want)
+            seen[other._kind] += len(want)
             for p in points:
                 assert _residual(e, p) <= RESIDUAL_ULPS
+                scale = max(abs(float(p[0])), abs(float(p[1])), 1.0)
+                assert _distance_to_outline(other, p) <= RESIDUAL_ULPS * EPS * scale
+                # and it is one of the reference points (crossings here are far from tangent)
+                assert min(abs(float(p[0] - x)) + abs(float(p[1] - y)) for x, y in want) <= 1e-9 * scale
             assert len(points) == 0 or c2.intersects(e, other)
+    assert min(seen.values()) >= 10, seen  # the random pairs do cross, for each kind
     assert intersection_points(c2.Ellipse((0, 0), (2, 1)), c2.Line((0, 1), (1, 0))).tolist() == [[0.0, 1.0]]
     assert intersection_points(c2.Ellipse((0, 0), (2, 1)), c2.Segment((2, 0), (3, 0))).tolist() == [[2.0, 0.0]]
     assert intersection_points(c2.Ellipse((0, 0), (2, 1)), c2.Point((0, -1))).tolist() == [[0.0, -1.0]]
