@@ -21,9 +21,10 @@ test: test-jit test-nojit
 test-jit: $(STAMP)
 	$(PY) -m pytest -q
 
-# The kernels once more as plain Python, so that a kernel bug cannot hide behind the compiler.
+# The kernels once more as plain Python, so that a kernel bug cannot hide behind the compiler: the
+# tests marked nojit (relate, contact and distance, intersection points, area, broad phase).
 test-nojit: $(STAMP)
-	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -o addopts="--strict-markers" tests/test_kernels.py
+	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -o addopts="--strict-markers" -m nojit tests
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'

@@ -27,6 +27,34 @@ KINDS = ("Point", "Circle", "Ellipse", "Box", "RotatedBox", "Polygon", "Segment"
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
 
+# Test files that `make test-nojit` runs a second time with NUMBA_DISABLE_JIT=1, so that every kernel
+# family (relate, contact and distance, intersection points, area) also runs as plain Python; the
+# broad phase's tests carry the marker one by one (its whole file takes minutes uncompiled).
+NOJIT_FILES = {
+    "test_kernels.py",
+    "test_measurement_flat.py",
+    "test_distance_ellipse.py",
+    "test_overlay_flat.py",
+    "test_overlay_ellipse.py",
+    "test_measure_pairs.py",
+    "test_intersects_fast.py",
+    "test_properties.py",
+}
+
+
+def pytest_configure(config):
+    if JIT_DISABLED:
+        # Compiled kernels follow IEEE arithmetic silently (inf - inf is NaN, and the kernels handle
+        # it); as plain Python the same operations on NumPy scalars warn, which says nothing here.
+        config.addinivalue_line("filterwarnings", "ignore::RuntimeWarning:collide2d._kernels")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in NOJIT_FILES:
+            item.add_marker(pytest.mark.nojit)
+
+
 def pytest_report_header(config):
     return [
         f"collide2d {c2.__version__}, numpy {np.__version__}, numba {numba.__version__}",

@@ -151,6 +151,7 @@ def ellipse_scene(density):
     return (c2.Ellipse(rng.uniform(0, side, (n, 2)), rng.uniform(0.3, 2.0, (n, 2)), rng.uniform(0, np.pi, n)),)
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("density", ["dense", "sparse"])
 def test_query_pairs_random_ellipses_match_brute_force(backend, density):
@@ -163,6 +164,7 @@ def kind_scene(kind):
     return (random_batch(kind, np.random.default_rng(12), 80, span=8),)
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("kind", ALL_KINDS)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_query_pairs_each_kind_matches_brute_force(kind, backend):
@@ -180,6 +182,7 @@ def test_query_pairs_other_predicates_match_brute_force(predicate):
 # -- mixed kinds ---------------------------------------------------------------------------------
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("density", ["dense", "sparse"])
 def test_query_pairs_mixed_kinds_match_brute_force(backend, density):
@@ -195,6 +198,7 @@ def test_query_pairs_list_of_single_shapes():
     assert query_pairs(shapes).tolist() == [[0, 1, 3, 3, 4], [1, 2, 4, 5, 5]]  # the point lies on the line
 
 
+@pytest.mark.nojit
 def test_query_pairs_candidates_are_all_box_overlaps():
     batches = mixed_scene(15, 20, span=5)
     table = ShapeTable(batches)
@@ -221,6 +225,7 @@ def huge_among_tiny_scene():
     return (tiny, huge, boxes)
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_query_pairs_few_huge_among_tiny(backend):
     scene = huge_among_tiny_scene()
@@ -236,6 +241,7 @@ def lattice_scene():
     return ((c2.Circle(2 * g, 1.0),), (c2.Box(g + 0.5, g + 1.5),), (c2.Ellipse(2 * g + (0.5, 0.25), (1.0, 2.0), np.pi / 2),))
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_query_pairs_exact_touches_across_cells(backend):
     circles, boxes, ellipses = lattice_scene()
@@ -249,6 +255,7 @@ def test_query_pairs_exact_touches_across_cells(backend):
     assert_same(query_pairs(ellipses[0], backend=backend), brute_pairs(ellipses))
 
 
+@pytest.mark.nojit
 def test_query_pairs_points_all_equal_and_collinear():
     same = c2.Point(np.zeros((40, 2)))
     for backend in BACKENDS:
@@ -265,6 +272,7 @@ def test_query_pairs_batch_with_two_dimensions_uses_flat_indices():
     assert_same(query_pairs(circles), expected)
 
 
+@pytest.mark.nojit
 def test_query_pairs_empty_and_single():
     for shapes in ([], c2.Circle(np.zeros((0, 2)), 1.0), c2.Circle((0, 0), 1), [c2.Box((0, 0), (1, 1))]):
         for backend in BACKENDS:
@@ -306,6 +314,7 @@ def test_query_pairs_auto_choice():
 # -- query(a, b) -----------------------------------------------------------------------------------
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_query_between_collections_matches_brute_force(backend):
     a = mixed_scene(19, 15, span=6)
@@ -377,6 +386,7 @@ def periodic_scene(seed, length, n):
     )
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_query_pairs_periodic_matches_nine_images(backend):
     length = (20.0, 16.0)
@@ -401,6 +411,7 @@ def test_query_pairs_periodic_matches_nine_images(backend):
     assert_same(touching, periodic_brute(inside, inside, length, "touches")[0])
 
 
+@pytest.mark.nojit
 def test_query_pairs_periodic_touching_across_the_edge():
     # radius-1 circles at x = 1 and x = 9 in a box of width 10 touch at x = 0 == 10
     circles = c2.Circle([(1.0, 5.0), (9.0, 5.0), (5.0, 1.0), (5.0, 9.0)], 1.0)
@@ -413,6 +424,7 @@ def test_query_pairs_periodic_touching_across_the_edge():
     assert pairs.tolist() == [[0], [1]] and shifts.tolist() == [[-10.0, 0.0]]
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_query_periodic_between_collections(backend):
     length = (14.0, 14.0)
@@ -505,6 +517,7 @@ def test_shape_table_matches_original_relations():
 # -- kernels ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.nojit
 def test_sweep_kernels_python_and_compiled_agree():
     """The broad-phase kernels as plain Python (``py_func``) give the compiled result."""
     from collide2d._kernels import sweep
@@ -519,7 +532,7 @@ def test_sweep_kernels_python_and_compiled_agree():
     results = []
     for compiled in (True, False):
         def pick(function):
-            return function if compiled else function.py_func
+            return function if compiled else getattr(function, "py_func", function)  # plain under NUMBA_DISABLE_JIT
 
         start, entries = pick(sweep.grid_build)(xmin, ymin, xmax, ymax, ids, x0, y0, inv, nx, ny)
         counts = np.empty(40, dtype=np.int64)
@@ -531,9 +544,10 @@ def test_sweep_kernels_python_and_compiled_agree():
     np.testing.assert_array_equal(results[0][0], results[1][0])
     np.testing.assert_array_equal(results[0][0], results[0][1])
     assert sweep.cell_of(-np.inf, 0.0, 1.0, 5) == 0 and sweep.cell_of(np.inf, 0.0, 1.0, 5) == 4
-    assert sweep.cell_of.py_func(2.5, 0.0, 1.0, 5) == sweep.cell_of(2.5, 0.0, 1.0, 5) == 2
+    assert getattr(sweep.cell_of, "py_func", sweep.cell_of)(2.5, 0.0, 1.0, 5) == sweep.cell_of(2.5, 0.0, 1.0, 5) == 2
 
 
+@pytest.mark.nojit
 def test_ellipse_filter_is_certain():
     """Bounding-circle answers agree with the exact relation, including exact tangency."""
     from collide2d._kernels import sweep
@@ -570,6 +584,7 @@ def _count_fused(monkeypatch):
     return calls
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("pack", ["element order", "cell order"])
 @pytest.mark.parametrize("threads", ["serial", "parallel"])
 def test_fused_grid_matches_brute_force(monkeypatch, threads, pack):
@@ -587,6 +602,7 @@ def test_fused_grid_matches_brute_force(monkeypatch, threads, pack):
     assert len(calls) == 2 * len(fused_scenes())  # the fused path answered every query above
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("threads", ["serial", "parallel"])
 def test_fused_grid_candidates_and_queries_match_brute_force(monkeypatch, threads):
     calls = _count_fused(monkeypatch)
@@ -604,6 +620,7 @@ def test_fused_grid_candidates_and_queries_match_brute_force(monkeypatch, thread
     assert len(calls) == 3
 
 
+@pytest.mark.nojit
 def test_fused_grid_independent_of_threads():
     shapes = fused_scenes()["dense"][0]
     results = []
@@ -647,11 +664,12 @@ def test_middle_filters_are_certain(name):
         decided[1] += np.count_nonzero(flags == 1)
         decided[0] += np.count_nonzero(flags == 0)
         if t is lo:
-            py = np.array([middle.py_func(*pa[k], *pb[k]) for k in range(0, n, 10)])
+            py = np.array([getattr(middle, "py_func", middle)(*pa[k], *pb[k]) for k in range(0, n, 10)])
             np.testing.assert_array_equal(py, flags[::10])
     assert decided[1] > n // 2 and decided[0] > n // 2  # and it does decide pairs either way
 
 
+@pytest.mark.nojit
 def test_grid_kernels_python_and_compiled_agree():
     """The fused-grid kernels as plain Python (``py_func``) give the compiled result, with the
     targets packed in element order or in cell order (``PACK_BY_CELL``)."""
@@ -668,7 +686,7 @@ def test_grid_kernels_python_and_compiled_agree():
     for in_cell_order in (False, True):
         for compiled in (True, False):
             def pick(function):
-                return function if compiled else function.py_func
+                return function if compiled else getattr(function, "py_func", function)  # plain under NUMBA_DISABLE_JIT
 
             order = pick(grid.cell_order)(xmin, ymin, xmax, ymax, x0, y0, inv, nx, ny)
             by_cell = tuple(np.ascontiguousarray(a[order]) for a in (xmin, ymin, xmax, ymax, qid, tid))

@@ -99,7 +99,7 @@ def test_float_decisions_match_exact_twin(gap, aspect):
         for row, others in near_contacts(rng, 6, aspect, gap, side):
             for kind, (pb, vb) in others.items():
                 code = kernel(kind)(row, NOVERTS, pb, vb, EPS)
-                assert code == kernel(kind).py_func(row, NOVERTS, pb, vb, EPS)
+                assert code == getattr(kernel(kind), "py_func", kernel(kind))(row, NOVERTS, pb, vb, EPS)
                 if code != codes.UNDECIDED:
                     decided += 1
                     assert code == exact_code(kind, row, pb, vb), (kind, row.tolist(), pb.tolist(), vb.tolist())

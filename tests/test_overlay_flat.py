@@ -2,7 +2,8 @@
 
 Oracles, independent of the kernels' Green's-theorem and edge-against-edge logic:
 
-* area: ``shapely`` ``intersection(...).area`` (GEOS overlay);
+* area: exact rational clipping of the stored polygons (Sutherland-Hodgman on Fractions,
+  :func:`_exact_clip_area`), and the areas of the single polygons from ``shapely``;
 * points: ``shapely`` intersection of the two *outlines* (a polygon's exterior ring, a segment, a
   line as the long segment ``p -+ K d`` with an integer ``K``, so that it stays exactly on the line
   for small-integer data; a point); isolated points are kept as they are and every straight
