@@ -73,33 +73,11 @@ from collide2d._jit import kernel
 from . import codes
 from .codes import UNKNOWN_SIGN
 from .vec import certain_sign, exact_add, exact_mul, exact_sign, short
+from .vec import xadd as _xa
+from .vec import xmul as _xm
+from .vec import xsign as _sign
 
 # -- helpers shared by both modes (plain + - * and comparisons: valid on Fractions) -------------
-
-
-@kernel
-def _xm(x, y, checked):
-    """``x * y``; with ``checked`` (float mode) exact or NaN (:func:`vec.exact_mul`)."""
-    if checked:
-        return exact_mul(x, y)
-    return x * y
-
-
-@kernel
-def _xa(x, y, checked):
-    """``x + y``; with ``checked`` (float mode) exact or NaN (:func:`vec.exact_add`)."""
-    if checked:
-        return exact_add(x, y)
-    return x + y
-
-
-@kernel
-def _sign(value, bound, checked):
-    """Sign of a value within ``bound`` (:func:`vec.certain_sign`); with ``checked`` the value is
-    exact or NaN and the bound is not needed (:func:`vec.exact_sign`)."""
-    if checked:
-        return exact_sign(value)
-    return certain_sign(value, bound)
 
 
 @kernel
@@ -243,7 +221,7 @@ def _pencil_cubic(dx, dy, aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, checked):
     Returns ``(a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc)`` in the
     notation of the module docstring (``disc`` is the discriminant of ``c``). Exact on Fractions;
     with ``checked`` (float mode, the exact float stage) every ``*`` and ``+`` is either exact or
-    gives NaN (:func:`vec.exact_mul`, :func:`vec.exact_add`), so a finite result is the exact one.
+    gives NaN (:func:`vec.xmul`, :func:`vec.xadd`), so a finite result is the exact one.
     """
     a2, b2, a11, a12, a22, ka, deta = _form(aa_, ba_, wxa, wya, checked)
     A2, B2, b11, b12, b22, kb, detb = _form(ab_, bb_, wxb, wyb, checked)

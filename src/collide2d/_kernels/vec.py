@@ -162,3 +162,33 @@ def short(x):
     """
     t = _SPLITTER * x
     return x - (t - (t - x)) == 0.0
+
+
+@kernel
+def xmul(x, y, checked):
+    """``x * y``; with ``checked`` (float mode) exact or NaN (:func:`exact_mul`).
+
+    Kernels write the products and sums that decide a sign with :func:`xmul` and :func:`xadd`
+    and test the sign with :func:`xsign`: run with ``checked`` false they are the plain float
+    (or Fraction) operations; a second run with ``checked`` true is the exact float stage.
+    """
+    if checked:
+        return exact_mul(x, y)
+    return x * y
+
+
+@kernel
+def xadd(x, y, checked):
+    """``x + y``; with ``checked`` (float mode) exact or NaN (:func:`exact_add`)."""
+    if checked:
+        return exact_add(x, y)
+    return x + y
+
+
+@kernel
+def xsign(value, bound, checked):
+    """Sign of a value within ``bound`` (:func:`certain_sign`); with ``checked`` the value is
+    exact or NaN and the bound is not needed (:func:`exact_sign`)."""
+    if checked:
+        return exact_sign(value)
+    return certain_sign(value, bound)
