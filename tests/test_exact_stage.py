@@ -134,7 +134,7 @@ def test_short_random_pairs_agree_with_the_fraction_twin():
     meet = np.asarray(c2.intersects(a, b))
     fallbacks = sum(c2.exact_fallback_counts(reset=True).values())
     assert np.count_nonzero(rel == int(R.TOUCHING)) > 50
-    assert fallbacks < n // 10  # only tangent containments are left (see relate_ellipse_ellipse)
+    assert fallbacks == 0
     twin = np.array([twin_code(a[k], b[k]) for k in range(n)])
     np.testing.assert_array_equal(rel, twin)
     np.testing.assert_array_equal(meet, twin != int(R.DISJOINT))

@@ -62,8 +62,17 @@ use running error bounds (Higham 2002, ch. 3) on every quantity: separation by
 ``F(l) > 1 + err``; overlap by the two-tangent concavity bound ``F* <= F(l1) + F'(l1) (l2 - l1)``
 with ``P(l1) > 0 > P(l2)`` certified. Containment in float mode: a certified definite pencil
 member at the float critical points of ``c`` (containment), or a witness point of the inner
-candidate outside the outer one (no containment). Anything else returns ``UNDECIDED`` and the glue
-re-runs the exact branch on Fractions.
+candidate outside the outer one (no containment).
+
+Exact float stage: what the certificates leave (exact tangency, above all) is decided next by the
+rule of the exact branch evaluated on floats with every ``*`` and ``+`` checked by an error-free
+transformation (:func:`vec.exact_mul`, :func:`vec.exact_add`; Dekker 1971, Knuth's TwoSum): a
+finite result was computed without rounding, so its signs are exact. This succeeds when the stored
+numbers carry few significant bits (lattices, tile maps, dyadic sizes, quarter turns), where
+exact contact is common: :func:`_cubic_relation` (separation and external tangency; tried before
+Perram-Wertheim when every stored number is short), :func:`_circles_stage` and
+:func:`_relate_stage` (tangent containment, by the multiple root of ``c`` as a ratio, without
+division). Anything else returns ``UNDECIDED`` and the glue re-runs the exact branch on Fractions.
 """
 
 import math
@@ -116,9 +125,18 @@ def _circles(dx, dy, ra, rb, eps, checked):
 
 
 @kernel
-def _det3(g11, g12, g13, g22, g23, g33):
-    """Determinant of a symmetric 3x3 matrix (exact in rationals)."""
-    return g11 * (g22 * g33 - g23 * g23) - g12 * (g12 * g33 - g23 * g13) + g13 * (g12 * g23 - g22 * g13)
+def _minor(p, q, r, t, checked):
+    """``p q - r t``, exact or NaN with ``checked``."""
+    return _xa(_xm(p, q, checked), -_xm(r, t, checked), checked)
+
+
+@kernel
+def _det3(g11, g12, g13, g22, g23, g33, checked=False):
+    """Determinant of a symmetric 3x3 matrix (exact in rationals; exact or NaN with ``checked``)."""
+    t1 = _xm(g11, _minor(g22, g33, g23, g23, checked), checked)
+    t2 = _xm(g12, _minor(g12, g33, g23, g13, checked), checked)
+    t3 = _xm(g13, _minor(g12, g23, g22, g13, checked), checked)
+    return _xa(_xa(t1, -t2, checked), t3, checked)
 
 
 @kernel
@@ -128,33 +146,47 @@ def _pencil(tau, a11, a12, a22, ka, b11, b12, b22, e1, e2, g):
 
 
 @kernel
-def _semidefinite_exact(g11, g12, g13, g22, g23, g33, sign):
-    """Exact test: is ``sign * G`` positive semidefinite (all principal minors >= 0)?"""
+def _semidefinite_exact(g11, g12, g13, g22, g23, g33, sign, checked=False):
+    """Exact test: is ``sign * G`` positive semidefinite (all principal minors >= 0)?
+
+    1 yes, 0 no; with ``checked``, ``UNKNOWN_SIGN`` when some operation was not exact.
+    """
     g11 = sign * g11
     g12 = sign * g12
     g13 = sign * g13
     g22 = sign * g22
     g23 = sign * g23
     g33 = sign * g33
-    if g11 < 0 or g22 < 0 or g33 < 0:
-        return False
-    if g11 * g22 - g12 * g12 < 0 or g11 * g33 - g13 * g13 < 0 or g22 * g33 - g23 * g23 < 0:
-        return False
-    return _det3(g11, g12, g13, g22, g23, g33) >= 0
+    m12 = _minor(g11, g22, g12, g12, checked)
+    m13 = _minor(g11, g33, g13, g13, checked)
+    m23 = _minor(g22, g33, g23, g23, checked)
+    det = _det3(g11, g12, g13, g22, g23, g33, checked)
+    if m12 != m12 or m13 != m13 or m23 != m23 or det != det or g33 != g33:  # NaN: not exact
+        return UNKNOWN_SIGN
+    if g11 < 0 or g22 < 0 or g33 < 0 or m12 < 0 or m13 < 0 or m23 < 0:
+        return 0
+    return 1 if det >= 0 else 0
 
 
 @kernel
-def _definite_exact(g11, g12, g13, g22, g23, g33, sign):
-    """Exact test: is ``sign * G`` positive definite (leading minors > 0)?"""
+def _definite_exact(g11, g12, g13, g22, g23, g33, sign, checked=False):
+    """Exact test: is ``sign * G`` positive definite (leading minors > 0)?
+
+    1 yes, 0 no; with ``checked``, ``UNKNOWN_SIGN`` when some operation was not exact.
+    """
     g11 = sign * g11
     g12 = sign * g12
     g13 = sign * g13
     g22 = sign * g22
     g23 = sign * g23
     g33 = sign * g33
-    if g11 <= 0 or g11 * g22 - g12 * g12 <= 0:
-        return False
-    return _det3(g11, g12, g13, g22, g23, g33) > 0
+    m12 = _minor(g11, g22, g12, g12, checked)
+    det = _det3(g11, g12, g13, g22, g23, g33, checked)
+    if m12 != m12 or det != det:
+        return UNKNOWN_SIGN
+    if g11 <= 0 or m12 <= 0:
+        return 0
+    return 1 if det > 0 else 0
 
 
 @kernel
@@ -276,25 +308,69 @@ def _cubic_stage(pa, pb):
     group), each scaling checked exact too, so that the long products stay inside the range of
     :func:`vec.exact_mul`.
     """
+    out = _checked_pencil(pa, pb)
+    c2, c1, disc = out[12], out[13], out[15]
+    if not (c2 == c2 and c1 == c1 and disc == disc):
+        return UNKNOWN_SIGN, UNKNOWN_SIGN
+    return (1 if c2 < 0.0 or c1 > 0.0 else 0), exact_sign(disc)
+
+
+@kernel
+def _checked_pencil(pa, pb):
+    """:func:`_pencil_cubic` of two rows in the exact float stage (NaN where not exact).
+
+    Lengths (``d`` and the semi-axes) and each direction are scaled by a power of two first (every
+    sign is homogeneous in each group, and the relation is invariant under similarity), each
+    scaling checked exact too, so that the long products stay inside the range of
+    :func:`vec.exact_mul`.
+    """
     dx, dy = _exact_offsets(pa, pb)
     m = max(max(abs(dx), abs(dy)), max(max(pa[2], pa[3]), max(pb[2], pb[3])))
     mwa = max(abs(pa[4]), abs(pa[5]))
     mwb = max(abs(pb[4]), abs(pb[5]))
-    if not (m < math.inf and mwa < math.inf and mwb < math.inf and dx == dx and dy == dy):
-        return UNKNOWN_SIGN, UNKNOWN_SIGN
+    if not (m < math.inf and mwa < math.inf and mwb < math.inf):
+        m = mwa = mwb = 1.0  # NaN offsets (not exact): the result is NaN anyway
     s = math.ldexp(1.0, -_scale_exponent(m))
     sa = math.ldexp(1.0, -_scale_exponent(mwa))
     sb = math.ldexp(1.0, -_scale_exponent(mwb))
-    out = _pencil_cubic(
+    return _pencil_cubic(
         exact_mul(dx, s), exact_mul(dy, s),
         exact_mul(pa[2], s), exact_mul(pa[3], s), exact_mul(pa[4], sa), exact_mul(pa[5], sa),
         exact_mul(pb[2], s), exact_mul(pb[3], s), exact_mul(pb[4], sb), exact_mul(pb[5], sb),
         True,
     )
-    c2, c1, disc = out[12], out[13], out[15]
+
+
+@kernel
+def _relate_stage(pa, pb):
+    """The exact float stage of :func:`relate_ellipse_ellipse`, for what :func:`_relate_float`
+    leaves undecided (mostly tangent containment): the rule of :func:`_relate_exact` on the
+    checked pencil, or ``UNDECIDED``. ``disc > 0`` with meeting interiors needs the exact search
+    for a definite pencil member; it is left to the Fraction path.
+
+    Kept apart from :func:`_relate_float`, whose ``CONTAINS`` / ``WITHIN`` certify strict
+    containment (a definite pencil member; ``points_ellipse`` relies on that).
+    """
+    if pa[2] == pa[3] and pb[2] == pb[3]:
+        return _circles_stage(pa, pb)
+    a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc = _checked_pencil(pa, pb)
     if not (c2 == c2 and c1 == c1 and disc == disc):
-        return UNKNOWN_SIGN, UNKNOWN_SIGN
-    return (1 if c2 < 0.0 or c1 > 0.0 else 0), exact_sign(disc)
+        return codes.UNDECIDED
+    if pa[0] == pb[0] and pa[1] == pb[1]:  # EQUAL: proportional quadratic forms
+        p11 = _minor(a11, kb, b11, ka, True)
+        p12 = _minor(a12, kb, b12, ka, True)
+        p22 = _minor(a22, kb, b22, ka, True)
+        if p11 != p11 or p12 != p12 or p22 != p22:
+            return codes.UNDECIDED
+        if p11 == 0.0 and p12 == 0.0 and p22 == 0.0:
+            return codes.EQUAL
+    if (c2 < 0.0 or c1 > 0.0) and disc >= 0.0:
+        return codes.DISJOINT if disc > 0.0 else codes.TOUCHING
+    if disc < 0.0:
+        return codes.OVERLAPPING
+    if disc > 0.0:
+        return codes.UNDECIDED
+    return _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, True)
 
 
 @kernel
@@ -339,28 +415,76 @@ def _relate_exact(pa, pb):
             if _definite_exact(g11, g12, g13, g22, g23, g33, 1):
                 return codes.CONTAINS
         return codes.OVERLAPPING
-    # disc == 0: a multiple root r (rational), possibly a simple root s
+    return _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, False)
+
+
+@kernel
+def _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, checked):
+    """The interiors meet and ``disc == 0``: ``CONTAINS``, ``WITHIN`` or ``OVERLAPPING``.
+
+    ``c`` has a multiple root ``r = N / D`` (rational: ``-c2 / (3 c3)`` for a triple root, else
+    ``(9 c3 c0 - c2 c1) / (2 h)`` with ``h = c2^2 - 3 c3 c1``) and a simple root
+    ``s = -c2 / c3 - 2 r`` (module docstring). ``B subset A`` iff ``G(r)`` is positive
+    semidefinite, ``A subset B`` iff negative semidefinite; else a definite member may lie at the
+    midpoint ``(r + s) / 2 = -(c2 D + N c3) / (2 c3 D)``. Both are tested on ``D G(N / D)``
+    (:func:`_pencil_ratio`, ``D > 0``), which has the same definiteness and needs no division.
+    With ``checked`` (the exact float stage) every operation is exact or gives NaN, and an
+    inexact one answers ``UNDECIDED``.
+    """
+    h = _xa(_xm(c2, c2, checked), -_xm(3, _xm(c3, c1, checked), checked), checked)
     if h == 0:
-        r = -c2 / (3 * c3)
-        s = r
+        num = -c2
+        den = _xm(3, c3, checked)
     else:
-        r = (9 * c3 * c0 - c2 * c1) / (2 * h)
-        s = -c2 / c3 - 2 * r
-    if r > 0:
-        g11, g12, g13, g22, g23, g33 = _pencil(r, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
-        if _semidefinite_exact(g11, g12, g13, g22, g23, g33, 1):
-            return codes.CONTAINS
-        if _semidefinite_exact(g11, g12, g13, g22, g23, g33, -1):
-            return codes.WITHIN
-    mid = (r + s) / 2
-    if mid > 0 and s != r:
-        g11, g12, g13, g22, g23, g33 = _pencil(mid, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
-        if _definite_exact(g11, g12, g13, g22, g23, g33, 1):
-            return codes.CONTAINS
-        if _definite_exact(g11, g12, g13, g22, g23, g33, -1):
-            return codes.WITHIN
+        num = _xa(_xm(9, _xm(c3, c0, checked), checked), -_xm(c2, c1, checked), checked)
+        den = _xm(2, h, checked)
+    if den < 0:
+        num = -num
+        den = -den
+    # s - r = -(c2 D + 3 N c3) / (c3 D), and the midpoint's numerator and denominator
+    cd = _xm(c2, den, checked)
+    nc = _xm(num, c3, checked)
+    apart = _xa(cd, _xm(3, nc, checked), checked)
+    num_mid = -_xa(cd, nc, checked)
+    den_mid = _xm(_xm(2, c3, checked), den, checked)
+    if den_mid < 0:
+        num_mid = -num_mid
+        den_mid = -den_mid
+    if num != num or den != den or apart != apart or num_mid != num_mid or den_mid != den_mid:
+        return codes.UNDECIDED
+    pencil = (a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
+    if num > 0:
+        res = _nested_member(num, den, False, pencil, checked)
+        if res != codes.OVERLAPPING:
+            return res
+    if num_mid > 0 and apart != 0:
+        return _nested_member(num_mid, den_mid, True, pencil, checked)
     return codes.OVERLAPPING
 
+
+@kernel
+def _nested_member(num, den, strict, pencil, checked):
+    """``CONTAINS`` when ``G(num / den)`` (``den > 0``) is positive semidefinite (definite when
+    ``strict``), ``WITHIN`` when negative, else ``OVERLAPPING``; ``UNDECIDED`` if not exact."""
+    g11, g12, g13, g22, g23, g33 = _pencil_ratio(num, den, *pencil, checked)
+    for sign, code in ((1, codes.CONTAINS), (-1, codes.WITHIN)):
+        if strict:
+            yes = _definite_exact(g11, g12, g13, g22, g23, g33, sign, checked)
+        else:
+            yes = _semidefinite_exact(g11, g12, g13, g22, g23, g33, sign, checked)
+        if yes == UNKNOWN_SIGN:
+            return codes.UNDECIDED
+        if yes == 1:
+            return code
+    return codes.OVERLAPPING
+
+
+@kernel
+def _pencil_ratio(num, den, a11, a12, a22, ka, b11, b12, b22, e1, e2, g, checked):
+    """Entries of ``den G(num / den) = num E_B - den E_A`` (exact or NaN with ``checked``)."""
+    return (_minor(num, b11, den, a11, checked), _minor(num, b12, den, a12, checked), -_xm(num, e1, checked),
+            _minor(num, b22, den, a22, checked), -_xm(num, e2, checked),
+            _xa(_xm(num, g, checked), _xm(den, ka, checked), checked))
 
 
 @kernel
@@ -835,10 +959,7 @@ def _relate_float(pa, pb, eps):
         if concentric:
             dx = 0.0
             dy = 0.0
-        res = _circles(dx, dy, aa_, ab_, eps, False)
-        if res == codes.UNDECIDED:
-            return _circles_stage(pa, pb)
-        return res
+        return _circles(dx, dy, aa_, ab_, eps, False)
     if concentric and aa_ == ab_ and ba_ == bb_ and wxa == wxb and wya == wyb:
         return codes.EQUAL
     ok, wxa, wya = _scaled_direction(wxa, wya)
@@ -1030,7 +1151,10 @@ def _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB,
 def relate_ellipse_ellipse(pa, va, pb, vb, eps):
     """Relation code of ellipse ``pa`` against ellipse ``pb`` (rows ``cx, cy, a, b, wx, wy``)."""
     if eps > 0:
-        return _relate_float(pa, pb, eps)
+        res = _relate_float(pa, pb, eps)
+        if res == codes.UNDECIDED:
+            return _relate_stage(pa, pb)
+        return res
     return _relate_exact(pa, pb)
 
 
