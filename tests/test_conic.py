@@ -485,9 +485,13 @@ def test_batch_matches_scalar_and_counts_fallbacks():
     batch = c2.relate(a, b)
     assert [int(x) for x in batch] == [int(rel(a[i], b[i])) for i in range(n)]
     assert c2.exact_fallback_counts().get("relate_ellipse_ellipse", 0) <= 4
-    # tangent pairs go through the exact fallback and are counted
+    # tangent pairs of short numbers are decided by the exact float stage
     c2.exact_fallback_counts(reset=True)
     t = c2.relate(ell([(0, 0), (0, 0)], (2, 1)), ell([(3, 0), (3, 0)], [(1, 3), (1, 1)]))
+    assert list(t) == [R.TOUCHING, R.TOUCHING]
+    assert c2.exact_fallback_counts() == {}
+    # with 53-bit sizes (0.1 + 0.1 == 0.2 exactly) they go through the exact fallback and are counted
+    t = c2.relate(ell([(0, 0), (0, 0)], (0.1, 0.05)), ell([(0.2, 0), (0.2, 0)], [(0.1, 0.3), (0.1, 0.1)]))
     assert list(t) == [R.TOUCHING, R.TOUCHING]
     assert c2.exact_fallback_counts()["relate_ellipse_ellipse"] == 2
 

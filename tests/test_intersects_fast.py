@@ -199,13 +199,25 @@ def test_scalars_match_batches_and_return_bool():
 
 
 def test_scalar_exact_fallback_is_counted_under_the_intersects_kernel():
-    a, b = c2.Circle((0.0, 0.0), 1.0), c2.Circle((2.0, 0.0), 1.0)
+    # 0.1 + 0.1 == 0.2 exactly, but 0.1**2 is not a float: the exact float stage cannot decide
+    a, b = c2.Circle((0.0, 0.0), 0.1), c2.Circle((0.2, 0.0), 0.1)
     c2.exact_fallback_counts(reset=True)
     assert c2.intersects(a, b) is True and c2.disjoint(a, b) is False
     assert c2.exact_fallback_counts(reset=True) == {"intersects_ellipse_ellipse": 2}
-    batch = c2.intersects(c2.Circle([(0.0, 0.0), (0.0, 0.0)], 1.0), c2.Circle([(2.0, 0.0), (5.0, 0.0)], 1.0))
+    batch = c2.intersects(c2.Circle([(0.0, 0.0), (0.0, 0.0)], 0.1), c2.Circle([(0.2, 0.0), (5.0, 0.0)], 0.1))
     assert batch.tolist() == [True, False]
     assert c2.exact_fallback_counts(reset=True) == {"intersects_ellipse_ellipse": 1}
+
+
+def test_exactly_touching_short_numbers_need_no_fallback():
+    # circles at a Pythagorean distance, unit circles side by side: decided by the exact float stage
+    c2.exact_fallback_counts(reset=True)
+    assert c2.intersects(c2.Circle((0.0, 0.0), 1.0), c2.Circle((2.0, 0.0), 1.0)) is True
+    assert c2.intersects(c2.Circle((1.0, 2.0), 2.0), c2.Circle((4.0, 6.0), 3.0)) is True
+    assert c2.touches(c2.Circle((1.0, 2.0), 2.0), c2.Circle((4.0, 6.0), 3.0)) is True
+    batch = c2.intersects(c2.Circle([(0.0, 0.0), (0.0, 0.0)], 1.0), c2.Circle([(2.0, 0.0), (5.0, 0.0)], 1.0))
+    assert batch.tolist() == [True, False]
+    assert c2.exact_fallback_counts(reset=True) == {}
 
 
 def test_other_kinds_still_use_relate():

@@ -62,8 +62,17 @@ use running error bounds (Higham 2002, ch. 3) on every quantity: separation by
 ``F(l) > 1 + err``; overlap by the two-tangent concavity bound ``F* <= F(l1) + F'(l1) (l2 - l1)``
 with ``P(l1) > 0 > P(l2)`` certified. Containment in float mode: a certified definite pencil
 member at the float critical points of ``c`` (containment), or a witness point of the inner
-candidate outside the outer one (no containment). Anything else returns ``UNDECIDED`` and the glue
-re-runs the exact branch on Fractions.
+candidate outside the outer one (no containment).
+
+Exact float stage: what the certificates leave (exact tangency, above all) is decided next by the
+rule of the exact branch evaluated on floats with every ``*`` and ``+`` checked by an error-free
+transformation (:func:`vec.exact_mul`, :func:`vec.exact_add`; Dekker 1971, Knuth's TwoSum): a
+finite result was computed without rounding, so its signs are exact. This succeeds when the stored
+numbers carry few significant bits (lattices, tile maps, dyadic sizes, quarter turns), where
+exact contact is common: :func:`_cubic_relation` (separation and external tangency; tried before
+Perram-Wertheim when every stored number is short), :func:`_circles_stage` and
+:func:`_relate_stage` (tangent containment, by the multiple root of ``c`` as a ratio, without
+division). Anything else returns ``UNDECIDED`` and the glue re-runs the exact branch on Fractions.
 """
 
 import math
@@ -72,21 +81,27 @@ from collide2d._jit import kernel
 
 from . import codes
 from .codes import UNKNOWN_SIGN
-from .vec import certain_sign
+from .vec import certain_sign, exact_add, exact_mul, exact_sign, short
+from .vec import xadd as _xa
+from .vec import xmul as _xm
+from .vec import xsign as _sign
 
 # -- helpers shared by both modes (plain + - * and comparisons: valid on Fractions) -------------
 
 
 @kernel
-def _circles(dx, dy, ra, rb, eps):
+def _circles(dx, dy, ra, rb, eps, checked):
     """Two circles with centre difference (dx, dy): compare |d|^2 with (ra + rb)^2, (ra - rb)^2.
 
     dx, dy carry one rounding (float mode); each comparison has k <= 5 rounded operations on
-    a positive magnitude ``|d|^2 + r^2``: K = 8.
+    a positive magnitude ``|d|^2 + r^2``: K = 8. With ``checked`` (the exact float stage of float
+    mode: ``dx, dy`` are the exact differences or NaN) every operation is exact or gives NaN, and
+    an inexact evaluation answers ``UNDECIDED``.
     """
-    dd = dx * dx + dy * dy
-    s = ra + rb
-    outer = certain_sign(dd - s * s, (dd + s * s) * (8 * eps))
+    dd = _xa(_xm(dx, dx, checked), _xm(dy, dy, checked), checked)
+    s = _xa(ra, rb, checked)
+    ss = _xm(s, s, checked)
+    outer = _sign(_xa(dd, -ss, checked), (dd + ss) * (8 * eps), checked)
     if outer == UNKNOWN_SIGN:
         return codes.UNDECIDED
     if outer > 0:
@@ -97,8 +112,9 @@ def _circles(dx, dy, ra, rb, eps):
         if dx == 0 and dy == 0:
             return codes.EQUAL
         return codes.OVERLAPPING
-    t = ra - rb
-    inner = certain_sign(dd - t * t, (dd + t * t) * (8 * eps))
+    t = _xa(ra, -rb, checked)
+    tt = _xm(t, t, checked)
+    inner = _sign(_xa(dd, -tt, checked), (dd + tt) * (8 * eps), checked)
     if inner == UNKNOWN_SIGN:
         return codes.UNDECIDED
     if inner > 0:
@@ -109,9 +125,18 @@ def _circles(dx, dy, ra, rb, eps):
 
 
 @kernel
-def _det3(g11, g12, g13, g22, g23, g33):
-    """Determinant of a symmetric 3x3 matrix (exact in rationals)."""
-    return g11 * (g22 * g33 - g23 * g23) - g12 * (g12 * g33 - g23 * g13) + g13 * (g12 * g23 - g22 * g13)
+def _minor(p, q, r, t, checked):
+    """``p q - r t``, exact or NaN with ``checked``."""
+    return _xa(_xm(p, q, checked), -_xm(r, t, checked), checked)
+
+
+@kernel
+def _det3(g11, g12, g13, g22, g23, g33, checked=False):
+    """Determinant of a symmetric 3x3 matrix (exact in rationals; exact or NaN with ``checked``)."""
+    t1 = _xm(g11, _minor(g22, g33, g23, g23, checked), checked)
+    t2 = _xm(g12, _minor(g12, g33, g23, g13, checked), checked)
+    t3 = _xm(g13, _minor(g12, g23, g22, g13, checked), checked)
+    return _xa(_xa(t1, -t2, checked), t3, checked)
 
 
 @kernel
@@ -121,33 +146,47 @@ def _pencil(tau, a11, a12, a22, ka, b11, b12, b22, e1, e2, g):
 
 
 @kernel
-def _semidefinite_exact(g11, g12, g13, g22, g23, g33, sign):
-    """Exact test: is ``sign * G`` positive semidefinite (all principal minors >= 0)?"""
+def _semidefinite_exact(g11, g12, g13, g22, g23, g33, sign, checked=False):
+    """Exact test: is ``sign * G`` positive semidefinite (all principal minors >= 0)?
+
+    1 yes, 0 no; with ``checked``, ``UNKNOWN_SIGN`` when some operation was not exact.
+    """
     g11 = sign * g11
     g12 = sign * g12
     g13 = sign * g13
     g22 = sign * g22
     g23 = sign * g23
     g33 = sign * g33
-    if g11 < 0 or g22 < 0 or g33 < 0:
-        return False
-    if g11 * g22 - g12 * g12 < 0 or g11 * g33 - g13 * g13 < 0 or g22 * g33 - g23 * g23 < 0:
-        return False
-    return _det3(g11, g12, g13, g22, g23, g33) >= 0
+    m12 = _minor(g11, g22, g12, g12, checked)
+    m13 = _minor(g11, g33, g13, g13, checked)
+    m23 = _minor(g22, g33, g23, g23, checked)
+    det = _det3(g11, g12, g13, g22, g23, g33, checked)
+    if m12 != m12 or m13 != m13 or m23 != m23 or det != det or g33 != g33:  # NaN: not exact
+        return UNKNOWN_SIGN
+    if g11 < 0 or g22 < 0 or g33 < 0 or m12 < 0 or m13 < 0 or m23 < 0:
+        return 0
+    return 1 if det >= 0 else 0
 
 
 @kernel
-def _definite_exact(g11, g12, g13, g22, g23, g33, sign):
-    """Exact test: is ``sign * G`` positive definite (leading minors > 0)?"""
+def _definite_exact(g11, g12, g13, g22, g23, g33, sign, checked=False):
+    """Exact test: is ``sign * G`` positive definite (leading minors > 0)?
+
+    1 yes, 0 no; with ``checked``, ``UNKNOWN_SIGN`` when some operation was not exact.
+    """
     g11 = sign * g11
     g12 = sign * g12
     g13 = sign * g13
     g22 = sign * g22
     g23 = sign * g23
     g33 = sign * g33
-    if g11 <= 0 or g11 * g22 - g12 * g12 <= 0:
-        return False
-    return _det3(g11, g12, g13, g22, g23, g33) > 0
+    m12 = _minor(g11, g22, g12, g12, checked)
+    det = _det3(g11, g12, g13, g22, g23, g33, checked)
+    if m12 != m12 or det != det:
+        return UNKNOWN_SIGN
+    if g11 <= 0 or m12 <= 0:
+        return 0
+    return 1 if det > 0 else 0
 
 
 @kernel
@@ -193,48 +232,152 @@ def _find_sign_point(c3, c2, c1, c0, start, step, want):
 
 
 @kernel
-def _pencil_exact(pa, pb):
-    """Quadratic forms, pencil data and cubic ``c(tau)`` of two non-circle rows (exact mode).
+def _form(a, b, wx, wy, checked):
+    """``A11, A12, A22, k, det A`` of one ellipse (section header), exact or NaN with ``checked``."""
+    a2 = _xm(a, a, checked)
+    b2 = _xm(b, b, checked)
+    xx = _xm(wx, wx, checked)
+    yy = _xm(wy, wy, checked)
+    w = _xa(xx, yy, checked)
+    a11 = _xa(_xm(b2, xx, checked), _xm(a2, yy, checked), checked)
+    a12 = _xm(_xa(b2, -a2, checked), _xm(wx, wy, checked), checked)
+    a22 = _xa(_xm(b2, yy, checked), _xm(a2, xx, checked), checked)
+    k = _xm(_xm(a2, b2, checked), w, checked)
+    return a2, b2, a11, a12, a22, k, _xm(k, w, checked)
+
+
+@kernel
+def _pencil_cubic(dx, dy, aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, checked):
+    """Pencil data and the cubic ``c(tau)`` from ``d = c_B - c_A`` and both ellipses' ``a, b, w``.
 
     Returns ``(a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc)`` in the
-    notation of the module docstring (``disc`` is the discriminant of ``c``).
+    notation of the module docstring (``disc`` is the discriminant of ``c``). Exact on Fractions;
+    with ``checked`` (float mode, the exact float stage) every ``*`` and ``+`` is either exact or
+    gives NaN (:func:`vec.xmul`, :func:`vec.xadd`), so a finite result is the exact one.
     """
-    xa, ya, aa_, ba_, wxa, wya = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
-    xb, yb, ab_, bb_, wxb, wyb = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5]
-    dx = xb - xa
-    dy = yb - ya
-    # quadratic forms of both ellipses (section header)
-    a2 = aa_ * aa_
-    b2 = ba_ * ba_
-    wa = wxa * wxa + wya * wya
-    a11 = b2 * wxa * wxa + a2 * wya * wya
-    a12 = (b2 - a2) * wxa * wya
-    a22 = b2 * wya * wya + a2 * wxa * wxa
-    ka = a2 * b2 * wa
-    deta = ka * wa
-    A2 = ab_ * ab_
-    B2 = bb_ * bb_
-    wb = wxb * wxb + wyb * wyb
-    b11 = B2 * wxb * wxb + A2 * wyb * wyb
-    b12 = (B2 - A2) * wxb * wyb
-    b22 = B2 * wyb * wyb + A2 * wxb * wxb
-    kb = A2 * B2 * wb
-    detb = kb * wb
-    e1 = b11 * dx + b12 * dy
-    e2 = b12 * dx + b22 * dy
-    g = e1 * dx + e2 * dy - kb
-    dot = wxa * wxb + wya * wyb
-    crs = wxa * wyb - wya * wxb
-    t = (a2 * B2 + b2 * A2) * dot * dot + (a2 * A2 + b2 * B2) * crs * crs
-    pe = wxa * e1 + wya * e2
-    qe = wxa * e2 - wya * e1
-    big_e = a2 * pe * pe + b2 * qe * qe
-    c3 = -(kb * detb)
-    c2 = big_e - g * t + ka * detb
-    c1 = deta * g - ka * t
-    c0 = ka * deta
-    disc = 18 * c3 * c2 * c1 * c0 - 4 * c2 * c2 * c2 * c0 + c2 * c2 * c1 * c1 - 4 * c3 * c1 * c1 * c1 - 27 * c3 * c3 * c0 * c0
+    a2, b2, a11, a12, a22, ka, deta = _form(aa_, ba_, wxa, wya, checked)
+    A2, B2, b11, b12, b22, kb, detb = _form(ab_, bb_, wxb, wyb, checked)
+    e1 = _xa(_xm(b11, dx, checked), _xm(b12, dy, checked), checked)
+    e2 = _xa(_xm(b12, dx, checked), _xm(b22, dy, checked), checked)
+    g = _xa(_xa(_xm(e1, dx, checked), _xm(e2, dy, checked), checked), -kb, checked)
+    dot = _xa(_xm(wxa, wxb, checked), _xm(wya, wyb, checked), checked)
+    crs = _xa(_xm(wxa, wyb, checked), -_xm(wya, wxb, checked), checked)
+    # T = (a2 B2 + b2 A2) dot^2 + (a2 A2 + b2 B2) crs^2
+    s1 = _xa(_xm(a2, B2, checked), _xm(b2, A2, checked), checked)
+    s2 = _xa(_xm(a2, A2, checked), _xm(b2, B2, checked), checked)
+    t = _xa(_xm(s1, _xm(dot, dot, checked), checked), _xm(s2, _xm(crs, crs, checked), checked), checked)
+    pe = _xa(_xm(wxa, e1, checked), _xm(wya, e2, checked), checked)
+    qe = _xa(_xm(wxa, e2, checked), -_xm(wya, e1, checked), checked)
+    big_e = _xa(_xm(a2, _xm(pe, pe, checked), checked), _xm(b2, _xm(qe, qe, checked), checked), checked)
+    c3 = -_xm(kb, detb, checked)
+    c2 = _xa(_xa(big_e, -_xm(g, t, checked), checked), _xm(ka, detb, checked), checked)
+    c1 = _xa(_xm(deta, g, checked), -_xm(ka, t, checked), checked)
+    c0 = _xm(ka, deta, checked)
+    # 18 c3 c2 c1 c0 - 4 c2^3 c0 + c2^2 c1^2 - 4 c3 c1^3 - 27 c3^2 c0^2
+    c22 = _xm(c2, c2, checked)
+    c11 = _xm(c1, c1, checked)
+    d1 = _xm(18, _xm(_xm(c3, c2, checked), _xm(c1, c0, checked), checked), checked)
+    d2 = _xm(-4, _xm(_xm(c22, c2, checked), c0, checked), checked)
+    d3 = _xm(c22, c11, checked)
+    d4 = _xm(-4, _xm(_xm(c3, c11, checked), c1, checked), checked)
+    d5 = _xm(-27, _xm(_xm(c3, c3, checked), _xm(c0, c0, checked), checked), checked)
+    disc = _xa(_xa(_xa(_xa(d1, d2, checked), d3, checked), d4, checked), d5, checked)
     return a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc
+
+
+@kernel
+def _pencil_exact(pa, pb):
+    """:func:`_pencil_cubic` of two non-circle rows (exact mode)."""
+    return _pencil_cubic(pb[0] - pa[0], pb[1] - pa[1], pa[2], pa[3], pa[4], pa[5], pb[2], pb[3], pb[4], pb[5], False)
+
+
+@kernel
+def _exact_offsets(pa, pb):
+    """``c_B - c_A`` of two rows when both differences are exact floats, else NaN (float mode)."""
+    return exact_add(pb[0], -pa[0]), exact_add(pb[1], -pa[1])
+
+
+@kernel
+def _cubic_stage(pa, pb):
+    """The exact float stage for two ellipses: ``(apart, disc_sign)`` with exact signs.
+
+    ``apart`` is 1 when ``c2 < 0 or c1 > 0`` (the separation side of the rule in the module
+    docstring), else 0; ``disc_sign`` the sign of the discriminant. Both are ``UNKNOWN_SIGN``
+    when some operation of :func:`_pencil_cubic` was not exact. Lengths (``d`` and the semi-axes)
+    and each direction are scaled by a power of two first (the signs are homogeneous in each
+    group), each scaling checked exact too, so that the long products stay inside the range of
+    :func:`vec.exact_mul`.
+    """
+    out = _checked_pencil(pa, pb)
+    c2, c1, disc = out[12], out[13], out[15]
+    if not (c2 == c2 and c1 == c1 and disc == disc):
+        return UNKNOWN_SIGN, UNKNOWN_SIGN
+    return (1 if c2 < 0.0 or c1 > 0.0 else 0), exact_sign(disc)
+
+
+@kernel
+def _checked_pencil(pa, pb):
+    """:func:`_pencil_cubic` of two rows in the exact float stage (NaN where not exact).
+
+    Lengths (``d`` and the semi-axes) and each direction are scaled by a power of two first (every
+    sign is homogeneous in each group, and the relation is invariant under similarity), each
+    scaling checked exact too, so that the long products stay inside the range of
+    :func:`vec.exact_mul`.
+    """
+    dx, dy = _exact_offsets(pa, pb)
+    m = max(max(abs(dx), abs(dy)), max(max(pa[2], pa[3]), max(pb[2], pb[3])))
+    mwa = max(abs(pa[4]), abs(pa[5]))
+    mwb = max(abs(pb[4]), abs(pb[5]))
+    if not (m < math.inf and mwa < math.inf and mwb < math.inf):
+        m = mwa = mwb = 1.0  # NaN offsets (not exact): the result is NaN anyway
+    s = math.ldexp(1.0, -_scale_exponent(m))
+    sa = math.ldexp(1.0, -_scale_exponent(mwa))
+    sb = math.ldexp(1.0, -_scale_exponent(mwb))
+    return _pencil_cubic(
+        exact_mul(dx, s), exact_mul(dy, s),
+        exact_mul(pa[2], s), exact_mul(pa[3], s), exact_mul(pa[4], sa), exact_mul(pa[5], sa),
+        exact_mul(pb[2], s), exact_mul(pb[3], s), exact_mul(pb[4], sb), exact_mul(pb[5], sb),
+        True,
+    )
+
+
+@kernel
+def _relate_stage(pa, pb):
+    """The exact float stage of :func:`relate_ellipse_ellipse`, for what :func:`_relate_float`
+    leaves undecided (mostly tangent containment): the rule of :func:`_relate_exact` on the
+    checked pencil, or ``UNDECIDED``. ``disc > 0`` with meeting interiors needs the exact search
+    for a definite pencil member; it is left to the Fraction path.
+
+    Kept apart from :func:`_relate_float`, whose ``CONTAINS`` / ``WITHIN`` certify strict
+    containment (a definite pencil member; ``points_ellipse`` relies on that).
+    """
+    if pa[2] == pa[3] and pb[2] == pb[3]:
+        return _circles_stage(pa, pb)
+    a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc = _checked_pencil(pa, pb)
+    if not (c2 == c2 and c1 == c1 and disc == disc):
+        return codes.UNDECIDED
+    if pa[0] == pb[0] and pa[1] == pb[1]:  # EQUAL: proportional quadratic forms
+        p11 = _minor(a11, kb, b11, ka, True)
+        p12 = _minor(a12, kb, b12, ka, True)
+        p22 = _minor(a22, kb, b22, ka, True)
+        if p11 != p11 or p12 != p12 or p22 != p22:
+            return codes.UNDECIDED
+        if p11 == 0.0 and p12 == 0.0 and p22 == 0.0:
+            return codes.EQUAL
+    if (c2 < 0.0 or c1 > 0.0) and disc >= 0.0:
+        return codes.DISJOINT if disc > 0.0 else codes.TOUCHING
+    if disc < 0.0:
+        return codes.OVERLAPPING
+    if disc > 0.0:
+        return codes.UNDECIDED
+    return _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, True)
+
+
+@kernel
+def _all_short(pa, pb):
+    """Every stored number of both rows has at most 26 significant bits (:func:`vec.short`)."""
+    return (short(pa[0]) and short(pa[1]) and short(pa[2]) and short(pa[3]) and short(pa[4]) and short(pa[5])
+            and short(pb[0]) and short(pb[1]) and short(pb[2]) and short(pb[3]) and short(pb[4]) and short(pb[5]))
 
 
 @kernel
@@ -242,7 +385,7 @@ def _relate_exact(pa, pb):
     dx = pb[0] - pa[0]
     dy = pb[1] - pa[1]
     if pa[2] == pa[3] and pb[2] == pb[3]:
-        return _circles(dx, dy, pa[2], pb[2], 0)
+        return _circles(dx, dy, pa[2], pb[2], 0, False)
     a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc = _pencil_exact(pa, pb)
     # EQUAL: the same centre and proportional quadratic forms (cross-multiplied)
     if dx == 0 and dy == 0 and a11 * kb == b11 * ka and a12 * kb == b12 * ka and a22 * kb == b22 * ka:
@@ -272,28 +415,76 @@ def _relate_exact(pa, pb):
             if _definite_exact(g11, g12, g13, g22, g23, g33, 1):
                 return codes.CONTAINS
         return codes.OVERLAPPING
-    # disc == 0: a multiple root r (rational), possibly a simple root s
+    return _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, False)
+
+
+@kernel
+def _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, checked):
+    """The interiors meet and ``disc == 0``: ``CONTAINS``, ``WITHIN`` or ``OVERLAPPING``.
+
+    ``c`` has a multiple root ``r = N / D`` (rational: ``-c2 / (3 c3)`` for a triple root, else
+    ``(9 c3 c0 - c2 c1) / (2 h)`` with ``h = c2^2 - 3 c3 c1``) and a simple root
+    ``s = -c2 / c3 - 2 r`` (module docstring). ``B subset A`` iff ``G(r)`` is positive
+    semidefinite, ``A subset B`` iff negative semidefinite; else a definite member may lie at the
+    midpoint ``(r + s) / 2 = -(c2 D + N c3) / (2 c3 D)``. Both are tested on ``D G(N / D)``
+    (:func:`_pencil_ratio`, ``D > 0``), which has the same definiteness and needs no division.
+    With ``checked`` (the exact float stage) every operation is exact or gives NaN, and an
+    inexact one answers ``UNDECIDED``.
+    """
+    h = _xa(_xm(c2, c2, checked), -_xm(3, _xm(c3, c1, checked), checked), checked)
     if h == 0:
-        r = -c2 / (3 * c3)
-        s = r
+        num = -c2
+        den = _xm(3, c3, checked)
     else:
-        r = (9 * c3 * c0 - c2 * c1) / (2 * h)
-        s = -c2 / c3 - 2 * r
-    if r > 0:
-        g11, g12, g13, g22, g23, g33 = _pencil(r, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
-        if _semidefinite_exact(g11, g12, g13, g22, g23, g33, 1):
-            return codes.CONTAINS
-        if _semidefinite_exact(g11, g12, g13, g22, g23, g33, -1):
-            return codes.WITHIN
-    mid = (r + s) / 2
-    if mid > 0 and s != r:
-        g11, g12, g13, g22, g23, g33 = _pencil(mid, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
-        if _definite_exact(g11, g12, g13, g22, g23, g33, 1):
-            return codes.CONTAINS
-        if _definite_exact(g11, g12, g13, g22, g23, g33, -1):
-            return codes.WITHIN
+        num = _xa(_xm(9, _xm(c3, c0, checked), checked), -_xm(c2, c1, checked), checked)
+        den = _xm(2, h, checked)
+    if den < 0:
+        num = -num
+        den = -den
+    # s - r = -(c2 D + 3 N c3) / (c3 D), and the midpoint's numerator and denominator
+    cd = _xm(c2, den, checked)
+    nc = _xm(num, c3, checked)
+    apart = _xa(cd, _xm(3, nc, checked), checked)
+    num_mid = -_xa(cd, nc, checked)
+    den_mid = _xm(_xm(2, c3, checked), den, checked)
+    if den_mid < 0:
+        num_mid = -num_mid
+        den_mid = -den_mid
+    if num != num or den != den or apart != apart or num_mid != num_mid or den_mid != den_mid:
+        return codes.UNDECIDED
+    pencil = (a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
+    if num > 0:
+        res = _nested_member(num, den, False, pencil, checked)
+        if res != codes.OVERLAPPING:
+            return res
+    if num_mid > 0 and apart != 0:
+        return _nested_member(num_mid, den_mid, True, pencil, checked)
     return codes.OVERLAPPING
 
+
+@kernel
+def _nested_member(num, den, strict, pencil, checked):
+    """``CONTAINS`` when ``G(num / den)`` (``den > 0``) is positive semidefinite (definite when
+    ``strict``), ``WITHIN`` when negative, else ``OVERLAPPING``; ``UNDECIDED`` if not exact."""
+    g11, g12, g13, g22, g23, g33 = _pencil_ratio(num, den, *pencil, checked)
+    for sign, code in ((1, codes.CONTAINS), (-1, codes.WITHIN)):
+        if strict:
+            yes = _definite_exact(g11, g12, g13, g22, g23, g33, sign, checked)
+        else:
+            yes = _semidefinite_exact(g11, g12, g13, g22, g23, g33, sign, checked)
+        if yes == UNKNOWN_SIGN:
+            return codes.UNDECIDED
+        if yes == 1:
+            return code
+    return codes.OVERLAPPING
+
+
+@kernel
+def _pencil_ratio(num, den, a11, a12, a22, ka, b11, b12, b22, e1, e2, g, checked):
+    """Entries of ``den G(num / den) = num E_B - den E_A`` (exact or NaN with ``checked``)."""
+    return (_minor(num, b11, den, a11, checked), _minor(num, b12, den, a12, checked), -_xm(num, e1, checked),
+            _minor(num, b22, den, a22, checked), -_xm(num, e2, checked),
+            _xa(_xm(num, g, checked), _xm(den, ka, checked), checked))
 
 
 @kernel
@@ -302,7 +493,7 @@ def _intersects_exact(pa, pb):
     dx = pb[0] - pa[0]
     dy = pb[1] - pa[1]
     if pa[2] == pa[3] and pb[2] == pb[3]:
-        return 0 if _circles(dx, dy, pa[2], pb[2], 0) == codes.DISJOINT else 1
+        return 0 if _circles(dx, dy, pa[2], pb[2], 0, False) == codes.DISJOINT else 1
     if dx == 0 and dy == 0:
         return 1  # both contain their common centre
     a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc = _pencil_exact(pa, pb)
@@ -707,6 +898,48 @@ def _scaled_direction(wx, wy):
 
 
 @kernel
+def _circles_stage(pa, pb):
+    """The exact float stage for two circles (rows ``pa``, ``pb``): :func:`_circles` on the exact
+    differences of the stored centres and the stored radii, every operation checked exact."""
+    ex, ey = _exact_offsets(pa, pb)
+    return _circles(ex, ey, pa[2], pb[2], 0.0, True)
+
+
+@kernel
+def _cubic_relation(pa, pb):
+    """The exact float stage for two ellipses: ``DISJOINT``, ``TOUCHING`` (externally),
+    ``OVERLAPPING`` (the interiors meet; containment not decided) or ``UNDECIDED``, by the rule of
+    the module docstring on the signs of :func:`_cubic_stage`."""
+    apart, disc = _cubic_stage(pa, pb)
+    if apart == UNKNOWN_SIGN:
+        return codes.UNDECIDED
+    if apart == 1 and disc > 0:
+        return codes.DISJOINT
+    if apart == 1 and disc == 0:
+        return codes.TOUCHING
+    return codes.OVERLAPPING
+
+
+@kernel
+def _separation_float(pa, pb, aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U):
+    """``DISJOINT``, ``TOUCHING``, ``OVERLAPPING`` (interiors meet) or ``UNDECIDED`` for two
+    ellipses that the cheaper filters left: the Perram-Wertheim certificates (:func:`_pw_decide`)
+    and the exact float stage (:func:`_cubic_relation`). The stage runs first when every stored
+    number is short (:func:`_all_short`: lattices, tile maps, dyadic sizes, where exact contact is
+    common and the stage usually succeeds), else only when the certificates fail (a near-tangent
+    pair)."""
+    short_rows = _all_short(pa, pb)
+    if short_rows:
+        res = _cubic_relation(pa, pb)
+        if res != codes.UNDECIDED:
+            return res
+    res = _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U)
+    if res == codes.UNDECIDED and not short_rows:
+        return _cubic_relation(pa, pb)
+    return res
+
+
+@kernel
 def _relate_float(pa, pb, eps):
     xa, ya, aa_, ba_, wxa, wya = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
     xb, yb, ab_, bb_, wxb, wyb = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5]
@@ -726,7 +959,7 @@ def _relate_float(pa, pb, eps):
         if concentric:
             dx = 0.0
             dy = 0.0
-        return _circles(dx, dy, aa_, ab_, eps)
+        return _circles(dx, dy, aa_, ab_, eps, False)
     if concentric and aa_ == ab_ and ba_ == bb_ and wxa == wxb and wya == wyb:
         return codes.EQUAL
     ok, wxa, wya = _scaled_direction(wxa, wya)
@@ -758,7 +991,7 @@ def _relate_float(pa, pb, eps):
     if not meet:
         if _width_apart(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, U):
             return codes.DISJOINT
-        res = _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U)
+        res = _separation_float(pa, pb, aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U)
         if res != codes.OVERLAPPING:
             return res
     return _contain_float(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, False, QA, eQA, QB, eQB, U)
@@ -804,8 +1037,11 @@ def _intersects_float(pa, pb, eps):
     xb, yb, ab_, bb_, wxb, wyb = pb[0], pb[1], pb[2], pb[3], pb[4], pb[5]
     dx = xb - xa
     dy = yb - ya
-    if aa_ == ba_ and ab_ == bb_:
-        return codes.UNDECIDED  # two circles: the filter is the whole test, near tangency
+    if aa_ == ba_ and ab_ == bb_:  # two circles: the filter was the whole float test
+        res = _circles_stage(pa, pb)
+        if res == codes.UNDECIDED:
+            return res
+        return 0 if res == codes.DISJOINT else 1
     ok, dx, dy, aa_, ba_, ab_, bb_ = _scaled_lengths(dx, dy, aa_, ba_, ab_, bb_)
     if not ok:
         return codes.UNDECIDED
@@ -822,10 +1058,10 @@ def _intersects_float(pa, pb, eps):
     edy = U * abs(dy)
     QA, eQA = _qform(aa_, ba_, wxa, wya, dx, edx, dy, edy, U)
     QB, eQB = _qform(ab_, bb_, wxb, wyb, dx, edx, dy, edy, U)
-    res = _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U)
+    res = _separation_float(pa, pb, aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U)
     if res == codes.DISJOINT:
         return 0
-    if res == codes.OVERLAPPING:
+    if res == codes.OVERLAPPING or res == codes.TOUCHING:
         return 1
     return codes.UNDECIDED
 
@@ -915,7 +1151,10 @@ def _pw_decide(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB,
 def relate_ellipse_ellipse(pa, va, pb, vb, eps):
     """Relation code of ellipse ``pa`` against ellipse ``pb`` (rows ``cx, cy, a, b, wx, wy``)."""
     if eps > 0:
-        return _relate_float(pa, pb, eps)
+        res = _relate_float(pa, pb, eps)
+        if res == codes.UNDECIDED:
+            return _relate_stage(pa, pb)
+        return res
     return _relate_exact(pa, pb)
 
 

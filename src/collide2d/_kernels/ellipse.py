@@ -30,7 +30,7 @@ from collide2d._jit import kernel
 from . import codes
 from .codes import UNKNOWN_SIGN
 from .conic import intersects_ellipse_ellipse, relate_ellipse_ellipse  # noqa: F401  (ellipse vs ellipse lives in conic.py)
-from .vec import certain_sign
+from .vec import certain_sign, xadd, xmul, xsign
 
 
 @kernel
@@ -53,13 +53,23 @@ def _pow2_normalizer(m, eps):
 
 
 @kernel
-def _frame(pa, eps):
-    """Centre, length scale ``s`` and the scaled ``A = (s a)^2``, ``B = (s b)^2``, ``w`` of a row."""
+def _frame(pa, eps, checked=False):
+    """Centre, length scale ``s`` and the scaled ``A = (s a)^2``, ``B = (s b)^2``, ``w`` of a row.
+
+    With ``checked`` (the exact float stage, run with ``eps = 0``: no scaling) ``A`` and ``B`` are
+    exact or NaN (:func:`vec.xmul`).
+    """
     s = _pow2_normalizer(max(pa[2], pa[3]), eps)
     a = pa[2] * s
     b = pa[3] * s
     sw = _pow2_normalizer(max(abs(pa[4]), abs(pa[5])), eps)
-    return pa[0], pa[1], s, a * a, b * b, pa[4] * sw, pa[5] * sw
+    return pa[0], pa[1], s, xmul(a, a, checked), xmul(b, b, checked), pa[4] * sw, pa[5] * sw
+
+
+@kernel
+def _offset(p, c, s, checked):
+    """``(p - c) s`` (``s`` a power of two): one rounding; exact or NaN with ``checked``."""
+    return xmul(xadd(p, -c, checked), s, checked)
 
 
 @kernel
@@ -83,7 +93,7 @@ def _running_product(x, xm, y, ym, eps):
 
 
 @kernel
-def _point_sign(yx, yy, A, B, wx, wy, eps):
+def _point_sign(yx, yy, A, B, wx, wy, eps, checked=False):
     """Sign of ``Q(y) - R``: -1 inside, 0 on the boundary, 1 outside the ellipse.
 
     Rounding count: ``y`` 1, ``w.y`` 3, its square 7, ``B (w.y)^2`` 9, the sum 10; ``R = (A B) W``
@@ -96,24 +106,26 @@ def _point_sign(yx, yy, A, B, wx, wy, eps):
     magnitude: ``|x^2 - x*^2| <= e (2 |x| + e)``, ``(a / b)`` times ``R eps``. The rest (``B``,
     ``A``, ``R``, the squares, products and sums, 9 roundings at most, relative to the computed
     terms) is ``12 eps (B u^2 + A v^2 + R)``. The smaller bound is used; both are zero on Fractions.
+    With ``checked`` (the exact float stage) the value is exact or NaN (:func:`vec.xmul`,
+    :func:`vec.xadd`) and :func:`vec.xsign` needs no bound; the same holds for the signs below.
     """
-    u = wx * yx + wy * yy  # w . y
-    v = wx * yy - wy * yx  # w^ . y with w^ = (-wy, wx)
-    R = (A * B) * (wx * wx + wy * wy)
-    uu = u * u
-    vv = v * v
-    value = B * uu + A * vv - R
+    u = xadd(xmul(wx, yx, checked), xmul(wy, yy, checked), checked)  # w . y
+    v = xadd(xmul(wx, yy, checked), -xmul(wy, yx, checked), checked)  # w^ . y with w^ = (-wy, wx)
+    R = xmul(xmul(A, B, checked), xadd(xmul(wx, wx, checked), xmul(wy, wy, checked), checked), checked)
+    uu = xmul(u, u, checked)
+    vv = xmul(v, v, checked)
+    value = xadd(xadd(xmul(B, uu, checked), xmul(A, vv, checked), checked), -R, checked)
     um = abs(wx * yx) + abs(wy * yy)
     vm = abs(wx * yy) + abs(wy * yx)
     magnitude = B * (um * um) + A * (vm * vm) + R
     running = (B * uu + A * vv + R) * (12 * eps) + 2 * (
         B * _running_square(u, um, eps) + A * _running_square(v, vm, eps)
     )
-    return certain_sign(value, min(magnitude * (13 * eps), running))
+    return xsign(value, min(magnitude * (13 * eps), running), checked)
 
 
 @kernel
-def _bilinear_sign(ex, ey, yx, yy, A, B, wx, wy, eps):
+def _bilinear_sign(ex, ey, yx, yy, A, B, wx, wy, eps, checked=False):
     """Sign of ``Q(e, y) = B (w.e)(w.y) + A (w^.e)(w^.y)``.
 
     Rounding count: ``w.e`` and ``w.y`` 3 each, their product 7, times ``B`` 9, the sum 10. K = 12.
@@ -121,13 +133,13 @@ def _bilinear_sign(ex, ey, yx, yy, A, B, wx, wy, eps):
     their own errors (:func:`_running_product`) plus ``6 eps`` times the computed terms (``B``,
     the two products and the sum); the smaller bound is used.
     """
-    ue = wx * ex + wy * ey
-    uy = wx * yx + wy * yy
-    ve = wx * ey - wy * ex
-    vy = wx * yy - wy * yx
-    tb = B * (ue * uy)
-    ta = A * (ve * vy)
-    value = tb + ta
+    ue = xadd(xmul(wx, ex, checked), xmul(wy, ey, checked), checked)
+    uy = xadd(xmul(wx, yx, checked), xmul(wy, yy, checked), checked)
+    ve = xadd(xmul(wx, ey, checked), -xmul(wy, ex, checked), checked)
+    vy = xadd(xmul(wx, yy, checked), -xmul(wy, yx, checked), checked)
+    tb = xmul(B, xmul(ue, uy, checked), checked)
+    ta = xmul(A, xmul(ve, vy, checked), checked)
+    value = xadd(tb, ta, checked)
     uem = abs(wx * ex) + abs(wy * ey)
     uym = abs(wx * yx) + abs(wy * yy)
     vem = abs(wx * ey) + abs(wy * ex)
@@ -136,11 +148,11 @@ def _bilinear_sign(ex, ey, yx, yy, A, B, wx, wy, eps):
     running = (abs(tb) + abs(ta)) * (6 * eps) + 2 * (
         B * _running_product(ue, uem, uy, uym, eps) + A * _running_product(ve, vem, vy, vym, eps)
     )
-    return certain_sign(value, min(magnitude * (12 * eps), running))
+    return xsign(value, min(magnitude * (12 * eps), running), checked)
 
 
 @kernel
-def _line_sign(ex, ey, yx, yy, A, B, wx, wy, eps):
+def _line_sign(ex, ey, yx, yy, A, B, wx, wy, eps, checked=False):
     """Sign of ``W (e x y)^2 - A (e x w)^2 - B (e.w)^2`` for the line ``y + t e`` (centre frame).
 
     1 the line misses the ellipse, 0 tangent, -1 secant. Derivation (ALGORITHMS.md section 9): with
@@ -162,14 +174,14 @@ def _line_sign(ex, ey, yx, yy, A, B, wx, wy, eps):
     computed terms (``W``, ``A``, ``B``, the squares, products, sum and difference); the smaller
     bound is used.
     """
-    d = ex * yy - ey * yx  # e x y
-    n = ex * wy - ey * wx  # e x w
-    t = ex * wx + ey * wy  # e . w
-    W = wx * wx + wy * wy
-    dd = d * d
-    nn = n * n
-    tt = t * t
-    value = W * dd - (A * nn + B * tt)
+    d = xadd(xmul(ex, yy, checked), -xmul(ey, yx, checked), checked)  # e x y
+    n = xadd(xmul(ex, wy, checked), -xmul(ey, wx, checked), checked)  # e x w
+    t = xadd(xmul(ex, wx, checked), xmul(ey, wy, checked), checked)  # e . w
+    W = xadd(xmul(wx, wx, checked), xmul(wy, wy, checked), checked)
+    dd = xmul(d, d, checked)
+    nn = xmul(n, n, checked)
+    tt = xmul(t, t, checked)
+    value = xadd(xmul(W, dd, checked), -xadd(xmul(A, nn, checked), xmul(B, tt, checked), checked), checked)
     dm = abs(ex * yy) + abs(ey * yx)
     nm = abs(ex * wy) + abs(ey * wx)
     tm = abs(ex * wx) + abs(ey * wy)
@@ -177,11 +189,11 @@ def _line_sign(ex, ey, yx, yy, A, B, wx, wy, eps):
     running = (W * dd + A * nn + B * tt) * (10 * eps) + 2 * (
         W * _running_square(d, dm, eps) + A * _running_square(n, nm, eps) + B * _running_square(t, tm, eps)
     )
-    return certain_sign(value, min(magnitude * (15 * eps), running))
+    return xsign(value, min(magnitude * (15 * eps), running), checked)
 
 
 @kernel
-def _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps):
+def _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps, checked=False):
     """Sign of ``min over t in [0, 1] of f(t) = Q(y0 + t e) - R`` for the segment ``y0 -> y1``.
 
     ``e = y1 - y0``. ``f(t) = alpha t^2 + 2 beta t + gamma`` is convex (``alpha = Q(e) > 0``), with
@@ -191,17 +203,17 @@ def _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps):
     test of :func:`_line_sign`. No division (ALGORITHMS.md section 9, "Segment / ray").
     ``UNKNOWN_SIGN`` when a needed sign is not certain.
     """
-    b0 = _bilinear_sign(ex, ey, y0x, y0y, A, B, wx, wy, eps)
+    b0 = _bilinear_sign(ex, ey, y0x, y0y, A, B, wx, wy, eps, checked)
     if b0 == UNKNOWN_SIGN:
         return UNKNOWN_SIGN
     if b0 >= 0:
-        return _point_sign(y0x, y0y, A, B, wx, wy, eps)
-    b1 = _bilinear_sign(ex, ey, y1x, y1y, A, B, wx, wy, eps)
+        return _point_sign(y0x, y0y, A, B, wx, wy, eps, checked)
+    b1 = _bilinear_sign(ex, ey, y1x, y1y, A, B, wx, wy, eps, checked)
     if b1 == UNKNOWN_SIGN:
         return UNKNOWN_SIGN
     if b1 <= 0:
-        return _point_sign(y1x, y1y, A, B, wx, wy, eps)
-    return _line_sign(ex, ey, y0x, y0y, A, B, wx, wy, eps)
+        return _point_sign(y1x, y1y, A, B, wx, wy, eps, checked)
+    return _line_sign(ex, ey, y0x, y0y, A, B, wx, wy, eps, checked)
 
 
 @kernel
@@ -209,14 +221,31 @@ def relate_ellipse_point(pa, va, pb, vb, eps):
     """Ellipse ``pa`` against the point ``pb = (x, y)``.
 
     ``CONTAINS`` (open ellipse), ``TOUCHING`` (boundary) or ``DISJOINT``, by the sign of
-    ``Q(p - c) - R``.
+    ``Q(p - c) - R``. What the float bounds leave undecided is run once more as the exact float
+    stage (``checked``: every deciding operation exact or NaN, see :mod:`vec`); this settles
+    inputs with few significant bits, such as points placed exactly on the boundary of a
+    lattice of shapes. The kernels below do the same.
     """
-    cx, cy, s, A, B, wx, wy = _frame(pa, eps)
-    sign = _point_sign((pb[0] - cx) * s, (pb[1] - cy) * s, A, B, wx, wy, eps)
+    code = _ellipse_point(pa, pb, eps, False)
+    if code == codes.UNDECIDED and eps > 0:
+        return _ellipse_point(pa, pb, 0.0, True)
+    return code
+
+
+@kernel
+def _ellipse_point(pa, pb, eps, checked):
+    cx, cy, s, A, B, wx, wy = _frame(pa, eps, checked)
+    sign = _point_sign(_offset(pb[0], cx, s, checked), _offset(pb[1], cy, s, checked), A, B, wx, wy, eps, checked)
+    return _sign_code(sign, codes.CONTAINS)
+
+
+@kernel
+def _sign_code(sign, negative):
+    """Code of a boundary sign: ``negative`` below 0, ``TOUCHING`` at 0, ``DISJOINT`` above."""
     if sign == UNKNOWN_SIGN:
         return codes.UNDECIDED
     if sign < 0:
-        return codes.CONTAINS
+        return negative
     if sign == 0:
         return codes.TOUCHING
     return codes.DISJOINT
@@ -226,16 +255,19 @@ def relate_ellipse_point(pa, va, pb, vb, eps):
 def relate_ellipse_line(pa, va, pb, vb, eps):
     """Ellipse ``pa`` against the line ``pb = (px, py, dx, dy)``: ``DISJOINT``, ``TOUCHING``
     (tangent) or ``CROSSING`` (secant; the line's interior is the whole line)."""
-    cx, cy, s, A, B, wx, wy = _frame(pa, eps)
+    code = _ellipse_line(pa, pb, eps, False)
+    if code == codes.UNDECIDED and eps > 0:
+        return _ellipse_line(pa, pb, 0.0, True)
+    return code
+
+
+@kernel
+def _ellipse_line(pa, pb, eps, checked):
+    cx, cy, s, A, B, wx, wy = _frame(pa, eps, checked)
     se = _pow2_normalizer(max(abs(pb[2]), abs(pb[3])), eps)
-    sign = _line_sign(pb[2] * se, pb[3] * se, (pb[0] - cx) * s, (pb[1] - cy) * s, A, B, wx, wy, eps)
-    if sign == UNKNOWN_SIGN:
-        return codes.UNDECIDED
-    if sign < 0:
-        return codes.CROSSING
-    if sign == 0:
-        return codes.TOUCHING
-    return codes.DISJOINT
+    sign = _line_sign(pb[2] * se, pb[3] * se, _offset(pb[0], cx, s, checked), _offset(pb[1], cy, s, checked),
+                      A, B, wx, wy, eps, checked)
+    return _sign_code(sign, codes.CROSSING)
 
 
 @kernel
@@ -248,25 +280,33 @@ def relate_ellipse_segment(pa, va, pb, vb, eps):
     ``Q(y0 + t e) - R`` over ``[0, 1]`` decides: > 0 ``DISJOINT``, = 0 ``TOUCHING`` (tangent, or an
     end point on the boundary with the rest outside), < 0 ``CROSSING``.
     """
-    cx, cy, s, A, B, wx, wy = _frame(pa, eps)
-    y0x = (pb[0] - cx) * s
-    y0y = (pb[1] - cy) * s
-    y1x = (pb[2] - cx) * s
-    y1y = (pb[3] - cy) * s
-    ex = pb[2] - pb[0]
-    ey = pb[3] - pb[1]
+    code = _ellipse_segment(pa, pb, eps, False)
+    if code == codes.UNDECIDED and eps > 0:
+        return _ellipse_segment(pa, pb, 0.0, True)
+    return code
+
+
+@kernel
+def _ellipse_segment(pa, pb, eps, checked):
+    cx, cy, s, A, B, wx, wy = _frame(pa, eps, checked)
+    y0x = _offset(pb[0], cx, s, checked)
+    y0y = _offset(pb[1], cy, s, checked)
+    y1x = _offset(pb[2], cx, s, checked)
+    y1y = _offset(pb[3], cy, s, checked)
+    ex = xadd(pb[2], -pb[0], checked)
+    ey = xadd(pb[3], -pb[1], checked)
     se = _pow2_normalizer(max(abs(ex), abs(ey)), eps)
     ex = ex * se
     ey = ey * se
-    s0 = _point_sign(y0x, y0y, A, B, wx, wy, eps)
-    s1 = _point_sign(y1x, y1y, A, B, wx, wy, eps)
+    s0 = _point_sign(y0x, y0y, A, B, wx, wy, eps, checked)
+    s1 = _point_sign(y1x, y1y, A, B, wx, wy, eps, checked)
     if s0 == UNKNOWN_SIGN or s1 == UNKNOWN_SIGN:
         return codes.UNDECIDED
     if s0 <= 0 and s1 <= 0:
         return codes.CONTAINS
     if s0 < 0 or s1 < 0:
         return codes.CROSSING
-    m = _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps)
+    m = _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps, checked)
     if m == UNKNOWN_SIGN:
         return codes.UNDECIDED
     if m < 0:
@@ -296,7 +336,15 @@ def relate_ellipse_polygon(pa, va, pb, vb, eps):
     Shortcut: the centre strictly right of an edge whose line misses the ellipse (``_line_sign > 0``)
     separates the two: ``DISJOINT``. (ALGORITHMS.md section 9: centre inside or an edge meets.)
     """
-    cx, cy, s, A, B, wx, wy = _frame(pa, eps)
+    code = _ellipse_polygon(pa, pb, vb, eps, False)
+    if code == codes.UNDECIDED and eps > 0:
+        return _ellipse_polygon(pa, pb, vb, 0.0, True)
+    return code
+
+
+@kernel
+def _ellipse_polygon(pa, pb, vb, eps, checked):
+    cx, cy, s, A, B, wx, wy = _frame(pa, eps, checked)
     offset = int(pb[0])
     count = int(pb[1])
 
@@ -305,7 +353,7 @@ def relate_ellipse_polygon(pa, va, pb, vb, eps):
     any_strict = False
     unknown = False
     for i in range(offset, offset + count):
-        sign = _point_sign((vb[i, 0] - cx) * s, (vb[i, 1] - cy) * s, A, B, wx, wy, eps)
+        sign = _point_sign(_offset(vb[i, 0], cx, s, checked), _offset(vb[i, 1], cy, s, checked), A, B, wx, wy, eps, checked)
         if sign == UNKNOWN_SIGN:
             unknown = True
         elif sign > 0:
@@ -324,25 +372,26 @@ def relate_ellipse_polygon(pa, va, pb, vb, eps):
     for i in range(count):
         k0 = offset + i
         k1 = offset + i + 1 if i + 1 < count else offset
-        y0x = (vb[k0, 0] - cx) * s
-        y0y = (vb[k0, 1] - cy) * s
-        y1x = (vb[k1, 0] - cx) * s
-        y1y = (vb[k1, 1] - cy) * s
-        ex = vb[k1, 0] - vb[k0, 0]
-        ey = vb[k1, 1] - vb[k0, 1]
+        y0x = _offset(vb[k0, 0], cx, s, checked)
+        y0y = _offset(vb[k0, 1], cy, s, checked)
+        y1x = _offset(vb[k1, 0], cx, s, checked)
+        y1y = _offset(vb[k1, 1], cy, s, checked)
+        ex = xadd(vb[k1, 0], -vb[k0, 0], checked)
+        ey = xadd(vb[k1, 1], -vb[k0, 1], checked)
         se = _pow2_normalizer(max(abs(ex), abs(ey)), eps)
         ex = ex * se
         ey = ey * se
         # the centre is left of the edge iff e x (c - v0) = y0 x e > 0; as vec.orient: K = 6
-        side = certain_sign(y0x * ey - y0y * ex, (abs(y0x * ey) + abs(y0y * ex)) * (6 * eps))
+        side = xsign(xadd(xmul(y0x, ey, checked), -xmul(y0y, ex, checked), checked),
+                     (abs(y0x * ey) + abs(y0y * ex)) * (6 * eps), checked)
         if side == UNKNOWN_SIGN:
             if inside == 1:
                 inside = UNKNOWN_SIGN
         elif side <= 0:
             inside = 0
-            if side < 0 and _line_sign(ex, ey, y0x, y0y, A, B, wx, wy, eps) == 1:
+            if side < 0 and _line_sign(ex, ey, y0x, y0y, A, B, wx, wy, eps, checked) == 1:
                 return codes.DISJOINT
-        m = _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps)
+        m = _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps, checked)
         if m == UNKNOWN_SIGN:
             undecided = True
         elif m < 0:

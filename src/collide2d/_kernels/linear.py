@@ -15,7 +15,8 @@ from collide2d._jit import kernel
 
 from . import codes
 from .codes import UNKNOWN_SIGN
-from .vec import certain_sign, orient
+from .area_flat import line_side_exact, orient_exact
+from .vec import certain_sign, expansion_range, orient
 
 
 @kernel
@@ -24,13 +25,30 @@ def line_side(px, py, dx, dy, qx, qy, eps):
 
     1 left of ``d``, -1 right, 0 on the line. ``d`` is a stored vector (not a rounded difference),
     so each term ``dx * (qy - py)`` has one rounded difference and one product, then one final
-    difference: k = 3 (Higham section 3.1, see :mod:`vec`); K = k + 2 = 5.
+    difference: k = 3 (Higham section 3.1, see :mod:`vec`); K = k + 2 = 5. Where that bound
+    cannot tell (float mode), the sign is computed exactly with floating-point expansions
+    (:func:`area_flat.line_side_exact`, Shewchuk 1997) when the six numbers are inside the range
+    where those are exact (:func:`vec.expansion_range`); else ``UNKNOWN_SIGN``.
     """
     ux = qx - px
     uy = qy - py
     value = dx * uy - dy * ux
     magnitude = abs(dx * uy) + abs(dy * ux)
-    return certain_sign(value, magnitude * (5 * eps))
+    sign = certain_sign(value, magnitude * (5 * eps))
+    if sign == UNKNOWN_SIGN and eps > 0 and expansion_range(px, py, dx, dy, qx, qy):
+        return line_side_exact(px, py, dx, dy, qx, qy)
+    return sign
+
+
+@kernel
+def orient_sign(ax, ay, bx, by, cx, cy, eps):
+    """:func:`vec.orient`, and where its bound cannot tell (float mode) the exact sign from
+    floating-point expansions (:func:`area_flat.orient_exact`, Shewchuk 1997) when the six
+    coordinates are inside the range where those are exact (:func:`vec.expansion_range`)."""
+    sign = orient(ax, ay, bx, by, cx, cy, eps)
+    if sign == UNKNOWN_SIGN and eps > 0 and expansion_range(ax, ay, bx, by, cx, cy):
+        return orient_exact(ax, ay, bx, by, cx, cy)
+    return sign
 
 
 @kernel
@@ -80,15 +98,15 @@ def relate_segment_segment(pa, va, pb, vb, eps):
     """
     ax, ay, bx, by = pa[0], pa[1], pa[2], pa[3]
     cx, cy, dx, dy = pb[0], pb[1], pb[2], pb[3]
-    d1 = orient(cx, cy, dx, dy, ax, ay, eps)
-    d2 = orient(cx, cy, dx, dy, bx, by, eps)
+    d1 = orient_sign(cx, cy, dx, dy, ax, ay, eps)
+    d2 = orient_sign(cx, cy, dx, dy, bx, by, eps)
     if d1 != UNKNOWN_SIGN and d2 != UNKNOWN_SIGN:
         if d1 * d2 > 0:
             return codes.DISJOINT
         if d1 == 0 and d2 == 0:
             return collinear_interval_code(ax, ay, bx, by, cx, cy, dx, dy)
-    d3 = orient(ax, ay, bx, by, cx, cy, eps)
-    d4 = orient(ax, ay, bx, by, dx, dy, eps)
+    d3 = orient_sign(ax, ay, bx, by, cx, cy, eps)
+    d4 = orient_sign(ax, ay, bx, by, dx, dy, eps)
     if d3 != UNKNOWN_SIGN and d4 != UNKNOWN_SIGN and d3 * d4 > 0:
         return codes.DISJOINT
     if d1 == UNKNOWN_SIGN or d2 == UNKNOWN_SIGN or d3 == UNKNOWN_SIGN or d4 == UNKNOWN_SIGN:
@@ -132,7 +150,7 @@ def relate_segment_point(pa, va, pb, vb, eps):
     """
     ax, ay, bx, by = pa[0], pa[1], pa[2], pa[3]
     qx, qy = pb[0], pb[1]
-    side = orient(ax, ay, bx, by, qx, qy, eps)
+    side = orient_sign(ax, ay, bx, by, qx, qy, eps)
     if side == UNKNOWN_SIGN:
         return codes.UNDECIDED
     if side != 0:

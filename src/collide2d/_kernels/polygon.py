@@ -37,8 +37,7 @@ from collide2d._jit import kernel
 
 from . import codes
 from .codes import UNKNOWN_SIGN
-from .linear import line_side
-from .vec import orient
+from .linear import line_side, orient_sign
 
 # Three-valued flags for "is it certain that ...": no / yes / the float filter cannot tell.
 _NO = 0
@@ -73,7 +72,7 @@ def vertices_against_edges(pa, va, pb, vb, eps):
         n_zero = 0
         n_unknown = 0
         for k in range(n_b):
-            s = orient(x0, y0, x1, y1, vb[off_b + k, 0], vb[off_b + k, 1], eps)
+            s = orient_sign(x0, y0, x1, y1, vb[off_b + k, 0], vb[off_b + k, 1], eps)
             if s == -1:
                 n_neg += 1
             elif s == 0:
@@ -155,8 +154,8 @@ def relate_polygon_segment(pa, va, pb, vb, eps):
         j = i + 1 if i + 1 < n else 0
         x0, y0 = va[off + i, 0], va[off + i, 1]
         x1, y1 = va[off + j, 0], va[off + j, 1]
-        sa = orient(x0, y0, x1, y1, ax, ay, eps)
-        sb = orient(x0, y0, x1, y1, bx, by, eps)
+        sa = orient_sign(x0, y0, x1, y1, ax, ay, eps)
+        sb = orient_sign(x0, y0, x1, y1, bx, by, eps)
         if sa == -1 or sb == -1:
             inside = _NO
         elif (sa == UNKNOWN_SIGN or sb == UNKNOWN_SIGN) and inside == _YES:
@@ -177,7 +176,7 @@ def relate_polygon_segment(pa, va, pb, vb, eps):
     n_neg = 0
     n_unknown = 0
     for i in range(n):
-        t = orient(ax, ay, bx, by, va[off + i, 0], va[off + i, 1], eps)
+        t = orient_sign(ax, ay, bx, by, va[off + i, 0], va[off + i, 1], eps)
         if t == 1:
             n_pos += 1
         elif t == -1:
@@ -255,7 +254,7 @@ def relate_polygon_point(pa, va, pb, vb, eps):
     n_unknown = 0
     for i in range(n):
         j = i + 1 if i + 1 < n else 0
-        s = orient(va[off + i, 0], va[off + i, 1], va[off + j, 0], va[off + j, 1], qx, qy, eps)
+        s = orient_sign(va[off + i, 0], va[off + i, 1], va[off + j, 0], va[off + j, 1], qx, qy, eps)
         if s == -1:
             return codes.DISJOINT
         if s == 0:

@@ -87,3 +87,125 @@ def hypot(x, y):
     if _SQUARES_LO < q < _SQUARES_HI:
         return math.sqrt(q)
     return math.hypot(x, y)
+
+
+# -- exact float stage: operations that either are exact or say so ------------------------------
+# When a filter's bound cannot settle a sign, the same polynomial is evaluated once more with every
+# ``*`` and ``+`` checked by an error-free transformation: Knuth's TwoSum (Knuth, TAOCP vol. 2,
+# 4.2.2, theorem B) and Dekker's splitting TwoProduct (Dekker, "A floating-point technique for
+# extending the available precision", Numer. Math. 18, 1971; Numba offers no fused multiply-add).
+# An operation whose rounding error is not zero returns NaN, which then propagates through every
+# later operation and fails every comparison; a value that comes out finite was computed without
+# any rounding, so its sign is exact. This settles the inputs that carry few significant bits
+# (integers, lattices, dyadic sizes and offsets, exact quarter turns), which are exactly the ones
+# that make shapes touch exactly; the others keep the exact rational path. Float mode only.
+
+_SPLITTER = 134217729.0  # 2**27 + 1: splits a double into two halves of at most 26 bits (Dekker)
+_PRODUCT_LO = 2.0**-900  # a non-zero product below this may have lost bits to underflow
+_PRODUCT_HI = 2.0**900  # above this the splitting of a factor may overflow
+
+
+@kernel
+def exact_add(x, y):
+    """``x + y`` if the float sum is exact, else NaN (TwoSum: the rounding error is computed exactly)."""
+    s = x + y
+    z = s - x
+    err = (x - (s - z)) + (y - z)
+    if err == 0.0:
+        return s
+    return math.nan  # also for inf and NaN inputs: err is NaN
+
+
+@kernel
+def exact_mul(x, y):
+    """``x * y`` if the float product is exact, else NaN (Dekker's TwoProduct).
+
+    Dekker's error term is exact while no partial product underflows and no split overflows,
+    which holds for products of magnitude in ``(2**-900, 2**900)``; a non-zero product outside
+    that range is reported as inexact. A zero factor gives an exact zero.
+    """
+    p = x * y
+    if x == 0.0 or y == 0.0:
+        return p
+    if not (_PRODUCT_LO < abs(p) < _PRODUCT_HI):
+        return math.nan
+    t = _SPLITTER * x
+    xh = t - (t - x)
+    xl = x - xh
+    t = _SPLITTER * y
+    yh = t - (t - y)
+    yl = y - yh
+    err = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+    if err == 0.0:
+        return p
+    return math.nan
+
+
+@kernel
+def exact_sign(value):
+    """Sign (1, -1, 0) of a value from :func:`exact_add` / :func:`exact_mul`, ``UNKNOWN_SIGN`` if NaN."""
+    if value > 0.0:
+        return 1
+    if value < 0.0:
+        return -1
+    if value == 0.0:
+        return 0
+    return UNKNOWN_SIGN
+
+
+@kernel
+def short(x):
+    """True when ``x`` has at most 26 significant bits (its low Dekker half is zero).
+
+    A cheap hint, not a proof: products of such numbers are exact, so the exact float stage is
+    likely to succeed and worth trying before a longer float computation.
+    """
+    t = _SPLITTER * x
+    return x - (t - (t - x)) == 0.0
+
+
+@kernel
+def xmul(x, y, checked):
+    """``x * y``; with ``checked`` (float mode) exact or NaN (:func:`exact_mul`).
+
+    Kernels write the products and sums that decide a sign with :func:`xmul` and :func:`xadd`
+    and test the sign with :func:`xsign`: run with ``checked`` false they are the plain float
+    (or Fraction) operations; a second run with ``checked`` true is the exact float stage.
+    """
+    if checked:
+        return exact_mul(x, y)
+    return x * y
+
+
+@kernel
+def xadd(x, y, checked):
+    """``x + y``; with ``checked`` (float mode) exact or NaN (:func:`exact_add`)."""
+    if checked:
+        return exact_add(x, y)
+    return x + y
+
+
+@kernel
+def xsign(value, bound, checked):
+    """Sign of a value within ``bound`` (:func:`certain_sign`); with ``checked`` the value is
+    exact or NaN and the bound is not needed (:func:`exact_sign`)."""
+    if checked:
+        return exact_sign(value)
+    return certain_sign(value, bound)
+
+
+_EXPANSION_LO = 2.0**-450  # non-zero inputs of a 2x2 determinant inside these bounds: every
+_EXPANSION_HI = 2.0**450  # product and its Dekker halves are normal and finite
+
+
+@kernel
+def expansion_range(x0, x1, x2, x3, x4, x5):
+    """True when six numbers are each 0 or of magnitude in ``[2**-450, 2**450]``.
+
+    Then products of two of them lie in ``[2**-900, 2**900]`` and their rounding errors are normal
+    numbers, so Dekker's TwoProduct and Shewchuk's expansion sums built on them are exact.
+    """
+    for x in (x0, x1, x2, x3, x4, x5):
+        if x != 0.0 and not (_EXPANSION_LO <= abs(x) <= _EXPANSION_HI):
+            return False
+    return True
