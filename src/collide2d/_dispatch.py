@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from collide2d import _exact, _jit
+from collide2d import _exact
 from collide2d._kernels import codes
 from collide2d.shapes import Shape
 
@@ -289,10 +289,7 @@ def points_capacity(first, second):
 
 def _exact_twin_function(module, name):
     """The uncompiled kernel ``module.name`` of the exact twin (run on Fractions)."""
-    _exact._load_twin()
-    with _jit.pure_python():
-        twin = importlib.import_module(f"{_exact._TWIN_NAME}.{module}")
-    return getattr(twin, name)
+    return getattr(_exact.twin_module(module), name)
 
 
 def ellipse_contact_points(params_a, params_b, relation, out):
