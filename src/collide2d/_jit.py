@@ -222,6 +222,22 @@ def _thread_pool():
     return _pool
 
 
+def run_in_threads(n, piece):
+    """Call ``piece(start, stop)`` on consecutive slices covering ``range(n)``, in a pool of threads.
+
+    About four slices per thread (each of at least ``SERIAL_BELOW // 4`` rows), so that the threads
+    stay busy when some rows cost more than others; one call in this thread when ``n`` is small.
+    ``piece`` should call compiled code, which releases the GIL.
+    """
+    pieces = max(1, min(4 * _thread_count(), n // (SERIAL_BELOW // 4)))
+    if pieces == 1:
+        piece(0, n)
+        return
+    bounds = [n * i // pieces for i in range(pieces + 1)]
+    for future in [_thread_pool().submit(piece, bounds[i], bounds[i + 1]) for i in range(pieces)]:
+        future.result()
+
+
 def _read_only(array):
     """``array`` itself when read-only, else a read-only view: the loops then see one array type
     for their inputs (Numba compiles once per type, and read-only is a different type)."""
@@ -249,20 +265,12 @@ def _pair_loop(function):
     def run_threaded(*args):
         pa, va, ia, pb, vb, ib = (_read_only(x) for x in args[:6])
         rest = args[6:]
-        n = ia.shape[0]
-        pieces = max(1, min(4 * _thread_count(), n // (SERIAL_BELOW // 4)))
-        bounds = [n * i // pieces for i in range(pieces + 1)]
 
-        def piece(i):
-            s, e = bounds[i], bounds[i + 1]
+        def piece(s, e):
             sliced = tuple(x[s:e] if type(x) is _ndarray else x for x in rest)
             serial(pa, va, ia[s:e], pb, vb, ib[s:e], *sliced)
 
-        if pieces == 1:
-            piece(0)
-        else:
-            for future in [_thread_pool().submit(piece, i) for i in range(pieces)]:
-                future.result()
+        run_in_threads(ia.shape[0], piece)
 
     run = _runner(function, run_serial, run_threaded, lambda args: args[2].shape[0])
     run.serial = serial
