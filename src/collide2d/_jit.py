@@ -148,7 +148,7 @@ def _get_dispatcher_class(numba):
                 return super().get_call_template(args, kws)
 
         _dispatcher_class = Dispatcher
-        event.install_listener("numba:compile", _make_listener(event))
+        event.register("numba:compile", _make_listener(event))
     return _dispatcher_class
 
 
