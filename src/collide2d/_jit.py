@@ -39,6 +39,7 @@ _CACHE = os.environ.get("COLLIDE2D_NUMBA_CACHE", "1") != "0"
 _cache_dir = None
 _uncompiled: set = set()  # package names whose kernels stay plain Python (see uncompiled_package)
 _dispatcher_class = None
+_config_lock = threading.RLock()  # numba.config.CACHE_DIR is changed while a dispatcher is made
 
 logger = logging.getLogger("collide2d")
 
@@ -129,26 +130,28 @@ def _get_dispatcher_class(numba):
 
     Inside a kernel, a call ``f(x, 0)`` is typed with ``Literal[int](0)`` and Numba compiles ``f``
     once per literal value; here ``f`` is compiled for ``int64`` (and ``bool``, ...) once, and the
-    literal signature is only tried if that fails to type.
+    literal signature is only tried if that fails to type. Made once (the listener that times
+    compilations is registered with it).
     """
     global _dispatcher_class
-    if _dispatcher_class is None:
-        from numba.core import errors, event, types
-        from numba.core.registry import CPUDispatcher
+    with _config_lock:
+        if _dispatcher_class is None:
+            from numba.core import errors, event, types
+            from numba.core.registry import CPUDispatcher
 
-        class Dispatcher(CPUDispatcher):
-            def get_call_template(self, args, kws):
-                plain = tuple(types.unliteral(a) for a in args)
-                plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
-                if plain != tuple(args) or plain_kws != kws:
-                    try:
-                        return super().get_call_template(plain, plain_kws)
-                    except errors.TypingError:
-                        pass
-                return super().get_call_template(args, kws)
+            class Dispatcher(CPUDispatcher):
+                def get_call_template(self, args, kws):
+                    plain = tuple(types.unliteral(a) for a in args)
+                    plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+                    if plain != tuple(args) or plain_kws != kws:
+                        try:
+                            return super().get_call_template(plain, plain_kws)
+                        except errors.TypingError:
+                            pass
+                    return super().get_call_template(args, kws)
 
-        _dispatcher_class = Dispatcher
-        event.register("numba:compile", _make_listener(event))
+            _dispatcher_class = Dispatcher
+            event.register("numba:compile", _make_listener(event))
     return _dispatcher_class
 
 
@@ -169,13 +172,14 @@ def _compile(function, subdir=None, **options):
     targetoptions = {"nopython": True, "fastmath": False, "nogil": True, **options}
     disp = dispatcher(py_func=function, locals={}, targetoptions=targetoptions)
     if _CACHE:
-        previous = numba.config.CACHE_DIR
-        directory = kernel_cache_dir(numba)
-        numba.config.CACHE_DIR = directory if subdir is None else os.path.join(directory, subdir)
-        try:
-            disp.enable_caching()
-        finally:
-            numba.config.CACHE_DIR = previous
+        with _config_lock:  # kernel modules may be imported by several threads at once
+            previous = numba.config.CACHE_DIR
+            directory = kernel_cache_dir(numba)
+            numba.config.CACHE_DIR = directory if subdir is None else os.path.join(directory, subdir)
+            try:
+                disp.enable_caching()
+            finally:
+                numba.config.CACHE_DIR = previous
     return disp
 
 
