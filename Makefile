@@ -1,32 +1,44 @@
-# One virtual environment in .venv, created on first use; every target installs the project into it.
+# One virtual environment in .venv, created on first use. Each target installs what it needs into
+# it: `make run` the plotting extra only, `make test` the test extras too (and the demo and Dask
+# ones, whose tests it runs).
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+RUN_STAMP  := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-jit test-nojit bench clean
+.PHONY: run test test-jit test-nojit bench warmup clean
 
-$(STAMP): pyproject.toml
+$(RUN_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[plot]'
+	touch $(RUN_STAMP)
+
+$(TEST_STAMP): $(RUN_STAMP)
 	$(PY) -m pip install --quiet -e '.[test,plot,demo,dask]'
-	touch $(STAMP)
+	touch $(TEST_STAMP)
 
 # The main job on a built-in sample: the pairs as a table on the screen, and a picture in pairs.png.
-run: $(STAMP)
+# The first run compiles the kernels it needs (about half a minute of CPU; cached on disk).
+run: $(RUN_STAMP)
 	$(PY) -m collide2d pairs --sample mixed --plot pairs.png
+
+# Compile every kernel ahead of time (a minute of CPU on an empty cache).
+warmup: $(RUN_STAMP)
+	$(PY) -m collide2d warmup
 
 test: test-jit test-nojit
 
-test-jit: $(STAMP)
+test-jit: $(TEST_STAMP)
 	$(PY) -m pytest -q
 
 # The kernels once more as plain Python, so that a kernel bug cannot hide behind the compiler: the
 # tests marked nojit (relate, contact and distance, intersection points, area, broad phase).
-test-nojit: $(STAMP)
+test-nojit: $(TEST_STAMP)
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -o addopts="--strict-markers" -m nojit tests
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) benchmarks/bench_predicates.py
 

@@ -467,3 +467,54 @@ def test_console_script_large_csv_matches_query_pairs(tmp_path):
     got = np.array([[int(row[0]), int(row[1])] for row in table[1:]], dtype=np.int64).T
     np.testing.assert_array_equal(got, expected)
     assert f"{n} shapes, {rows} pairs" in result.stderr
+
+
+# -- compiling: warmup, and compile time apart in the summary ---------------------------------------
+
+
+def test_summary_gives_compile_time_apart(capsys, monkeypatch):
+    clock = iter([0.0, 0.0, 7.0, 7.0, 7.0, 7.0, 7.0, 7.0])  # 7 s of compiling inside query_pairs
+    monkeypatch.setattr(cli._jit, "compile_seconds", lambda: next(clock))
+    assert main(["pairs", "--sample", "mixed"]) == 0
+    err = capsys.readouterr().err
+    assert "compiling kernels 7.00 s" in err
+    query = float(err.split("query_pairs ")[1].split(" s")[0])
+    assert query < 7.0  # not counted as query time
+
+
+def test_summary_without_compiling_says_nothing_of_it(capsys, monkeypatch):
+    monkeypatch.setattr(cli._jit, "compile_seconds", lambda: 3.0)
+    assert main(["pairs", "--sample", "mixed"]) == 0
+    assert "compiling" not in capsys.readouterr().err
+
+
+def test_warmup_runs_every_task_and_reports(capsys, monkeypatch):
+    import collide2d as c2
+
+    calls = []
+    tasks = [("one", lambda: calls.append(c2.intersects(c2.Point((0, 0)), c2.Point((0, 0))))), ("two", lambda: calls.append(2))]
+    monkeypatch.setattr(cli, "_warmup_tasks", lambda: tasks)
+    assert main(["warmup"]) == 0
+    err = capsys.readouterr().err
+    assert calls == [True, 2]
+    assert err.startswith("collide2d: compiling the kernels (2 operations; cached under ")
+    assert "collide2d: warmup done in " in err
+
+
+def test_warmup_tasks_cover_every_kind_pair_and_the_broad_phase():
+    labels = [label for label, _ in cli._warmup_tasks()]
+    kinds = ["ellipse", "polygon", "segment", "line", "point"]
+    for size in ("single", "batch"):
+        for i, first in enumerate(kinds):
+            for second in kinds[i:]:
+                for operation in ("relate", "intersects", "contact", "distance", "intersection_points"):
+                    assert f"{operation} {first}-{second} ({size})" in labels
+    assert "overlap_area ellipse-polygon (batch)" in labels
+    assert any(label.startswith("query_pairs") for label in labels)
+
+
+def test_warmup_help_explains_the_cache(capsys):
+    with pytest.raises(SystemExit):
+        main(["warmup", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "cached on disk" in out and "first use" in out

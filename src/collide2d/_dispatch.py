@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import importlib
 import math
+import threading
 
 import numpy as np
 
-from collide2d import _exact, _jit
+from collide2d import _exact
 from collide2d._kernels import codes
 from collide2d.shapes import Shape
 
@@ -117,6 +118,41 @@ def relate_codes(a, b):
     return out.reshape(shape)
 
 
+_NO_VERTS = np.zeros((0, 2))  # the vertex array of a point: read-only, as the shapes' (one compiled type)
+_NO_VERTS.flags.writeable = False
+_scratch = threading.local()
+
+
+def _point_row(x, y):
+    """A read-only parameter row ``(x, y)`` of a point, reused by this thread (no allocation).
+
+    Valid until the next call in the same thread: kernels and the exact fallback read it at once.
+    """
+    try:
+        row, view = _scratch.point
+    except AttributeError:
+        row = np.empty(2)
+        view = row.view()
+        view.flags.writeable = False
+        _scratch.point = row, view
+    row[0] = x
+    row[1] = y
+    return view
+
+
+def relate_code_xy(shape, x, y):
+    """Relation code (an int) of a single ``shape`` against the point ``(x, y)`` (two floats).
+
+    The same kernel as ``relate_codes(shape, Point((x, y)))``, without building the point.
+    """
+    name, kernel, swapped = pair_kernel("relate", shape._kind, "point")
+    row = _point_row(x, y)
+    code = kernel(shape._params, shape._verts, row, _NO_VERTS, EPS)
+    if code == codes.UNDECIDED:
+        code = _exact.relate(name, shape._kind, shape._params, shape._verts, "point", row, _NO_VERTS)
+    return int(code)
+
+
 def relate_indexed(name, kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b):
     """Codes of kernel ``name`` on the rows ``params_a[index_a[k]]`` against ``params_b[index_b[k]]``.
 
@@ -213,11 +249,11 @@ def contact_values(a, b):
     check_shape(b, "b")
     name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
-    if not first.shape and not second.shape:  # scalar fast path: the same kernel, no loop
-        r = kernel(first._params, first._verts, second._params, second._verts)
+    if first._params.ndim == 1 and second._params.ndim == 1:  # scalar fast path: the same kernel, no loop
+        r = kernel(first._params, first._verts, second._params, second._verts)  # 9 Python floats
         if swapped:
-            r = (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
-        return tuple(float(x) for x in r)
+            return (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
+        return r
     shape, index_a, index_b = broadcast_indices(first, second)
     out = np.empty((index_a.shape[0], 9))
     if out.shape[0]:
@@ -241,8 +277,8 @@ def separation_values(a, b):
     check_shape(b, "b")
     name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
-    if not first.shape and not second.shape:
-        return float(kernel(first._params, first._verts, second._params, second._verts)[0])
+    if first._params.ndim == 1 and second._params.ndim == 1:
+        return kernel(first._params, first._verts, second._params, second._verts)[0]
     shape, index_a, index_b = broadcast_indices(first, second)
     out = np.empty(index_a.shape[0])
     if out.shape[0]:
@@ -289,10 +325,7 @@ def points_capacity(first, second):
 
 def _exact_twin_function(module, name):
     """The uncompiled kernel ``module.name`` of the exact twin (run on Fractions)."""
-    _exact._load_twin()
-    with _jit.pure_python():
-        twin = importlib.import_module(f"{_exact._TWIN_NAME}.{module}")
-    return getattr(twin, name)
+    return getattr(_exact.twin_module(module), name)
 
 
 def ellipse_contact_points(params_a, params_b, relation, out):

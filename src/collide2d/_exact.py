@@ -3,8 +3,8 @@
 Every stored float is a dyadic rational, so ``Fraction(x)`` is exact and so is every ``+ - *`` of
 Fractions. When a float kernel returns ``UNDECIDED`` (its error bound could not settle a sign), the
 glue calls :func:`relate` (or :func:`run` for other pair kernels) here, which runs a second, uncompiled copy of :mod:`collide2d._kernels`
-(loaded once under the name ``collide2d._kernels_exact`` with the JIT decorators turned off) on
-Fractions with ``eps = 0``: every sign is then exact, so the answer is exact for the stored numbers.
+(loaded once under the name ``collide2d._kernels_exact``, a package whose functions the JIT
+decorators leave uncompiled) on Fractions with ``eps = 0``: every sign is then exact, so the answer is exact for the stored numbers.
 
 How often that happens is counted per kernel; see :func:`collide2d.exact_fallback_counts`.
 """
@@ -16,6 +16,7 @@ import importlib
 import importlib.util
 import pathlib
 import sys
+import threading
 from fractions import Fraction
 
 import numpy as np
@@ -26,6 +27,7 @@ _TWIN_NAME = "collide2d._kernels_exact"
 _MODULES = ("ellipse", "polygon", "linear")
 _counts: collections.Counter = collections.Counter()
 _twin: dict = {}
+_load_lock = threading.RLock()  # one loader at a time: others wait for a complete copy
 
 
 def load_uncompiled_kernels(package_name, modules=_MODULES):
@@ -34,26 +36,37 @@ def load_uncompiled_kernels(package_name, modules=_MODULES):
     Relative imports inside the copy resolve within it, so every kernel it calls is uncompiled
     too. The exact fallback uses ``collide2d._kernels_exact``; tests may load private copies to
     patch them. Returns ``{module: module object}`` for ``modules``.
+
+    The copy is uncompiled because its package name is registered with
+    :func:`collide2d._jit.uncompiled_package` first (the decorators look at the module a function
+    is defined in), not through any process-wide switch: other threads keep compiling their
+    kernels meanwhile. Safe to call from several threads at once.
     """
-    if package_name not in sys.modules:
-        directory = pathlib.Path(__file__).with_name("_kernels")
-        with _jit.pure_python():
+    with _load_lock:
+        if package_name not in sys.modules:
+            _jit.uncompiled_package(package_name)
+            directory = pathlib.Path(__file__).with_name("_kernels")
             spec = importlib.util.spec_from_file_location(
                 package_name, directory / "__init__.py", submodule_search_locations=[str(directory)]
             )
             package = importlib.util.module_from_spec(spec)
             sys.modules[package_name] = package
             spec.loader.exec_module(package)
-            for name in modules:  # imported inside the block: decorators leave them uncompiled
-                importlib.import_module(f"{package_name}.{name}")
-    return {name: sys.modules[f"{package_name}.{name}"] for name in modules}
+        return {name: importlib.import_module(f"{package_name}.{name}") for name in modules}
 
 
 def _load_twin():
     """The uncompiled copy of the kernel package that the exact fallback runs (loaded once)."""
     if not _twin:
-        _twin.update(load_uncompiled_kernels(_TWIN_NAME))
+        with _load_lock:
+            if not _twin:
+                _twin.update(load_uncompiled_kernels(_TWIN_NAME))
     return _twin
+
+
+def twin_module(name):
+    """The uncompiled module ``name`` of the exact fallback's copy (for example ``"points_ellipse"``)."""
+    return load_uncompiled_kernels(_TWIN_NAME, (name,))[name]
 
 
 def exact_row(kind, params, verts):

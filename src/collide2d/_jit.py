@@ -1,28 +1,59 @@
 """The only place where Numba options live.
 
 Kernels are decorated with :func:`kernel` (a scalar function on floats) and batch loops with
-:func:`loop` (a ``prange`` loop over pairs, run by a serial copy for small batches).  Both compile
+:func:`loop` (a ``prange`` loop over pairs; a pair loop is compiled as serial code only and large
+batches run it in threads).  Both compile
 lazily on first call, cache the machine code on disk (``cache=True``; set
-``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use ``fastmath``, which would break the sign tests that exact geometry depends on.
+``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use ``fastmath``, which would break the
+sign tests that exact geometry depends on.
+
+A helper called with an integer constant is compiled for ``int64``, not for that one constant:
+Numba would otherwise compile it again for every literal value it is called with (``_m3(..., 0,
+1)``, ``_m3(..., 2, 0)``, ...), which multiplied the first-call compile time. See
+:class:`_Dispatcher`.
 
 The exact fallback (:mod:`collide2d._exact`) loads a second copy of :mod:`collide2d._kernels`
-inside :func:`pure_python`; while it does, both decorators return the function unchanged, so the
-very same kernel source runs on :class:`fractions.Fraction` values.
+under another package name, registered with :func:`uncompiled_package` before it is imported;
+both decorators return the functions of such a package unchanged, so the very same kernel source
+runs on :class:`fractions.Fraction` values. The choice depends only on the module a function is
+defined in, never on process-wide state, so one thread loading the copy cannot leave another
+thread's kernels uncompiled.
+
+The first compilation in a process (not a load from the disk cache) logs one ``WARNING`` on the
+``"collide2d"`` logger; :func:`compile_seconds` tells how long compiling has taken so far.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
+import logging
 import os
 import pathlib
+import threading
+import time
 
 from numpy import ndarray as _ndarray
 
 _CACHE = os.environ.get("COLLIDE2D_NUMBA_CACHE", "1") != "0"
-_pure_depth = 0
 _cache_dir = None
+_uncompiled: set = set()  # package names whose kernels stay plain Python (see uncompiled_package)
+_dispatcher_class = None
+_config_lock = threading.RLock()  # numba.config.CACHE_DIR is changed while a dispatcher is made
+
+logger = logging.getLogger("collide2d")
+
+
+def uncompiled_package(name):
+    """Make :func:`kernel` and :func:`loop` leave the functions of package ``name`` uncompiled.
+
+    Call it before the package is imported (see :func:`collide2d._exact.load_uncompiled_kernels`).
+    """
+    _uncompiled.add(name)
+
+
+def _is_uncompiled(function):
+    return function.__module__.rpartition(".")[0] in _uncompiled
 
 
 def kernel_cache_dir(numba):
@@ -46,8 +77,87 @@ def kernel_cache_dir(numba):
     return _cache_dir
 
 
+# -- compile notice and compile time -----------------------------------------------------------------
+
+_compile_lock = threading.Lock()
+_compile_state = {"seconds": 0.0, "announced": False}
+_compile_depth = threading.local()
+
+
+def compile_seconds():
+    """Wall-clock seconds spent compiling collide2d kernels in this process so far (not counting
+    loads from the disk cache)."""
+    return _compile_state["seconds"]
+
+
+def _announce():
+    logger.warning(
+        "collide2d: compiling kernels on first use (a few seconds per operation, cached on disk for "
+        "later runs; 'collide2d warmup' compiles them all ahead of time)"
+    )
+
+
+def _make_listener(event):
+    class _CompileListener(event.Listener):
+        """Times top-level compilations of our dispatchers; announces the first one."""
+
+        def on_start(self, ev):
+            if not isinstance(ev.data.get("dispatcher"), _dispatcher_class):
+                return
+            depth = getattr(_compile_depth, "n", 0)
+            _compile_depth.n = depth + 1
+            if depth == 0:
+                _compile_depth.start = time.perf_counter()
+                with _compile_lock:
+                    first = not _compile_state["announced"]
+                    _compile_state["announced"] = True
+                if first:
+                    _announce()
+
+        def on_end(self, ev):
+            if not isinstance(ev.data.get("dispatcher"), _dispatcher_class):
+                return
+            _compile_depth.n -= 1
+            if _compile_depth.n == 0:
+                with _compile_lock:
+                    _compile_state["seconds"] += time.perf_counter() - _compile_depth.start
+
+    return _CompileListener()
+
+
+def _get_dispatcher_class(numba):
+    """Numba's CPU dispatcher, compiling calls from other kernels for non-literal argument types.
+
+    Inside a kernel, a call ``f(x, 0)`` is typed with ``Literal[int](0)`` and Numba compiles ``f``
+    once per literal value; here ``f`` is compiled for ``int64`` (and ``bool``, ...) once, and the
+    literal signature is only tried if that fails to type. Made once (the listener that times
+    compilations is registered with it).
+    """
+    global _dispatcher_class
+    with _config_lock:
+        if _dispatcher_class is None:
+            from numba.core import errors, event, types
+            from numba.core.registry import CPUDispatcher
+
+            class Dispatcher(CPUDispatcher):
+                def get_call_template(self, args, kws):
+                    plain = tuple(types.unliteral(a) for a in args)
+                    plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+                    if plain != tuple(args) or plain_kws != kws:
+                        try:
+                            return super().get_call_template(plain, plain_kws)
+                        except errors.TypingError:
+                            pass
+                    return super().get_call_template(args, kws)
+
+            _dispatcher_class = Dispatcher
+            event.register("numba:compile", _make_listener(event))
+    return _dispatcher_class
+
+
 def _compile(function, subdir=None, **options):
-    """Decorate with ``numba.njit``; the cache locator is chosen here, inside our cache directory.
+    """Make a Numba dispatcher for ``function``; the cache locator is chosen here, inside our
+    cache directory.
 
     ``subdir`` puts the cache files in a subdirectory: Numba's cache index is keyed by the
     function's name, line, bytecode and signature but not by the compiler flags, so a second
@@ -56,31 +166,26 @@ def _compile(function, subdir=None, **options):
     """
     import numba
 
-    if not _CACHE:
-        return numba.njit(cache=False, fastmath=False, nogil=True, **options)(function)
-    previous = numba.config.CACHE_DIR
-    directory = kernel_cache_dir(numba)
-    numba.config.CACHE_DIR = directory if subdir is None else os.path.join(directory, subdir)
-    try:
-        return numba.njit(cache=True, fastmath=False, nogil=True, **options)(function)
-    finally:
-        numba.config.CACHE_DIR = previous
-
-
-@contextlib.contextmanager
-def pure_python():
-    """Within this block, :func:`kernel` and :func:`loop` leave functions uncompiled."""
-    global _pure_depth
-    _pure_depth += 1
-    try:
-        yield
-    finally:
-        _pure_depth -= 1
+    if numba.config.DISABLE_JIT:
+        return function
+    dispatcher = _get_dispatcher_class(numba)
+    targetoptions = {"nopython": True, "fastmath": False, "nogil": True, **options}
+    disp = dispatcher(py_func=function, locals={}, targetoptions=targetoptions)
+    if _CACHE:
+        with _config_lock:  # kernel modules may be imported by several threads at once
+            previous = numba.config.CACHE_DIR
+            directory = kernel_cache_dir(numba)
+            numba.config.CACHE_DIR = directory if subdir is None else os.path.join(directory, subdir)
+            try:
+                disp.enable_caching()
+            finally:
+                numba.config.CACHE_DIR = previous
+    return disp
 
 
 def kernel(function):
     """Compile a scalar kernel: ``nopython``, cached, no fastmath, compiled on first call."""
-    if _pure_depth:
+    if _is_uncompiled(function):
         return function
     return _compile(function)
 
@@ -88,6 +193,11 @@ def kernel(function):
 # Batches smaller than this run a serial copy of the loop: a parallel launch costs tens of
 # microseconds on an idle machine and milliseconds on a loaded one (every thread must be scheduled).
 SERIAL_BELOW = 4096
+
+# The leading parameters of a pair loop (see :func:`loop`).
+_PAIR_PARAMETERS = ("pa", "va", "ia", "pb", "vb", "ib")
+_pool = None
+_pool_lock = threading.Lock()
 
 
 def _work_size(args):
@@ -99,27 +209,115 @@ def _work_size(args):
     return n
 
 
-def loop(function):
-    """Compile a batch loop over pairs; its ``prange`` runs on all cores for large batches.
+def _thread_count():
+    import numba
 
-    The function is compiled twice, lazily and each with its own disk cache: with
-    ``parallel=True`` and, for batches of fewer than :data:`SERIAL_BELOW` rows (the largest
-    leading dimension of the array arguments), as plain serial code (``prange`` is ``range``
-    there). The returned callable keeps the loop's signature; ``.parallel`` and ``.serial`` are
-    the two Numba dispatchers and ``.py_func`` the Python function.
+    return max(1, int(numba.config.NUMBA_NUM_THREADS))
+
+
+def _thread_pool():
+    global _pool
+    if _pool is None:
+        with _pool_lock:
+            if _pool is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                _pool = ThreadPoolExecutor(max_workers=_thread_count(), thread_name_prefix="collide2d")
+    return _pool
+
+
+def run_in_threads(n, piece):
+    """Call ``piece(start, stop)`` on consecutive slices covering ``range(n)``, in a pool of threads.
+
+    About four slices per thread (each of at least ``SERIAL_BELOW // 4`` rows), so that the threads
+    stay busy when some rows cost more than others; one call in this thread when ``n`` is small.
+    ``piece`` should call compiled code, which releases the GIL.
     """
-    if _pure_depth:
-        return function
-    parallel = _compile(function, parallel=True)
+    pieces = max(1, min(4 * _thread_count(), n // (SERIAL_BELOW // 4)))
+    if pieces == 1:
+        piece(0, n)
+        return
+    bounds = [n * i // pieces for i in range(pieces + 1)]
+    for future in [_thread_pool().submit(piece, bounds[i], bounds[i + 1]) for i in range(pieces)]:
+        future.result()
+
+
+def _read_only(array):
+    """``array`` itself when read-only, else a read-only view: the loops then see one array type
+    for their inputs (Numba compiles once per type, and read-only is a different type)."""
+    if array.flags.writeable:
+        array = array.view()
+        array.flags.writeable = False
+    return array
+
+
+def _pair_loop(function):
+    """A pair loop: only a serial copy is compiled; large batches run it on slices in threads.
+
+    The slices split the rows ``k`` of the batch: ``ia``, ``ib`` and every array argument after
+    them (``relation``, ``out``, ``count``: one row per pair), while the parameter tables and
+    vertex arrays are shared. Numba releases the GIL in the loops (``nogil=True``), so the
+    threads run at once; every row is written by one thread only, so the result does not depend
+    on thread timing.
+    """
     serial = _compile(function, subdir="serial")
+
+    def run_serial(*args):
+        pa, va, ia, pb, vb, ib = (_read_only(x) for x in args[:6])
+        return serial(pa, va, ia, pb, vb, ib, *args[6:])
+
+    def run_threaded(*args):
+        pa, va, ia, pb, vb, ib = (_read_only(x) for x in args[:6])
+        rest = args[6:]
+
+        def piece(s, e):
+            sliced = tuple(x[s:e] if type(x) is _ndarray else x for x in rest)
+            serial(pa, va, ia[s:e], pb, vb, ib[s:e], *sliced)
+
+        run_in_threads(ia.shape[0], piece)
+
+    run = _runner(function, run_serial, run_threaded, lambda args: args[2].shape[0])
+    run.serial = serial
+    return run
+
+
+def _runner(function, small, large, size):
+    """The callable that :func:`loop` returns: ``small(*args)`` for batches of fewer than
+    :data:`SERIAL_BELOW` rows (``size(args)``), else ``large(*args)``."""
 
     @functools.wraps(function)
     def run(*args):
-        if _work_size(args) < SERIAL_BELOW:
-            return serial(*args)
-        return parallel(*args)
+        return (small if size(args) < SERIAL_BELOW else large)(*args)
 
-    run.parallel = parallel
-    run.serial = serial
+    run.serial = small
+    run.parallel = large
     run.py_func = function
     return run
+
+
+def loop(function):
+    """Compile a batch loop; its ``prange`` runs on all cores for large batches.
+
+    A *pair loop*, whose parameters begin with ``pa, va, ia, pb, vb, ib`` (parameter tables,
+    vertex arrays and row indices of the two sides; one iteration ``k`` per pair, writing only
+    row ``k`` of its outputs), is compiled once, as serial code (``prange`` is ``range`` there);
+    batches of :data:`SERIAL_BELOW` pairs or more run it on slices of the rows in a pool of
+    threads (see :func:`_pair_loop`), so single calls and small batches never pay for compiling
+    Numba's parallel loops (about 1 s more per loop than the serial copy). Its inputs are passed
+    read-only, so that each loop is compiled once whatever the caller's arrays.
+
+    Any other loop is compiled twice, lazily and each with its own disk cache: with
+    ``parallel=True`` and as plain serial code, for batches of fewer than :data:`SERIAL_BELOW`
+    rows (the largest leading dimension of the array arguments). A process that only meets small
+    batches never compiles the parallel copy.
+
+    The returned callable keeps the loop's signature; ``.parallel`` runs the parallel copy (the
+    threaded slices for a pair loop), ``.serial`` is the serial Numba dispatcher and ``.py_func``
+    the Python function.
+    """
+    if _is_uncompiled(function):
+        return function
+    code = function.__code__
+    if code.co_varnames[: min(code.co_argcount, 6)] == _PAIR_PARAMETERS:
+        return _pair_loop(function)
+    return _runner(function, _compile(function, subdir="serial"), _compile(function, parallel=True), _work_size)

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from collide2d import _dispatch, predicates
+from collide2d import _dispatch, _jit, predicates
 from collide2d._validate import check_option
 from collide2d.shapes import Box, Shape
 from collide2d.table import KIND_NAMES, ShapeTable
@@ -387,6 +387,24 @@ def _use_parallel(work):
     return work >= PARALLEL_WORK and numba.get_num_threads() > 1
 
 
+# The grid loops run on both cores as their serial copies on slices of their rows, in threads
+# (Numba's parallel copies cost about 1 s more to compile each). For each loop: its number of
+# rows, and its arguments for the rows ``s .. e - 1``. fused_rows: the queries (their boxes, rows
+# and ellipse rows; each writes only its own row); resolve_rows and compact_rows: the result rows
+# (a slice of ``offsets`` keeps its absolute values, so ``out`` is cut at the slice's first one).
+_GRID_PIECES = {
+    "fused_rows": (lambda a: a[2].shape[0], lambda a, s, e: a[:2] + tuple(x[s:e] for x in a[2:8]) + a[8:]),
+    "resolve_rows": (
+        lambda a: a[2].shape[0],
+        lambda a, s, e: (a[0] + s, a[1][s:], a[2][s:e], a[3][a[1][s] - a[1][0] :], a[4], a[5]),
+    ),
+    "compact_rows": (
+        lambda a: a[1].shape[0],
+        lambda a, s, e: (a[0][s:], a[1][s:e], a[2][s:], a[3][a[0][s] - a[0][0] :], a[4]),
+    ),
+}
+
+
 def _fused_pairs(coll_a, coll_b, elements, predicate):
     """``(row_counts, columns)`` of :func:`_query` through :mod:`collide2d._kernels.grid`.
 
@@ -425,7 +443,10 @@ def _fused_pairs(coll_a, coll_b, elements, predicate):
     empty = np.empty(0, dtype=np.int64)
 
     def run(function, work, *args):
-        return (function.parallel if _use_parallel(work) else function.serial)(*args)
+        if not _use_parallel(work):
+            return function.serial(*args)
+        rows, piece_args = _GRID_PIECES[function.__name__]
+        _jit.run_in_threads(rows(args), lambda s, e: function.serial(*piece_args(args, s, e)))
 
     counts = np.empty(nq, dtype=np.int64)
     run(grid.fused_rows, ne, 0, nq, *common, counts, empty, empty)

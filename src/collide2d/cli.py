@@ -9,6 +9,8 @@ Commands
     Everything about two shapes written inline (``"ellipse 0 0 2 1 30deg"``).
 ``collide2d sample NAME -o FILE``
     Write a built-in scene to a file.
+``collide2d warmup``
+    Compile every kernel ahead of time (they are cached on disk), with a progress bar.
 
 See ``docs/cli.md`` for the formats. Errors in the input end with ``collide2d: error: ...`` on
 standard error and exit code 2, without a traceback.
@@ -35,6 +37,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import functools
 import json
 import math
 import os
@@ -44,7 +47,7 @@ import time
 
 import numpy as np
 
-from collide2d import io, scenes
+from collide2d import _jit, io, scenes
 from collide2d.predicates import Relation
 
 __all__ = ["build_parser", "main"]
@@ -232,9 +235,11 @@ def _pairs(args):
     if ids is not None and len(ids) != _count(shapes):
         raise ValueError(f"{label}: {len(ids)} ids for {_count(shapes)} shapes")
     t_read = time.perf_counter() - clock
+    compiling = _jit.compile_seconds()
     clock = time.perf_counter()
     pairs, shifts = broadphase.query_pairs(shapes, predicate=args.predicate, periodic=periodic, return_shifts=True)
-    t_query = time.perf_counter() - clock
+    t_query = time.perf_counter() - clock - (_jit.compile_seconds() - compiling)
+    compiled_in_query = _jit.compile_seconds() - compiling
     clock = time.perf_counter()
     counts = np.zeros(len(_RELATION_NAMES), dtype=np.int64)
     n = pairs.shape[1]
@@ -252,7 +257,7 @@ def _pairs(args):
             writer.write(part, values, shift)
             progress.update(start + part.shape[1])
         progress.close()
-        t_measure = time.perf_counter() - clock
+        t_measure = time.perf_counter() - clock - (_jit.compile_seconds() - compiling - compiled_in_query)
         sys.stdout.flush()
         if args.plot:  # inside the block: OUTPUT is kept only if the picture is drawn too
             clock = time.perf_counter()
@@ -263,6 +268,8 @@ def _pairs(args):
         times = f"read {t_read:.2f} s, query_pairs {t_query:.2f} s, measure and write {t_measure:.2f} s"
         if args.plot:
             times += f", plot {t_plot:.2f} s"
+        if _jit.compile_seconds() > compiling:
+            times += f"; compiling kernels {_jit.compile_seconds() - compiling:.2f} s (once: they are cached)"
         skipped = f" ({args.skipped} bad row{'s' if args.skipped != 1 else ''} skipped)" if args.skip_invalid else ""
         print(
             f"collide2d: {label}: {_count(shapes)} shapes{skipped}, {n} pairs ({args.predicate})"
@@ -372,6 +379,104 @@ def _sample(args):
     return 0
 
 
+def _warmup_tasks():
+    """``(label, call)`` for every operation on every kind pair, single shapes and small batches.
+
+    Calling the public functions compiles exactly the kernels and loops (with their argument
+    types) that later calls use. Mirrored pairs use the same kernels, so one order is enough.
+    """
+    import collide2d as c2
+
+    single = {
+        "ellipse": c2.Ellipse((0.0, 0.0), (2.0, 1.0), 0.3),
+        "polygon": c2.Polygon([(0.0, 0.0), (2.0, 0.0), (1.0, 2.0)]),
+        "segment": c2.Segment((-1.0, -1.0), (3.0, 1.0)),
+        "line": c2.Line((0.0, 0.5), (1.0, 0.2)),
+        "point": c2.Point((0.5, 0.2)),
+    }
+    batch = {
+        "ellipse": c2.Ellipse([(0.0, 0.0), (1.0, 0.5)], (2.0, 1.0), 0.3),
+        "polygon": c2.Box([(0.0, 0.0), (1.0, -1.0)], [(2.0, 1.0), (2.5, 0.5)]),
+        "segment": c2.Segment([(-1.0, -1.0), (0.0, 2.0)], [(3.0, 1.0), (1.0, -2.0)]),
+        "line": c2.Line([(0.0, 0.5), (1.0, 0.0)], [(1.0, 0.2), (0.0, 1.0)]),
+        "point": c2.Point([(0.5, 0.2), (5.0, 5.0)]),
+    }
+    operations = [
+        ("relate", c2.relate),
+        ("intersects", c2.intersects),
+        ("contact", c2.contact),
+        ("distance", c2.distance),
+        ("intersection_points", c2.intersection_points),
+        ("overlap_area", c2.overlap_area),
+    ]
+    kinds = list(single)
+    tasks = []
+    for size, shapes in (("single", single), ("batch", batch)):
+        for i, first in enumerate(kinds):
+            for second in kinds[i:]:
+                a, b = shapes[first], shapes[second]
+                for name, operation in operations:
+                    if name == "overlap_area" and second not in ("ellipse", "polygon"):  # regions only
+                        continue
+                    tasks.append((f"{name} {first}-{second} ({size})", functools.partial(operation, a, b)))
+    for size, pair in (("single", (single["ellipse"], c2.Circle((3.0, 0.0), 1.0))), ("batch", (batch["ellipse"], batch["ellipse"][::-1]))):
+        tasks.append((f"perram_wertheim ellipse-ellipse ({size})", functools.partial(c2.perram_wertheim, *pair)))
+    # exact fallback: exactly tangent circles
+    tasks.append(("exact fallback", functools.partial(c2.touches, c2.Circle((0.0, 0.0), 1.0), c2.Circle((2.0, 0.0), 1.0))))
+    rng = np.random.default_rng(0)
+    n = 4096
+    ellipses = c2.Ellipse(rng.uniform(0, 60, (n, 2)), rng.uniform(0.5, 1.5, (n, 2)), rng.uniform(0, np.pi, n))
+    mixed = scenes.load("mixed").shapes
+
+    def broad_phase(shapes, predicate):
+        pairs = c2.query_pairs(shapes, predicate=predicate)
+        c2.measure_pairs(shapes, pairs)
+
+    for predicate in PREDICATES[:2]:
+        tasks.append((f"query_pairs + measure_pairs {predicate} (ellipses)", functools.partial(broad_phase, ellipses, predicate)))
+        tasks.append((f"query_pairs + measure_pairs {predicate} (mixed)", functools.partial(broad_phase, mixed, predicate)))
+    return tasks
+
+
+def _warmup(args):
+    import logging
+
+    tasks = _warmup_tasks()
+    stream = sys.stderr
+    tty = hasattr(stream, "isatty") and stream.isatty()
+    logger = logging.getLogger("collide2d")
+    level = logger.level
+    logger.setLevel(logging.ERROR)  # the notice of the first compilation: this command is that notice
+    clock = time.perf_counter()
+    compiling = _jit.compile_seconds()
+    print(f"collide2d: compiling the kernels ({len(tasks)} operations; cached under {_cache_location()})", file=stream)
+    try:
+        for k, (label, call) in enumerate(tasks):
+            if tty:
+                bar = "#" * (30 * k // len(tasks))
+                stream.write(f"\r[{bar:<30}] {k}/{len(tasks)} {time.perf_counter() - clock:6.1f} s  {label[:40]:<40}")
+                stream.flush()
+            call()
+    finally:
+        logger.setLevel(level)
+    if tty:
+        stream.write("\r" + " " * 100 + "\r")
+    print(
+        f"collide2d: warmup done in {time.perf_counter() - clock:.1f} s "
+        f"({_jit.compile_seconds() - compiling:.1f} s compiling; the rest was cached already)",
+        file=stream,
+    )
+    return 0
+
+
+def _cache_location():
+    if not _jit._CACHE:
+        return "nothing: COLLIDE2D_NUMBA_CACHE=0, the cache is off"
+    import numba
+
+    return _jit.kernel_cache_dir(numba)
+
+
 def _positive_int(text):
     try:
         value = int(text)
@@ -451,6 +556,18 @@ def build_parser():
     sample.add_argument("--size", type=_positive_int, help="number of shapes of a random scene")
     sample.add_argument("--seed", type=int, default=0, help="seed of a random scene (default 0)")
     sample.set_defaults(run=_sample)
+
+    warmup = commands.add_parser(
+        "warmup",
+        help="compile every kernel ahead of time (cached on disk), with a progress bar",
+        description="Compile every kernel of collide2d now, so that later runs start at full speed. "
+        "Kernels are compiled by Numba on first use, a few seconds per operation and kind pair, and the "
+        "machine code is cached on disk (under $XDG_CACHE_HOME/collide2d, or NUMBA_CACHE_DIR), so this "
+        "is needed once per installation and version; without it the first calls compile what they use. "
+        "Runs every operation on every pair of shape kinds, single shapes and small batches, and the "
+        "broad phase; a progress bar goes to standard error when it is a terminal.",
+    )
+    warmup.set_defaults(run=_warmup)
 
     from collide2d import demo  # pygame itself is imported only when the demo runs
 

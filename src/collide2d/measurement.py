@@ -37,6 +37,8 @@ class Contact(NamedTuple):
     curvature_b: float | np.ndarray  #: curvature of b's boundary at point_b
 
 
+_array = np.array
+
 # Smallest positive float (subnormal): the separation reported for exactly disjoint pairs whose
 # floating-point separation came out <= 0 (far below the accuracy of the separation).
 _TINY = float(np.nextafter(0.0, 1.0))
@@ -71,6 +73,20 @@ def _coordinate_scale(shape, rows=None):
     return out
 
 
+def _single_scale(shape):
+    """:func:`_coordinate_scale` of a single shape, as a Python float (no array operations)."""
+    p = shape._params.tolist()
+    kind = shape._kind
+    if kind == "ellipse":  # centre and semi-axes
+        return max(abs(p[0]), abs(p[1]), p[2], p[3])
+    if kind == "polygon":
+        v = shape._verts[int(p[0]) : int(p[0]) + int(p[1])]
+        return float(np.abs(v).max()) if v.size else 0.0
+    if kind == "line":
+        return max(abs(p[0]), abs(p[1]))
+    return max(map(abs, p))
+
+
 def _global_scale(shape):
     """An upper bound of :func:`_coordinate_scale` over all rows (a float)."""
     table = shape._verts if shape._kind == "polygon" else shape._params
@@ -98,8 +114,7 @@ def _sign_consistent(a, b, sep):
     Normals and witness points are left as computed.
     """
     if not isinstance(sep, np.ndarray):
-        scale = float(_coordinate_scale(a)[0]) + float(_coordinate_scale(b)[0])
-        if abs(sep) > _BAND * scale:
+        if abs(sep) > _BAND * (_single_scale(a) + _single_scale(b)):
             return sep
         code = _dispatch.relate_codes(a, b)
         if code == codes.DISJOINT:
@@ -213,8 +228,9 @@ def contact(a, b, /):
     0.0
     """
     values = _dispatch.contact_values(a, b)
-    if isinstance(values, tuple):
-        return _contact_from_values((_sign_consistent(a, b, values[0]),) + values[1:])
+    if type(values) is tuple:
+        v = _array(values[1:7])  # one array; the three vectors are views of it
+        return Contact(_sign_consistent(a, b, values[0]), v[0:2], v[2:4], v[4:6], values[7], values[8])
     if values.size:
         _sign_consistent(a, b, values.reshape(-1, 9)[:, 0])  # contact_values returns a contiguous array
     return _contact_from_values(values)

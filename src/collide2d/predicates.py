@@ -7,6 +7,7 @@ with an error bound and fall back to rational arithmetic when the bound cannot s
 from __future__ import annotations
 
 import enum
+import sys
 
 import numpy as np
 
@@ -314,7 +315,16 @@ def contains_xy(shape, xy, /):
     from collide2d.shapes import Point
 
     _dispatch.check_shape(shape, "shape")
+    if type(xy) in _PAIR_TYPES and len(xy) == 2 and shape._params.ndim == 1:  # one shape, one point
+        x, y = xy
+        if type(x) in _NUMBER_TYPES and type(y) in _NUMBER_TYPES and -_MAX <= x <= _MAX and -_MAX <= y <= _MAX:
+            return _INTERSECTS.single[_dispatch.relate_code_xy(shape, x, y)]
     return _predicate(shape, Point(xy), _INTERSECTS)
+
+
+_PAIR_TYPES = (tuple, list)
+_NUMBER_TYPES = (float, int)
+_MAX = sys.float_info.max  # finite floats (and ints that convert to one) only; the rest via Point
 
 
 def exact_fallback_counts(*, reset=False):

@@ -4,6 +4,7 @@ Each loop evaluates ``out[k] = area_<a>_<b>(params_a[index_a[k]], verts_a, param
 verts_b, relation[k])``. Written out one by one because Numba caches only module-level functions.
 """
 
+import numpy as np
 from numba import prange
 
 from collide2d._jit import loop
@@ -15,16 +16,16 @@ from .area_flat import area_polygon_polygon  # noqa: E402
 @loop
 def area_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, relation, out):
     for k in prange(ia.shape[0]):
-        out[k] = area_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb, relation[k])
+        out[k] = area_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]))
 
 
 @loop
 def area_ellipse_polygon_loop(pa, va, ia, pb, vb, ib, relation, out):
     for k in prange(ia.shape[0]):
-        out[k] = area_ellipse_polygon(pa[ia[k]], va, pb[ib[k]], vb, relation[k])
+        out[k] = area_ellipse_polygon(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]))
 
 
 @loop
 def area_polygon_polygon_loop(pa, va, ia, pb, vb, ib, relation, out):
     for k in prange(ia.shape[0]):
-        out[k] = area_polygon_polygon(pa[ia[k]], va, pb[ib[k]], vb, relation[k])
+        out[k] = area_polygon_polygon(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]))

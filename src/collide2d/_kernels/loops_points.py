@@ -7,6 +7,7 @@ on thread timing. Written out one by one (not generated from a closure) because 
 module-level functions.
 """
 
+import numpy as np
 from numba import prange
 
 from collide2d._jit import loop
@@ -35,88 +36,88 @@ from .points_flat import (  # noqa: E402
 @loop
 def points_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_ellipse_polygon_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_ellipse_polygon(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_ellipse_polygon(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_ellipse_segment_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_ellipse_segment(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_ellipse_segment(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_ellipse_line_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_ellipse_line(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_ellipse_line(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_ellipse_point_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_ellipse_point(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_ellipse_point(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_polygon_polygon_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_polygon_polygon(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_polygon_polygon(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_polygon_segment_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_polygon_segment(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_polygon_segment(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_polygon_line_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_polygon_line(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_polygon_line(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_polygon_point_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_polygon_point(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_polygon_point(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_segment_segment_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_segment_segment(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_segment_segment(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_segment_line_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_segment_line(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_segment_line(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_segment_point_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_segment_point(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_segment_point(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_line_line_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_line_line(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_line_line(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_line_point_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_line_point(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_line_point(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])
 
 
 @loop
 def points_point_point_loop(pa, va, ia, pb, vb, ib, relation, out, count):
     for k in prange(ia.shape[0]):
-        count[k] = points_point_point(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+        count[k] = points_point_point(pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k]), out[k])

@@ -1,0 +1,190 @@
+"""The first run: compile notice, one compilation per helper, thread safety on first use.
+
+The subprocess runs start fresh processes (nothing compiled or loaded yet); the ones that must see
+Numba compile use an empty kernel cache of their own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import JIT_DISABLED
+
+pytestmark = pytest.mark.skipif(JIT_DISABLED, reason="NUMBA_DISABLE_JIT is set: nothing is compiled")
+
+
+def _run(code, env_extra=None, timeout=600):
+    env = dict(os.environ, **(env_extra or {}))
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, timeout=timeout
+    )
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def _empty_cache(tmp_path):
+    return {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+
+
+def test_first_compilation_is_announced_once_and_timed(tmp_path):
+    code = """
+        import collide2d as c2
+        from collide2d import _jit
+        print(c2.intersects(c2.Point((0, 0)), c2.Point((1, 1))), c2.relate(c2.Segment((0, 0), (1, 0)), c2.Point((2, 0))).name)
+        print(_jit.compile_seconds() > 0)
+    """
+    first = _run(code, _empty_cache(tmp_path))
+    assert first.stdout.split() == ["False", "DISJOINT", "True"]
+    notices = [line for line in first.stderr.splitlines() if "compiling kernels on first use" in line]
+    assert len(notices) == 1 and notices[0].startswith("collide2d: ")
+    again = _run(code, _empty_cache(tmp_path))  # the same cache: loaded, not compiled
+    assert again.stdout.split() == ["False", "DISJOINT", "False"]
+    assert "compiling" not in again.stderr
+
+
+def test_the_notice_can_be_silenced(tmp_path):
+    code = """
+        import logging
+        import collide2d as c2
+        logging.getLogger("collide2d").setLevel(logging.ERROR)
+        print(c2.intersects(c2.Point((0, 0)), c2.Point((1, 1))))
+    """
+    result = _run(code, _empty_cache(tmp_path))
+    assert result.stdout.split() == ["False"] and "compiling" not in result.stderr
+
+
+def test_helpers_are_compiled_once_not_once_per_integer_literal():
+    # a helper called with constants (``_m3(..., 0, 1)``, ``_m3(..., 2, 0)``) gets one int64
+    # signature instead of one per literal value, each a compilation of its own
+    import importlib
+
+    import collide2d as c2
+    from collide2d import _jit
+
+    a = c2.Ellipse((0, 0), (2, 1), 0.3)
+    b = c2.Ellipse((2.5, 1), (1, 0.5), 0.4)
+    c2.contact(a, b), c2.relate(a, b), c2.overlap_area(a, b), c2.intersection_points(a, b)
+    literal = []
+    for name in ("conic", "ellipse", "distance_ellipse", "area_ellipse", "points_ellipse", "vec"):
+        module = importlib.import_module(f"collide2d._kernels.{name}")
+        for attribute, value in vars(module).items():
+            if isinstance(value, _jit._dispatcher_class):
+                literal += [f"{name}.{attribute}{sig}" for sig in value.signatures if "Literal" in str(sig)]
+    assert literal == []
+
+
+RACE = """
+    import importlib, json, threading
+    import numpy as np
+    import collide2d as c2
+    from collide2d import _exact, _jit
+
+    e1, e2 = c2.Ellipse((0, 0), (2, 1), 0.3), c2.Ellipse((2.5, 1), (1, 0.5), 0.4)
+    rng = np.random.default_rng(1)
+    n = 3 * _jit.SERIAL_BELOW  # large enough for the threaded loops
+    many = c2.Ellipse(rng.uniform(0, 40, (n, 2)), rng.uniform(0.5, 1.5, (n, 2)), rng.uniform(0, 3, n))
+    operations = {
+        "touches": lambda: bool(c2.touches(c2.Circle((0, 0), 1), c2.Circle((2, 0), 1))),  # exact fallback
+        "contact": lambda: c2.contact(e1, e2).separation,
+        "area": lambda: c2.overlap_area(c2.Circle((0, 0), 1), c2.Circle((0, 0), 1)),
+        "points": lambda: c2.intersection_points(c2.Circle((0, 0), 1), c2.Circle((2, 0), 1)).tolist(),
+        "distance": lambda: c2.distance(c2.Box((0, 0), (1, 1)), c2.Point((4, 5))),
+        "contains_xy": lambda: bool(c2.contains_xy(e1, (1.0, 0.2))),
+        "batch": lambda: int(c2.intersects(many, many[::-1]).sum()),
+    }
+    barrier = threading.Barrier(len(operations) + 1)
+    results, errors = {}, []
+
+    def run(name, operation):
+        barrier.wait()
+        try:
+            results[name] = operation()
+        except Exception as error:  # reported below
+            errors.append(repr(error))
+
+    def load_copies():  # keeps loading uncompiled copies while the others import and compile
+        barrier.wait()
+        for k in range(6):
+            _exact.load_uncompiled_kernels(f"collide2d_race_copy_{k}")
+
+    threads = [threading.Thread(target=run, args=item) for item in operations.items()]
+    threads.append(threading.Thread(target=load_copies))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    kernels = {
+        "conic": "relate_ellipse_ellipse", "ellipse": "relate_ellipse_point", "distance_ellipse": "contact_ellipse_ellipse",
+        "area_ellipse": "area_ellipse_ellipse", "points_ellipse": "points_ellipse_ellipse",
+        "distance_flat": "contact_polygon_point", "vec": "certain_sign",
+    }
+    compiled = {
+        f"{module}.{name}": isinstance(getattr(importlib.import_module(f"collide2d._kernels.{module}"), name), _jit._dispatcher_class)
+        for module, name in kernels.items()
+    }
+    loops = importlib.import_module("collide2d._kernels.loops")
+    compiled["loops.intersects_ellipse_ellipse_loop"] = isinstance(loops.intersects_ellipse_ellipse_loop.serial, _jit._dispatcher_class)
+    twin = _exact.kernel_function("relate_ellipse_ellipse")
+    expected = int((c2.relate(many, many[::-1]) != 0).sum())
+    print(json.dumps({"results": results, "errors": errors, "compiled": compiled,
+                      "twin_plain": type(twin).__name__ == "function", "expected_batch": expected}))
+"""
+
+
+def test_threads_on_first_use_leave_every_kernel_compiled():
+    # Many threads call different operations at once in a fresh process while another loads
+    # uncompiled copies of the kernels (as the exact fallback does): the copies must stay plain
+    # Python and every kernel of the package itself compiled, whatever the interleaving.
+    out = json.loads(_run(RACE).stdout.strip().splitlines()[-1])
+    assert out["errors"] == []
+    assert all(out["compiled"].values()), out["compiled"]
+    assert out["twin_plain"]
+    r = out["results"]
+    assert r["touches"] is True
+    assert r["contact"] < 0
+    assert r["area"] == pytest.approx(3.141592653589793, rel=1e-12)
+    assert r["points"] == [[1.0, 0.0]]
+    assert r["distance"] == 5.0
+    assert r["contains_xy"] is True
+    assert r["batch"] == out["expected_batch"]
+
+
+def test_threaded_batches_match_the_serial_loop():
+    import numpy as np
+
+    import collide2d as c2
+    from collide2d import _jit
+
+    rng = np.random.default_rng(5)
+    n = 3 * _jit.SERIAL_BELOW + 11
+    a = c2.Ellipse(rng.uniform(0, 30, (n, 2)), rng.uniform(0.5, 1.5, (n, 2)), rng.uniform(0, 3, n))
+    b = a[::-1]
+    whole = c2.contact(a, b)
+    parts = [c2.contact(a[k : k + 1000], b[k : k + 1000]) for k in range(0, n, 1000)]  # serial loop
+    np.testing.assert_array_equal(whole.separation, np.concatenate([p.separation for p in parts]))
+    np.testing.assert_array_equal(whole.normal, np.concatenate([p.normal for p in parts]))
+
+
+def test_contains_xy_of_one_point_matches_the_point_shape():
+    import collide2d as c2
+
+    shapes = [
+        c2.Ellipse((0, 0), (2, 1), 0.3),
+        c2.Box((0, 0), (1, 1)),
+        c2.Segment((0, 0), (2, 2)),
+        c2.Line((0, 0), (1, 1)),
+        c2.Point((1, 1)),
+    ]
+    points = [(1, 1), (1.0, 0.0), [0, 0], (2, 0), (0.5, 0.5), (3, -1)]
+    for shape in shapes:
+        for xy in points:
+            assert c2.contains_xy(shape, xy) is c2.intersects(shape, c2.Point(xy))
+    with pytest.raises(ValueError):
+        c2.contains_xy(shapes[0], (float("nan"), 0.0))
