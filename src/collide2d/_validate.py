@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -23,6 +24,8 @@ def as_float_array(value, name, *, vector=False):
         np.issubdtype(array.dtype, np.number) or np.issubdtype(array.dtype, np.bool_)
     ):
         raise TypeError(f"{name} must contain real numbers, got dtype {array.dtype}")
+    if array.dtype.kind in "mM":  # timedelta64 counts as an integer type in NumPy's hierarchy
+        raise TypeError(f"{name} must contain real numbers, got dtype {array.dtype} (a time, not a length)")
     if np.issubdtype(array.dtype, np.complexfloating):
         raise TypeError(f"{name} must contain real numbers, got complex values")
     array = array.astype(np.float64)
@@ -40,6 +43,39 @@ def as_positive_array(value, name, *, vector=False):
     if np.any(array <= 0):
         raise ValueError(f"{name} must be positive (> 0), got {array[array <= 0].flat[0]!r}")
     return array
+
+
+# Fast paths for single shapes built from Python numbers. Each returns Python floats when the input
+# is a plain number (or a tuple or list of two) that passes every rule, and otherwise hands the
+# input to the array functions above, which apply the same rules and raise the errors. bool and
+# NumPy scalars other than float64 take the array path (so they keep exactly its behaviour).
+_PLAIN_TYPES = frozenset((float, int, np.float64))
+
+
+def real(value, name, *, positive=False):
+    """A finite real number (``float``) or a finite float64 array (see :func:`as_float_array`)."""
+    if type(value) in _PLAIN_TYPES:
+        try:
+            x = float(value)  # an int beyond float64 raises OverflowError: array path
+        except OverflowError:
+            x = math.nan
+        if x - x == 0.0 and (x > 0.0 or not positive):  # x - x is 0 exactly when x is finite
+            return x
+    return (as_positive_array if positive else as_float_array)(value, name)
+
+
+def pair(value, name, *, positive=False):
+    """A finite ``(x, y)`` tuple of floats, or a float64 array with a last axis of length 2."""
+    if type(value) in (tuple, list) and len(value) == 2:
+        x, y = value
+        if type(x) in _PLAIN_TYPES and type(y) in _PLAIN_TYPES:
+            try:
+                x, y = float(x), float(y)
+            except OverflowError:
+                x = math.nan
+            if x - x == 0.0 and y - y == 0.0 and (not positive or (x > 0.0 and y > 0.0)):
+                return (x, y)
+    return (as_positive_array if positive else as_float_array)(value, name, vector=True)
 
 
 def check_option(value, name, allowed):
