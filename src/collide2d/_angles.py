@@ -42,8 +42,6 @@ REDUCE_LIMIT = 1.0e6  # |theta| below it: |k| < 2**20, so k*P1 and k*P2 are exac
 SNAP = 2.0**-52  # |r| <= SNAP*|theta| (about one ulp of theta) is taken as an exact quarter turn
 
 # Quarter-turn factors for k mod 4 = 0, 1, 2, 3: (wx, wy) = (C c + S s, -S c + C s).
-_C = np.array([1.0, 0.0, -1.0, 0.0])
-_S = np.array([0.0, -1.0, 0.0, 1.0])
 _C_TUPLE = (1.0, 0.0, -1.0, 0.0)
 _S_TUPLE = (0.0, -1.0, 0.0, 1.0)
 
@@ -88,64 +86,85 @@ def reduce_exact(theta):
     return hi, lo, k & 3
 
 
-def direction_scalar(theta):
-    """``(wx, wy)`` for one finite Python float ``theta`` (bit-identical to :func:`direction`)."""
-    if -REDUCE_LIMIT < theta < REDUCE_LIMIT:
-        k = float(round(theta * TWO_OVER_PI))  # round half to even, as np.rint
-        if k == 0.0:
-            return math.cos(theta), math.sin(theta) + 0.0
-        r1 = theta - k * P1  # exact (see the module notes)
-        w = -(k * P2)  # exact
-        hi = r1 + w  # two-sum: hi + lo == r1 + w exactly
-        bb = hi - r1
-        lo = (r1 - (hi - bb)) + (w - bb)
-        lo = lo - k * P2T
-        s = hi + lo  # two-sum again, to renormalise
-        bb = s - hi
-        lo = (hi - (s - bb)) + (lo - bb)
-        hi = s
-        if abs(hi) <= SNAP * abs(theta):
-            hi = lo = 0.0
-        quarter = int(k) & 3
-    else:
-        hi, lo, quarter = reduce_exact(theta)
+def direction_reduced(theta):
+    """``(wx, wy)`` for one float ``theta`` with ``|theta| < REDUCE_LIMIT``, else ``(nan, nan)``.
+
+    Plain float arithmetic and ``math`` only: Python runs it for single shapes, and Numba
+    compiles the very same function for batches (``collide2d._kernels.construct``), so both
+    paths store the same bits.
+    """
+    if not -REDUCE_LIMIT < theta < REDUCE_LIMIT:
+        return math.nan, math.nan
+    k = math.floor(theta * TWO_OVER_PI + 0.5)  # the nearest integer (either one at a tie)
+    if k == 0.0:
+        return math.cos(theta), math.sin(theta) + 0.0
+    r1 = theta - k * P1  # exact (see the module notes)
+    w = -(k * P2)  # exact
+    hi = r1 + w  # two-sum: hi + lo == r1 + w exactly
+    bb = hi - r1
+    lo = (r1 - (hi - bb)) + (w - bb)
+    lo = lo - k * P2T
+    s = hi + lo  # two-sum again, to renormalise
+    bb = s - hi
+    lo = (hi - (s - bb)) + (lo - bb)
+    hi = s
+    if abs(hi) <= SNAP * abs(theta):
+        hi = 0.0
+        lo = 0.0
+    quarter = int(k) & 3
     c0, s0 = math.cos(hi), math.sin(hi)
     c, s = c0 - s0 * lo, s0 + c0 * lo
     cq, sq = _C_TUPLE[quarter], _S_TUPLE[quarter]
     return cq * c + sq * s, -sq * c + cq * s
 
 
+def direction_scalar(theta):
+    """``(wx, wy)`` for any finite Python float ``theta``."""
+    if -REDUCE_LIMIT < theta < REDUCE_LIMIT:
+        return direction_reduced(theta)
+    hi, lo, quarter = reduce_exact(theta)
+    c0, s0 = math.cos(hi), math.sin(hi)
+    c, s = c0 - s0 * lo, s0 + c0 * lo
+    cq, sq = _C_TUPLE[quarter], _S_TUPLE[quarter]
+    return cq * c + sq * s, -sq * c + cq * s
+
+
+_COMPILED_FROM = 64  # arrays of at least this many angles use the compiled loop
+
+
+def fix_large(theta, w):
+    """Overwrite the rows of ``w`` (flat ``(n, 2)``) whose angle is beyond ``REDUCE_LIMIT``."""
+    for i in np.flatnonzero(np.isnan(w[:, 0])):
+        w[i] = direction_scalar(float(theta[i]))
+
+
 def direction(theta):
     """Directions ``(..., 2)`` for an array of finite angles (see the module notes)."""
-    theta = np.asarray(theta, dtype=np.float64)
-    if theta.ndim == 0:
-        return direction(theta.reshape(1))[0]
-    k = np.rint(theta * TWO_OVER_PI)
-    big = np.abs(theta) >= REDUCE_LIMIT
-    if not big.any() and not k.any():  # every angle in [-pi/4, pi/4]: no reduction
-        c, s = np.cos(theta), np.sin(theta)
-        return np.stack([c, s + 0.0], axis=-1)
-    k[big] = 0.0
-    r1 = theta - k * P1
-    w = -(k * P2)
-    hi = r1 + w
-    bb = hi - r1
-    lo = (r1 - (hi - bb)) + (w - bb)
-    lo -= k * P2T
-    s = hi + lo
-    bb = s - hi
-    lo = (hi - (s - bb)) + (lo - bb)
-    hi = s
-    snap = (np.abs(hi) <= SNAP * np.abs(theta)) & (k != 0.0)
-    hi[snap] = 0.0
-    lo[snap] = 0.0
-    quarter = k.astype(np.int64) & 3
-    for index in zip(*np.nonzero(big)):
-        hi[index], lo[index], quarter[index] = reduce_exact(float(theta[index]))
-    c0, s0 = np.cos(hi), np.sin(hi)
-    c, s = c0 - s0 * lo, s0 + c0 * lo
-    cq, sq = _C[quarter], _S[quarter]
-    return np.stack([cq * c + sq * s, -sq * c + cq * s], axis=-1)
+    theta = np.array(theta, dtype=np.float64)  # a copy: the compiled loop sees one array type
+    flat = theta.reshape(-1)
+    w = np.empty((flat.size, 2))
+    if flat.size < _COMPILED_FROM:
+        for i, value in enumerate(flat.tolist()):
+            w[i] = direction_scalar(value)
+    else:
+        from collide2d._kernels.construct import direction_loop
+
+        direction_loop(flat, w)
+        fix_large(flat, w)
+    return w.reshape(theta.shape + (2,))
+
+
+def fill_ellipse_rows(theta, rows):
+    """Write the directions of ``theta`` (flat, writable) into ellipse rows ``(n, 6)`` whose
+    centre and radii are filled; ``(1, 0)`` where the radii are equal (a circle)."""
+    if len(theta) < _COMPILED_FROM:
+        rows[:, 4:6] = direction(theta)
+        rows[rows[:, 2] == rows[:, 3], 4:6] = (1.0, 0.0)
+        return
+    from collide2d._kernels.construct import ellipse_direction_loop
+
+    ellipse_direction_loop(theta, rows)
+    fix_large(theta, rows[:, 4:6])
 
 
 def eigen_2x2(p, r, q):

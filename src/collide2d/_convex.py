@@ -177,16 +177,16 @@ def clean_small(points, name):
     :func:`clean`, so the same result and the same errors.
     """
     v = [p for i, p in enumerate(points) if p != points[i - 1]]  # step 1 (points[-1] wraps)
-    if len(v) < 3:
-        _raise_area(name, 0, False)
     n = len(v)
-    signs = [orient_sign(*v[i - 1], *v[i], *v[(i + 1) % n]) for i in range(n)]  # step 2
+    if n < 3:
+        _raise_area(name, 0, False)
+    signs = [orient_sign(*v[i - 1], *v[i], *v[i + 1 - n]) for i in range(n)]  # step 2
     if 0 in signs:  # step 3
         if signs.count(0) == n:
             _raise_area(name, 0, False)
         for i in range(n):
             if signs[i] == 0:
-                (ax, ay), (bx, by), (cx, cy) = v[i - 1], v[i], v[(i + 1) % n]
+                (ax, ay), (bx, by), (cx, cy) = v[i - 1], v[i], v[i + 1 - n]
                 if _sign(bx - ax) * _sign(cx - bx) + _sign(by - ay) * _sign(cy - by) < 0:
                     raise ValueError(
                         f"{name} must be convex: the boundary reverses direction at vertex "
@@ -194,13 +194,28 @@ def clean_small(points, name):
                     )
         v = [p for p, sign in zip(v, signs) if sign]
         signs = [sign for sign in signs if sign]
-        if len(v) < 3:
-            _raise_area(name, 0, False)
         n = len(v)
-    if min(signs) != max(signs):
+        if n < 3:
+            _raise_area(name, 0, False)
+    if signs.count(signs[0]) != n:
         raise ValueError(f"{name} must be convex (the turns change direction)")
-    heading = [math.atan2(v[(i + 1) % n][1] - v[i][1], v[(i + 1) % n][0] - v[i][0]) for i in range(n)]
-    turning = sum((signs[0] * (heading[(i + 1) % n] - heading[i])) % (2 * math.pi) for i in range(n))
-    if turning > 3 * math.pi:
-        raise ValueError(f"{name} must be convex and simple (its boundary winds more than once)")
+    if n > 4:  # n exterior angles, each below pi, sum below n pi: winding twice needs n >= 5
+        heading = [math.atan2(v[i + 1 - n][1] - v[i][1], v[i + 1 - n][0] - v[i][0]) for i in range(n)]
+        turning = sum((signs[0] * (heading[i + 1 - n] - heading[i])) % (2 * math.pi) for i in range(n))
+        if turning > 3 * math.pi:
+            raise ValueError(f"{name} must be convex and simple (its boundary winds more than once)")
     return v if signs[0] > 0 else v[::-1]
+
+
+def turns_left(points):
+    """Whether every turn of the closed polygon ``points`` (a few ``(x, y)`` floats) is a strict
+    left turn, exactly: the float filter of :func:`orient_sign` inline, the exact sign otherwise."""
+    n = len(points)
+    for i in range(n):
+        (ax, ay), (bx, by), (cx, cy) = points[i - 1], points[i], points[i + 1 - n]
+        left, right = (bx - ax) * (cy - ay), (by - ay) * (cx - ax)
+        if left - right > (abs(left) + abs(right)) * _BOUND:
+            continue
+        if orient_sign(ax, ay, bx, by, cx, cy) <= 0:
+            return False
+    return True
