@@ -896,3 +896,16 @@ def test_single_and_batch_constructors_agree():
             np.testing.assert_array_equal(single._verts, arrays._verts)
             for name in FIELD_NAMES[kind]:
                 np.testing.assert_array_equal(getattr(single, name), getattr(arrays, name))
+
+
+def test_direction_single_and_batch_agree():
+    rng = np.random.default_rng(53)
+    directions = rng.normal(size=(100, 2)) * 10.0 ** rng.uniform(-5, 5, (100, 1))
+    centers, sizes = rng.uniform(-50, 50, (100, 2)), rng.uniform(0.1, 9, (100, 2))
+    for cls in (c2.Ellipse, c2.RotatedBox):
+        batch = cls(centers, sizes, direction=directions)
+        for k in range(100):
+            single = cls(tuple(centers[k].tolist()), tuple(sizes[k].tolist()), direction=tuple(directions[k].tolist()))
+            np.testing.assert_array_equal(kernel_data(batch[k]), kernel_data(single))
+            assert batch[k].angle == single.angle
+

@@ -154,6 +154,22 @@ def direction(theta):
     return w.reshape(theta.shape + (2,))
 
 
+def angle_of(w):
+    """``atan2(wy, wx)`` of directions ``(..., 2)``, with the C library's ``atan2`` as for single
+    shapes (``math.atan2``); a new writable array."""
+    w = np.array(w, dtype=np.float64)  # a copy: the compiled loop sees one array type
+    flat = w.reshape(-1, 2)
+    out = np.empty(len(flat))
+    if len(flat) < _COMPILED_FROM:
+        for i, (x, y) in enumerate(flat.tolist()):
+            out[i] = math.atan2(y, x)
+    else:
+        from collide2d._kernels.construct import atan2_loop
+
+        atan2_loop(flat, out)
+    return out.reshape(w.shape[:-1])
+
+
 def fill_ellipse_rows(theta, rows):
     """Write the directions of ``theta`` (flat, writable) into ellipse rows ``(n, 6)`` whose
     centre and radii are filled; ``(1, 0)`` where the radii are equal (a circle)."""

@@ -505,7 +505,7 @@ class Ellipse(Shape):
             params, angle = _frozen(params), _frozen(angle)
         else:
             batch, f = _broadcast_fields({**vectors, "direction": w}, {})
-            angle = _frozen(np.asarray(np.arctan2(f["direction"][..., 1], f["direction"][..., 0])))
+            angle = _frozen(_angles.angle_of(f["direction"]))
             params = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["radii"]), ((4, 6), f["direction"]))
             circle = params[..., 2] == params[..., 3]
             if circle.any():
@@ -752,8 +752,6 @@ class Box(Shape):
 
 
 _CORNER_SIGNS = ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0))  # counter-clockwise
-_SX = np.array([-1.0, 1.0, 1.0, -1.0])
-_SY = np.array([-1.0, -1.0, 1.0, 1.0])
 _TOO_SMALL = "half_size is too small relative to center to give four distinct float64 corners"
 
 
@@ -817,21 +815,17 @@ class RotatedBox(Shape):
             batch, f = _broadcast_fields({"center": center, "half_size": half, "direction": w}, {})
             w = f["direction"]
             u = w / np.hypot(w[..., 0], w[..., 1])[..., None]
-            angle = _frozen(np.asarray(np.arctan2(w[..., 1], w[..., 0])))
-        ux, uy = u[..., 0, None], u[..., 1, None]
-        hx, hy = f["half_size"][..., 0, None], f["half_size"][..., 1, None]
-        corners = np.stack(
-            [f["center"][..., 0, None] + (_SX * hx * ux - _SY * hy * uy), f["center"][..., 1, None] + (_SX * hx * uy + _SY * hy * ux)],
-            axis=-1,
-        )
-        flat = corners.reshape(-1, 4, 2)
-        turns = _convex.orient_signs(
-            np.roll(flat, 1, axis=1).reshape(-1, 2), flat.reshape(-1, 2), np.roll(flat, -1, axis=1).reshape(-1, 2)
-        )
-        if np.any(turns <= 0):
-            raise ValueError(_TOO_SMALL)
-        params, verts = _corner_polygons(corners, batch)
+            angle = _frozen(_angles.angle_of(w))
         row = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["half_size"]), ((4, 6), u))
+        from collide2d._kernels.construct import rotated_box_loop
+
+        corners = np.empty(batch + (4, 2))
+        certain = np.empty(row.size // 6, dtype=np.int8)
+        rotated_box_loop(row.reshape(-1, 6), corners.reshape(-1, 4, 2), certain)
+        for index in np.flatnonzero(certain == 0):  # the float filter could not decide: exact signs
+            if not _convex.turns_left([tuple(p) for p in corners.reshape(-1, 4, 2)[index].tolist()]):
+                raise ValueError(_TOO_SMALL)
+        params, verts = _corner_polygons(corners, batch)
         fields = {"center": row[..., 0:2], "half_size": row[..., 2:4], "angle": angle, "direction": row[..., 4:6]}
         self._finish_owned(fields, params, verts)
 
