@@ -149,8 +149,8 @@ def direction(theta):
     else:
         from collide2d._kernels.construct import direction_loop
 
-        direction_loop(flat, w)
-        fix_large(flat, w)
+        if direction_loop(flat, w):
+            fix_large(flat, w)
     return w.reshape(theta.shape + (2,))
 
 
@@ -179,8 +179,8 @@ def fill_ellipse_rows(theta, rows):
         return
     from collide2d._kernels.construct import ellipse_direction_loop
 
-    ellipse_direction_loop(theta, rows)
-    fix_large(theta, rows[:, 4:6])
+    if ellipse_direction_loop(theta, rows):
+        fix_large(theta, rows[:, 4:6])
 
 
 def eigen_2x2(p, r, q):

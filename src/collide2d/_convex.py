@@ -10,7 +10,8 @@ A polygon is given as a closed sequence of vertices. Cleaning keeps the same poi
    would silently describe a different polygon.
 4. The remaining turns must all have one sign (negative: the polygon is reversed to
    counter-clockwise), and the boundary must wind once (a pentagram turns the same way at every
-   vertex but winds twice).
+   vertex but winds twice): with every turn below pi, the number of windings is the number of
+   edges at which the edge direction crosses from the lower half-plane to the upper one.
 
 Step 3 drops every straight-on vertex at once: if ``orient(a, b, c) = 0`` then ``a, b, c`` lie on
 one line in that order, so the edge that replaces a run of them points the same way as each edge it
@@ -27,8 +28,6 @@ floating-point arithmetic and fast robust geometric predicates", Discrete Comput
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -130,11 +129,14 @@ def clean(flat, name):
         at = _label(name, int(np.flatnonzero(mixed)[0]), batched)
         raise ValueError(f"{at} must be convex (the turns change direction)")
     edges = verts[nxt] - verts
-    heading = np.arctan2(edges[:, 1], edges[:, 0])
-    # exterior angles in the polygon's own sense of turning: 2 pi in all for a simple polygon
-    turning = np.bincount(polygon, weights=np.mod(signs * (heading[nxt] - heading), 2 * np.pi), minlength=m)
-    if np.any(turning > 3 * np.pi):  # a convex polygon turns once (2 pi); a star twice or more
-        at = _label(name, int(np.flatnonzero(turning > 3 * np.pi)[0]), batched)
+    upper = (edges[:, 1] > 0) | ((edges[:, 1] == 0) & (edges[:, 0] > 0))
+    # step 4: the heading turns one way by less than pi at each vertex, so it passes the heading
+    # 0 once per turn of the boundary: count the edges where it goes from the lower half-plane of
+    # directions to the upper one (the other way round for a clockwise polygon). Exact signs only.
+    crossing = np.where(signs > 0, ~upper & upper[nxt], upper & ~upper[nxt])
+    windings = np.bincount(polygon, weights=crossing, minlength=m)
+    if np.any(windings > 1):  # a convex polygon winds once; a pentagram twice
+        at = _label(name, int(np.flatnonzero(windings > 1)[0]), batched)
         raise ValueError(f"{at} must be convex and simple (its boundary winds more than once)")
     clockwise = positive == 0
     if clockwise.any():
@@ -200,9 +202,11 @@ def clean_small(points, name):
     if signs.count(signs[0]) != n:
         raise ValueError(f"{name} must be convex (the turns change direction)")
     if n > 4:  # n exterior angles, each below pi, sum below n pi: winding twice needs n >= 5
-        heading = [math.atan2(v[i + 1 - n][1] - v[i][1], v[i + 1 - n][0] - v[i][0]) for i in range(n)]
-        turning = sum((signs[0] * (heading[i + 1 - n] - heading[i])) % (2 * math.pi) for i in range(n))
-        if turning > 3 * math.pi:
+        upper = [dy > 0 or (dy == 0 and dx > 0) for dx, dy in ((q[0] - p[0], q[1] - p[1]) for p, q in zip(v, v[1:] + v[:1]))]
+        windings = sum(upper[i + 1 - n] and not upper[i] for i in range(n))  # as in clean(), step 4
+        if signs[0] < 0:
+            windings = sum(upper[i] and not upper[i + 1 - n] for i in range(n))
+        if windings > 1:
             raise ValueError(f"{name} must be convex and simple (its boundary winds more than once)")
     return v if signs[0] > 0 else v[::-1]
 

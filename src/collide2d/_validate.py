@@ -9,7 +9,8 @@ import numpy as np
 
 
 def as_float_array(value, name, *, vector=False):
-    """Return ``value`` as a float64 array, finite everywhere.
+    """Return ``value`` as a float64 array, finite everywhere (``value`` itself when it already is
+    one: do not write into the result).
 
     With ``vector=True`` the last axis must have length 2 (an ``(x, y)`` pair or an array of them).
     Raises ``TypeError`` for non-numeric input and ``ValueError`` for NaN, infinity or a wrong shape.
@@ -28,7 +29,7 @@ def as_float_array(value, name, *, vector=False):
         raise TypeError(f"{name} must contain real numbers, got dtype {array.dtype} (a time, not a length)")
     if np.issubdtype(array.dtype, np.complexfloating):
         raise TypeError(f"{name} must contain real numbers, got complex values")
-    array = array.astype(np.float64)
+    array = array.astype(np.float64, copy=False)  # no copy of float64 input: callers copy what they keep
     if vector and (array.ndim == 0 or array.shape[-1] != 2):
         raise ValueError(f"{name} must have a last axis of length 2 (x, y), got shape {array.shape}")
     if not np.all(np.isfinite(array)):

@@ -261,6 +261,12 @@ class Point(Shape):
         return np.concatenate([self._params, self._params], axis=-1)
 
 
+def _any_equal_rows(first, second):
+    """Whether some point of ``first`` equals the one of ``second`` (both coordinates)."""
+    second = np.broadcast_to(second, first.shape)  # not a reduction over the short last axis:
+    return bool(np.any((first[..., 0] == second[..., 0]) & (first[..., 1] == second[..., 1])))
+
+
 def _two_points(first, second, names):
     """Rows ``(x0, y0, x1, y1)`` of a segment or line and its two fields (views of the row)."""
     if type(first) is tuple and type(second) is tuple:
@@ -293,7 +299,7 @@ class Segment(Shape):
     def __init__(self, start, end):
         start, end = pair(start, "start"), pair(end, "end")
         params, fields = _two_points(start, end, self._field_names)
-        if start == end if type(start) is type(end) is tuple else np.any(np.all(fields["start"] == fields["end"], axis=-1)):
+        if start == end if type(start) is type(end) is tuple else _any_equal_rows(fields["start"], fields["end"]):
             raise ValueError("end must differ from start (a segment needs positive length)")
         self._finish_owned(fields, params)
 
@@ -334,7 +340,7 @@ class Line(Shape):
     def __init__(self, point, direction):
         point, direction = pair(point, "point"), pair(direction, "direction")
         params, fields = _two_points(point, direction, self._field_names)
-        if direction == (0.0, 0.0) if type(direction) is tuple else np.any(np.all(fields["direction"] == 0, axis=-1)):
+        if direction == (0.0, 0.0) if type(direction) is tuple else _any_equal_rows(fields["direction"], 0.0):
             raise ValueError("direction must be a non-zero vector")
         self._finish_owned(fields, params)
 
@@ -413,16 +419,17 @@ def _direction(value):
         if _DIRECTION_RANGE[0] <= size <= _DIRECTION_RANGE[1]:
             return w
         return tuple(_scale_direction(np.array(w)).tolist())
-    if np.any(np.all(w == 0, axis=-1)):
+    size = np.maximum(np.abs(w[..., 0]), np.abs(w[..., 1]))  # not a reduction over the short last axis
+    if size.size and size.min() == 0:
         raise ValueError("direction must be a non-zero vector")
-    return _scale_direction(w)
+    if size.size and (size.min() < _DIRECTION_RANGE[0] or size.max() > _DIRECTION_RANGE[1]):
+        return _scale_direction(w)
+    return w
 
 
 def _scale_direction(w):
     size = np.max(np.abs(w), axis=-1, keepdims=True)
     outside = (size < _DIRECTION_RANGE[0]) | (size > _DIRECTION_RANGE[1])
-    if not outside.any():
-        return w
     exponent = np.where(outside, np.frexp(size)[1], 0)
     scaled = np.ldexp(w, -exponent)
     if not np.array_equal(np.ldexp(scaled, exponent), w):

@@ -17,19 +17,29 @@ angle_direction = kernel(direction_reduced)
 
 @loop
 def direction_loop(theta, out):
+    # returns the number of angles left as NaN (beyond REDUCE_LIMIT)
+    large = 0
     for i in prange(theta.shape[0]):
         out[i, 0], out[i, 1] = angle_direction(theta[i])
+        if out[i, 0] != out[i, 0]:
+            large += 1
+    return large
 
 
 @loop
 def ellipse_direction_loop(theta, rows):
-    # rows: cx, cy, a, b filled; w written here, (1, 0) for a circle (equal radii)
+    # rows: cx, cy, a, b filled; w written here, (1, 0) for a circle (equal radii); returns the
+    # number of angles left as NaN (beyond REDUCE_LIMIT)
+    large = 0
     for i in prange(theta.shape[0]):
         if rows[i, 2] == rows[i, 3]:
             rows[i, 4] = 1.0
             rows[i, 5] = 0.0
         else:
             rows[i, 4], rows[i, 5] = angle_direction(theta[i])
+            if rows[i, 4] != rows[i, 4]:
+                large += 1
+    return large
 
 
 # Shewchuk's error bound for orient2d, with room to spare (collide2d._convex uses the same).
