@@ -186,8 +186,8 @@ def fill_ellipse_rows(theta, rows):
 def eigen_2x2(p, r, q):
     """Closed-form eigen-decomposition of symmetric ``[[p, r], [r, q]]`` (arrays, ``p, q > 0``).
 
-    Returns ``(big, small, vx, vy)``: the eigenvalues ``big >= small`` and an eigenvector
-    ``(vx, vy)`` of ``big`` (not normalised). ``big = m + h`` with ``m = (p + q)/2``,
+    Returns ``(big, small, det, vx, vy)``: the eigenvalues ``big >= small``, the determinant and
+    an eigenvector ``(vx, vy)`` of ``big`` (not normalised). ``big = m + h`` with ``m = (p + q)/2``,
     ``h = hypot((p - q)/2, r)`` has no cancellation; ``small = det / big`` avoids the cancellation
     of ``m - h``, with ``det = p q - r²`` from error-free products (Dekker's two-product) so that
     nearly singular matrices keep their small eigenvalue. The eigenvector is

@@ -553,7 +553,7 @@ class Ellipse(Shape):
         >>> import collide2d as c2
         >>> e = c2.Ellipse.from_covariance((1, 2), [[4, 0], [0, 1]], n_sigma=2)
         >>> e.radii.tolist(), e.direction.tolist()
-        ([4.0, 2.0], [8.0, 0.0])
+        ([4.0, 2.0], [3.0, 0.0])
         >>> c2.Ellipse.from_covariance((0, 0), [[2, 1], [1, 2]]).radii.round(12).tolist()
         [1.732050807569, 1.0]
         """
