@@ -99,3 +99,27 @@ def broadcast_batch(name_by_shape):
     except ValueError:
         parts = ", ".join(f"{name} {shape}" for name, shape in name_by_shape.items())
         raise ValueError(f"batch shapes do not broadcast: {parts}") from None
+
+
+def points(value, name, *, most=32):
+    """A list of finite ``(x, y)`` float tuples when ``value`` is a list or tuple of at most
+    ``most`` plain pairs, else a float64 array with a last axis of length 2 (see :func:`pair`)."""
+    if type(value) in (tuple, list) and len(value) <= most:
+        out = []
+        for point in value:
+            if type(point) not in (tuple, list) or len(point) != 2:
+                break
+            x, y = point
+            if type(x) not in _PLAIN_TYPES or type(y) not in _PLAIN_TYPES:
+                break
+            try:
+                x, y = float(x), float(y)
+            except OverflowError:
+                break
+            if x - x != 0.0 or y - y != 0.0:  # NaN or infinity: the array path raises
+                break
+            out.append((x, y))
+        else:
+            return out
+    return as_float_array(value, name, vector=True)
+

@@ -22,7 +22,7 @@ import struct
 import numpy as np
 
 from collide2d import _angles, _convex
-from collide2d._validate import as_float_array, as_positive_array, broadcast_batch, pair, real
+from collide2d._validate import as_float_array, broadcast_batch, pair, points, real
 
 __all__ = ["Box", "Circle", "Ellipse", "Line", "Point", "Polygon", "RotatedBox", "Segment", "Shape"]
 
@@ -590,29 +590,6 @@ class Ellipse(Shape):
 
 # -- polygons ---------------------------------------------------------------------------------
 
-_SMALL_POLYGON = 32  # below this many vertices, a single polygon of Python numbers is cleaned in Python
-_PLAIN = (float, int, np.float64)
-
-
-def _plain_points(vertices):
-    """The vertices as a list of ``(x, y)`` floats if they are plain finite numbers, else None."""
-    points = []
-    for point in vertices:
-        if type(point) not in (tuple, list) or len(point) != 2:
-            return None
-        x, y = point
-        if type(x) not in _PLAIN or type(y) not in _PLAIN:
-            return None
-        try:
-            x, y = float(x), float(y)
-        except OverflowError:
-            return None
-        if x - x != 0.0 or y - y != 0.0:  # NaN or infinity: the array path raises
-            return None
-        points.append((x, y))
-    return points
-
-
 def _polygon_bounds(params, verts):
     flat = params.reshape(-1, 2).astype(np.int64)
     out = np.empty((len(flat), 4))
@@ -658,16 +635,15 @@ class Polygon(Shape):
     _field_names = ("vertices",)
 
     def __init__(self, vertices):
-        if type(vertices) in (list, tuple) and 3 <= len(vertices) < _SMALL_POLYGON:
-            points = _plain_points(vertices)
-            if points is not None:
-                cleaned = _convex.clean_small(points, "vertices")
-                verts = _frombuffer(struct.pack(f"{2 * len(cleaned)}d", *itertools.chain.from_iterable(cleaned)))
-                verts = verts.reshape(-1, 2)
-                params = _frombuffer(_PACK[2](0.0, float(len(verts))))
-                self._finish_owned({"vertices": verts}, params, verts)
-                return
-        v = as_float_array(vertices, "vertices", vector=True)
+        v = points(vertices, "vertices")
+        if type(v) is list and len(v) >= 3:  # a few Python numbers: cleaned without NumPy
+            cleaned = _convex.clean_small(v, "vertices")
+            verts = _frombuffer(struct.pack(f"{2 * len(cleaned)}d", *itertools.chain.from_iterable(cleaned)))
+            verts = verts.reshape(-1, 2)
+            params = _frombuffer(_PACK[2](0.0, float(len(verts))))
+            self._finish_owned({"vertices": verts}, params, verts)
+            return
+        v = np.asarray(v, dtype=np.float64).reshape(-1, 2) if type(v) is list else v
         if v.ndim < 2 or v.shape[-2] < 3:
             raise ValueError(f"vertices must have shape (..., N, 2) with N >= 3, got {v.shape}")
         batch = v.shape[:-2]
