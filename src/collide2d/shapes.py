@@ -784,7 +784,11 @@ class RotatedBox(Shape):
             corners = [
                 (cx + (sx * hx * ux - sy * hy * uy), cy + (sx * hx * uy + sy * hy * ux)) for sx, sy in _CORNER_SIGNS
             ]
-            if not _convex.turns_left(corners):
+            # Each stored corner is within 4 eps M of the exact rectangle's (M = |cx| + |cy| + hx + hy:
+            # two products, a difference and a sum rounded), so an edge within 12 eps M of a side of
+            # length 2 min(h); with min(h) >= 2**-40 M that is below 0.002 of the side and every turn
+            # is certainly left. Only boxes small against their position need the exact signs.
+            if min(hx, hy) * 2.0**40 < abs(cx) + abs(cy) + hx + hy and not _convex.turns_left(corners):
                 raise ValueError(_TOO_SMALL)
             row = _frombuffer(_PACK[7](cx, cy, hx, hy, angle, ux, uy))
             fields = {"center": row[0:2], "half_size": row[2:4], "angle": row[4, ...], "direction": row[5:7]}
