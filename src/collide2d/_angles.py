@@ -129,7 +129,7 @@ def direction_scalar(theta):
     return cq * c + sq * s, -sq * c + cq * s
 
 
-_COMPILED_FROM = 64  # arrays of at least this many angles use the compiled loop
+COMPILED_FROM = 64  # arrays of at least this many angles use the compiled loop
 
 
 def fix_large(theta, w):
@@ -143,7 +143,7 @@ def direction(theta):
     theta = np.array(theta, dtype=np.float64)  # a copy: the compiled loop sees one array type
     flat = theta.reshape(-1)
     w = np.empty((flat.size, 2))
-    if flat.size < _COMPILED_FROM:
+    if flat.size < COMPILED_FROM:
         for i, value in enumerate(flat.tolist()):
             w[i] = direction_scalar(value)
     else:
@@ -160,7 +160,7 @@ def angle_of(w):
     w = np.array(w, dtype=np.float64)  # a copy: the compiled loop sees one array type
     flat = w.reshape(-1, 2)
     out = np.empty(len(flat))
-    if len(flat) < _COMPILED_FROM:
+    if len(flat) < COMPILED_FROM:
         for i, (x, y) in enumerate(flat.tolist()):
             out[i] = math.atan2(y, x)
     else:
@@ -173,7 +173,7 @@ def angle_of(w):
 def fill_ellipse_rows(theta, rows):
     """Write the directions of ``theta`` (flat, writable) into ellipse rows ``(n, 6)`` whose
     centre and radii are filled; ``(1, 0)`` where the radii are equal (a circle)."""
-    if len(theta) < _COMPILED_FROM:
+    if len(theta) < COMPILED_FROM:
         rows[:, 4:6] = direction(theta)
         rows[rows[:, 2] == rows[:, 3], 4:6] = (1.0, 0.0)
         return

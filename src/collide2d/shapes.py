@@ -808,7 +808,9 @@ class RotatedBox(Shape):
 
         corners = np.empty(batch + (4, 2))
         certain = np.empty(row.size // 6, dtype=np.int8)
-        rotated_box_loop(row.reshape(-1, 6), corners.reshape(-1, 4, 2), certain)
+        # a few boxes run the loop's own Python source: no compilation for them
+        run = rotated_box_loop if len(certain) >= _angles.COMPILED_FROM else rotated_box_loop.py_func
+        run(row.reshape(-1, 6), corners.reshape(-1, 4, 2), certain)
         for index in np.flatnonzero(certain == 0):  # the float filter could not decide: exact signs
             if not _convex.turns_left([tuple(p) for p in corners.reshape(-1, 4, 2)[index].tolist()]):
                 raise ValueError(_TOO_SMALL)
