@@ -65,9 +65,22 @@ def orient_signs(a, b, c):
     return sign
 
 
+def turn_signs(v):
+    """Exact turns at every vertex of the closed polygon ``v`` (a list of ``(x, y)`` floats): the
+    float filter of :func:`orient_signs` inline, :func:`orient_sign` where it cannot decide."""
+    n = len(v)
+    COUNTS["turns"] += n
+    signs = []
+    for i in range(n):
+        (ax, ay), (bx, by), (cx, cy) = v[i - 1], v[i], v[i + 1 - n]
+        left, right = (bx - ax) * (cy - ay), (by - ay) * (cx - ax)
+        value, bound = left - right, (abs(left) + abs(right)) * _BOUND
+        signs.append(1 if value > bound else -1 if value < -bound else orient_sign(ax, ay, bx, by, cx, cy))
+    return signs
+
+
 def orient_sign(ax, ay, bx, by, cx, cy):
-    """:func:`orient_signs` for one triple of Python floats."""
-    COUNTS["turns"] += 1
+    """:func:`orient_signs` for one triple of Python floats (not counted in ``COUNTS``)."""
     abx, aby, acx, acy = bx - ax, by - ay, cx - ax, cy - ay
     if abx == 0.0 or acy == 0.0:
         return -((aby > 0) - (aby < 0)) * ((acx > 0) - (acx < 0))
@@ -182,7 +195,7 @@ def clean_small(points, name):
     n = len(v)
     if n < 3:
         _raise_area(name, 0, False)
-    signs = [orient_sign(*v[i - 1], *v[i], *v[i + 1 - n]) for i in range(n)]  # step 2
+    signs = turn_signs(v)  # step 2
     if 0 in signs:  # step 3
         if signs.count(0) == n:
             _raise_area(name, 0, False)
@@ -213,13 +226,5 @@ def clean_small(points, name):
 
 def turns_left(points):
     """Whether every turn of the closed polygon ``points`` (a few ``(x, y)`` floats) is a strict
-    left turn, exactly: the float filter of :func:`orient_sign` inline, the exact sign otherwise."""
-    n = len(points)
-    for i in range(n):
-        (ax, ay), (bx, by), (cx, cy) = points[i - 1], points[i], points[i + 1 - n]
-        left, right = (bx - ax) * (cy - ay), (by - ay) * (cx - ax)
-        if left - right > (abs(left) + abs(right)) * _BOUND:
-            continue
-        if orient_sign(ax, ay, bx, by, cx, cy) <= 0:
-            return False
-    return True
+    left turn, exactly."""
+    return min(turn_signs(points)) > 0
