@@ -277,8 +277,8 @@ def random_polygon_vertices(rng, n_out=6, span=3):
 def _rotates_exactly(angle):
     """Whether ``angle + pi/2`` stores exactly the quarter-rotated direction of ``angle``.
 
-    Almost always; not when the rounding of ``angle + pi/2`` moves the remainder across a midpoint
-    of the 2**-40 angle grid (see test_shapes.test_angle_plus_pi_near_grid_midpoints).
+    Sometimes (about one angle in six): the float ``angle + pi/2`` is another rotation, and its direction is rounded
+    on its own (see test_shapes.test_angle_plus_pi_is_another_float_rotation).
     """
     w = direction_from_angle(angle)
     return bool(np.array_equal(direction_from_angle(angle + np.pi / 2), [-w[1], w[0]]))

@@ -295,10 +295,11 @@ def test_random_shifted_tangencies(aspect):
 
 def test_equal_sets_written_differently():
     base = ell((1, 2), (3, 1), 0.25)
+    wx, wy = base.direction  # the float angles 0.25 + pi and 0.25 + pi/2 are other rotations
     for other in [
-        ell((1, 2), (3, 1), 0.25 + np.pi),
-        ell((1, 2), (1, 3), 0.25 + np.pi / 2),
-        ell((1, 2), (1, 3), 0.25 - np.pi / 2),
+        c2.Ellipse((1, 2), (3, 1), direction=(-wx, -wy)),
+        c2.Ellipse((1, 2), (1, 3), direction=(-wy, wx)),
+        c2.Ellipse((1, 2), (1, 3), direction=(wy, -wx)),
     ]:
         assert rel(base, other) == R.EQUAL
         assert c2.equals(base, other) and c2.contains(base, other) and c2.within(base, other)
@@ -413,10 +414,8 @@ def test_properties_random():
         assert rel(a2, b2) == r
         a4, b4 = ell(np.multiply(ca, 4), np.multiply(ra, 4), ta), ell(np.multiply(cb, 4), np.multiply(rb, 4), tb)
         assert rel(a4, b4) == r
-        aq = ell((-ca[1], ca[0]), ra, ta + np.pi / 2)
-        bq = ell((-cb[1], cb[0]), rb, tb + np.pi / 2)
-        pa, pq = a._params, aq._params  # the stored direction turns exactly
-        assert pq[4] == -pa[5] and pq[5] == pa[4]
+        aq = c2.Ellipse((-ca[1], ca[0]), ra, direction=(-a.direction[1], a.direction[0]))
+        bq = c2.Ellipse((-cb[1], cb[0]), rb, direction=(-b.direction[1], b.direction[0]))
         assert rel(aq, bq) == r
 
 

@@ -223,9 +223,11 @@ def test_dimension_rules_spot_checks():
     assert c2.equals(box, c2.Polygon([(0, 0), (0, 2), (2, 2), (2, 0)])) is True
     # 12: a circle is an ellipse with equal radii, at any angle
     assert c2.equals(c2.Circle((1, 2), 3), c2.Ellipse((1, 2), (3, 3), angle=0.7)) is True
-    # 13: swapped radii with a quarter turn, and angle + pi, are the same ellipse
-    assert c2.equals(c2.Ellipse((0, 0), (2, 1), angle=0.3), c2.Ellipse((0, 0), (1, 2), angle=0.3 + np.pi / 2)) is True
-    assert c2.equals(c2.Ellipse((0, 0), (2, 1), angle=np.pi / 4), c2.Ellipse((0, 0), (1, 2), angle=3 * np.pi / 4)) is True
+    # 13: swapped radii with a quarter-turned direction, and the opposite direction, are the same
+    # ellipse (the float angles 0.3 and 0.3 + pi/2 are not exactly a quarter turn apart)
+    assert c2.equals(c2.Ellipse((0, 0), (2, 1), direction=(3, 1)), c2.Ellipse((0, 0), (1, 2), direction=(-1, 3))) is True
+    assert c2.equals(c2.Ellipse((0, 0), (2, 1), direction=(3, 1)), c2.Ellipse((0, 0), (2, 1), direction=(-6, -2))) is True
+    assert c2.equals(c2.Ellipse((0, 0), (2, 1), angle=np.pi), c2.Ellipse((0, 0), (1, 2), angle=np.pi / 2)) is True
     # 14: axis-aligned ellipses meeting vertex to vertex touch (API.md)
     assert c2.relate(c2.Ellipse((0, 0), (2, 1)), c2.Ellipse((3, 0), (1, 3))) == R.TOUCHING
 

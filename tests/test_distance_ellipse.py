@@ -601,10 +601,10 @@ def test_exact_transforms():
             A, B = random_pair(rng, 5.0, mode)
             r = kern("ellipse", A, B)
             fa, fb = A._fields, B._fields
-            # quarter turn about the origin: (x, y) -> (-y, x), angle + pi/2 (stored exactly)
+            # quarter turn about the origin: (x, y) -> (-y, x), the stored direction turned exactly
             rot = lambda c: np.array([-c[1], c[0]])  # noqa: E731
-            Ar = c2.Ellipse(rot(fa["center"]), fa["radii"], fa["angle"] + np.pi / 2)
-            Br = c2.Ellipse(rot(fb["center"]), fb["radii"], fb["angle"] + np.pi / 2)
+            Ar = c2.Ellipse(rot(fa["center"]), fa["radii"], direction=rot(A.direction))
+            Br = c2.Ellipse(rot(fb["center"]), fb["radii"], direction=rot(B.direction))
             rr = kern("ellipse", Ar, Br)
             assert rr[0] == pytest.approx(r[0], abs=1e-15 * 4)
             np.testing.assert_allclose(rr[1:3], rot(r[1:3]), atol=1e-14)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
 
 def as_float_array(value, name, *, vector=False):
-    """Return ``value`` as a float64 array, finite everywhere.
+    """Return ``value`` as a float64 array, finite everywhere (``value`` itself when it already is
+    one: do not write into the result).
 
     With ``vector=True`` the last axis must have length 2 (an ``(x, y)`` pair or an array of them).
     Raises ``TypeError`` for non-numeric input and ``ValueError`` for NaN, infinity or a wrong shape.
@@ -23,9 +25,11 @@ def as_float_array(value, name, *, vector=False):
         np.issubdtype(array.dtype, np.number) or np.issubdtype(array.dtype, np.bool_)
     ):
         raise TypeError(f"{name} must contain real numbers, got dtype {array.dtype}")
+    if array.dtype.kind in "mM":  # timedelta64 counts as an integer type in NumPy's hierarchy
+        raise TypeError(f"{name} must contain real numbers, got dtype {array.dtype} (a time, not a length)")
     if np.issubdtype(array.dtype, np.complexfloating):
         raise TypeError(f"{name} must contain real numbers, got complex values")
-    array = array.astype(np.float64)
+    array = array.astype(np.float64, copy=False)  # no copy of float64 input: callers copy what they keep
     if vector and (array.ndim == 0 or array.shape[-1] != 2):
         raise ValueError(f"{name} must have a last axis of length 2 (x, y), got shape {array.shape}")
     if not np.all(np.isfinite(array)):
@@ -40,6 +44,39 @@ def as_positive_array(value, name, *, vector=False):
     if np.any(array <= 0):
         raise ValueError(f"{name} must be positive (> 0), got {array[array <= 0].flat[0]!r}")
     return array
+
+
+# Fast paths for single shapes built from Python numbers. Each returns Python floats when the input
+# is a plain number (or a tuple or list of two) that passes every rule, and otherwise hands the
+# input to the array functions above, which apply the same rules and raise the errors. bool and
+# NumPy scalars other than float64 take the array path (so they keep exactly its behaviour).
+_PLAIN_TYPES = frozenset((float, int, np.float64))
+
+
+def real(value, name, *, positive=False):
+    """A finite real number (``float``) or a finite float64 array (see :func:`as_float_array`)."""
+    if type(value) in _PLAIN_TYPES:
+        try:
+            x = float(value)  # an int beyond float64 raises OverflowError: array path
+        except OverflowError:
+            x = math.nan
+        if x - x == 0.0 and (x > 0.0 or not positive):  # x - x is 0 exactly when x is finite
+            return x
+    return (as_positive_array if positive else as_float_array)(value, name)
+
+
+def pair(value, name, *, positive=False):
+    """A finite ``(x, y)`` tuple of floats, or a float64 array with a last axis of length 2."""
+    if type(value) in (tuple, list) and len(value) == 2:
+        x, y = value
+        if type(x) in _PLAIN_TYPES and type(y) in _PLAIN_TYPES:
+            try:
+                x, y = float(x), float(y)
+            except OverflowError:
+                x = math.nan
+            if x - x == 0.0 and y - y == 0.0 and (not positive or (x > 0.0 and y > 0.0)):
+                return (x, y)
+    return (as_positive_array if positive else as_float_array)(value, name, vector=True)
 
 
 def check_option(value, name, allowed):
@@ -62,3 +99,27 @@ def broadcast_batch(name_by_shape):
     except ValueError:
         parts = ", ".join(f"{name} {shape}" for name, shape in name_by_shape.items())
         raise ValueError(f"batch shapes do not broadcast: {parts}") from None
+
+
+def points(value, name, *, most=32):
+    """A list of finite ``(x, y)`` float tuples when ``value`` is a list or tuple of at most
+    ``most`` plain pairs, else a float64 array with a last axis of length 2 (see :func:`pair`)."""
+    if type(value) in (tuple, list) and len(value) <= most:
+        out = []
+        for point in value:
+            if type(point) not in (tuple, list) or len(point) != 2:
+                break
+            x, y = point
+            if type(x) not in _PLAIN_TYPES or type(y) not in _PLAIN_TYPES:
+                break
+            try:
+                x, y = float(x), float(y)
+            except OverflowError:
+                break
+            if x - x != 0.0 or y - y != 0.0:  # NaN or infinity: the array path raises
+                break
+            out.append((x, y))
+        else:
+            return out
+    return as_float_array(value, name, vector=True)
+

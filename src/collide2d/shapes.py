@@ -4,52 +4,51 @@ Every field may be an array; the *batch shape* of a shape is the broadcast of it
 (vector fields carry a trailing axis of length 2). A single shape is a batch of shape ``()``.
 
 Each shape also stores the parameter rows its kernels read (see :mod:`collide2d._kernels`): the
-shape *is* the set described exactly by those stored float64 numbers. Angles are converted once:
-an angle is split into whole quarter turns, applied exactly, and a remainder in [-pi/4, pi/4]
-rounded to a multiple of 2**-40 rad (at most 4.6e-13 rad from the requested angle), so that
-``angle``, ``angle + pi`` and ``angle + pi/2`` with swapped radii store the same ellipse or box.
+shape *is* the set described exactly by those stored float64 numbers. An orientation is stored as
+the direction vector of the shape's own x axis: either the ``direction`` given, used exactly, or
+the direction of ``angle`` within about one ulp (see :mod:`collide2d._angles`).
+
+Construction has two paths with the same rules: Python numbers (and tuples or lists of two) are
+checked and packed with plain float arithmetic and one small array; anything else goes through
+NumPy in a few whole-array passes.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
+import itertools
+import math
+import struct
 
 import numpy as np
 
-from collide2d._validate import as_float_array, as_positive_array, broadcast_batch
+from collide2d import _angles, _convex
+from collide2d._validate import as_float_array, broadcast_batch, pair, points, real
 
 __all__ = ["Box", "Circle", "Ellipse", "Line", "Point", "Polygon", "RotatedBox", "Segment", "Shape"]
 
 _EMPTY_VERTS = np.zeros((0, 2))
 _EMPTY_VERTS.flags.writeable = False
-
-# pi/2 split for Cody-Waite reduction: _HALF_PI_HI has 33 significant bits, so k * _HALF_PI_HI is
-# exact for |k| < 2**20 (angles up to about 1.6e6 rad).
-_HALF_PI_HI = 1.5707963267341256
-_HALF_PI_LO = 6.077100506506192e-11
-_ANGLE_GRID = 2.0**-40
-_REST_EDGE = round((np.pi / 4) / _ANGLE_GRID) * _ANGLE_GRID  # largest remainder, just below pi/4
+_FOUR = np.array([0.0, 4.0])  # the polygon row (offset, count) of one box
+_FOUR.flags.writeable = False
 
 
 def direction_from_angle(angle):
     """Return the stored direction vector ``(wx, wy)`` for ``angle`` (array of shape ``(..., 2)``).
 
-    Whole quarter turns are applied exactly (so 0, pi/2, pi, ... give axis vectors exactly); the
-    remainder is rounded to a multiple of 2**-40 rad before its cosine and sine are taken.
+    Whole quarter turns are applied exactly (so 0, ``math.pi / 2``, ``math.pi``, ... give axis
+    vectors exactly); otherwise the direction is within about one ulp of ``(cos angle, sin angle)``
+    for the float ``angle`` (see :mod:`collide2d._angles`).
+
+    Examples
+    --------
+    >>> import math
+    >>> from collide2d.shapes import direction_from_angle
+    >>> direction_from_angle(math.pi / 2).tolist()
+    [0.0, 1.0]
+    >>> direction_from_angle(0.5).tolist() == [math.cos(0.5), math.sin(0.5)]
+    True
     """
-    angle = np.asarray(angle, dtype=np.float64)
-    turns = np.round(angle / (np.pi / 2))
-    rest = (angle - turns * _HALF_PI_HI) - turns * _HALF_PI_LO
-    rest = np.round(rest / _ANGLE_GRID) * _ANGLE_GRID
-    c, s = np.cos(rest), np.sin(rest)
-    # At rest = +-_REST_EDGE (the grid point nearest pi/4) the same direction is reached with two
-    # different quarter-turn counts (angle pi/4 gives turns 0, rest +edge; 3 pi/4 gives turns 2,
-    # rest -edge); only |sin| == cos there makes both agree exactly.
-    s = np.where(np.abs(rest) >= _REST_EDGE, np.copysign(c, rest), s)
-    quarter = np.mod(turns, 4).astype(np.int64)
-    wx = np.choose(quarter, [c, -s, -c, s])
-    wy = np.choose(quarter, [s, c, -s, -c])
-    return np.stack([wx + 0.0, wy + 0.0], axis=-1)  # + 0.0 turns -0.0 into 0.0
+    return _angles.direction(angle)
 
 
 def _readonly(array):
@@ -84,6 +83,15 @@ class Shape:
         object.__setattr__(self, "_params", _readonly(params))
         object.__setattr__(self, "_verts", verts if verts is _EMPTY_VERTS else _readonly(verts))
         object.__setattr__(self, "_scalar", None)
+
+    def _finish_owned(self, fields, params, verts=_EMPTY_VERTS):
+        """Like :meth:`_finish` without copies: every array is new, read-only and this shape's
+        own (fields may be views of ``params``, which a read-only base keeps read-only)."""
+        setter = object.__setattr__
+        setter(self, "_fields", fields)
+        setter(self, "_params", params)
+        setter(self, "_verts", verts)
+        setter(self, "_scalar", None)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -181,19 +189,43 @@ def _rebuild(cls, fields, params, verts):
     return new
 
 
-def _vector_field(value, name, positive=False):
-    array = (as_positive_array if positive else as_float_array)(value, name, vector=True)
+def _frozen(array):
+    """Mark a new array read-only and return it."""
+    array.flags.writeable = False
     return array
 
 
 def _broadcast_fields(vectors, scalars):
-    """Broadcast vector fields (trailing 2) and scalar fields to one batch shape."""
+    """Broadcast vector fields (trailing 2) and scalar fields to one batch shape (views)."""
+    vectors = {name: np.asarray(array, dtype=np.float64) for name, array in vectors.items()}
+    scalars = {name: np.asarray(array, dtype=np.float64) for name, array in scalars.items()}
     shapes = {name: array.shape[:-1] for name, array in vectors.items()}
     shapes.update({name: array.shape for name, array in scalars.items()})
     batch = broadcast_batch(shapes)
     out = {name: np.broadcast_to(array, batch + (2,)) for name, array in vectors.items()}
     out.update({name: np.broadcast_to(array, batch) for name, array in scalars.items()})
     return batch, out
+
+
+def _rows(batch, width, *columns):
+    """A new read-only parameter array ``batch + (width,)`` filled from ``(column, values)`` pairs:
+    a scalar column is an int, a vector one a pair ``(start, stop)``."""
+    params = np.empty(batch + (width,))
+    for column, values in columns:
+        params[..., column if type(column) is int else slice(*column)] = values
+    return _frozen(params)
+
+
+# Single shapes pack their Python floats with struct: np.frombuffer of the bytes is a read-only
+# float64 array (aligned: bytes data sits 32 bytes into a 16-byte aligned object), made in a third
+# of the time of np.array followed by clearing the writeable flag.
+_PACK = {n: struct.Struct(f"{n}d").pack for n in range(2, 9)}
+_frombuffer = np.frombuffer
+
+
+def _copy(array):
+    """A read-only copy of a (possibly broadcast) array."""
+    return _frozen(np.array(array, dtype=np.float64))
 
 
 class Point(Shape):
@@ -218,11 +250,31 @@ class Point(Shape):
     _field_names = ("xy",)
 
     def __init__(self, xy):
-        xy = _vector_field(xy, "xy")
-        self._finish({"xy": xy}, xy)
+        xy = pair(xy, "xy")
+        if type(xy) is tuple:
+            params = _frombuffer(_PACK[2](*xy))
+        else:
+            params = _copy(xy)  # a copy: the caller's array stays theirs
+        self._finish_owned({"xy": params}, params)
 
     def _bounds(self):
         return np.concatenate([self._params, self._params], axis=-1)
+
+
+def _any_equal_rows(first, second):
+    """Whether some point of ``first`` equals the one of ``second`` (both coordinates)."""
+    second = np.broadcast_to(second, first.shape)  # not a reduction over the short last axis:
+    return bool(np.any((first[..., 0] == second[..., 0]) & (first[..., 1] == second[..., 1])))
+
+
+def _two_points(first, second, names):
+    """Rows ``(x0, y0, x1, y1)`` of a segment or line and its two fields (views of the row)."""
+    if type(first) is tuple and type(second) is tuple:
+        params = _frombuffer(_PACK[4](*first, *second))
+    else:
+        batch, f = _broadcast_fields({names[0]: first, names[1]: second}, {})
+        params = _rows(batch, 4, ((0, 2), f[names[0]]), ((2, 4), f[names[1]]))
+    return params, {names[0]: params[..., 0:2], names[1]: params[..., 2:4]}
 
 
 class Segment(Shape):
@@ -245,12 +297,11 @@ class Segment(Shape):
     _field_names = ("start", "end")
 
     def __init__(self, start, end):
-        batch, f = _broadcast_fields(
-            {"start": _vector_field(start, "start"), "end": _vector_field(end, "end")}, {}
-        )
-        if np.any(np.all(f["start"] == f["end"], axis=-1)):
+        start, end = pair(start, "start"), pair(end, "end")
+        params, fields = _two_points(start, end, self._field_names)
+        if start == end if type(start) is type(end) is tuple else _any_equal_rows(fields["start"], fields["end"]):
             raise ValueError("end must differ from start (a segment needs positive length)")
-        self._finish(f, np.concatenate([f["start"], f["end"]], axis=-1))
+        self._finish_owned(fields, params)
 
     def _bounds(self):
         p = self._params
@@ -287,13 +338,11 @@ class Line(Shape):
     _field_names = ("point", "direction")
 
     def __init__(self, point, direction):
-        batch, f = _broadcast_fields(
-            {"point": _vector_field(point, "point"), "direction": _vector_field(direction, "direction")},
-            {},
-        )
-        if np.any(np.all(f["direction"] == 0, axis=-1)):
+        point, direction = pair(point, "point"), pair(direction, "direction")
+        params, fields = _two_points(point, direction, self._field_names)
+        if direction == (0.0, 0.0) if type(direction) is tuple else _any_equal_rows(fields["direction"], 0.0):
             raise ValueError("direction must be a non-zero vector")
-        self._finish(f, np.concatenate([f["point"], f["direction"]], axis=-1))
+        self._finish_owned(fields, params)
 
     def _bounds(self):
         p = self._params
@@ -341,16 +390,65 @@ class Circle(Shape):
     _field_names = ("center", "radius")
 
     def __init__(self, center, radius):
-        batch, f = _broadcast_fields(
-            {"center": _vector_field(center, "center")},
-            {"radius": as_positive_array(radius, "radius")},
-        )
-        r = f["radius"][..., None]
-        one = np.ones(batch + (1,))
-        self._finish(f, np.concatenate([f["center"], r, r, one, 0 * one], axis=-1))
+        center, radius = pair(center, "center"), real(radius, "radius", positive=True)
+        if type(center) is tuple and type(radius) is float:
+            params = _frombuffer(_PACK[6](center[0], center[1], radius, radius, 1.0, 0.0))
+        else:
+            batch, f = _broadcast_fields({"center": center}, {"radius": radius})
+            r = f["radius"]
+            params = _rows(batch, 6, ((0, 2), f["center"]), (2, r), (3, r), (4, 1.0), (5, 0.0))
+        self._finish_owned({"center": params[..., 0:2], "radius": params[..., 2]}, params)
 
     def _bounds(self):
         return _ellipse_bounds(self._params)
+
+
+# Directions given by the caller are scaled by a power of two (exact: the same set) when their
+# largest component lies outside this range, so that the kernels' squares neither overflow nor
+# underflow.
+_DIRECTION_RANGE = (2.0**-500, 2.0**500)
+
+
+def _direction(value):
+    """The ``direction`` argument: a non-zero vector, as a tuple or an array (see :func:`pair`)."""
+    w = pair(value, "direction")
+    if type(w) is tuple:
+        if w == (0.0, 0.0):
+            raise ValueError("direction must be a non-zero vector")
+        size = max(abs(w[0]), abs(w[1]))
+        if _DIRECTION_RANGE[0] <= size <= _DIRECTION_RANGE[1]:
+            return w
+        return tuple(_scale_direction(np.array(w)).tolist())
+    size = np.maximum(np.abs(w[..., 0]), np.abs(w[..., 1]))  # not a reduction over the short last axis
+    if size.size and size.min() == 0:
+        raise ValueError("direction must be a non-zero vector")
+    if size.size and (size.min() < _DIRECTION_RANGE[0] or size.max() > _DIRECTION_RANGE[1]):
+        return _scale_direction(w)
+    return w
+
+
+def _scale_direction(w):
+    size = np.max(np.abs(w), axis=-1, keepdims=True)
+    outside = (size < _DIRECTION_RANGE[0]) | (size > _DIRECTION_RANGE[1])
+    exponent = np.where(outside, np.frexp(size)[1], 0)
+    scaled = np.ldexp(w, -exponent)
+    if not np.array_equal(np.ldexp(scaled, exponent), w):
+        raise ValueError("direction has components too different in size (beyond 2**1000) to be stored exactly")
+    return scaled
+
+
+def _orientation(angle, direction):
+    """The validated orientation ``(angle, w, single)``: ``w`` is None when it is given as an
+    angle; ``single`` is ``(angle, wx, wy)`` when both are Python numbers, else None."""
+    if direction is None:
+        angle = real(angle, "angle")
+        if type(angle) is not float:
+            return angle, None, None
+        return angle, None, (angle, 1.0, 0.0) if angle == 0.0 else (angle, *_angles.direction_scalar(angle))
+    if not (type(angle) in (float, int) and angle == 0):
+        raise ValueError("give the orientation as angle or as direction, not both (angle must stay 0)")
+    w = _direction(direction)
+    return angle, w, (math.atan2(w[1], w[0]), w[0], w[1]) if type(w) is tuple else None
 
 
 class Ellipse(Shape):
@@ -362,8 +460,20 @@ class Ellipse(Shape):
     radii : array_like of shape (..., 2)
         Semi-axes along the ellipse's own x and y axes; positive, in any order.
     angle : array_like of shape (...), default 0
-        Counter-clockwise rotation of the ellipse's own x axis from +x, in radians. Stored as a
-        direction vector (see the module notes); ignored when the two radii are equal.
+        Counter-clockwise rotation of the ellipse's own x axis from +x, in radians. Stored as the
+        direction vector within about one ulp of ``(cos angle, sin angle)`` for the float given;
+        an angle within one ulp of a multiple of pi/2 (``math.pi / 2``, ``np.pi``, ...) gives an
+        axis vector exactly. Ignored when the two radii are equal.
+    direction : array_like of shape (..., 2), optional
+        Instead of ``angle``: the (non-zero, not necessarily unit) vector of the first radius,
+        stored exactly (times a power of two if its size is beyond ``2**±500``). ``angle`` then
+        reports ``atan2(direction[1], direction[0])``.
+
+    Raises
+    ------
+    ValueError
+        Non-finite values, radii not positive, a zero ``direction``, or both ``angle`` (other
+        than 0) and ``direction``.
 
     Examples
     --------
@@ -373,25 +483,105 @@ class Ellipse(Shape):
     Ellipse(center=(0.0, 0.0), radii=(2.0, 1.0), angle=0.5)
     >>> e.direction.round(6).tolist()
     [0.877583, 0.479426]
+    >>> d = c2.Ellipse((0, 0), (2, 1), direction=(3, 4))
+    >>> d.direction.tolist(), round(d.angle, 6)
+    ([3.0, 4.0], 0.927295)
     """
 
     __slots__ = ()
     _kind = "ellipse"
     _field_names = ("center", "radii", "angle")
 
-    def __init__(self, center, radii, angle=0.0):
-        batch, f = _broadcast_fields(
-            {"center": _vector_field(center, "center"), "radii": _vector_field(radii, "radii", positive=True)},
-            {"angle": as_float_array(angle, "angle")},
-        )
-        w = direction_from_angle(f["angle"])
-        circle = f["radii"][..., 0] == f["radii"][..., 1]
-        w = np.where(circle[..., None], np.array([1.0, 0.0]), w)
-        self._finish(f, np.concatenate([f["center"], f["radii"], w], axis=-1))
+    def __init__(self, center, radii, angle=0.0, *, direction=None):
+        center, radii = pair(center, "center"), pair(radii, "radii", positive=True)
+        angle, w, single = _orientation(angle, direction)
+        if type(center) is tuple and type(radii) is tuple and single is not None:
+            angle, wx, wy = single
+            if radii[0] == radii[1]:
+                wx, wy = 1.0, 0.0
+            row = _frombuffer(_PACK[7](center[0], center[1], radii[0], radii[1], wx, wy, angle))
+            self._finish_owned({"center": row[0:2], "radii": row[2:4], "angle": row[6, ...]}, row[:6])
+            return
+        vectors = {"center": center, "radii": radii}
+        if w is None:
+            batch, f = _broadcast_fields(vectors, {"angle": angle})
+            params = np.empty(batch + (6,))
+            params[..., 0:2], params[..., 2:4] = f["center"], f["radii"]
+            angle = np.array(f["angle"], dtype=np.float64)
+            _angles.fill_ellipse_rows(angle.reshape(-1), params.reshape(-1, 6))
+            params, angle = _frozen(params), _frozen(angle)
+        else:
+            batch, f = _broadcast_fields({**vectors, "direction": w}, {})
+            angle = _frozen(_angles.angle_of(f["direction"]))
+            params = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["radii"]), ((4, 6), f["direction"]))
+            circle = params[..., 2] == params[..., 3]
+            if circle.any():
+                params.flags.writeable = True
+                params[circle, 4:6] = (1.0, 0.0)
+                params.flags.writeable = False
+        self._finish_owned({"center": params[..., 0:2], "radii": params[..., 2:4], "angle": angle}, params)
+
+    @classmethod
+    def from_covariance(cls, mean, cov, n_sigma=1.0):
+        """The ``n_sigma`` ellipse of a 2-D normal distribution.
+
+        The set of ``x`` with Mahalanobis distance ``sqrt((x - mean)ᵀ cov⁻¹ (x - mean))`` at most
+        ``n_sigma``: radii ``n_sigma * sqrt(λ)`` along the eigenvectors of ``cov``, the first
+        radius along the eigenvector of the larger eigenvalue (given as ``direction``, so no angle
+        is rounded). The closed-form eigen-decomposition of a symmetric 2x2 matrix is computed
+        without cancellation (see ``collide2d._angles.eigen_2x2``).
+
+        Parameters
+        ----------
+        mean : array_like of shape (..., 2)
+            The centre.
+        cov : array_like of shape (..., 2, 2)
+            Symmetric positive-definite covariance matrices. The two off-diagonal entries may
+            differ by rounding (at most ``2**-40`` of ``sqrt(cov[0, 0] * cov[1, 1])``); their mean
+            is used.
+        n_sigma : array_like of shape (...), default 1
+            Positive scale: 1 for the one-sigma ellipse (39% of the probability in 2-D), 2 for
+            two sigma (86%).
+
+        Raises
+        ------
+        ValueError
+            ``cov`` not of shape (..., 2, 2), not finite, not symmetric or not positive definite.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> e = c2.Ellipse.from_covariance((1, 2), [[4, 0], [0, 1]], n_sigma=2)
+        >>> e.radii.tolist(), e.direction.tolist()
+        ([4.0, 2.0], [3.0, 0.0])
+        >>> c2.Ellipse.from_covariance((0, 0), [[2, 1], [1, 2]]).radii.round(12).tolist()
+        [1.732050807569, 1.0]
+        """
+        mean = pair(mean, "mean")
+        cov = as_float_array(cov, "cov")
+        if cov.ndim < 2 or cov.shape[-2:] != (2, 2):
+            raise ValueError(f"cov must have shape (..., 2, 2), got {cov.shape}")
+        p, q = cov[..., 0, 0], cov[..., 1, 1]
+        r01, r10 = cov[..., 0, 1], cov[..., 1, 0]
+        if np.any(np.abs(r01 - r10) > 2.0**-40 * np.sqrt(np.abs(p * q))):
+            raise ValueError("cov must be symmetric (cov[..., 0, 1] == cov[..., 1, 0])")
+        r = 0.5 * r01 + 0.5 * r10
+        if np.any(p <= 0) or np.any(q <= 0):
+            raise ValueError("cov must be positive definite (a diagonal entry is not positive)")
+        big, small, det, vx, vy = _angles.eigen_2x2(p, r, q)
+        if np.any(det <= 0) or np.any(small <= 0):
+            raise ValueError("cov must be positive definite (its determinant is not positive)")
+        n_sigma = np.asarray(real(n_sigma, "n_sigma", positive=True))
+        radii = np.stack([np.sqrt(big), np.sqrt(small)], axis=-1) * n_sigma[..., None]
+        direction = np.stack([vx, vy], axis=-1)
+        # equal eigenvalues (a circle): any direction, (d + h, r) is then (0, 0)
+        direction = np.where(np.all(direction == 0, axis=-1, keepdims=True), [1.0, 0.0], direction)
+        return cls(mean, radii, direction=direction)
 
     @property
     def direction(self):
-        """The stored direction of the first radius: ``(wx, wy)``, unit up to rounding."""
+        """The stored direction of the first radius: ``(wx, wy)`` (unit up to rounding when built
+        from an angle; as given when built from a direction)."""
         return self._params[..., 4:6]
 
     def _bounds(self):
@@ -399,55 +589,6 @@ class Ellipse(Shape):
 
 
 # -- polygons ---------------------------------------------------------------------------------
-
-
-def _orient_exact_signs(a, b, c):
-    """Exact signs of the turns a -> b -> c (arrays of shape (n, 2)); float filter, then Fractions."""
-    abx, aby = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
-    acx, acy = c[:, 0] - a[:, 0], c[:, 1] - a[:, 1]
-    value = abx * acy - aby * acx
-    bound = (np.abs(abx * acy) + np.abs(aby * acx)) * (6 * 2.0**-53)
-    sign = np.where(value > bound, 1, np.where(value < -bound, -1, 0))
-    for i in np.flatnonzero(np.abs(value) <= bound):
-        fa, fb, fc = ([Fraction(float(v)) for v in p[i]] for p in (a, b, c))
-        exact = (fb[0] - fa[0]) * (fc[1] - fa[1]) - (fb[1] - fa[1]) * (fc[0] - fa[0])
-        sign[i] = (exact > 0) - (exact < 0)
-    return sign
-
-
-def _clean_convex(vertices, name):
-    """Return the counter-clockwise, strictly convex vertex list of one polygon, or raise."""
-    v = np.asarray(vertices, dtype=np.float64)
-    keep = np.any(v != np.roll(v, 1, axis=0), axis=1)  # drop repeated consecutive vertices
-    v = v[keep] if keep.any() else v[:1]
-    changed = True
-    while changed and len(v) >= 3:
-        signs = _orient_exact_signs(np.roll(v, 1, axis=0), v, np.roll(v, -1, axis=0))
-        collinear = signs == 0
-        changed = bool(collinear.any())
-        if changed:  # drop one collinear vertex at a time: removing two neighbours at once can fail
-            v = np.delete(v, np.flatnonzero(collinear)[0], axis=0)
-    if len(v) < 3:
-        raise ValueError(f"{name} must span a positive area (it has fewer than 3 non-collinear vertices)")
-    if np.all(signs < 0):
-        v = v[::-1]
-    elif not np.all(signs > 0):
-        raise ValueError(f"{name} must be convex (the turns change direction)")
-    edges = np.roll(v, -1, axis=0) - v
-    heading = np.arctan2(edges[:, 1], edges[:, 0])
-    turning = np.mod(np.roll(heading, -1) - heading, 2 * np.pi).sum()
-    if turning > 3 * np.pi:  # a convex polygon turns once (2 pi); a star polygon twice or more
-        raise ValueError(f"{name} must be convex and simple (its boundary winds more than once)")
-    return v
-
-
-def _pack_polygons(vertex_lists, batch):
-    counts = np.array([len(v) for v in vertex_lists], dtype=np.float64)
-    offsets = np.concatenate([[0.0], np.cumsum(counts)])[:-1]  # also right for an empty batch
-    verts = np.concatenate(vertex_lists, axis=0) if vertex_lists else np.zeros((0, 2))
-    params = np.stack([offsets, counts], axis=-1).reshape(batch + (2,))
-    return params, verts
-
 
 def _polygon_bounds(params, verts):
     flat = params.reshape(-1, 2).astype(np.int64)
@@ -465,13 +606,28 @@ class Polygon(Shape):
     ----------
     vertices : array_like of shape (..., N, 2)
         At least three vertices of a convex polygon, in either winding. Stored counter-clockwise;
-        repeated and exactly collinear vertices are dropped (they do not change the region).
+        repeated vertices and vertices where the boundary goes straight on are dropped (they do
+        not change the region).
+
+    Raises
+    ------
+    ValueError
+        Non-finite values, fewer than three non-collinear vertices, turns in both directions, a
+        boundary that winds more than once, or one that reverses direction along an edge (as in
+        ``[(0, 0), (2, 0), (1, 0), (1, 1)]``, which no single convex polygon describes).
+
+    Notes
+    -----
+    Cleaning takes time linear in the number of vertices, with exact orientation signs (see
+    ``collide2d._convex``).
 
     Examples
     --------
     >>> import collide2d as c2
     >>> c2.Polygon([(0, 0), (0, 1), (1, 0)]).vertices.tolist()
     [[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]
+    >>> c2.Polygon([(0, 0), (1, 0), (2, 0), (2, 2)]).vertices.tolist()  # (1, 0) is on an edge
+    [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0]]
     """
 
     __slots__ = ()
@@ -479,19 +635,28 @@ class Polygon(Shape):
     _field_names = ("vertices",)
 
     def __init__(self, vertices):
-        v = as_float_array(vertices, "vertices", vector=True)
+        v = points(vertices, "vertices")
+        if type(v) is list and len(v) >= 3:  # a few Python numbers: cleaned without NumPy
+            cleaned = _convex.clean_small(v, "vertices")
+            verts = _frombuffer(struct.pack(f"{2 * len(cleaned)}d", *itertools.chain.from_iterable(cleaned)))
+            verts = verts.reshape(-1, 2)
+            params = _frombuffer(_PACK[2](0.0, float(len(verts))))
+            self._finish_owned({"vertices": verts}, params, verts)
+            return
+        v = np.asarray(v, dtype=np.float64).reshape(-1, 2) if type(v) is list else v
         if v.ndim < 2 or v.shape[-2] < 3:
             raise ValueError(f"vertices must have shape (..., N, 2) with N >= 3, got {v.shape}")
         batch = v.shape[:-2]
         flat = v.reshape((-1,) + v.shape[-2:])
-        cleaned = [_clean_convex(one, "vertices") for one in flat]
-        params, verts = _pack_polygons(cleaned, batch)
+        verts, counts, clockwise = _convex.clean(flat, "vertices")
+        verts = _frozen(verts)
+        offsets = np.cumsum(counts) - counts
+        params = _frozen(np.stack([offsets, counts], axis=-1).astype(np.float64).reshape(batch + (2,)))
         if batch:  # the input vertices, each polygon turned counter-clockwise
-            area2 = np.sum(flat[:, :, 0] * np.roll(flat[:, :, 1], -1, 1) - np.roll(flat[:, :, 0], -1, 1) * flat[:, :, 1], 1)
-            fields = {"vertices": np.where((area2 < 0)[:, None, None], flat[:, ::-1], flat).reshape(v.shape)}
+            field = _copy(np.where(clockwise[:, None, None], flat[:, ::-1], flat).reshape(v.shape))
         else:
-            fields = {"vertices": cleaned[0]}
-        self._finish(fields, params, verts)
+            field = verts
+        self._finish_owned({"vertices": field}, params, verts)
 
     def __getattr__(self, name):
         if name == "vertices":
@@ -508,7 +673,7 @@ def _corner_polygons(corners, batch):
     n = len(flat)
     offsets = 4.0 * np.arange(n)
     params = np.stack([offsets, np.full(n, 4.0)], axis=-1).reshape(batch + (2,))
-    return params, flat.reshape(-1, 2)
+    return _frozen(params), _frozen(flat.reshape(-1, 2))
 
 
 class Box(Shape):
@@ -533,25 +698,44 @@ class Box(Shape):
     _field_names = ("min", "max")
 
     def __init__(self, min, max):  # noqa: A002 - the API names the corners min and max
-        batch, f = _broadcast_fields({"min": _vector_field(min, "min"), "max": _vector_field(max, "max")}, {})
-        if np.any(f["min"] >= f["max"]):
-            raise ValueError("min must be smaller than max in both coordinates")
+        lo, hi = pair(min, "min"), pair(max, "max")
+        if type(lo) is tuple and type(hi) is tuple:
+            if not (lo[0] < hi[0] and lo[1] < hi[1]):
+                raise ValueError("min must be smaller than max in both coordinates")
+            row = _frombuffer(_PACK[4](*lo, *hi))
+            verts = _frombuffer(_PACK[8](lo[0], lo[1], hi[0], lo[1], hi[0], hi[1], lo[0], hi[1])).reshape(4, 2)
+            self._finish_owned({"min": row[0:2], "max": row[2:4]}, _FOUR, verts)
+            return
+        batch, f = _broadcast_fields({"min": lo, "max": hi}, {})
         lo, hi = f["min"], f["max"]
-        corners = np.stack(
-            [lo, np.stack([hi[..., 0], lo[..., 1]], -1), hi, np.stack([lo[..., 0], hi[..., 1]], -1)], axis=-2
-        )
+        if np.any(lo >= hi):
+            raise ValueError("min must be smaller than max in both coordinates")
+        corners = np.empty(batch + (4, 2))
+        corners[..., 0, :] = lo
+        corners[..., 1, 0], corners[..., 1, 1] = hi[..., 0], lo[..., 1]
+        corners[..., 2, :] = hi
+        corners[..., 3, 0], corners[..., 3, 1] = lo[..., 0], hi[..., 1]
         params, verts = _corner_polygons(corners, batch)
-        self._finish(f, params, verts)
+        row = _rows(batch, 4, ((0, 2), lo), ((2, 4), hi))
+        self._finish_owned({"min": row[..., 0:2], "max": row[..., 2:4]}, params, verts)
 
     @classmethod
     def from_center(cls, center, half_size):
         """Build a box from its centre and positive half-sizes (corners rounded to float64)."""
-        center = _vector_field(center, "center")
-        half_size = _vector_field(half_size, "half_size", positive=True)
+        center = pair(center, "center")
+        half_size = pair(half_size, "half_size", positive=True)
+        if type(center) is tuple and type(half_size) is tuple:
+            (cx, cy), (hx, hy) = center, half_size
+            return cls((cx - hx, cy - hy), (cx + hx, cy + hy))
+        center, half_size = np.asarray(center), np.asarray(half_size)
         return cls(center - half_size, center + half_size)
 
     def _bounds(self):
         return np.concatenate([self._fields["min"], self._fields["max"]], axis=-1)
+
+
+_CORNER_SIGNS = ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0))  # counter-clockwise
+_TOO_SMALL = "half_size is too small relative to center to give four distinct float64 corners"
 
 
 class RotatedBox(Shape):
@@ -564,10 +748,15 @@ class RotatedBox(Shape):
         Positive half-widths along the box's own x and y axes.
     angle : array_like of shape (...), default 0
         Counter-clockwise rotation in radians (converted as for :class:`Ellipse`).
+    direction : array_like of shape (..., 2), optional
+        Instead of ``angle``: a non-zero vector along the box's own x axis; the corners use it
+        divided by its length. ``angle`` then reports ``atan2(direction[1], direction[0])``.
 
     Notes
     -----
-    The box is stored as the convex quadrilateral of its four corners, computed once in float64.
+    The box is stored as the convex quadrilateral of its four corners, computed once in float64:
+    ``center + sx * half_size[0] * u + sy * half_size[1] * u⊥`` for the signs ``sx, sy = ±1`` and
+    the unit direction ``u`` (the ``direction`` attribute).
 
     Examples
     --------
@@ -575,34 +764,59 @@ class RotatedBox(Shape):
     >>> import math
     >>> c2.RotatedBox((0, 0), (1, 1), angle=math.pi / 4).bounds[2] > 1.41
     True
+    >>> c2.RotatedBox((0, 0), (2, 1), direction=(0, 5)).corners.tolist()
+    [[1.0, -2.0], [1.0, 2.0], [-1.0, 2.0], [-1.0, -2.0]]
     """
 
     __slots__ = ()
     _kind = "polygon"
     _field_names = ("center", "half_size", "angle")
 
-    def __init__(self, center, half_size, angle=0.0):
-        batch, f = _broadcast_fields(
-            {
-                "center": _vector_field(center, "center"),
-                "half_size": _vector_field(half_size, "half_size", positive=True),
-            },
-            {"angle": as_float_array(angle, "angle")},
-        )
-        w = direction_from_angle(f["angle"])
-        wx, wy = w[..., 0], w[..., 1]
-        hx, hy = f["half_size"][..., 0], f["half_size"][..., 1]
-        cx, cy = f["center"][..., 0], f["center"][..., 1]
-        corners = []
-        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
-            corners.append(np.stack([cx + (sx * hx * wx - sy * hy * wy), cy + (sx * hx * wy + sy * hy * wx)], -1))
-        corners = np.stack(corners, axis=-2)
-        for one in corners.reshape(-1, 4, 2):
-            cleaned = _clean_convex(one, "half_size")
-            if len(cleaned) != 4:
-                raise ValueError("half_size is too small relative to center to give four distinct float64 corners")
+    def __init__(self, center, half_size, angle=0.0, *, direction=None):
+        center, half = pair(center, "center"), pair(half_size, "half_size", positive=True)
+        angle, w, single = _orientation(angle, direction)
+        if type(center) is tuple and type(half) is tuple and single is not None:
+            angle, ux, uy = single
+            if w is not None:  # a direction given: its unit vector
+                norm = math.hypot(ux, uy)
+                ux, uy = ux / norm, uy / norm
+            (cx, cy), (hx, hy) = center, half
+            corners = [
+                (cx + (sx * hx * ux - sy * hy * uy), cy + (sx * hx * uy + sy * hy * ux)) for sx, sy in _CORNER_SIGNS
+            ]
+            # Each stored corner is within 4 eps M of the exact rectangle's (M = |cx| + |cy| + hx + hy:
+            # two products, a difference and a sum rounded), so an edge within 12 eps M of a side of
+            # length 2 min(h); with min(h) >= 2**-40 M that is below 0.002 of the side and every turn
+            # is certainly left. Only boxes small against their position need the exact signs.
+            if min(hx, hy) * 2.0**40 < abs(cx) + abs(cy) + hx + hy and not _convex.turns_left(corners):
+                raise ValueError(_TOO_SMALL)
+            row = _frombuffer(_PACK[7](cx, cy, hx, hy, angle, ux, uy))
+            fields = {"center": row[0:2], "half_size": row[2:4], "angle": row[4, ...], "direction": row[5:7]}
+            self._finish_owned(fields, _FOUR, _frombuffer(_PACK[8](*corners[0], *corners[1], *corners[2], *corners[3])).reshape(4, 2))
+            return
+        if w is None:
+            batch, f = _broadcast_fields({"center": center, "half_size": half}, {"angle": angle})
+            u = np.broadcast_to(_angles.direction(angle), batch + (2,))
+            angle = _copy(f["angle"])
+        else:
+            batch, f = _broadcast_fields({"center": center, "half_size": half, "direction": w}, {})
+            w = f["direction"]
+            u = w / np.hypot(w[..., 0], w[..., 1])[..., None]
+            angle = _frozen(_angles.angle_of(w))
+        row = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["half_size"]), ((4, 6), u))
+        from collide2d._kernels.construct import rotated_box_loop
+
+        corners = np.empty(batch + (4, 2))
+        certain = np.empty(row.size // 6, dtype=np.int8)
+        # a few boxes run the loop's own Python source: no compilation for them
+        run = rotated_box_loop if len(certain) >= _angles.COMPILED_FROM else rotated_box_loop.py_func
+        run(row.reshape(-1, 6), corners.reshape(-1, 4, 2), certain)
+        for index in np.flatnonzero(certain == 0):  # the float filter could not decide: exact signs
+            if not _convex.turns_left([tuple(p) for p in corners.reshape(-1, 4, 2)[index].tolist()]):
+                raise ValueError(_TOO_SMALL)
         params, verts = _corner_polygons(corners, batch)
-        self._finish(f, params, verts)
+        fields = {"center": row[..., 0:2], "half_size": row[..., 2:4], "angle": angle, "direction": row[..., 4:6]}
+        self._finish_owned(fields, params, verts)
 
     @property
     def corners(self):
