@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-jit test-nojit bench clean
+.PHONY: run test test-jit test-nojit mutation bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,12 @@ test-jit: $(STAMP)
 # tests marked nojit (relate, contact and distance, intersection points, area, broad phase).
 test-nojit: $(STAMP)
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -o addopts="--strict-markers" -m nojit tests
+
+# Mutation testing of the kernels (area, intersection points, distance and contact, broad phase):
+# sampled mutants, each against a focused test selection as plain Python; about 20 minutes on two
+# cores, not part of `make test`. MUTANTS (per family), JOBS and SEED override the defaults.
+mutation: $(STAMP)
+	$(PY) tools/mutation.py
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
