@@ -40,7 +40,7 @@ KERNELS = "src/collide2d/_kernels"
 FAMILIES = {
     "area": (
         ["area_ellipse.py", "area_flat.py"],
-        ["tests/test_overlay_flat.py", "tests/test_overlay_ellipse.py"],
+        ["tests/test_overlay_caps.py", "tests/test_overlay_flat.py", "tests/test_overlay_ellipse.py"],
     ),
     "points": (
         ["points_ellipse.py", "points_flat.py"],
