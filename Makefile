@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-jit test-nojit bench warmup clean
+.PHONY: run test test-jit test-nojit mutation bench warmup clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ test-jit: $(TEST_STAMP)
 # tests marked nojit (relate, contact and distance, intersection points, area, broad phase).
 test-nojit: $(TEST_STAMP)
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -o addopts="--strict-markers" -m nojit tests
+
+# Mutation testing of the kernels (area, intersection points, distance and contact, broad phase):
+# sampled mutants, each against a focused test selection as plain Python; about 20 minutes on two
+# cores, not part of `make test`. MUTANTS (per family), JOBS and SEED override the defaults.
+mutation: $(TEST_STAMP)
+	$(PY) tools/mutation.py
 
 bench: $(TEST_STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'

@@ -36,6 +36,7 @@ NOJIT_FILES = {
     "test_distance_ellipse.py",
     "test_overlay_flat.py",
     "test_overlay_ellipse.py",
+    "test_overlay_caps.py",
     "test_measure_pairs.py",
     "test_intersects_fast.py",
     "test_properties.py",

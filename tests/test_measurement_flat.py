@@ -242,6 +242,31 @@ def test_contact_segment_degenerate_cases():
     )
 
 
+def test_contact_parallel_lines_on_either_side():
+    # random parallel lines (small integers, b's direction a multiple of a's, either sign), b on
+    # either side of a: the gap |(q - p) x d| / |d| in mpmath, the normal towards b
+    rng = np.random.default_rng(41)
+    sides = set()
+    for _ in range(40):
+        p, q = rng.integers(-5, 6, size=(2, 2)).astype(float)
+        d = rng.integers(-3, 4, size=2).astype(float)
+        if not d.any():
+            continue
+        e = d * float(rng.choice([-2, -1, 1, 3]))
+        a, b = c2.Line(p, d), c2.Line(q, e)
+        with mpmath.workdps(40):
+            side = (mpmath.mpf(q[0] - p[0]) * d[1] - mpmath.mpf(q[1] - p[1]) * d[0]) / mpmath.hypot(d[0], d[1])
+        for first, second, sign in ((a, b, 1), (b, a, -1)):
+            c = contact(first, second)
+            assert abs(c.separation - abs(float(side))) <= SEP_ULPS * EPS * coordinate_scale(a, b), (p, q, d, e)
+            if side != 0:
+                # the normal points from first to second: towards q from a's line, away from it from b's
+                assert sign * float(side) * (c.normal[0] * d[1] - c.normal[1] * d[0]) > 0, (p, q, d, e, c.normal)
+            check_invariants(c, coordinate_scale(a, b))
+        sides.add(int(mpmath.sign(side)))
+    assert sides == {-1, 0, 1}
+
+
 def test_contact_lines():
     # Test 11: parallel lines 2 apart (opposite directions); b's stored point is its witness.
     c = contact(c2.Line((0, 0), (1, 0)), c2.Line((5, 2), (-3, 0)))
@@ -315,6 +340,11 @@ def test_contact_matches_support_function_oracle(kind_a, kind_b):
         if c.separation > 0:  # shapely's distance for separated pairs (GEOS, float): a second opinion
             ref = shapely.distance(geometry(a), geometry(b))
             assert abs(c.separation - ref) <= 4 * REL * scale, (fa, fb, c.separation, ref)
+            # the witnesses are the closest points: each on its shape, at the separation from the other
+            for mine, other, witness in ((a, b, c.point_a), (b, a, c.point_b)):
+                q = shapely.Point(witness)
+                assert shapely.distance(geometry(mine), q) <= 4 * REL * scale, (fa, fb, witness)
+                assert abs(shapely.distance(geometry(other), q) - c.separation) <= 4 * REL * scale, (fa, fb, witness)
             assert distance(a, b) == c.separation
         else:
             assert distance(a, b) == 0.0

@@ -684,6 +684,44 @@ def test_intersection_points_ellipse_with_flat_kinds_lie_on_both():
     assert intersection_points(c2.Circle((0, 0), 1), c2.Box((-1, -1), (1, 1))).shape == (4, 2)
 
 
+@pytest.mark.parametrize(
+    "other",
+    [
+        c2.Segment((0, 0), (2, 0)),  # from inside to a boundary point
+        c2.Segment((2, 0), (0, 0)),  # the same, reversed
+        c2.Segment((-3, 0), (2, 0)),  # from outside, through the ellipse, ending on its boundary
+        c2.Segment((2, 0), (-3, 0)),
+        c2.Segment((-3, 0.5), (2, 0)),  # from outside, dipping in, to a boundary point
+        c2.Segment((-3, 1), (3, 1)),  # tangent, ends outside
+        c2.Segment((-3, 1), (0, 1)),  # from outside to the tangent point (a double root at the end)
+        c2.Segment((3, 0), (2, 0)),  # from outside to a boundary point, the line's other root behind
+        c2.Segment((-10, 0), (-2, 0)),  # the other root beyond the end, at parameter 1.5
+        c2.Segment((-2, 0), (2, 0)),  # a chord: both ends on the boundary
+        c2.Line((-2, 0), (4, 1)),  # a line through a boundary point
+        c2.Polygon([(2, 0), (0, 1), (-2, 0)]),  # inscribed: corners on the boundary, edges inside
+        c2.Polygon([(2, 0), (0, 1), (-3, -1)]),  # two corners on the boundary, one outside
+        c2.Box((-2, -1), (2, 1)),  # circumscribed: each side tangent
+        c2.Point((0, -1)),
+    ],
+    ids=lambda shape: repr(shape)[:40],
+)
+def test_intersection_points_ellipse_with_ends_on_the_boundary(other):
+    # end points and corners exactly on the ellipse (0, 0), (2, 1), where the kernels take their
+    # boundary branches; the count and the points against the mpmath reference, both orders
+    e = c2.Ellipse((0, 0), (2, 1))
+    if other._kind == "point":  # the point itself when it lies on the ellipse
+        x, y = (mpf(float(v)) for v in other._params)
+        want = [(x, y)] if _q(_ell(e), x, y) == 1 else []
+    else:
+        want = _flat_crossings(e, other)
+    for points in (intersection_points(e, other), intersection_points(other, e)):
+        assert len(points) == len(want), (points, want)
+        for p in points:
+            assert min(abs(float(p[0] - x)) + abs(float(p[1] - y)) for x, y in want) <= 8 * EPS * 3
+    _, count = intersection_points(c2.Ellipse([(0, 0)], [(2, 1)]), other)  # a batch of one: the loops
+    assert count.tolist() == [len(want)]
+
+
 def test_intersection_points_batches():
     circle = c2.Circle((0, 0), 1)
     others = c2.Circle([(1, 0), (2, 0), (5, 0), (0, 0)], [1, 1, 1, 1])

@@ -1,0 +1,260 @@
+"""Mutation testing of the kernels: does the test suite notice a small change of the code?
+
+A small mutator written on :mod:`ast` (mutmut and cosmic-ray assume a flat layout and cannot see
+through Numba's compilation; the kernels run uncompiled here, ``NUMBA_DISABLE_JIT=1``). It applies
+one classic operator at a time to one kernel file:
+
+* arithmetic ``+ <-> -``, ``* <-> /`` (also in ``+=`` and the like);
+* comparisons ``< <-> <=``, ``> <-> >=``, ``== <-> !=``;
+* boolean ``and <-> or``, ``not x -> x``, unary ``-x -> x``;
+* numeric constants ``c -> c + 1`` (``0.5 -> 1.5``, ``2 -> 3``);
+* ``return <value>`` -> ``return <value>`` negated for a number, ``not`` for a comparison.
+
+Every mutant is run against a focused selection of tests for its family, in a private copy of the
+source tree, and is *killed* when that selection fails (or runs over its time limit), *survives*
+when it passes. Mutants are sampled (``--per-family``, seeded) so that a run fits in about 20
+minutes on two cores; the last line is ``mutation: K killed of N (P%)``.
+
+Usage: ``python tools/mutation.py [--per-family N] [--jobs J] [--seed S] [--family NAME ...]``
+(``make mutation``). Survivors are listed with file, line and the mutated source line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import concurrent.futures
+import os
+import pathlib
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+KERNELS = "src/collide2d/_kernels"
+
+# family -> (kernel files, pytest arguments of the focused test selection)
+FAMILIES = {
+    "area": (
+        ["area_ellipse.py", "area_flat.py"],
+        ["tests/test_overlay_caps.py", "tests/test_overlay_flat.py", "tests/test_overlay_ellipse.py"],
+    ),
+    "points": (
+        ["points_ellipse.py", "points_flat.py"],
+        ["tests/test_overlay_flat.py", "tests/test_overlay_ellipse.py"],
+    ),
+    "distance": (
+        ["distance_ellipse.py", "distance_flat.py"],
+        ["tests/test_measurement_flat.py", "tests/test_distance_ellipse.py"],
+    ),
+    "broadphase": (
+        ["sweep.py", "grid.py"],
+        ["tests/test_broadphase.py", "-m", "nojit"],
+    ),
+}
+
+
+# -- the mutation operators -------------------------------------------------------------------------
+
+_BINOP = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
+_CMPOP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
+_BOOLOP = {ast.And: ast.Or, ast.Or: ast.And}
+
+
+def _kind_of(node):
+    if isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in _BINOP:
+        return "binop"
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _CMPOP:
+        return "compare"
+    if isinstance(node, ast.BoolOp) and type(node.op) in _BOOLOP:
+        return "boolop"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
+        return "unary"
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return "constant"
+    if isinstance(node, ast.Return) and node.value is not None and not isinstance(node.value, (ast.Tuple, ast.Constant)):
+        return "return"
+    return None
+
+
+class _Apply(ast.NodeTransformer):
+    """Mutate the node at walk position ``target`` (positions from :func:`mutation_sites`)."""
+
+    def __init__(self, target, positions):
+        self.target_node = positions[target]
+
+    def visit(self, node):
+        if node is self.target_node:
+            return self.mutate(node)
+        return self.generic_visit(node)
+
+    def mutate(self, node):
+        if isinstance(node, (ast.BinOp, ast.AugAssign)):
+            node.op = _BINOP[type(node.op)]()
+        elif isinstance(node, ast.Compare):
+            node.ops = [_CMPOP[type(node.ops[0])]()]
+        elif isinstance(node, ast.BoolOp):
+            node.op = _BOOLOP[type(node.op)]()
+        elif isinstance(node, ast.UnaryOp):
+            return node.operand
+        elif isinstance(node, ast.Constant):
+            node.value = node.value + 1
+        elif isinstance(node, ast.Return):
+            value = node.value
+            if isinstance(value, (ast.Compare, ast.BoolOp)) or (isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not)):
+                node.value = ast.UnaryOp(op=ast.Not(), operand=value)
+            else:
+                node.value = ast.UnaryOp(op=ast.USub(), operand=value)
+        return node
+
+
+def _docstring_nodes(tree):
+    """Constants that are docstrings (never mutated)."""
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                skip.add(id(first.value))
+    return skip
+
+
+def mutants_of(path):
+    """All mutants of one file: ``[(file, index, kind, lineno, source line)]``."""
+    text = path.read_text()
+    tree = ast.parse(text)
+    skip = _docstring_nodes(tree)
+    lines = text.splitlines()
+    out = []
+    for index, node in enumerate(ast.walk(tree)):
+        kind = _kind_of(node)
+        if not kind or id(node) in skip:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            continue
+        line = getattr(node, "lineno", 0)
+        out.append((path.name, index, kind, line, lines[line - 1].strip() if line else ""))
+    return out
+
+
+def mutated_source(path, index):
+    tree = ast.parse(path.read_text())
+    positions = list(ast.walk(tree))
+    tree = _Apply(index, positions).visit(tree)
+    ast.fix_missing_locations(tree)
+    return ast.unparse(tree)
+
+
+# -- running ----------------------------------------------------------------------------------------
+
+
+def _workspace(base):
+    """A private copy of ``src`` and ``tests`` (the kernels are rewritten in it)."""
+    work = pathlib.Path(tempfile.mkdtemp(prefix="mutant-", dir=base))
+    shutil.copytree(ROOT / "src", work / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    shutil.copytree(ROOT / "tests", work / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", work / "pyproject.toml")
+    return work
+
+
+def _pytest(work, args, timeout):
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", COLLIDE2D_NUMBA_CACHE="0", PYTHONPATH=str(work / "src"), PYTHONDONTWRITEBYTECODE="1")
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=--strict-markers",
+               "-W", "ignore::RuntimeWarning:collide2d._kernels", *args]
+    try:
+        result = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout"
+    return "pass" if result.returncode == 0 else ("fail" if result.returncode == 1 else f"error {result.returncode}")
+
+
+def _run_one(work, family, mutant, timeout):
+    name, index, _, _, _ = mutant
+    path = work / KERNELS / name
+    original = (ROOT / KERNELS / name).read_text()
+    path.write_text(mutated_source(ROOT / KERNELS / name, index))
+    try:
+        return _pytest(work, FAMILIES[family][1], timeout)
+    finally:
+        path.write_text(original)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-family", type=int, default=int(os.environ.get("MUTANTS", "40")), help="mutants sampled per family")
+    parser.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")))
+    parser.add_argument("--seed", type=int, default=int(os.environ.get("SEED", "1")))
+    parser.add_argument("--family", action="append", choices=sorted(FAMILIES), help="only these families")
+    args = parser.parse_args(argv)
+    families = args.family or list(FAMILIES)
+    rng = random.Random(args.seed)
+    plan = []
+    for family in families:
+        every = [m for name in FAMILIES[family][0] for m in mutants_of(ROOT / KERNELS / name)]
+        chosen = sorted(rng.sample(every, min(args.per_family, len(every))), key=lambda m: (m[0], m[3], m[1]))
+        print(f"{family}: {len(chosen)} of {len(every)} mutants", flush=True)
+        plan += [(family, m) for m in chosen]
+
+    base = pathlib.Path(tempfile.mkdtemp(prefix="collide2d-mutation-"))
+    try:
+        works = [_workspace(base) for _ in range(args.jobs)]
+        # the unmutated selection must pass (also after ast.unparse of every file) and sets the time limit
+        limits = {}
+        for family in families:
+            clock = time.perf_counter()
+            for name in FAMILIES[family][0]:
+                (works[0] / KERNELS / name).write_text(mutated_source_identity(ROOT / KERNELS / name))
+            status = _pytest(works[0], FAMILIES[family][1], None)
+            for name in FAMILIES[family][0]:
+                shutil.copy(ROOT / KERNELS / name, works[0] / KERNELS / name)
+            elapsed = time.perf_counter() - clock
+            if status != "pass":
+                print(f"{family}: the unmutated test selection does not pass ({status})", flush=True)
+                return 2
+            limits[family] = max(30.0, 3 * elapsed)
+            print(f"{family}: baseline {elapsed:.1f} s", flush=True)
+        free = list(works)
+        results = {family: [] for family in families}
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            pending = {}
+            queue = list(plan)
+            while queue or pending:
+                while queue and free:
+                    family, mutant = queue.pop(0)
+                    work = free.pop()
+                    pending[pool.submit(_run_one, work, family, mutant, limits[family])] = (work, family, mutant)
+                done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in done:
+                    work, family, mutant = pending.pop(future)
+                    free.append(work)
+                    status = future.result()
+                    results[family].append((mutant, status))
+                    mark = "survived" if status == "pass" else "killed"
+                    print(f"  {family} {mark:<8} {mutant[0]}:{mutant[3]} {mutant[2]:<8} ({status}) {mutant[4][:90]}", flush=True)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+    killed_all = total_all = 0
+    for family in families:
+        rows = results[family]
+        killed = sum(status != "pass" for _, status in rows)
+        killed_all += killed
+        total_all += len(rows)
+        print(f"{family}: {killed} killed of {len(rows)} ({100 * killed / max(len(rows), 1):.0f}%)")
+        for mutant, status in rows:
+            if status == "pass":
+                print(f"  survivor {mutant[0]}:{mutant[3]} {mutant[2]}: {mutant[4]}")
+    print(f"mutation: {killed_all} killed of {total_all} ({100 * killed_all / max(total_all, 1):.0f}%)")
+    return 0
+
+
+def mutated_source_identity(path):
+    """The file through ``ast.parse`` / ``ast.unparse`` without a change (the baseline's source)."""
+    return ast.unparse(ast.parse(path.read_text()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
