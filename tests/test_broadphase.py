@@ -634,12 +634,13 @@ def test_fused_grid_independent_of_threads():
     assert_same(results[0], results[1])
 
 
-@pytest.mark.parametrize("name", ["_centre_line_filter", "_witness_filter"])
-def test_middle_filters_are_certain(name):
-    """The middle filters never contradict the exact predicate, down to exact tangency."""
-    from collide2d._kernels import grid
+@functools.lru_cache(maxsize=None)
+def near_tangent_pairs():
+    """``(a, [(t, b, truth), ...])``: ellipse pairs around exact tangency and their exact answers.
 
-    middle = getattr(grid, name)
+    Built once for both middle filters: the bisection and the answers at 1 ulp from tangency take
+    tens of thousands of exact (Fraction) fallbacks, since these are full 53-bit numbers.
+    """
     rng = np.random.default_rng(43)
     n = 3000
     a = c2.Ellipse(rng.uniform(-1, 1, (n, 2)), rng.uniform(0.1, 2.0, (n, 2)), rng.uniform(0, np.pi, n))
@@ -654,16 +655,29 @@ def test_middle_filters_are_certain(name):
         mid = 0.5 * (lo + hi)
         meet = np.asarray(c2.intersects(a, c2.Ellipse(a.center + mid[:, None] * direction, radii, angle)))
         lo, hi = np.where(meet, mid, lo), np.where(meet, hi, mid)
-    decided = {1: 0, 0: 0}
+    cases = []
     for t in (lo, hi, 0.5 * lo, 0.9 * lo, 0.999 * lo, 1.001 * hi, 1.1 * hi, 2 * hi):
         b = c2.Ellipse(a.center + t[:, None] * direction, radii, angle)
-        truth = np.asarray(c2.intersects(a, b))
+        cases.append((t is lo, b, np.asarray(c2.intersects(a, b))))
+    return a, cases
+
+
+@pytest.mark.parametrize("name", ["_centre_line_filter", "_witness_filter"])
+def test_middle_filters_are_certain(name):
+    """The middle filters never contradict the exact predicate, down to exact tangency."""
+    from collide2d._kernels import grid
+
+    middle = getattr(grid, name)
+    a, cases = near_tangent_pairs()
+    n = a.size
+    decided = {1: 0, 0: 0}
+    for first, b, truth in cases:
         pa, pb = a._flat_params(), b._flat_params()
         flags = np.array([middle(*pa[k], *pb[k]) for k in range(n)])
         assert np.all(truth[flags == 1]) and not np.any(truth[flags == 0])
         decided[1] += np.count_nonzero(flags == 1)
         decided[0] += np.count_nonzero(flags == 0)
-        if t is lo:
+        if first:
             py = np.array([getattr(middle, "py_func", middle)(*pa[k], *pb[k]) for k in range(0, n, 10)])
             np.testing.assert_array_equal(py, flags[::10])
     assert decided[1] > n // 2 and decided[0] > n // 2  # and it does decide pairs either way
