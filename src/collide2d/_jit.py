@@ -226,6 +226,16 @@ def _thread_pool():
     return _pool
 
 
+def _forget_pool():
+    """In a child process made by ``fork``: the parent's pool threads do not exist there."""
+    global _pool
+    _pool = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
 def run_in_threads(n, piece):
     """Call ``piece(start, stop)`` on consecutive slices covering ``range(n)``, in a pool of threads.
 
