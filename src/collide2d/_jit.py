@@ -2,15 +2,14 @@
 
 Kernels are decorated with :func:`kernel` (a scalar function on floats) and batch loops with
 :func:`loop` (a ``prange`` loop over pairs; a pair loop is compiled as serial code only and large
-batches run it in threads).  Both compile
-lazily on first call, cache the machine code on disk (``cache=True``; set
-``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use ``fastmath``, which would break the
-sign tests that exact geometry depends on.
+batches run it in threads). Both compile lazily on first call, cache the machine code on disk
+(``cache=True``; set ``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use ``fastmath``,
+which would break the sign tests that exact geometry depends on.
 
 A helper called with an integer constant is compiled for ``int64``, not for that one constant:
 Numba would otherwise compile it again for every literal value it is called with (``_m3(..., 0,
 1)``, ``_m3(..., 2, 0)``, ...), which multiplied the first-call compile time. See
-:class:`_Dispatcher`.
+:func:`_get_dispatcher_class`.
 
 The exact fallback (:mod:`collide2d._exact`) loads a second copy of :mod:`collide2d._kernels`
 under another package name, registered with :func:`uncompiled_package` before it is imported;
