@@ -239,10 +239,14 @@ def run_in_threads(n, piece):
     """Call ``piece(start, stop)`` on consecutive slices covering ``range(n)``, in a pool of threads.
 
     About four slices per thread (each of at least ``SERIAL_BELOW // 4`` rows), so that the threads
-    stay busy when some rows cost more than others; one call in this thread when ``n`` is small.
-    ``piece`` should call compiled code, which releases the GIL.
+    stay busy when some rows cost more than others; one call in this thread when ``n`` is small
+    or when ``numba.set_num_threads(1)`` was called in this thread. ``piece`` should call
+    compiled code, which releases the GIL.
     """
-    pieces = max(1, min(4 * _thread_count(), n // (SERIAL_BELOW // 4)))
+    import numba
+
+    threads = min(_thread_count(), numba.get_num_threads())
+    pieces = 1 if threads == 1 else max(1, min(4 * threads, n // (SERIAL_BELOW // 4)))
     if pieces == 1:
         piece(0, n)
         return
