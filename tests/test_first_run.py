@@ -188,3 +188,25 @@ def test_contains_xy_of_one_point_matches_the_point_shape():
             assert c2.contains_xy(shape, xy) is c2.intersects(shape, c2.Point(xy))
     with pytest.raises(ValueError):
         c2.contains_xy(shapes[0], (float("nan"), 0.0))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_threaded_batches_work_in_a_forked_child():
+    # the parent's pool threads do not exist in a child made by fork: a new pool must be made
+    code = """
+        import os
+        import numpy as np
+        import collide2d as c2
+        from collide2d import _jit
+
+        rng = np.random.default_rng(0)
+        a = c2.Ellipse(rng.uniform(0, 30, (3 * _jit.SERIAL_BELOW, 2)), (1.0, 0.5))
+        print(int(c2.intersects(a, a[::-1]).sum()), flush=True)
+        pid = os.fork()
+        if pid == 0:
+            print(int(c2.intersects(a, a[::-1]).sum()), flush=True)
+            os._exit(0)
+        os.waitpid(pid, 0)
+    """
+    parent, child = _run(code, timeout=300).stdout.split()
+    assert parent == child

@@ -2,15 +2,14 @@
 
 Kernels are decorated with :func:`kernel` (a scalar function on floats) and batch loops with
 :func:`loop` (a ``prange`` loop over pairs; a pair loop is compiled as serial code only and large
-batches run it in threads).  Both compile
-lazily on first call, cache the machine code on disk (``cache=True``; set
-``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use ``fastmath``, which would break the
-sign tests that exact geometry depends on.
+batches run it in threads). Both compile lazily on first call, cache the machine code on disk
+(``cache=True``; set ``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use ``fastmath``,
+which would break the sign tests that exact geometry depends on.
 
 A helper called with an integer constant is compiled for ``int64``, not for that one constant:
 Numba would otherwise compile it again for every literal value it is called with (``_m3(..., 0,
 1)``, ``_m3(..., 2, 0)``, ...), which multiplied the first-call compile time. See
-:class:`_Dispatcher`.
+:func:`_get_dispatcher_class`.
 
 The exact fallback (:mod:`collide2d._exact`) loads a second copy of :mod:`collide2d._kernels`
 under another package name, registered with :func:`uncompiled_package` before it is imported;
@@ -226,14 +225,28 @@ def _thread_pool():
     return _pool
 
 
+def _forget_pool():
+    """In a child process made by ``fork``: the parent's pool threads do not exist there."""
+    global _pool
+    _pool = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
 def run_in_threads(n, piece):
     """Call ``piece(start, stop)`` on consecutive slices covering ``range(n)``, in a pool of threads.
 
     About four slices per thread (each of at least ``SERIAL_BELOW // 4`` rows), so that the threads
-    stay busy when some rows cost more than others; one call in this thread when ``n`` is small.
-    ``piece`` should call compiled code, which releases the GIL.
+    stay busy when some rows cost more than others; one call in this thread when ``n`` is small
+    or when ``numba.set_num_threads(1)`` was called in this thread. ``piece`` should call
+    compiled code, which releases the GIL.
     """
-    pieces = max(1, min(4 * _thread_count(), n // (SERIAL_BELOW // 4)))
+    import numba
+
+    threads = min(_thread_count(), numba.get_num_threads())
+    pieces = 1 if threads == 1 else max(1, min(4 * threads, n // (SERIAL_BELOW // 4)))
     if pieces == 1:
         piece(0, n)
         return
