@@ -445,7 +445,7 @@ def _orientation(angle, direction):
         if type(angle) is not float:
             return angle, None, None
         return angle, None, (angle, 1.0, 0.0) if angle == 0.0 else (angle, *_angles.direction_scalar(angle))
-    if not (type(angle) in (float, int) and angle == 0):
+    if not (type(angle) in (float, int, np.float64) and angle == 0):  # 0 is the default: not given
         raise ValueError("give the orientation as angle or as direction, not both (angle must stay 0)")
     w = _direction(direction)
     return angle, w, (math.atan2(w[1], w[0]), w[0], w[1]) if type(w) is tuple else None
