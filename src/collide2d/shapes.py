@@ -219,7 +219,7 @@ def _rows(batch, width, *columns):
 # Single shapes pack their Python floats with struct: np.frombuffer of the bytes is a read-only
 # float64 array (aligned: bytes data sits 32 bytes into a 16-byte aligned object), made in a third
 # of the time of np.array followed by clearing the writeable flag.
-_PACK = {n: struct.Struct(f"{n}d").pack for n in range(2, 9)}
+_PACK = {n: struct.Struct(f"{n}d").pack for n in range(2, 9)}  # n floats
 _frombuffer = np.frombuffer
 
 
@@ -445,7 +445,7 @@ def _orientation(angle, direction):
         if type(angle) is not float:
             return angle, None, None
         return angle, None, (angle, 1.0, 0.0) if angle == 0.0 else (angle, *_angles.direction_scalar(angle))
-    if not (type(angle) in (float, int) and angle == 0):
+    if not (type(angle) in (float, int, np.float64) and angle == 0):  # 0 is the default: not given
         raise ValueError("give the orientation as angle or as direction, not both (angle must stay 0)")
     w = _direction(direction)
     return angle, w, (math.atan2(w[1], w[0]), w[0], w[1]) if type(w) is tuple else None
@@ -756,7 +756,7 @@ class RotatedBox(Shape):
     -----
     The box is stored as the convex quadrilateral of its four corners, computed once in float64:
     ``center + sx * half_size[0] * u + sy * half_size[1] * u⊥`` for the signs ``sx, sy = ±1`` and
-    the unit direction ``u`` (the ``direction`` attribute).
+    ``u = w / hypot(w)``, ``w`` the direction given or that of ``angle``.
 
     Examples
     --------
@@ -777,9 +777,8 @@ class RotatedBox(Shape):
         angle, w, single = _orientation(angle, direction)
         if type(center) is tuple and type(half) is tuple and single is not None:
             angle, ux, uy = single
-            if w is not None:  # a direction given: its unit vector
-                norm = math.hypot(ux, uy)
-                ux, uy = ux / norm, uy / norm
+            norm = math.hypot(ux, uy)  # the unit vector, also from an angle: then a quarter-turned
+            ux, uy = ux / norm, uy / norm  # direction gives exactly the quarter-turned corners
             (cx, cy), (hx, hy) = center, half
             corners = [
                 (cx + (sx * hx * ux - sy * hy * uy), cy + (sx * hx * uy + sy * hy * ux)) for sx, sy in _CORNER_SIGNS
@@ -790,19 +789,19 @@ class RotatedBox(Shape):
             # is certainly left. Only boxes small against their position need the exact signs.
             if min(hx, hy) * 2.0**40 < abs(cx) + abs(cy) + hx + hy and not _convex.turns_left(corners):
                 raise ValueError(_TOO_SMALL)
-            row = _frombuffer(_PACK[7](cx, cy, hx, hy, angle, ux, uy))
-            fields = {"center": row[0:2], "half_size": row[2:4], "angle": row[4, ...], "direction": row[5:7]}
+            row = _frombuffer(_PACK[5](cx, cy, hx, hy, angle))
+            fields = {"center": row[0:2], "half_size": row[2:4], "angle": row[4, ...]}
             self._finish_owned(fields, _FOUR, _frombuffer(_PACK[8](*corners[0], *corners[1], *corners[2], *corners[3])).reshape(4, 2))
             return
         if w is None:
             batch, f = _broadcast_fields({"center": center, "half_size": half}, {"angle": angle})
-            u = np.broadcast_to(_angles.direction(angle), batch + (2,))
+            w = np.broadcast_to(_angles.direction(angle), batch + (2,))
             angle = _copy(f["angle"])
         else:
             batch, f = _broadcast_fields({"center": center, "half_size": half, "direction": w}, {})
             w = f["direction"]
-            u = w / np.hypot(w[..., 0], w[..., 1])[..., None]
             angle = _frozen(_angles.angle_of(w))
+        u = w / np.hypot(w[..., 0], w[..., 1])[..., None]
         row = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["half_size"]), ((4, 6), u))
         from collide2d._kernels.construct import rotated_box_loop
 
@@ -815,7 +814,7 @@ class RotatedBox(Shape):
             if not _convex.turns_left([tuple(p) for p in corners.reshape(-1, 4, 2)[index].tolist()]):
                 raise ValueError(_TOO_SMALL)
         params, verts = _corner_polygons(corners, batch)
-        fields = {"center": row[..., 0:2], "half_size": row[..., 2:4], "angle": angle, "direction": row[..., 4:6]}
+        fields = {"center": row[..., 0:2], "half_size": row[..., 2:4], "angle": angle}
         self._finish_owned(fields, params, verts)
 
     @property
