@@ -87,3 +87,28 @@ def hypot(x, y):
     if _SQUARES_LO < q < _SQUARES_HI:
         return math.sqrt(q)
     return math.hypot(x, y)
+
+
+# -- error-free transformations ----------------------------------------------------------------------
+
+
+@kernel
+def two_sum(a, b):
+    """``a + b = s + e`` exactly (Knuth)."""
+    s = a + b
+    bv = s - a
+    av = s - bv
+    return s, (a - av) + (b - bv)
+
+
+@kernel
+def two_product(a, b):
+    """``a b = p + e`` exactly (Dekker; 134217729 = 2**27 + 1 splits a float64 in two halves)."""
+    p = a * b
+    c = 134217729.0 * a
+    ahi = c - (c - a)
+    alo = a - ahi
+    c = 134217729.0 * b
+    bhi = c - (c - b)
+    blo = b - bhi
+    return p, alo * blo - (((p - ahi * bhi) - alo * bhi) - ahi * blo)
