@@ -75,8 +75,12 @@ def _ecc(E, x, y):
     return mpm.atan2((ux * dy - uy * dx) / b, (ux * dx + uy * dy) / a)
 
 
-def _crossings(A, B, phase=mpf("0.3183098861837907")):
-    """Eccentric angles on A of the real common points (sorted); tangent points may appear twice."""
+def _crossings(A, B, phase=mpf("0.3183098861837907"), imag_tol=None, merge=None):
+    """Eccentric angles on A of the real common points (sorted); tangent points may appear twice.
+
+    Roots with an imaginary part below ``imag_tol`` (default ``10**(-dps/2)``) count as real;
+    with ``merge``, angles closer than it are merged (a double root, i.e. a tangent point, once).
+    """
     cx, cy, a, b, ux, uy = A
     bx, by, ab, bb, vx, vy = B
 
@@ -103,20 +107,37 @@ def _crossings(A, B, phase=mpf("0.3183098861837907")):
         return []
     roots = mpm.polyroots(coeffs, maxsteps=400, extraprec=4 * mp.prec)
     out = []
+    imag_tol = mpf(10) ** (-mp.dps // 2) if imag_tol is None else imag_tol
     for s in roots:
-        if abs(mpm.im(s)) < mpf(10) ** (-mp.dps // 2):
+        if abs(mpm.im(s)) < imag_tol:
             t = 2 * mpm.atan(mpm.re(s)) + phase
             try:
                 t = mpm.findroot(lambda tt: _q(B, *_point(A, tt)) - 1, t)
             except (ValueError, ZeroDivisionError):
                 pass
             out.append(t % (2 * mpm.pi))
-    return sorted(out)
+    out = sorted(out)
+    if merge is not None:
+        merged = []
+        for t in out:
+            if not merged or t - merged[-1] >= merge:
+                merged.append(t)
+        if len(merged) > 1 and merged[0] + 2 * mpm.pi - merged[-1] < merge:
+            merged.pop()
+        out = merged
+    return out
 
 
-def ref_area_segments(a, b):
+def ref_area_segments(a, b, ts=None, **roots):
+    """Segment-sum reference; ``ts`` the angles of the points on ``a`` if known, else ``roots`` go
+    to :func:`_crossings`.
+
+    Each arc between consecutive points is classified by testing its points at 1/4, 1/2 and 3/4
+    against the other ellipse (the majority): a tangent point missing from the roots can spoil
+    one of them, never two.
+    """
     A, B = _ell(a), _ell(b)
-    ts = _crossings(A, B)
+    ts = _crossings(A, B, **roots) if ts is None else ts
     area_a, area_b = mpm.pi * A[2] * A[3], mpm.pi * B[2] * B[3]
     if len(ts) < 2:
         if _q(B, A[0], A[1]) <= 1 and area_a <= area_b:
@@ -133,7 +154,7 @@ def ref_area_segments(a, b):
     for i in range(n):
         j = (i + 1) % n
         dt = (ts[j] - ts[i]) % (2 * mpm.pi)
-        if _q(B, *_point(A, ts[i] + dt / 2)) <= 1:
+        if sum(_q(B, *_point(A, ts[i] + f * dt)) <= 1 for f in (mpf(1) / 4, mpf(1) / 2, mpf(3) / 4)) >= 2:
             total += A[2] * A[3] / 2 * (dt - mpm.sin(dt))
         else:
             db = (_ecc(B, *pts[j]) - _ecc(B, *pts[i])) % (2 * mpm.pi)

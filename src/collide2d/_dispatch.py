@@ -346,6 +346,32 @@ def ellipse_contact_points(params_a, params_b, relation, out):
     return int(points_ellipse.tangent_points_ellipse_ellipse(params_a, params_b, maximise, count, out))
 
 
+def ellipse_crossing_points(params_a, params_b, out):
+    """Points of two overlapping ellipses whose computed crossings suggest a tangent point.
+
+    Decides on Fractions whether the boundaries have a multiple contact (counted in
+    :func:`collide2d.exact_fallback_counts` as ``crossing_contact_ellipse_ellipse``) and computes
+    the points in floating point accordingly. Returns the count.
+    """
+    from collide2d._kernels import points_ellipse
+
+    name = "crossing_contact_ellipse_ellipse"
+    _exact._counts[name] += 1
+    row_a, _ = _exact.exact_row("ellipse", params_a, None)
+    row_b, _ = _exact.exact_row("ellipse", params_b, None)
+    kind = int(_exact_twin_function("points_ellipse", name)(row_a, row_b))
+    return int(points_ellipse.crossing_points_ellipse_ellipse(params_a, params_b, kind, out))
+
+
+def _resolve_points(params_a, params_b, relation, out, count):
+    """Finish a point kernel's answer that needs an exact decision (a negative ``count``)."""
+    if count == -1:
+        return ellipse_contact_points(params_a, params_b, relation, out)
+    if count == -2:
+        return ellipse_crossing_points(params_a, params_b, out)
+    return count
+
+
 def intersection_point_values(a, b):
     """Boundary intersection points of ``a`` and ``b``.
 
@@ -363,8 +389,7 @@ def intersection_point_values(a, b):
     if not first.shape and not second.shape:
         out = np.full((capacity, 2), np.nan)
         count = kernel(first._params, first._verts, second._params, second._verts, relation, out)
-        if count < 0:
-            count = ellipse_contact_points(first._params, second._params, relation, out)
+        count = _resolve_points(first._params, second._params, relation, out, count)
         return out[:count].copy()
     shape, index_a, index_b = broadcast_indices(first, second)
     relation = np.ascontiguousarray(relation, dtype=np.int8).ravel()
@@ -376,7 +401,7 @@ def intersection_point_values(a, b):
     if n:
         pair_loop("points", name)(params_a, first._verts, index_a, params_b, second._verts, index_b, relation, out, count)
     for k in np.flatnonzero(count < 0):
-        count[k] = ellipse_contact_points(params_a[index_a[k]], params_b[index_b[k]], int(relation[k]), out[k])
+        count[k] = _resolve_points(params_a[index_a[k]], params_b[index_b[k]], int(relation[k]), out[k], int(count[k]))
     return out.reshape(shape + (capacity, 2)), count.reshape(shape)
 
 

@@ -40,10 +40,9 @@ def intersection_points(a, b, /):
     The number of points and whether a point is a tangency come from the exact relation of the
     pair, never from how close two computed points are: disjoint shapes and strictly nested
     ones give none, externally touching ellipses one point, nested ellipses whose boundaries touch
-    one or two (counted in rational arithmetic). Two crossing ellipses give 2 or 4 points; only
-    when two crossings coincide within rounding (a boundary contact of order 3, or a pair within
-    about 1e-8 of such a configuration) can the count of a crossing pair be decided in floating
-    point.
+    one or two (counted in rational arithmetic). Two crossing ellipses give 2 or 4 points, or 3
+    when they also touch somewhere (the tangent point once); when the computed points come close
+    to a tangency, the count is decided in rational arithmetic from the pencil's cubic.
 
     Ellipse pairs are solved by splitting a degenerate member of their pencil into two lines and
     intersecting each with one ellipse in the frame where it is the unit circle [1]_, then
@@ -100,16 +99,19 @@ def overlap_area(a, b, /):
     Notes
     -----
     Disjoint and touching pairs give exactly 0 and nested pairs exactly the smaller area (both
-    decided by the exact relation). Crossing ellipses: the segments cut off by the chords between
-    consecutive crossing points, in eccentric angles, plus the polygon of those points [1]_, [2]_;
-    which ellipse bounds the region between two crossings follows from the orientation of the two
-    boundary normals (at the crossing where they are farthest from parallel; within about 1e-10 of
-    a tangency, where that orientation is lost to rounding, from the midpoint of the longest arc). An ellipse against a polygon: the polygon is
-    clipped by the ellipse in the ellipse's unit frame and the elliptic segment cut off beyond each
-    exit point is added. Two polygons: Green's theorem over the clipped edges. ``dt - sin dt`` is
-    taken from its Taylor series for small angles, so thin slivers keep their relative accuracy;
-    the area is continuous through tangency and for near-identical shapes. Measured errors: a few
-    ulps of the smaller area (``docs/area.md``).
+    decided by the exact relation). Crossing ellipses, in the unit frame of the smaller one (so the
+    value does not depend on the argument order): the segments cut off by the chords between
+    consecutive boundary meeting points, in eccentric angles, plus the polygon of those points
+    [1]_, [2]_; between two points, the region is bounded by the arc that lies inside the other
+    ellipse, tested at points along the arc (a tangent point among the crossings is allowed). An
+    ellipse against a polygon: the polygon is clipped by the ellipse in the ellipse's unit frame
+    and the elliptic segment cut off beyond each exit point is added. Two polygons: Green's
+    theorem over the clipped edges. ``dt - sin dt`` is taken from its Taylor series for small
+    angles, so thin slivers keep their relative accuracy; the level of a small shape's centre or
+    vertices in a far larger ellipse is computed without cancellation, so size ratios up to 1e8
+    and more keep the accuracy of the smaller shape. The area is continuous through tangency and
+    for near-identical shapes. Measured errors: a few ulps of the smaller area
+    (``docs/area.md``).
 
     References
     ----------

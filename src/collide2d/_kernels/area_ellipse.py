@@ -5,9 +5,12 @@ where ``relation`` is the exact relation code of the pair, so that the kernel ne
 containment or disjointness: ``DISJOINT`` / ``TOUCHING`` give 0, ``CONTAINS`` the area of ``b``,
 ``WITHIN`` and ``EQUAL`` the area of ``a``. Only ``OVERLAPPING`` pairs are computed.
 
-Frame: the unit frame of the ellipse ``A = pa`` (:mod:`points_ellipse`), where ``A`` is the unit
-circle; the map from the world has determinant ``1 / (a b)``, so world areas are frame areas times
-``a b`` (ALGORITHMS.md 5.1).
+Frame: the unit frame of the *smaller* ellipse ``A`` (:mod:`points_ellipse`; the arguments are
+swapped when ``pb`` is smaller, ties broken by the rows, so the area is the same number in both
+argument orders), where ``A`` is the unit circle; the map from the world has determinant
+``1 / (a b)``, so world areas are frame areas times ``a b`` (ALGORITHMS.md 5.1). The piece of the
+smaller ellipse then stays on the scale of one whatever the size ratio, and the level of ``A``'s
+centre in ``B`` comes from :func:`points_ellipse.offset_at` without cancellation.
 
 Segment formula (ALGORITHMS.md 5.1; Eberly, "The Area of Intersecting Ellipses", 2008, uses polar
 angles, Hughes & Chraibi 2012 sectors and triangles; the eccentric-angle form is the same area): the
@@ -18,24 +21,24 @@ two angles). ``dt - sin dt`` is taken from its Taylor series below ``dt = 0.25``
 ``dt^15``: the first omitted term is below ``2e-17`` of the sum), since the direct difference loses
 ``log10(6 / dt^2)`` digits.
 
-Ellipse against ellipse (ALGORITHMS.md 5.1): the crossing points, sorted by angle on ``A``, are the
-corners of the convex region ``A n B``; the region is the polygon of those corners plus, between
-consecutive corners, the segment of whichever ellipse bounds the region there. Transversal
-crossings alternate, so the pieces are A, B, A, B (or the reverse) and one decision fixes them all:
-the orientation of the boundary normals (Eberly's rule) at the corner ``X_i`` with the widest angle
-between them: moving counter-clockwise along ``A`` from ``X_i`` enters ``B`` iff
-``n_A x n_B < 0`` (``n_A = X_i``, ``n_B = P^T (P X_i - s)``); then the arc of ``A`` bounds the region
-up to ``X_{i+1}``. Near tangency or equality the normals are nearly parallel at every corner and the
-corners' own error along the curve (~sqrt(eps)) reaches their separation; below a sine of
-``_TANGENTIAL_SINE`` the midpoint of the longest arc (far from every corner) is tested against the
-other ellipse instead. Since the corners lie on a convex curve, the steps on either ellipse sum to
-exactly ``2 pi``, which guards against an angle of ``-tiny`` rounded to ``2 pi - tiny`` (and, for
-two corners that coincide, tells which step is the full turn).
+Ellipse against ellipse (ALGORITHMS.md 5.1; Hughes & Chraibi, "Calculating ellipse overlap
+areas", Comput. Visual. Sci. 15 (2012); Eberly, "The Area of Intersecting Ellipses", Geometric
+Tools): the points where the boundaries meet, sorted by angle on ``A``, are the corners of the
+convex region ``A n B``; the region is the polygon of those corners plus, between consecutive
+corners, the segment of whichever ellipse bounds the region there: the one whose arc lies inside
+the other ellipse, found by testing points along the arc (:func:`_arc_inside`). No alternation
+A, B, A, B is assumed: a tangent point among the corners (found once, twice or not at all) breaks
+it. Since the corners lie on a convex curve, the steps on either ellipse sum to exactly ``2 pi``,
+which guards against an angle of ``-tiny`` rounded to ``2 pi - tiny`` (and, for two corners that
+coincide, tells which step is the full turn). Crossings that the pencil cannot resolve (clusters
+of three or four intersections near a contact of order 3 or 4) are found again as the sign
+changes of ``B``'s level along the unit circle (:func:`_crossings_by_sign`).
 
 Ellipse against polygon: the polygon is mapped to the frame and clipped by the unit disc in one
 pass over its edges (vertices inside, entry and exit points, in order); the area is the shoelace
-sum of that chain (about its first point, to keep slivers accurate) plus a circular segment for
-every arc from an exit point to the next entry point.
+sum of that chain (in coordinates relative to the first vertex, to keep slivers and polygons far
+smaller than the ellipse accurate) plus a circular segment for every arc from an exit point to
+the next entry point.
 
 No allocation, no exceptions.
 """
@@ -45,17 +48,23 @@ import math
 from collide2d._jit import kernel
 
 from . import codes
-from .points_ellipse import conic_in_frame, crossings_in_frame, to_frame, unit_frame
-from .vec import hypot
+from .points_ellipse import base_member, circle_level, conic_in_frame, crossings_in_frame, level_at, pick4, put4, to_frame, unit_frame
+from .vec import hypot, two_product, two_sum
 
 _TWO_PI = 2.0 * math.pi
 # Series switch for dt - sin dt (see the module docstring). Dimensionless (radians).
 _SERIES_BELOW = 0.25
-# Below this sine of the angle between the two boundary normals at every crossing, the normal
-# orientation rule is replaced by a midpoint test (see overlap_in_frame). Dimensionless; crossings
-# of two curves a depth delta past tangency have sine ~ sqrt(delta / R), so this is delta ~ 1e-10 R,
-# where the points' own error (~sqrt(eps) R along the curve) reaches their separation (~1e-5 R).
-_TANGENTIAL_SINE = 1e-5
+# A crossing point whose Newton polish ends with a residual above this (relative to the size of
+# the terms of the two equations, see points_ellipse._polish) is dropped from the corners: the
+# pencil could not resolve it (a cluster of three or four intersections, a contact of order 3 or
+# 4 within rounding), and the arc through it is classified by _arc_inside instead. Polished points
+# end within a few eps; the dropped ones measured 1e-9 and more.
+_UNRESOLVED = 1e-12
+# Equal steps of the angle at which _crossings_by_sign samples the level of B on the unit circle.
+_SIGN_SAMPLES = 32
+# A line of the split pencil member this near tangency to the unit circle (in frame units, see
+# points_ellipse._line_foot) may hide a pair of crossings that rounding moved off the circle.
+_NEAR_TANGENT = 1e-6
 
 
 @kernel
@@ -114,26 +123,15 @@ def _sort_step(t0, x0, y0, t1, x1, y1):
 
 
 @kernel
-def _pick(i, a0, a1, a2, a3):
-    if i == 0:
-        return a0
-    if i == 1:
-        return a1
-    if i == 2:
-        return a2
-    return a3
-
-
-@kernel
 def _fix_wrap(n, d0, d1, d2, d3, long_index):
     """Make the steps around a closed convex chain sum to ``2 pi``.
 
-    A sum near ``4 pi`` means that a step of ``-tiny`` was rounded to ``2 pi - tiny``: the largest
-    step is set back to 0. A sum near 0 means that all corners coincide to rounding (a crossing
+    A sum near ``4 pi`` (``6 pi``) means that one (two) steps of ``-tiny`` came out as
+    ``2 pi - tiny``: the largest step is set back to 0 (twice). A sum near 0 means that all corners coincide to rounding (a crossing
     pair at a tangency): the step ``long_index`` is the full turn.
     """
     total = d0 + d1 + (d2 if n > 2 else 0.0) + (d3 if n > 3 else 0.0)
-    if n > 2 and total > 3.0 * math.pi:
+    while n > 2 and total > 3.0 * math.pi:  # once per step rounded the wrong way (at most twice)
         big = max(max(d0, d1), max(d2 if n > 2 else 0.0, d3 if n > 3 else 0.0))
         if d0 == big:
             d0 = 0.0
@@ -143,7 +141,8 @@ def _fix_wrap(n, d0, d1, d2, d3, long_index):
             d2 = 0.0
         else:
             d3 = 0.0
-    elif total < math.pi:
+        total -= big
+    if total < math.pi:
         if long_index == 0:
             d0 += _TWO_PI
         elif long_index == 1:
@@ -156,8 +155,105 @@ def _fix_wrap(n, d0, d1, d2, d3, long_index):
 
 
 @kernel
+def _arc_middle(x0, y0, x1, y1, dt):
+    """Unit vector halfway along the counter-clockwise arc of the unit circle from ``(x0, y0)``.
+
+    The arc ends at ``(x1, y1)`` after the angle ``dt``. Without trigonometry: the bisector
+    ``u0 + u1`` for ``dt <= pi / 2`` (its opposite for ``dt >= 3 pi / 2``), else the chord
+    ``u1 - u0`` turned clockwise by a quarter (well conditioned where ``u0 + u1`` is small).
+    """
+    n0 = hypot(x0, y0)
+    n1 = hypot(x1, y1)
+    x0 = x0 / n0
+    y0 = y0 / n0
+    x1 = x1 / n1
+    y1 = y1 / n1
+    if dt <= 0.5 * math.pi:
+        mx = x0 + x1
+        my = y0 + y1
+    elif dt >= 1.5 * math.pi:
+        mx = -(x0 + x1)
+        my = -(y0 + y1)
+    else:
+        mx = y1 - y0
+        my = x0 - x1
+    m = hypot(mx, my)
+    if not (m > 0.0):
+        return x0, y0
+    return mx / m, my / m
+
+
+@kernel
+def _inside_b(X, Y, p1, p2, r1, r2, sp, sr):
+    """Is the frame point ``X`` strictly inside ``B`` (``|P X - s| < 1``)?"""
+    zp = p1 * X + p2 * Y - sp
+    zr = r1 * X + r2 * Y - sr
+    return zp * zp + zr * zr < 1.0
+
+
+@kernel
+def _inside_a(zp, zr, p1, p2, r1, r2, sp, sr, det_p):
+    """Is the point ``Z`` of ``B``'s unit frame strictly inside ``A``? (``X = P^-1 (Z + s)``)"""
+    u = zp + sp
+    v = zr + sr
+    x = (r2 * u - p2 * v) / det_p
+    y = (p1 * v - r1 * u) / det_p
+    return x * x + y * y < 1.0
+
+
+@kernel
+def _arc_inside(on_a, x0, y0, x1, y1, dt, p1, p2, r1, r2, sp, sr, det_p):
+    """Does the arc of ``dt`` from ``(x0, y0)`` to ``(x1, y1)`` lie inside the other ellipse?
+
+    The arc is one of ``A`` (``on_a``, points in ``A``'s frame) or of ``B`` (points in ``B``'s
+    unit frame). Tested at its quarter points, and at its middle when those two disagree: a
+    tangent point that rounding dropped from the corners (or a pair of crossings closer than
+    rounding can resolve) lies somewhere inside the arc, often exactly at its middle (symmetric
+    pairs), and spoils the test at one of the three points at most.
+    """
+    mx, my = _arc_middle(x0, y0, x1, y1, dt)
+    qx, qy = _arc_middle(x0, y0, mx, my, 0.5 * dt)
+    wx, wy = _arc_middle(mx, my, x1, y1, 0.5 * dt)
+    if on_a:
+        first = _inside_b(qx, qy, p1, p2, r1, r2, sp, sr)
+        if first == _inside_b(wx, wy, p1, p2, r1, r2, sp, sr):
+            return first
+        return _inside_b(mx, my, p1, p2, r1, r2, sp, sr)
+    first = _inside_a(qx, qy, p1, p2, r1, r2, sp, sr, det_p)
+    if first == _inside_a(wx, wy, p1, p2, r1, r2, sp, sr, det_p):
+        return first
+    return _inside_a(mx, my, p1, p2, r1, r2, sp, sr, det_p)
+
+
+@kernel
+def _b_step(xi, yi, xj, yj, p1, p2, r1, r2, sp, sr):
+    """Counter-clockwise step on ``B`` from corner ``i`` to corner ``j`` (frame points of ``A``).
+
+    ``Z_j = Z_i + P (X_j - X_i)``: the cross and dot products are taken with the difference, which
+    keeps their relative accuracy when ``B`` is far larger than ``A`` (``Z_i`` and ``Z_j`` agree in
+    their leading digits).
+    """
+    zpi = p1 * xi + p2 * yi - sp
+    zri = r1 * xi + r2 * yi - sr
+    dx = xj - xi
+    dy = yj - yi
+    ep = p1 * dx + p2 * dy
+    er = r1 * dx + r2 * dy
+    cr = zpi * er - zri * ep
+    dot = (zpi * zpi + zri * zri) + (zpi * ep + zri * er)
+    t = math.atan2(cr, dot)
+    if t < 0.0:
+        t += _TWO_PI
+    return t
+
+
+@kernel
 def overlap_in_frame(p1, p2, r1, r2, sp, sr, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3):
-    """Area of ``A n B`` in the unit frame of ``A`` from its ``n`` (2..4) crossing points."""
+    """Area of ``A n B`` in the unit frame of ``A`` from its ``n`` (2..4) boundary meeting points.
+
+    The points may include tangent points (once or twice) besides the crossings, or miss them;
+    nothing here assumes that the pieces alternate between the two ellipses.
+    """
     # sort the corners by angle on A (a sorting network on up to four entries; absent ones last)
     t0 = math.atan2(Y0, X0)
     t1 = math.atan2(Y1, X1)
@@ -172,97 +268,187 @@ def overlap_in_frame(p1, p2, r1, r2, sp, sr, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3):
     # corner polygon about X0
     poly = 0.0
     for i in range(1, n - 1):
-        ax = _pick(i, X0, X1, X2, X3) - X0
-        ay = _pick(i, Y0, Y1, Y2, Y3) - Y0
-        bx = _pick(i + 1, X0, X1, X2, X3) - X0
-        by = _pick(i + 1, Y0, Y1, Y2, Y3) - Y0
+        ax = pick4(i, X0, X1, X2, X3) - X0
+        ay = pick4(i, Y0, Y1, Y2, Y3) - Y0
+        bx = pick4(i + 1, X0, X1, X2, X3) - X0
+        by = pick4(i + 1, Y0, Y1, Y2, Y3) - Y0
         poly += 0.5 * (ax * by - ay * bx)
-    # steps on A and on B between consecutive corners, and which arc bounds the region
+    # steps on A and on B between consecutive corners
     dA0 = dA1 = dA2 = dA3 = 0.0
     dB0 = dB1 = dB2 = dB3 = 0.0
-    onA0 = onA1 = onA2 = onA3 = False
-    best_sine = -1.0  # the crossing with the largest |sin| of the angle between the normals
-    best_i = 0
-    best_on_a = False
     for i in range(n):
         j = i + 1 if i + 1 < n else 0
-        xi = _pick(i, X0, X1, X2, X3)
-        yi = _pick(i, Y0, Y1, Y2, Y3)
-        xj = _pick(j, X0, X1, X2, X3)
-        yj = _pick(j, Y0, Y1, Y2, Y3)
-        zpi = p1 * xi + p2 * yi - sp
-        zri = r1 * xi + r2 * yi - sr
-        zpj = p1 * xj + p2 * yj - sp
-        zrj = r1 * xj + r2 * yj - sr
-        gx = p1 * zpi + r1 * zri  # n_B = P^T Z (half the gradient of q_B)
-        gy = p2 * zpi + r2 * zri
-        cr = xi * gy - yi * gx
-        on_a = cr < 0.0
-        sine = abs(cr) / (hypot(xi, yi) * hypot(gx, gy))
-        if sine > best_sine:
-            best_sine = sine
-            best_i = i
-            best_on_a = on_a
-        da = ccw_angle(xi, yi, xj, yj)
-        db = ccw_angle(zpi, zri, zpj, zrj)
-        if i == 0:
-            dA0, dB0, onA0 = da, db, on_a
-        elif i == 1:
-            dA1, dB1, onA1 = da, db, on_a
-        elif i == 2:
-            dA2, dB2, onA2 = da, db, on_a
-        else:
-            dA3, dB3, onA3 = da, db, on_a
+        xi = pick4(i, X0, X1, X2, X3)
+        yi = pick4(i, Y0, Y1, Y2, Y3)
+        xj = pick4(j, X0, X1, X2, X3)
+        yj = pick4(j, Y0, Y1, Y2, Y3)
+        dA0, dA1, dA2, dA3 = put4(i, ccw_angle(xi, yi, xj, yj), dA0, dA1, dA2, dA3)
+        dB0, dB1, dB2, dB3 = put4(i, _b_step(xi, yi, xj, yj, p1, p2, r1, r2, sp, sr), dB0, dB1, dB2, dB3)
     # sorted by angle on A, only the last step (back to the first corner) can be the full turn
     dA0, dA1, dA2, dA3 = _fix_wrap(n, dA0, dA1, dA2, dA3, n - 1)
     longest = 0
     for i in range(1, n):
-        if _pick(i, dA0, dA1, dA2, dA3) > _pick(longest, dA0, dA1, dA2, dA3):
+        if pick4(i, dA0, dA1, dA2, dA3) > pick4(longest, dA0, dA1, dA2, dA3):
             longest = i
     dB0, dB1, dB2, dB3 = _fix_wrap(n, dB0, dB1, dB2, dB3, longest)
-    if n == 2 or n == 4:
-        # Transversal crossings alternate: the pieces are A, B, A, B (or B, A, B, A) around the
-        # region, so one decision fixes all of them. It is taken at the crossing with the widest
-        # angle between the normals; when even that one is nearly tangential (sine below
-        # _TANGENTIAL_SINE: a lens or a sliver within ~1e-10 of tangency, or near-identical
-        # ellipses), the computed points may have swapped along the curve (their error, ~sqrt(eps),
-        # is then the size of their separation) and the local orientation means nothing; the
-        # midpoint of the longest arc of A between corners, far from every corner, is tested
-        # against B instead.
-        if best_sine >= _TANGENTIAL_SINE:
-            parity_on_a = best_on_a == (best_i % 2 == 0)
-        else:
-            h = math.atan2(_pick(longest, Y0, Y1, Y2, Y3), _pick(longest, X0, X1, X2, X3))
-            h += 0.5 * _pick(longest, dA0, dA1, dA2, dA3)
-            zp = p1 * math.cos(h) + p2 * math.sin(h) - sp
-            zr = r1 * math.cos(h) + r2 * math.sin(h) - sr
-            inside = zp * zp + zr * zr < 1.0
-            parity_on_a = inside == (longest % 2 == 0)
-            if n == 2:
-                # Two corners within rounding of each other: their order along either curve is
-                # unreliable, so each ellipse's piece is chosen by the midpoint of its own longer
-                # arc (inside the other ellipse: that arc, else the shorter one).
-                la = _pick(longest, dA0, dA1, dA2, dA3)
-                piece_a = la if inside else _pick(1 - longest, dA0, dA1, dA2, dA3)
-                lb_index = 0 if dB0 >= dB1 else 1
-                lb = dB0 if lb_index == 0 else dB1
-                zpi = p1 * _pick(lb_index, X0, X1, X2, X3) + p2 * _pick(lb_index, Y0, Y1, Y2, Y3) - sp
-                zri = r1 * _pick(lb_index, X0, X1, X2, X3) + r2 * _pick(lb_index, Y0, Y1, Y2, Y3) - sr
-                g = math.atan2(zri, zpi) + 0.5 * lb
-                # the midpoint Z = (cos g, sin g) of B's longer arc, back in A's frame: X = P^-1 (Z + s)
-                u = math.cos(g) + sp
-                v = math.sin(g) + sr
-                mx = (r2 * u - p2 * v) / det_p
-                my = (p1 * v - r1 * u) / det_p
-                piece_b = lb if mx * mx + my * my < 1.0 else (dB1 if lb_index == 0 else dB0)
-                return segment_area(piece_a) + segment_area(piece_b) / det_p
+    # Between consecutive corners the region is bounded by the arc of A or by the arc of B, the one
+    # inside the other ellipse (Hughes & Chraibi 2012; Eberly 2008): points along the arc are tested
+    # against the other ellipse (_arc_inside), with no assumption that the pieces alternate (a
+    # tangent point among the corners breaks the alternation). The test is made on the longer of
+    # the two arcs (in angle): near the corners, whose error along the curves is up to ~sqrt(eps)
+    # near tangency, both arcs nearly coincide and the test means nothing, while along the longer
+    # arc it is decisive; a short arc contributes a segment below rounding either way.
+    if n == 2:
+        # Two corners: one arc of each ellipse bounds the region. When the corners coincide within
+        # rounding their order along the two curves may disagree, so the arcs are paired per
+        # ellipse, not per corner pair: each ellipse keeps its longer arc if that one is inside the
+        # other ellipse, else its shorter one.
+        la = 0 if dA0 >= dA1 else 1
+        inside = _arc_inside(True, pick4(la, X0, X1, X0, X0), pick4(la, Y0, Y1, Y0, Y0), pick4(1 - la, X0, X1, X0, X0), pick4(1 - la, Y0, Y1, Y0, Y0), max(dA0, dA1), p1, p2, r1, r2, sp, sr, det_p)
+        piece_a = max(dA0, dA1) if inside else min(dA0, dA1)
+        lb = 0 if dB0 >= dB1 else 1
+        zpi = p1 * pick4(lb, X0, X1, X0, X0) + p2 * pick4(lb, Y0, Y1, Y0, Y0) - sp
+        zri = r1 * pick4(lb, X0, X1, X0, X0) + r2 * pick4(lb, Y0, Y1, Y0, Y0) - sr
+        zpj = p1 * pick4(1 - lb, X0, X1, X0, X0) + p2 * pick4(1 - lb, Y0, Y1, Y0, Y0) - sp
+        zrj = r1 * pick4(1 - lb, X0, X1, X0, X0) + r2 * pick4(1 - lb, Y0, Y1, Y0, Y0) - sr
+        inside = _arc_inside(False, zpi, zri, zpj, zrj, max(dB0, dB1), p1, p2, r1, r2, sp, sr, det_p)
+        piece_b = max(dB0, dB1) if inside else min(dB0, dB1)
+        return segment_area(piece_a) + segment_area(piece_b) / det_p
     total = poly
     for i in range(n):
-        if _pick(i, onA0, onA1, onA2, onA3):
-            total += segment_area(_pick(i, dA0, dA1, dA2, dA3))
+        j = i + 1 if i + 1 < n else 0
+        xi = pick4(i, X0, X1, X2, X3)
+        yi = pick4(i, Y0, Y1, Y2, Y3)
+        xj = pick4(j, X0, X1, X2, X3)
+        yj = pick4(j, Y0, Y1, Y2, Y3)
+        da = pick4(i, dA0, dA1, dA2, dA3)
+        db = pick4(i, dB0, dB1, dB2, dB3)
+        if da >= db:
+            on_a = _arc_inside(True, xi, yi, xj, yj, da, p1, p2, r1, r2, sp, sr, det_p)
         else:
-            total += segment_area(_pick(i, dB0, dB1, dB2, dB3)) / det_p
+            zpi = p1 * xi + p2 * yi - sp
+            zri = r1 * xi + r2 * yi - sr
+            zpj = p1 * xj + p2 * yj - sp
+            zrj = r1 * xj + r2 * yj - sr
+            on_a = not _arc_inside(False, zpi, zri, zpj, zrj, db, p1, p2, r1, r2, sp, sr, det_p)
+        if on_a:
+            total += segment_area(da)
+        else:
+            total += segment_area(db) / det_p
     return total
+
+
+@kernel
+def _crossings_by_sign(p1, p2, r1, r2, sp, sr, g, n, n_all, X0, Y0, X1, Y1, X2, Y2, X3, Y3, fx, fy):
+    """The crossings again, as the sign changes of ``F(t) = q_B(cos t, sin t) - 1`` on the unit circle.
+
+    For pairs where the pencil left points unresolved (:data:`_UNRESOLVED`) or split off a line
+    nearly tangent to the unit circle (``gap`` below ``_NEAR_TANGENT``, foot ``(fx, fy)``): a
+    cluster of three or four intersections, such as two crossings a fourth root of the distance
+    from a contact of order 4 apart, which the pencil resolves only to about that root of eps.
+    ``F`` (:func:`circle_level`, without the cancellation of ``q_B - 1``) is sampled at
+    ``_SIGN_SAMPLES`` equal steps of the angle, at every computed point, resolved or not, and at
+    the foot (those lie inside their cluster, where the sign differs from around it), and
+    each sign change between neighbouring samples is bisected to the last bit of the angle. The
+    new corners replace the old ones when there are 2 or 4 of them and no fewer than the ``n``
+    resolved points (each snapped to a resolved point within 1e-6 rad); otherwise those stay (a pair of crossings closer than the samples can be missed: its sliver then
+    counts for the arc test of :func:`overlap_in_frame`).
+    """
+    d11, d12, d22, d13, d23, d33, form = base_member(p1, p2, r1, r2, sp, sr, g)
+    count = 0
+    R0 = R1 = R2 = R3 = 0.0
+    step = _TWO_PI / _SIGN_SAMPLES
+    for k in range(_SIGN_SAMPLES):
+        lo = -math.pi + k * step
+        hi = lo + step if k + 1 < _SIGN_SAMPLES else math.pi
+        # the computed points inside [lo, hi), sorted (absent ones at +inf)
+        s0 = s1 = s2 = s3 = math.inf
+        # the computed points and the foot inside [lo, hi) (absent ones at +inf), sorted
+        s0 = s1 = s2 = s3 = s4 = math.inf
+        for i in range(5):
+            if n <= i < n_all:  # unresolved points (resolved ones have a level of ~0, no sign)
+                t = math.atan2(pick4(i, Y0, Y1, Y2, Y3), pick4(i, X0, X1, X2, X3))
+            elif i == 4:
+                t = math.atan2(fy, fx)
+            else:
+                continue
+            if lo <= t < hi:
+                if i < 4:
+                    s0, s1, s2, s3 = put4(i, t, s0, s1, s2, s3)
+                else:
+                    s4 = t
+        for _ in range(4):  # bubble sort of five entries
+            s0, s1 = min(s0, s1), max(s0, s1)
+            s1, s2 = min(s1, s2), max(s1, s2)
+            s2, s3 = min(s2, s3), max(s2, s3)
+            s3, s4 = min(s3, s4), max(s3, s4)
+        a = lo
+        fa = circle_level(a, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+        for j in range(6):
+            b = hi if j == 5 else (s0 if j == 0 else (s1 if j == 1 else (s2 if j == 2 else (s3 if j == 3 else s4))))
+            if not (b < math.inf) or b <= a:
+                continue
+            fb = circle_level(b, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+            if (fa < 0.0) != (fb < 0.0):
+                if count == 4:
+                    return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3
+                root = _bisect_level(a, b, fa < 0.0, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+                R0, R1, R2, R3 = put4(count, root, R0, R1, R2, R3)
+                count += 1
+            a = b
+            fa = fb
+    if (count != 2 and count != 4) or count < n:
+        return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3
+    # a root next to a resolved point is that point (polished, usually more accurate)
+    Z0x, Z0y = _snap(R0, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
+    Z1x, Z1y = _snap(R1, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
+    Z2x, Z2y = _snap(R2, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
+    Z3x, Z3y = _snap(R3, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
+    return count, Z0x, Z0y, Z1x, Z1y, Z2x, Z2y, Z3x, Z3y
+
+
+@kernel
+def _snap(t, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3):
+    """The point at angle ``t`` on the unit circle, or the first of the ``n`` points within 1e-6 rad of it."""
+    x = math.cos(t)
+    y = math.sin(t)
+    for i in range(n):
+        px = pick4(i, X0, X1, X2, X3)
+        py = pick4(i, Y0, Y1, Y2, Y3)
+        if abs(math.atan2(x * py - y * px, x * px + y * py)) < 1e-6:
+            return px, py
+    return x, y
+
+
+@kernel
+def _bisect_level(a, b, negative_at_a, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
+    """The angle in ``[a, b]`` where :func:`circle_level` changes sign, to the last bit."""
+    for _ in range(200):
+        m = 0.5 * (a + b)
+        if not (a < m < b):
+            break
+        if (circle_level(m, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr) < 0.0) == negative_at_a:
+            a = m
+        else:
+            b = m
+    return 0.5 * (a + b)
+
+
+@kernel
+def _second_first(pa, pb):
+    """Should ``pb`` be the frame ellipse? The smaller one is (ties: the lexicographically smaller row).
+
+    Working in the unit frame of the smaller ellipse keeps its piece of the area on the scale of
+    one, and taking the same frame in both argument orders makes the area symmetric bit for bit.
+    """
+    sa = pa[2] * pa[3]
+    sb = pb[2] * pb[3]
+    if sb != sa:
+        return sb < sa
+    for k in range(6):
+        if pb[k] != pa[k]:
+            return pb[k] < pa[k]
+    return False
 
 
 @kernel
@@ -280,18 +466,21 @@ def area_ellipse_ellipse(pa, va, pb, vb, relation):
         return ellipse_area(pb)
     if relation == codes.WITHIN or relation == codes.EQUAL:
         return ellipse_area(pa)
-    p1, p2, r1, r2, sp, sr = conic_in_frame(pa, pb)
-    n, X0, Y0, X1, Y1, X2, Y2, X3, Y3 = crossings_in_frame(p1, p2, r1, r2, sp, sr)
     small = min(ellipse_area(pa), ellipse_area(pb))
+    if _second_first(pa, pb):
+        pa, pb = pb, pa
+    p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
+    n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy, n_all = crossings_in_frame(p1, p2, r1, r2, sp, sr, g, _UNRESOLVED)
+    if n_all > n or gap < _NEAR_TANGENT:
+        n, X0, Y0, X1, Y1, X2, Y2, X3, Y3 = _crossings_by_sign(p1, p2, r1, r2, sp, sr, g, n, n_all, X0, Y0, X1, Y1, X2, Y2, X3, Y3, fx, fy)
     if n < 2:
         # The boundaries meet (exactly) but no crossing survived rounding: the pair is within
         # rounding of a tangency or of equality. Nested-like pairs (either centre inside the
         # other: internal tangency, near-identical) have the smaller area, externally tangent ones
         # a lens below rounding.
-        qa = sp * sp + sr * sr  # q_B at the centre of A (the frame's origin)
         cx, cy, a, b, ux, uy = unit_frame(pa)
         X, Y = to_frame(pb[0], pb[1], cx, cy, a, b, ux, uy)
-        if qa < 1.0 or X * X + Y * Y < 1.0:
+        if g < 0.0 or X * X + Y * Y < 1.0:  # g = q_B - 1 at the centre of A
             return small
         return 0.0
     area = pa[2] * pa[3] * overlap_in_frame(p1, p2, r1, r2, sp, sr, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
@@ -316,7 +505,32 @@ def _inside_polygon(X, Y, pb, vb, cx, cy, a, b, ux, uy, tol):
 
 
 @kernel
-def disc_polygon_in_frame(pb, vb, cx, cy, a, b, ux, uy):
+def _edge_cross(x0, y0, x1, y1, cx, cy):
+    """``(V1 - V0) x (V0 - c)`` from the stored numbers, to a few roundings of the result.
+
+    Both differences are carried as ``hi + lo`` (TwoSum) and the products by TwoProduct (see
+    :func:`points_ellipse.offset_at`): for an edge of length ``L`` passing at a distance ``delta``
+    from ``c`` the plain formula would lose ``log10(L |V0 - c| / (L delta))`` digits.
+    """
+    ex, exl = two_sum(x1, -x0)
+    ey, eyl = two_sum(y1, -y0)
+    dx, dxl = two_sum(x0, -cx)
+    dy, dyl = two_sum(y0, -cy)
+    p, pl = two_product(ex, dy)
+    q, ql = two_product(ey, dx)
+    h, hl = two_sum(p, -q)
+    return h + (hl + (pl - ql) + ((ex * dyl + exl * dy) - (ey * dxl + eyl * dx)))
+
+
+@kernel
+def _vertex_level(dx, dy, xr, yr, gr, a, b, ux, uy):
+    """Frame offset ``D`` of the world offset ``(dx, dy)`` from ``V_r``, and ``|X_r + D|^2 - 1``."""
+    Dx, Dy = to_frame(dx, dy, 0.0, 0.0, a, b, ux, uy)
+    return Dx, Dy, gr + ((xr + xr + Dx) * Dx + (yr + yr + Dy) * Dy)
+
+
+@kernel
+def disc_polygon_in_frame(pa, pb, vb, cx, cy, a, b, ux, uy):
     """Area of (unit disc) n (polygon mapped to the unit frame of the ellipse).
 
     One pass over the edges emits the boundary chain of the intersection: vertices inside the disc
@@ -349,19 +563,47 @@ def disc_polygon_in_frame(pb, vb, cx, cy, a, b, ux, uy):
     exit_right = False  # disc centre strictly right of the exit's edge
     n_emitted = 0
     n_cross = 0
+    # Vertices relative to the first one, V = V_r + D, with the level |X|^2 - 1 of each vertex
+    # from the accurate level of V_r (level_at): gamma = gamma_r + (2 X_r + D) . D. A polygon far
+    # smaller than the ellipse and near its boundary has |X| = 1 + tiny, whose plain |X|^2 - 1
+    # would carry an absolute error of eps, i.e. eps times the size ratio relative to the polygon.
+    # A polygon that reaches far beyond the ellipse (its first vertex more than 2 semi-axes out)
+    # works in plain frame coordinates instead, with each edge's distance from the centre (E x V)
+    # from the stored vertices without cancellation (_edge_cross) and its crossings placed from
+    # the foot of that distance: X_r + D would carry the rounding of the far vertices.
+    vrx = vb[offset, 0]
+    vry = vb[offset, 1]
+    xr, yr = to_frame(vrx, vry, cx, cy, a, b, ux, uy)
+    far = hypot(xr, yr) > 2.0
+    gr = 0.0
+    if far:
+        xr = yr = 0.0
+    else:
+        gr = level_at(vrx, vry, pa)
     for i in range(count):
         k0 = offset + i
         k1 = offset + i + 1 if i + 1 < count else offset
-        X0, Y0 = to_frame(vb[k0, 0], vb[k0, 1], cx, cy, a, b, ux, uy)
-        X1, Y1 = to_frame(vb[k1, 0], vb[k1, 1], cx, cy, a, b, ux, uy)
-        in0 = X0 * X0 + Y0 * Y0 < 1.0
-        in1 = X1 * X1 + Y1 * Y1 < 1.0
+        if far:
+            X0, Y0 = to_frame(vb[k0, 0], vb[k0, 1], cx, cy, a, b, ux, uy)
+            X1, Y1 = to_frame(vb[k1, 0], vb[k1, 1], cx, cy, a, b, ux, uy)
+            gamma = (X0 * X0 + Y0 * Y0) - 1.0
+            gamma1 = (X1 * X1 + Y1 * Y1) - 1.0
+            # E x V in the frame is det(frame map) = 1 / (a b) times the world (V1 - V0) x (V0 - c)
+            cr = _edge_cross(vb[k0, 0], vb[k0, 1], vb[k1, 0], vb[k1, 1], cx, cy) / (a * b)
+        else:
+            # local coordinates D (X = X_r + D): every emitted point, the shoelace sum and the
+            # arcs' chords use them, so that the polygon keeps its own relative accuracy
+            X0, Y0, gamma = _vertex_level(vb[k0, 0] - vrx, vb[k0, 1] - vry, xr, yr, gr, a, b, ux, uy)
+            X1, Y1, gamma1 = _vertex_level(vb[k1, 0] - vrx, vb[k1, 1] - vry, xr, yr, gr, a, b, ux, uy)
+        in0 = gamma < 0.0
+        in1 = gamma1 < 0.0
         ex = X1 - X0
         ey = Y1 - Y0
         alpha = ex * ex + ey * ey
-        beta = ex * X0 + ey * Y0
-        gamma = (X0 * X0 + Y0 * Y0) - 1.0
-        cr = ex * Y0 - ey * X0  # E x V: the origin is right of the edge iff V x E < 0 iff cr > 0
+        beta = (ex * xr + ey * yr) + (ex * X0 + ey * Y0)
+        if not far:
+            # E x V: the origin is right of the edge iff V x E < 0 iff cr > 0
+            cr = (ex * yr - ey * xr) + (ex * Y0 - ey * X0)
         sa = math.sqrt(alpha)
         disc = (sa - abs(cr)) * (sa + abs(cr))
         # up to three points from this edge: [vertex], [entry], [exit]
@@ -388,10 +630,16 @@ def disc_polygon_in_frame(pb, vb, cx, cy, a, b, ux, uy):
                     t2 = gamma / q if q != 0.0 else t1
                     if t1 > t2:
                         t1, t2 = t2, t1
-                    t = t1 if want_entry else t2
-                    t = max(0.0, min(1.0, t))
-                    qx = X0 + t * ex
-                    qy = Y0 + t * ey
+                    if far:
+                        # foot f = cr (-E_y, E_x) / alpha, then -+ sqrt(disc) / alpha along E
+                        h = (-root if want_entry else root) / alpha
+                        qx = (-cr * ey) / alpha + h * ex
+                        qy = (cr * ex) / alpha + h * ey
+                    else:
+                        t = t1 if want_entry else t2
+                        t = max(0.0, min(1.0, t))
+                        qx = X0 + t * ex
+                        qy = Y0 + t * ey
                     kind = 2 if want_entry else 3
             if kind == 0:
                 continue
@@ -411,7 +659,7 @@ def disc_polygon_in_frame(pb, vb, cx, cy, a, b, ux, uy):
                 px = rx
                 py = ry
             if kind == 2 and pending:
-                arcs += _arc(exit_x, exit_y, qx, qy, exit_edge == i, exit_small, exit_right, pb, vb, cx, cy, a, b, ux, uy)
+                arcs += _arc(exit_x, exit_y, qx, qy, xr, yr, exit_edge == i, exit_small, exit_right, pb, vb, cx, cy, a, b, ux, uy)
                 pending = False
             if kind == 3:
                 n_cross += 1
@@ -426,19 +674,27 @@ def disc_polygon_in_frame(pb, vb, cx, cy, a, b, ux, uy):
         return math.pi if _inside_polygon(0.0, 0.0, pb, vb, cx, cy, a, b, ux, uy, 0.0) else 0.0
     # close the chain: the last point -> the first point adds nothing (the first point is the origin)
     if pending and first_is_entry:
-        arcs += _arc(exit_x, exit_y, ox, oy, exit_edge == first_edge and n_cross == 1, exit_small, exit_right, pb, vb, cx, cy, a, b, ux, uy)
+        arcs += _arc(exit_x, exit_y, ox, oy, xr, yr, exit_edge == first_edge and n_cross == 1, exit_small, exit_right, pb, vb, cx, cy, a, b, ux, uy)
     return 0.5 * shoelace + arcs
 
 
 @kernel
-def _arc(xe, ye, xn, yn, same_edge, small, right, pb, vb, cx, cy, a, b, ux, uy):
-    """Segment area of the unit-circle arc counter-clockwise from exit ``(xe, ye)`` to entry ``(xn, yn)``."""
+def _arc(xe, ye, xn, yn, xr, yr, same_edge, small, right, pb, vb, cx, cy, a, b, ux, uy):
+    """Segment area of the unit-circle arc counter-clockwise from exit ``X_r + (xe, ye)`` to entry
+    ``X_r + (xn, yn)`` (local coordinates, see :func:`disc_polygon_in_frame`)."""
     if same_edge:
         dt = small if right else _TWO_PI - small
         return segment_area(dt)
-    dt = ccw_angle(xe, ye, xn, yn)
+    # the angle from the exit X_e to the entry X_e + Delta: cross and dot with the local Delta
+    Xe = xr + xe
+    Ye = yr + ye
+    dx = xn - xe
+    dy = yn - ye
+    dt = math.atan2(Xe * dy - Ye * dx, (Xe * Xe + Ye * Ye) + (Xe * dx + Ye * dy))
+    if dt < 0.0:
+        dt += _TWO_PI
     if dt > math.pi:
-        h = math.atan2(ye, xe) + 0.5 * dt
+        h = math.atan2(Ye, Xe) + 0.5 * dt
         if not _inside_polygon(math.cos(h), math.sin(h), pb, vb, cx, cy, a, b, ux, uy, 1e-9):
             dt = 0.0
     return segment_area(dt)
@@ -454,5 +710,5 @@ def area_ellipse_polygon(pa, va, pb, vb, relation):
     if relation == codes.WITHIN or relation == codes.EQUAL:
         return ellipse_area(pa)
     cx, cy, a, b, ux, uy = unit_frame(pa)
-    area = a * b * disc_polygon_in_frame(pb, vb, cx, cy, a, b, ux, uy)
+    area = a * b * disc_polygon_in_frame(pa, pb, vb, cx, cy, a, b, ux, uy)
     return max(0.0, min(area, min(ellipse_area(pa), polygon_area(pb, vb))))

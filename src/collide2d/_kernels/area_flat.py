@@ -29,7 +29,7 @@ from collide2d._jit import kernel
 from . import codes
 from .area_ellipse import polygon_area
 from .codes import UNKNOWN_SIGN
-from .vec import orient
+from .vec import orient, two_product as _two_product, two_sum as _two_sum
 
 _EPS = 2.0**-53
 
@@ -47,28 +47,6 @@ _EPS = 2.0**-53
 # the sign of its largest nonzero component. Exact while no product overflows or underflows
 # (coordinates between about 1e-100 and 1e100, wider than the filter's own range). The 12-entry
 # scratch is allocated only on this path (nearly collinear triples), never on the filtered one.
-
-
-@kernel
-def _two_sum(a, b):
-    """``a + b = s + e`` exactly (Knuth)."""
-    s = a + b
-    bv = s - a
-    av = s - bv
-    return s, (a - av) + (b - bv)
-
-
-@kernel
-def _two_product(a, b):
-    """``a b = p + e`` exactly (Dekker; 134217729 = 2**27 + 1 splits a float64 in two halves)."""
-    p = a * b
-    c = 134217729.0 * a
-    ahi = c - (c - a)
-    alo = a - ahi
-    c = 134217729.0 * b
-    bhi = c - (c - b)
-    blo = b - bhi
-    return p, alo * blo - (((p - ahi * bhi) - alo * bhi) - ahi * blo)
 
 
 @kernel

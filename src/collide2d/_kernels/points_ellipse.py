@@ -59,13 +59,20 @@ from . import codes
 from .conic import _definite_exact, _pencil, _pencil_exact, _relate_float
 from .ellipse import _edge_min_sign, _frame, _point_sign
 from .codes import UNKNOWN_SIGN
-from .vec import hypot
+from .vec import hypot, two_product, two_sum
 
 _EPS = 2.0**-53
 # Newton polishing of a crossing point is skipped when the two boundary normals are closer to
 # parallel than this (sine of the crossing angle): the step would then amplify rounding instead of
 # removing it. Unit: dimensionless (normalised cross product of the two gradients).
 _MIN_CROSSING_SINE = 1e-7
+# Computed crossings that suggest a tangent point among them (unit-frame units): a line of the
+# split pencil member within this of tangency to the unit circle (a tangent point makes it exact;
+# rounding leaves ~1e-8), or two points this close (a tangent point found on two lines). Such
+# pairs get an exact check (crossing_contact_ellipse_ellipse); crossings this close or lines this
+# near tangency are otherwise rare.
+_NEAR_TANGENT = 1e-6
+_NEAR_PAIR = 1e-5
 
 
 # -- the unit frame of an ellipse ------------------------------------------------------------------
@@ -98,19 +105,81 @@ def from_frame(X, Y, cx, cy, a, b, ux, uy):
 
 @kernel
 def conic_in_frame(pa, pb):
-    """``B`` in the unit frame of ``A``: ``(p1, p2, r1, r2, sp, sr)``, ``q_B = |P X - s|^2``."""
+    """``B`` in the unit frame of ``A``: ``(p1, p2, r1, r2, sp, sr, g)``, ``q_B = |P X - s|^2``.
+
+    ``g = q_B(c_A) - 1 = |s|^2 - 1``. ``s`` and ``g`` come from :func:`offset_at`: when ``A``'s
+    centre lies near the boundary of a far larger or far longer ``B``, ``|s|`` is within a tiny
+    ``delta`` of 1 while ``A``'s piece of the area and its crossings depend on ``g ~ 2 delta``;
+    formed from rounded projections on a rounded unit axis, ``s`` and ``g`` would carry absolute
+    errors of ``eps`` times ``B``'s size, i.e. ``eps`` times the size ratio relative to ``A``.
+    """
     cx, cy, a, b, ux, uy = unit_frame(pa)
     bx, by, ab, bb, vx, vy = unit_frame(pb)
     # columns of L = [a u, b v] projected on u_B and v_B = (-vy, vx)
-    p1 = (vx * ux + vy * uy) * a / ab
-    p2 = (vy * ux - vx * uy) * b / ab
-    r1 = (vx * uy - vy * ux) * a / bb
-    r2 = (vx * ux + vy * uy) * b / bb
-    dx = bx - cx
-    dy = by - cy
-    sp = (vx * dx + vy * dy) / ab
-    sr = (vx * dy - vy * dx) / bb
-    return p1, p2, r1, r2, sp, sr
+    if vx == ux and vy == uy:
+        # equal axes (always so for two circles): P is diagonal, without the rounding of
+        # u.u = 1 that would make a translated copy of A look a few ulps smaller or larger
+        p1 = a / ab
+        p2 = 0.0
+        r1 = 0.0
+        r2 = b / bb
+    else:
+        p1 = (vx * ux + vy * uy) * a / ab
+        p2 = (vy * ux - vx * uy) * b / ab
+        r1 = (vx * uy - vy * ux) * a / bb
+        r2 = (vx * ux + vy * uy) * b / bb
+    osp, osr, g = offset_at(pa[0], pa[1], pb)
+    return p1, p2, r1, r2, -osp, -osr, g
+
+
+@kernel
+def level_at(x, y, pb):
+    """``q_B(x, y) - 1`` for the ellipse row ``pb`` (see :func:`offset_at`)."""
+    return offset_at(x, y, pb)[2]
+
+
+@kernel
+def offset_at(x, y, pb):
+    """``(u_B.d / a_B, v_B.d / b_B, q_B(x, y) - 1)`` for ``d = (x, y) - c_B``, from the stored numbers.
+
+    With the stored axis ``w`` of ``B`` (any length, not rounded to a unit vector):
+    ``q_B - 1 = ((w.d / a_B)^2 + (w_perp.d / b_B)^2 - |w|^2) / |w|^2``, every intermediate carried
+    as an unevaluated sum ``hi + lo`` (Knuth's TwoSum, Dekker's TwoProduct; Ogita, Rump & Oishi,
+    "Accurate sum and dot product", SIAM J. Sci. Comput. 26 (2005)): the level to a few roundings
+    of itself, the two projections to a few roundings of themselves (divided by ``|w|`` last).
+    """
+    wx = pb[4]
+    wy = pb[5]
+    if pb[2] == pb[3]:  # a circle: the axis is irrelevant (and may be anything)
+        wx = 1.0
+        wy = 0.0
+    dx, dxl = two_sum(x, -pb[0])
+    dy, dyl = two_sum(y, -pb[1])
+    sp, spl = _dd_quotient(wx, dx, dxl, wy, dy, dyl, pb[2])
+    sr, srl = _dd_quotient(wx, dy, dyl, -wy, dx, dxl, pb[3])
+    s2, s2l = two_product(sp, sp)
+    t2, t2l = two_product(sr, sr)
+    w2, w2l = two_product(wx, wx)
+    v2, v2l = two_product(wy, wy)
+    ww, wwl = two_sum(w2, v2)
+    wwl += w2l + v2l
+    h, hl = two_sum(s2, t2)
+    h2, h2l = two_sum(h, -ww)
+    g = (h2 + (h2l + (hl - wwl + (s2l + 2.0 * sp * spl) + (t2l + 2.0 * sr * srl)))) / ww
+    norm = math.sqrt(ww + wwl)
+    return (sp + spl) / norm, (sr + srl) / norm, g
+
+
+@kernel
+def _dd_quotient(v1, x1, x1l, v2, x2, x2l, c):
+    """``(v1 (x1 + x1l) + v2 (x2 + x2l)) / c`` as ``hi + lo`` (to about two roundings of ``hi``)."""
+    a1, a1l = two_product(v1, x1)
+    a2, a2l = two_product(v2, x2)
+    u, ul = two_sum(a1, a2)
+    ul += (a1l + a2l) + (v1 * x1l + v2 * x2l)
+    q = u / c
+    ph, pl = two_product(q, c)
+    return q, (((u - ph) - pl) + ul) / c
 
 
 # -- cubic ------------------------------------------------------------------------------------------
@@ -192,6 +261,21 @@ def _adj_diag(d11, d12, d13, d22, d23, d33):
 
 
 @kernel
+def _line_foot(l0, l1, l2):
+    """``(||delta| - 1|, direction of the foot)`` of the line ``l0 X + l1 Y + l2 = 0`` (see :func:`_line_circle`).
+
+    A gap near 0 is a line nearly tangent to the unit circle: a tangent point of the two ellipses
+    (found once or twice, or dropped by rounding), or a pair of crossings or a near miss.
+    """
+    nn = hypot(l0, l1)
+    if not (nn > 0.0):
+        return math.inf, 1.0, 0.0
+    delta = -l2 / nn
+    sign = 1.0 if delta >= 0.0 else -1.0
+    return abs(abs(delta) - 1.0), sign * l0 / nn, sign * l1 / nn
+
+
+@kernel
 def _line_circle(l0, l1, l2):
     """Points of the line ``l0 X + l1 Y + l2 = 0`` on the unit circle: ``(n, X0, Y0, X1, Y1)``.
 
@@ -215,56 +299,141 @@ def _line_circle(l0, l1, l2):
 
 
 @kernel
-def _polish(X, Y, p1, p2, r1, r2, sp, sr):
-    """Newton steps on ``F1 = |X|^2 - 1 = 0``, ``F2 = |P X - s|^2 - 1 = 0`` (transversal points).
+def _polish(X, Y, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
+    """Newton steps on ``F1 = |X|^2 - 1 = 0`` and ``F2 = (X, 1)^T D (X, 1) = 0`` (crossing points).
 
-    Jacobian rows ``2 X`` and ``2 P^T (P X - s)``; a step is kept only if it lowers the residual.
+    ``D`` is the base member of the pencil (:func:`base_member`): ``C_B - J`` (``form`` 1, so that
+    ``F2 = q_B - |X|^2``, small and accurate for near-identical ellipses) or ``C_B`` itself
+    (``form`` 0, with the accurate ``g`` (:func:`conic_in_frame`), for an ellipse ``B`` far larger than
+    ``A``); either way ``{F1, F2}`` has the same roots as ``{|X|^2 = 1, q_B = 1}`` and both are
+    evaluated without the cancellation of ``q_B - 1 = F2 + shift F1`` (``shift`` = ``form``).
+    ``form`` 2 (``B`` very elongated in this frame, where ``N = P^T P`` has huge entries that cancel
+    in ``X^T N X``): ``F2 = |P X - s|^2 - 1`` from ``Z = P X - s`` itself. Jacobian rows ``2 X``
+    and ``2 (D_2 X + d)`` (``2 P^T Z`` in form 2). A step is kept only while it lowers the sum of the first-order distances
+    ``|F| / |grad F|`` to the two curves (so the loop ends at rounding level); none is taken where
+    the curves are nearly tangent (the sine of their angle below ``_MIN_CROSSING_SINE``).
+    Returns ``(X, Y, r)``, ``r`` the two residuals relative to the magnitudes of their terms (a
+    few ``eps`` where both equations hold to rounding).
     """
-    for _ in range(3):
-        zp = p1 * X + p2 * Y - sp
-        zr = r1 * X + r2 * Y - sr
+    res = math.inf
+    rel = math.inf
+    prel = math.inf
+    pX = X
+    pY = Y
+    shift = 1.0 if form == 1 else 0.0
+    for it in range(10):
         f1 = (X * X + Y * Y) - 1.0
-        f2 = (zp * zp + zr * zr) - 1.0
-        if f1 == 0.0 and f2 == 0.0:
-            break
-        g1x = X
-        g1y = Y
-        g2x = p1 * zp + r1 * zr
-        g2y = p2 * zp + r2 * zr
-        det = g1x * g2y - g1y * g2x
-        if not (abs(det) > _MIN_CROSSING_SINE * hypot(g1x, g1y) * hypot(g2x, g2y)):
-            break
-        # J = 2 [[g1x, g1y], [g2x, g2y]]; solve J (dX, dY) = -(f1, f2)
-        dX = -(f1 * g2y - f2 * g1y) / (2.0 * det)
-        dY = -(g1x * f2 - g2x * f1) / (2.0 * det)
-        nX = X + dX
-        nY = Y + dY
-        zp = p1 * nX + p2 * nY - sp
-        zr = r1 * nX + r2 * nY - sr
-        n1 = (nX * nX + nY * nY) - 1.0
-        n2 = (zp * zp + zr * zr) - 1.0
-        if abs(n1) + abs(n2) < abs(f1) + abs(f2):
-            X = nX
-            Y = nY
+        if form == 2:
+            zp = p1 * X + p2 * Y - sp
+            zr = r1 * X + r2 * Y - sr
+            g2x = p1 * zp + r1 * zr
+            g2y = p2 * zp + r2 * zr
+            f2 = (zp * zp + zr * zr) - 1.0
         else:
+            g2x = d11 * X + d12 * Y + d13
+            g2y = d12 * X + d22 * Y + d23
+            f2 = (g2x + d13) * X + (g2y + d23) * Y + d33
+        h1 = hypot(X, Y)
+        gbx = g2x + shift * X  # half the gradient of q_B
+        gby = g2y + shift * Y
+        hb = hypot(gbx, gby)
+        if not (h1 > 0.0 and hb > 0.0):
+            rel = math.inf
             break
-    return X, Y
+        nres = abs(f1) / h1 + abs(f2 + shift * f1) / hb
+        if it > 0:
+            if not (nres < res):
+                X = pX  # the last step did not help: undo it
+                Y = pY
+                rel = prel
+                break
+        res = nres
+        # the residuals relative to the magnitudes of their terms (rounding gives a few eps)
+        if form == 2:
+            mag = (zp * zp + zr * zr) + 1.0
+        else:
+            ax = abs(X)
+            ay = abs(Y)
+            mag = ax * (abs(d11) * ax + 2.0 * abs(d12) * ay + 2.0 * abs(d13)) + ay * (abs(d22) * ay + 2.0 * abs(d23))
+            mag += abs(d33) + shift * (h1 * h1 + 1.0)
+        rel = abs(f1) / (h1 * h1 + 1.0) + abs(f2 + shift * f1) / mag
+        det = X * g2y - Y * g2x
+        if not (res > 0.0) or not (abs(det) > _MIN_CROSSING_SINE * h1 * hb) or it == 9:
+            break
+        # J = 2 [[X, Y], [g2x, g2y]]; solve J (dX, dY) = -(f1, f2)
+        pX = X
+        pY = Y
+        prel = rel
+        X = pX - (f1 * g2y - f2 * Y) / (2.0 * det)
+        Y = pY - (pX * f2 - g2x * f1) / (2.0 * det)
+    return X, Y, rel
 
 
 @kernel
-def crossings_in_frame(p1, p2, r1, r2, sp, sr):
-    """Crossing points of the unit circle with ``|P X - s| = 1``: ``(n, X0, Y0, ..., X3, Y3)``.
+def circle_level(t, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
+    """``q_B - 1`` at the point ``(cos t, sin t)`` of the unit circle, in the form of :func:`base_member`."""
+    X = math.cos(t)
+    Y = math.sin(t)
+    if form == 2:
+        zp = p1 * X + p2 * Y - sp
+        zr = r1 * X + r2 * Y - sr
+        return (zp * zp + zr * zr) - 1.0
+    return (d11 * X + 2.0 * (d12 * Y + d13)) * X + (d22 * Y + 2.0 * d23) * Y + d33
+
+
+@kernel
+def base_member(p1, p2, r1, r2, sp, sr, g):
+    """The member of the pencil that the crossings are computed from: ``(d11, d12, d22, d13, d23, d33, form)``.
+
+    Three forms, by the shape of ``B`` in this frame (``N = P^T P``, ``s``):
+
+    * ``form`` 1, ``Delta = C_B - J`` (see the module docstring): ``N - I``, ``-e`` and
+      ``g + 1 = |s|^2`` without cancellation, for ellipses of similar size and shape (every entry
+      of ``N - I`` at most 1/2): on the unit circle its quadratic form ``F2 = q_B - |X|^2`` is
+      small for near-identical ellipses and computed to its own relative accuracy, and equal
+      shapes (``N = I`` exactly, two equal circles) keep the exact zero that the line at
+      infinity of their pencil needs.
+    * ``form`` 0, ``C_B`` itself with the accurate ``g`` of :func:`conic_in_frame`: ``B`` larger than
+      ``A`` in every direction (trace of ``N`` below 1/2), where ``N - I`` would lose the small
+      ``N`` (all of ``B``'s curvature) to rounding, and every pair of dissimilar ellipses that is
+      not elongated (``A``'s centre near the boundary of a far longer ``B`` needs the accurate
+      ``g``).
+    * ``form`` 2, ``Delta`` again, for a ``B`` much narrower than ``A`` in some direction (an entry
+      of ``N - I`` above 4): its huge entries cancel in the quadratic form, so the points are
+      polished on ``|P X - s|^2 - 1`` itself (:func:`_polish`).
+
+    On the unit circle ``(X, 1)^T D (X, 1) = q_B - 1`` in all forms.
+    """
+    n11 = p1 * p1 + r1 * r1
+    n12 = p1 * p2 + r1 * r2
+    n22 = p2 * p2 + r2 * r2
+    e1 = -(p1 * sp + r1 * sr)
+    e2 = -(p2 * sp + r2 * sr)
+    if n11 + n22 >= 0.5:
+        d11, d12, d22 = n_minus_identity(p1, p2, r1, r2)
+        big = max(abs(d11), max(abs(d12), abs(d22)))
+        if big > 4.0:
+            return d11, d12, d22, e1, e2, sp * sp + sr * sr, 2
+        if big <= 0.5:
+            return d11, d12, d22, e1, e2, sp * sp + sr * sr, 1
+    return n11, n12, n22, e1, e2, g, 0
+
+
+@kernel
+def crossings_in_frame(p1, p2, r1, r2, sp, sr, g, tol):
+    """Crossing points of the unit circle with ``|P X - s| = 1``: ``(n, X0, Y0, ..., X3, Y3, gap, fx, fy)``.
+
+    ``gap, (fx, fy)``: :func:`_line_foot` of the line of the split member nearest to tangency.
+    ``n`` counts the points whose polish ends with a relative residual (:func:`_polish`) within
+    ``tol``; they come first, followed by the others, ``n_all`` points in all (the last value).
 
     The pencil splitting of the module docstring. Among the real roots of the cubic the kernel uses
     those whose member is a *real* line pair (``adj D`` negative semidefinite), preferring the root
     farthest from the others (best conditioned, ALGORITHMS.md 2.2 item 2). Candidates with
     ``|delta| > 1`` (the line misses the circle) are dropped; the rest are polished.
     """
-    # Delta = C_B - J (see the docstring): N - I, -e and g + 1 = |s|^2 (no cancellation)
-    d11, d12, d22 = n_minus_identity(p1, p2, r1, r2)
-    d13 = -(p1 * sp + r1 * sr)
-    d23 = -(p2 * sp + r2 * sr)
-    d33 = sp * sp + sr * sr
+    d11, d12, d22, d13, d23, d33, form = base_member(p1, p2, r1, r2, sp, sr, g)
+    e11, e12, e22, e13, e23, e33 = d11, d12, d22, d13, d23, d33
     # eigenvalues nu of J Delta: nu^3 - T nu^2 + S nu + det(Delta) = 0 (det(J Delta) = -det Delta)
     T = d11 + d22 - d33
     S = (d11 * d22 - d12 * d12) - (d11 * d33 - d13 * d13) - (d22 * d33 - d23 * d23)
@@ -355,21 +524,35 @@ def crossings_in_frame(p1, p2, r1, r2, sp, sr):
     lb2 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, 2, bj)
     na, xa0, ya0, xa1, ya1 = _line_circle(la0, la1, la2)
     nb, xb0, yb0, xb1, yb1 = _line_circle(lb0, lb1, lb2)
-    n = 0
-    X0 = Y0 = X1 = Y1 = X2 = Y2 = X3 = Y3 = math.nan
+    gap_a, fxa, fya = _line_foot(la0, la1, la2)
+    gap_b, fxb, fyb = _line_foot(lb0, lb1, lb2)
+    if gap_b < gap_a:
+        gap_a, fxa, fya = gap_b, fxb, fyb
+    # polished points, those within tol first (the order of their lines otherwise)
+    qx0 = qy0 = qx1 = qy1 = qx2 = qy2 = qx3 = qy3 = math.nan
+    rq0 = rq1 = rq2 = rq3 = math.nan
     if na == 2:
-        X0, Y0 = _polish(xa0, ya0, p1, p2, r1, r2, sp, sr)
-        X1, Y1 = _polish(xa1, ya1, p1, p2, r1, r2, sp, sr)
-        n = 2
+        qx0, qy0, rq0 = _polish(xa0, ya0, e11, e12, e22, e13, e23, e33, form, p1, p2, r1, r2, sp, sr)
+        qx1, qy1, rq1 = _polish(xa1, ya1, e11, e12, e22, e13, e23, e33, form, p1, p2, r1, r2, sp, sr)
     if nb == 2:
-        u0, v0 = _polish(xb0, yb0, p1, p2, r1, r2, sp, sr)
-        u1, v1 = _polish(xb1, yb1, p1, p2, r1, r2, sp, sr)
-        if n == 0:
-            X0, Y0, X1, Y1 = u0, v0, u1, v1
-        else:
-            X2, Y2, X3, Y3 = u0, v0, u1, v1
-        n += 2
-    return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3
+        qx2, qy2, rq2 = _polish(xb0, yb0, e11, e12, e22, e13, e23, e33, form, p1, p2, r1, r2, sp, sr)
+        qx3, qy3, rq3 = _polish(xb1, yb1, e11, e12, e22, e13, e23, e33, form, p1, p2, r1, r2, sp, sr)
+    n = 0
+    n_all = 0
+    X0 = Y0 = X1 = Y1 = X2 = Y2 = X3 = Y3 = math.nan
+    for sweep in range(2):
+        for k in range(4):
+            if (na if k < 2 else nb) != 2:
+                continue
+            res = pick4(k, rq0, rq1, rq2, rq3)
+            if (res <= tol) != (sweep == 0):
+                continue
+            X0, X1, X2, X3 = put4(n_all, pick4(k, qx0, qx1, qx2, qx3), X0, X1, X2, X3)
+            Y0, Y1, Y2, Y3 = put4(n_all, pick4(k, qy0, qy1, qy2, qy3), Y0, Y1, Y2, Y3)
+            n_all += 1
+            if sweep == 0:
+                n += 1
+    return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap_a, fxa, fya, n_all
 
 
 @kernel
@@ -480,7 +663,7 @@ def tangent_points_ellipse_ellipse(pa, pb, maximise, count, out):
     if count <= 0:
         return 0
     cx, cy, a, b, ux, uy = unit_frame(pa)
-    p1, p2, r1, r2, sp, sr = conic_in_frame(pa, pb)
+    p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
     X0, Y0, X1, Y1 = tangent_points_in_frame(p1, p2, r1, r2, sp, sr, maximise, count)
     out[0, 0], out[0, 1] = from_frame(X0, Y0, cx, cy, a, b, ux, uy)
     if count == 2:
@@ -508,14 +691,169 @@ def points_ellipse_ellipse(pa, va, pb, vb, relation, out):
         if _relate_float(pa, pb, _EPS) == relation:
             return 0
         return -1
+    return crossing_points_ellipse_ellipse(pa, pb, -1, out)
+
+
+@kernel
+def crossing_points_ellipse_ellipse(pa, pb, kind, out):
+    """The points where the boundaries of two overlapping ellipses meet; return their count.
+
+    ``kind`` is the exact kind of meeting (:func:`crossing_contact_ellipse_ellipse`): 2 or 4
+    simple crossings, 3 (two crossings and a tangent point), 1 (one crossing and a contact of
+    order 3: two points), or -1 not known yet: then, when the computed points look like a
+    tangency (a line of the split pencil member within ``_NEAR_TANGENT`` of tangency to the unit
+    circle, or two points within ``_NEAR_PAIR`` of each other, in frame units), the kernel
+    returns -2 and the glue decides ``kind`` exactly; otherwise the points found are returned.
+    A computed pair of points that the exact count says does not exist (a near miss within
+    rounding) is dropped; a missing one (a nearly tangent line that missed the circle) is
+    returned as two copies of the foot of that line.
+
+    A tangent point is found twice (once on each of two lines through it), once, or not at all
+    (the nearly tangent line misses the circle by rounding); it is rebuilt from the nearest pair
+    or the foot of that line and polished by Newton's method on ``dq/dt = 0`` along the unit
+    circle (``t`` the angle; a simple root where ``q_B - 1`` has a double one), a contact of
+    order 3 on ``d2q/dt2 = 0``.
+    """
     cx, cy, a, b, ux, uy = unit_frame(pa)
-    p1, p2, r1, r2, sp, sr = conic_in_frame(pa, pb)
-    n, X0, Y0, X1, Y1, X2, Y2, X3, Y3 = crossings_in_frame(p1, p2, r1, r2, sp, sr)
+    p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
+    n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy, _ = crossings_in_frame(p1, p2, r1, r2, sp, sr, g, math.inf)
+    # the closest pair of points, and the point farthest from all others
+    ci = cj = 0
+    close = math.inf
+    lone = 0
+    lone_d = -1.0
     for i in range(n):
-        X = X0 if i == 0 else (X1 if i == 1 else (X2 if i == 2 else X3))
-        Y = Y0 if i == 0 else (Y1 if i == 1 else (Y2 if i == 2 else Y3))
-        out[i, 0], out[i, 1] = from_frame(X, Y, cx, cy, a, b, ux, uy)
-    return n
+        nearest = math.inf
+        for j in range(n):
+            if j != i:
+                d = hypot(pick4(i, X0, X1, X2, X3) - pick4(j, X0, X1, X2, X3), pick4(i, Y0, Y1, Y2, Y3) - pick4(j, Y0, Y1, Y2, Y3))
+                nearest = min(nearest, d)
+                if j > i and d < close:
+                    close = d
+                    ci = i
+                    cj = j
+        if nearest > lone_d:
+            lone_d = nearest
+            lone = i
+    if kind < 0:
+        if gap < _NEAR_TANGENT or close < _NEAR_PAIR:
+            return -2
+        kind = n
+    if kind == n or kind == 2 or kind == 4 or (kind == 1 and n < 2):
+        count = 0
+        for i in range(n):
+            if kind == n or n < 4 or (i != ci and i != cj):  # 4 found, 2 exist: drop the closest pair
+                out[count, 0], out[count, 1] = from_frame(pick4(i, X0, X1, X2, X3), pick4(i, Y0, Y1, Y2, Y3), cx, cy, a, b, ux, uy)
+                count += 1
+        while count < kind and kind != 3:  # 2 found, 4 exist: the foot of the missed line, twice
+            out[count, 0], out[count, 1] = from_frame(fx, fy, cx, cy, a, b, ux, uy)
+            count += 1
+        return count
+    d11, d12, d22, d13, d23, d33, form = base_member(p1, p2, r1, r2, sp, sr, g)
+    count = 0
+    if kind == 3:
+        if n == 4:
+            tx = pick4(ci, X0, X1, X2, X3) + pick4(cj, X0, X1, X2, X3)
+            ty = pick4(ci, Y0, Y1, Y2, Y3) + pick4(cj, Y0, Y1, Y2, Y3)
+        else:
+            tx = fx
+            ty = fy
+        for i in range(n):
+            if n < 4 or (i != ci and i != cj):
+                out[count, 0], out[count, 1] = from_frame(pick4(i, X0, X1, X2, X3), pick4(i, Y0, Y1, Y2, Y3), cx, cy, a, b, ux, uy)
+                count += 1
+        order = 1
+    else:
+        if n == 4:  # three points of the cluster of the order-3 contact, one crossing apart
+            tx = ty = 0.0
+            for i in range(n):
+                if i != lone:
+                    tx += pick4(i, X0, X1, X2, X3)
+                    ty += pick4(i, Y0, Y1, Y2, Y3)
+            out[0, 0], out[0, 1] = from_frame(pick4(lone, X0, X1, X2, X3), pick4(lone, Y0, Y1, Y2, Y3), cx, cy, a, b, ux, uy)
+        else:  # two or three points: keep the first one, polish the last one as the contact
+            tx = pick4(n - 1, X0, X1, X2, X3)
+            ty = pick4(n - 1, Y0, Y1, Y2, Y3)
+            out[0, 0], out[0, 1] = from_frame(X0, Y0, cx, cy, a, b, ux, uy)
+        count = 1
+        order = 2
+    t = _circle_newton(math.atan2(ty, tx), d11, d12, d22, d13, d23, order)
+    out[count, 0], out[count, 1] = from_frame(math.cos(t), math.sin(t), cx, cy, a, b, ux, uy)
+    return count + 1
+
+
+@kernel
+def pick4(i, a0, a1, a2, a3):
+    """Entry ``i`` of four scalars (no allocation)."""
+    return a0 if i == 0 else (a1 if i == 1 else (a2 if i == 2 else a3))
+
+
+@kernel
+def put4(i, v, a0, a1, a2, a3):
+    """The four scalars with entry ``i`` replaced by ``v``."""
+    if i == 0:
+        return v, a1, a2, a3
+    if i == 1:
+        return a0, v, a2, a3
+    if i == 2:
+        return a0, a1, v, a3
+    return a0, a1, a2, v
+
+
+@kernel
+def _circle_newton(t, d11, d12, d22, d13, d23, order):
+    """Newton's method on the ``order``-th derivative (1 or 2) of ``F(t) = (X, 1)^T D (X, 1)``.
+
+    ``X = (cos t, sin t)``, ``D`` the base member (:func:`base_member`; ``F = q_B - 1`` on the
+    circle). With ``X' = (-sin t, cos t)``, ``D_2`` the quadratic block and ``d = (d13, d23)``:
+    ``F' = 2 X'.D_2 X + 2 d.X'``, ``F'' = 2 X'.D_2 X' - 2 X.D_2 X - 2 d.X`` and
+    ``F''' = -8 X.D_2 X' - 2 d.X'``. Steps are kept while they lower the residual.
+    """
+    best = math.inf
+    for _ in range(12):
+        c = math.cos(t)
+        s = math.sin(t)
+        xdx = c * (d11 * c + d12 * s) + s * (d12 * c + d22 * s)
+        xdp = -s * (d11 * c + d12 * s) + c * (d12 * c + d22 * s)
+        pdp = s * (d11 * s - d12 * c) - c * (d12 * s - d22 * c)
+        dx = d13 * c + d23 * s
+        dp = d23 * c - d13 * s
+        f1 = 2.0 * (xdp + dp)
+        f2 = 2.0 * (pdp - xdx - dx)
+        f3 = -8.0 * xdp - 2.0 * dp
+        value = f1 if order == 1 else f2
+        slope = f2 if order == 1 else f3
+        if not (abs(value) < best) or slope == 0.0:
+            break
+        best = abs(value)
+        step = value / slope
+        t = t - step
+        if abs(step) <= 1e-17 * (1.0 + abs(t)):
+            break
+    return t
+
+
+@kernel
+def crossing_contact_ellipse_ellipse(pa, pb):
+    """Exact kind of meeting of two overlapping (crossing) ellipses: 2, 4, 3 or 1.
+
+    Runs on :class:`fractions.Fraction` rows in the exact twin. Crossing boundaries meet with a
+    total multiplicity of 4, at two real points at least. The degenerate members of the pencil
+    are the line pairs through the four points; a multiple point makes two of them coincide, so
+    the discriminant of the cubic ``c(tau)`` of :mod:`conic` vanishes (complex conjugate double
+    points would leave no room for the real crossings). ``disc > 0``: three real line pairs, four
+    real crossings (4). ``disc < 0``: one real pair, two real and two complex points (2). A double
+    root: a tangent point besides two crossings (3). A triple root: a contact of order 3 besides
+    one crossing, two distinct points (1). Two circles cross at two points (2).
+    """
+    if pa[2] == pa[3] and pb[2] == pb[3]:
+        return 2
+    a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc = _pencil_exact(pa, pb)
+    if disc > 0:
+        return 4
+    if disc < 0:
+        return 2
+    return 3 if c2 * c2 - 3 * c3 * c1 != 0 else 1
 
 
 @kernel

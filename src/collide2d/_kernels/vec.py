@@ -89,6 +89,33 @@ def hypot(x, y):
     return math.hypot(x, y)
 
 
+# -- error-free transformations ----------------------------------------------------------------------
+
+_SPLITTER = 134217729.0  # 2**27 + 1: splits a double into two halves of at most 26 bits (Dekker)
+
+
+@kernel
+def two_sum(a, b):
+    """``a + b = s + e`` exactly (Knuth)."""
+    s = a + b
+    bv = s - a
+    av = s - bv
+    return s, (a - av) + (b - bv)
+
+
+@kernel
+def two_product(a, b):
+    """``a b = p + e`` exactly (Dekker; :data:`_SPLITTER` splits a float64 in two halves)."""
+    p = a * b
+    c = _SPLITTER * a
+    ahi = c - (c - a)
+    alo = a - ahi
+    c = _SPLITTER * b
+    bhi = c - (c - b)
+    blo = b - bhi
+    return p, alo * blo - (((p - ahi * bhi) - alo * bhi) - ahi * blo)
+
+
 # -- exact float stage: operations that either are exact or say so ------------------------------
 # When a filter's bound cannot settle a sign, the same polynomial is evaluated once more with every
 # ``*`` and ``+`` checked by an error-free transformation: Knuth's TwoSum (Knuth, TAOCP vol. 2,
@@ -100,7 +127,6 @@ def hypot(x, y):
 # (integers, lattices, dyadic sizes and offsets, exact quarter turns), which are exactly the ones
 # that make shapes touch exactly; the others keep the exact rational path. Float mode only.
 
-_SPLITTER = 134217729.0  # 2**27 + 1: splits a double into two halves of at most 26 bits (Dekker)
 _PRODUCT_LO = 2.0**-900  # a non-zero product below this may have lost bits to underflow
 _PRODUCT_HI = 2.0**900  # above this the splitting of a factor may overflow
 
@@ -108,9 +134,7 @@ _PRODUCT_HI = 2.0**900  # above this the splitting of a factor may overflow
 @kernel
 def exact_add(x, y):
     """``x + y`` if the float sum is exact, else NaN (TwoSum: the rounding error is computed exactly)."""
-    s = x + y
-    z = s - x
-    err = (x - (s - z)) + (y - z)
+    s, err = two_sum(x, y)
     if err == 0.0:
         return s
     return math.nan  # also for inf and NaN inputs: err is NaN
@@ -129,13 +153,7 @@ def exact_mul(x, y):
         return p
     if not (_PRODUCT_LO < abs(p) < _PRODUCT_HI):
         return math.nan
-    t = _SPLITTER * x
-    xh = t - (t - x)
-    xl = x - xh
-    t = _SPLITTER * y
-    yh = t - (t - y)
-    yl = y - yh
-    err = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+    err = two_product(x, y)[1]
     if err == 0.0:
         return p
     return math.nan
