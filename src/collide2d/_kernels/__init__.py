@@ -30,9 +30,10 @@ The contract every kernel module follows
 
 * **Exactness.** ``eps`` is the unit roundoff ``2**-53`` in float mode. Every sign that decides
   the answer goes through :func:`vec.certain_sign` with an error bound proportional to ``eps``;
-  when the bound cannot settle it, the float kernel first tries an exact float stage (expansion
-  signs for orientations; for the ellipse kernels the same formulas with ``checked`` operations,
-  :func:`vec.xmul`, :func:`vec.xadd`, :func:`vec.xsign`, exact or NaN), and only then returns
+  when the bound cannot settle it, the float kernel first tries an exact float stage (for the
+  ellipse kernels the same formulas with ``checked`` operations, :func:`vec.xmul`,
+  :func:`vec.xadd`, :func:`vec.xsign`, exact or NaN; for the flat kinds a re-run with ``eps = 0``
+  when their numbers lie on a short grid, :func:`linear.grid_retry`), and only then returns
   ``UNDECIDED``; the glue re-runs the very same kernel source on :class:`fractions.Fraction`
   values with ``eps = 0`` (see :mod:`collide2d._exact`). Hence, in code that decides a sign: integer literals only (a float
   literal would turn a Fraction back into a float), no ``sqrt``, no division unless the divisor's

@@ -11,12 +11,71 @@ orientation (signed-area) case analysis of Ericson, *Real-Time Collision Detecti
 section 5.1.9.1 (2D segment intersection), extended by the touching and collinear cases.
 """
 
+import math
+
 from collide2d._jit import kernel
 
 from . import codes
 from .codes import UNKNOWN_SIGN
-from .area_flat import line_side_exact, orient_exact
-from .vec import certain_sign, expansion_range, orient
+from .vec import certain_sign, orient
+
+
+# -- exact float stage: a retry without error bounds when no operation can round -------------------
+# Every sign here is a 2x2 determinant of differences of stored numbers. When all numbers of a pair
+# (coordinates, directions, polygon vertices) are integers after one common power-of-two scaling
+# that brings them below 2**25 in magnitude, every difference is an integer below 2**26, every
+# product below 2**52 and every determinant below 2**53: all are computed exactly in float64, so a
+# kernel run with ``eps = 0`` (no bound) gives the exact signs. This is the case of lattices, tile
+# maps and pixel-aligned shapes, where exact contact is common; other undecided pairs keep the
+# Fraction path. The retry sits outside the kernels' loops, which stay as fast as before.
+
+_GRID_BITS = 25
+
+
+@kernel
+def _largest(p, v, polygon):
+    """Largest magnitude among a row's numbers (a polygon's: its vertices)."""
+    m = 0.0
+    if polygon:
+        for i in range(int(p[0]), int(p[0]) + int(p[1])):
+            m = max(m, max(abs(v[i, 0]), abs(v[i, 1])))
+    else:
+        for i in range(p.shape[0]):
+            m = max(m, abs(p[i]))
+    return m
+
+
+@kernel
+def _on_grid(x, scale):
+    """``x * scale`` (a power of two) is an integer below ``2**25`` and did not vanish."""
+    y = x * scale
+    return y == math.floor(y) and abs(y) < 2.0**_GRID_BITS and (y != 0.0 or x == 0.0)
+
+
+@kernel
+def _row_on_grid(p, v, polygon, scale):
+    if polygon:
+        for i in range(int(p[0]), int(p[0]) + int(p[1])):
+            if not (_on_grid(v[i, 0], scale) and _on_grid(v[i, 1], scale)):
+                return False
+    else:
+        for i in range(p.shape[0]):
+            if not _on_grid(p[i], scale):
+                return False
+    return True
+
+
+@kernel
+def grid_retry(pa, va, polygon_a, pb, vb, polygon_b, eps):
+    """Float mode: may an undecided pair be re-run with ``eps = 0``? True when its numbers lie on a
+    common short grid (see the notes above), so that the kernel's float arithmetic is exact."""
+    if not eps > 0:
+        return False
+    m = max(_largest(pa, va, polygon_a), _largest(pb, vb, polygon_b))
+    if not (m > 0.0 and m < math.inf):
+        return m == 0.0
+    scale = math.ldexp(1.0, _GRID_BITS - math.frexp(m)[1])
+    return _row_on_grid(pa, va, polygon_a, scale) and _row_on_grid(pb, vb, polygon_b, scale)
 
 
 @kernel
@@ -25,30 +84,13 @@ def line_side(px, py, dx, dy, qx, qy, eps):
 
     1 left of ``d``, -1 right, 0 on the line. ``d`` is a stored vector (not a rounded difference),
     so each term ``dx * (qy - py)`` has one rounded difference and one product, then one final
-    difference: k = 3 (Higham section 3.1, see :mod:`vec`); K = k + 2 = 5. Where that bound
-    cannot tell (float mode), the sign is computed exactly with floating-point expansions
-    (:func:`area_flat.line_side_exact`, Shewchuk 1997) when the six numbers are inside the range
-    where those are exact (:func:`vec.expansion_range`); else ``UNKNOWN_SIGN``.
+    difference: k = 3 (Higham section 3.1, see :mod:`vec`); K = k + 2 = 5.
     """
     ux = qx - px
     uy = qy - py
     value = dx * uy - dy * ux
     magnitude = abs(dx * uy) + abs(dy * ux)
-    sign = certain_sign(value, magnitude * (5 * eps))
-    if sign == UNKNOWN_SIGN and eps > 0 and expansion_range(px, py, dx, dy, qx, qy):
-        return line_side_exact(px, py, dx, dy, qx, qy)
-    return sign
-
-
-@kernel
-def orient_sign(ax, ay, bx, by, cx, cy, eps):
-    """:func:`vec.orient`, and where its bound cannot tell (float mode) the exact sign from
-    floating-point expansions (:func:`area_flat.orient_exact`, Shewchuk 1997) when the six
-    coordinates are inside the range where those are exact (:func:`vec.expansion_range`)."""
-    sign = orient(ax, ay, bx, by, cx, cy, eps)
-    if sign == UNKNOWN_SIGN and eps > 0 and expansion_range(ax, ay, bx, by, cx, cy):
-        return orient_exact(ax, ay, bx, by, cx, cy)
-    return sign
+    return certain_sign(value, magnitude * (5 * eps))
 
 
 @kernel
@@ -82,7 +124,7 @@ def collinear_interval_code(ax, ay, bx, by, cx, cy, dx, dy):
 
 
 @kernel
-def relate_segment_segment(pa, va, pb, vb, eps):
+def _relate_segment_segment(pa, va, pb, vb, eps):
     """Relate segment ``a = [A, B]`` to segment ``b = [C, D]``.
 
     ``d1, d2`` are the sides of A and B with respect to line CD; ``d3, d4`` those of C and D with
@@ -98,15 +140,15 @@ def relate_segment_segment(pa, va, pb, vb, eps):
     """
     ax, ay, bx, by = pa[0], pa[1], pa[2], pa[3]
     cx, cy, dx, dy = pb[0], pb[1], pb[2], pb[3]
-    d1 = orient_sign(cx, cy, dx, dy, ax, ay, eps)
-    d2 = orient_sign(cx, cy, dx, dy, bx, by, eps)
+    d1 = orient(cx, cy, dx, dy, ax, ay, eps)
+    d2 = orient(cx, cy, dx, dy, bx, by, eps)
     if d1 != UNKNOWN_SIGN and d2 != UNKNOWN_SIGN:
         if d1 * d2 > 0:
             return codes.DISJOINT
         if d1 == 0 and d2 == 0:
             return collinear_interval_code(ax, ay, bx, by, cx, cy, dx, dy)
-    d3 = orient_sign(ax, ay, bx, by, cx, cy, eps)
-    d4 = orient_sign(ax, ay, bx, by, dx, dy, eps)
+    d3 = orient(ax, ay, bx, by, cx, cy, eps)
+    d4 = orient(ax, ay, bx, by, dx, dy, eps)
     if d3 != UNKNOWN_SIGN and d4 != UNKNOWN_SIGN and d3 * d4 > 0:
         return codes.DISJOINT
     if d1 == UNKNOWN_SIGN or d2 == UNKNOWN_SIGN or d3 == UNKNOWN_SIGN or d4 == UNKNOWN_SIGN:
@@ -118,7 +160,16 @@ def relate_segment_segment(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_segment_line(pa, va, pb, vb, eps):
+def relate_segment_segment(pa, va, pb, vb, eps):
+    """:func:`_relate_segment_segment`, re-run exactly when undecided on a short grid (:func:`grid_retry`)."""
+    code = _relate_segment_segment(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, False, pb, vb, False, eps):
+        return _relate_segment_segment(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def _relate_segment_line(pa, va, pb, vb, eps):
     """Relate segment ``a = [A, B]`` to line ``b = p + t d``.
 
     With ``sA, sB`` the sides of A and B: both 0 -> the segment lies on the line, a proper subset
@@ -141,7 +192,16 @@ def relate_segment_line(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_segment_point(pa, va, pb, vb, eps):
+def relate_segment_line(pa, va, pb, vb, eps):
+    """:func:`_relate_segment_line`, re-run exactly when undecided on a short grid (:func:`grid_retry`)."""
+    code = _relate_segment_line(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, False, pb, vb, False, eps):
+        return _relate_segment_line(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def _relate_segment_point(pa, va, pb, vb, eps):
     """Relate segment ``a = [A, B]`` to point ``b = q``.
 
     q off the line AB -> DISJOINT. On the line, q is ordered along it by one stored coordinate
@@ -150,7 +210,7 @@ def relate_segment_point(pa, va, pb, vb, eps):
     """
     ax, ay, bx, by = pa[0], pa[1], pa[2], pa[3]
     qx, qy = pb[0], pb[1]
-    side = orient_sign(ax, ay, bx, by, qx, qy, eps)
+    side = orient(ax, ay, bx, by, qx, qy, eps)
     if side == UNKNOWN_SIGN:
         return codes.UNDECIDED
     if side != 0:
@@ -169,7 +229,16 @@ def relate_segment_point(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_line_line(pa, va, pb, vb, eps):
+def relate_segment_point(pa, va, pb, vb, eps):
+    """:func:`_relate_segment_point`, re-run exactly when undecided on a short grid (:func:`grid_retry`)."""
+    code = _relate_segment_point(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, False, pb, vb, False, eps):
+        return _relate_segment_point(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def _relate_line_line(pa, va, pb, vb, eps):
     """Relate line ``a = p + t d`` to line ``b = q + s e``.
 
     ``d x e != 0``: the lines cross at one point -> CROSSING. Parallel: the same line iff q lies on
@@ -194,7 +263,16 @@ def relate_line_line(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_line_point(pa, va, pb, vb, eps):
+def relate_line_line(pa, va, pb, vb, eps):
+    """:func:`_relate_line_line`, re-run exactly when undecided on a short grid (:func:`grid_retry`)."""
+    code = _relate_line_line(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, False, pb, vb, False, eps):
+        return _relate_line_line(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def _relate_line_point(pa, va, pb, vb, eps):
     """Relate line ``a`` to point ``b``: on the line -> CONTAINS (all of a line is interior)."""
     side = line_side(pa[0], pa[1], pa[2], pa[3], pb[0], pb[1], eps)
     if side == UNKNOWN_SIGN:
@@ -202,6 +280,15 @@ def relate_line_point(pa, va, pb, vb, eps):
     if side == 0:
         return codes.CONTAINS
     return codes.DISJOINT
+
+
+@kernel
+def relate_line_point(pa, va, pb, vb, eps):
+    """:func:`_relate_line_point`, re-run exactly when undecided on a short grid (:func:`grid_retry`)."""
+    code = _relate_line_point(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, False, pb, vb, False, eps):
+        return _relate_line_point(pa, va, pb, vb, 0.0)
+    return code
 
 
 @kernel

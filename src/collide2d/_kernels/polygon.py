@@ -37,7 +37,8 @@ from collide2d._jit import kernel
 
 from . import codes
 from .codes import UNKNOWN_SIGN
-from .linear import line_side, orient_sign
+from .linear import grid_retry, line_side
+from .vec import orient
 
 # Three-valued flags for "is it certain that ...": no / yes / the float filter cannot tell.
 _NO = 0
@@ -72,7 +73,7 @@ def vertices_against_edges(pa, va, pb, vb, eps):
         n_zero = 0
         n_unknown = 0
         for k in range(n_b):
-            s = orient_sign(x0, y0, x1, y1, vb[off_b + k, 0], vb[off_b + k, 1], eps)
+            s = orient(x0, y0, x1, y1, vb[off_b + k, 0], vb[off_b + k, 1], eps)
             if s == -1:
                 n_neg += 1
             elif s == 0:
@@ -100,7 +101,7 @@ def vertices_against_edges(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_polygon_polygon(pa, va, pb, vb, eps):
+def _relate_polygon_polygon(pa, va, pb, vb, eps):
     """Relate convex polygon a to convex polygon b by separating axes (see the module notes).
 
     Candidate axes are the edges of a (tested with b's vertices) and of b (with a's vertices).
@@ -133,7 +134,16 @@ def relate_polygon_polygon(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_polygon_segment(pa, va, pb, vb, eps):
+def relate_polygon_polygon(pa, va, pb, vb, eps):
+    """:func:`_relate_polygon_polygon`, re-run exactly when undecided on a short grid (:func:`linear.grid_retry`)."""
+    code = _relate_polygon_polygon(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, True, pb, vb, True, eps):
+        return _relate_polygon_polygon(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def _relate_polygon_segment(pa, va, pb, vb, eps):
     """Relate convex polygon a to segment ``b = [A, B]`` by separating axes (module notes).
 
     Candidates: each edge of a, tested with A and B, and both sides of the line AB, tested with
@@ -154,8 +164,8 @@ def relate_polygon_segment(pa, va, pb, vb, eps):
         j = i + 1 if i + 1 < n else 0
         x0, y0 = va[off + i, 0], va[off + i, 1]
         x1, y1 = va[off + j, 0], va[off + j, 1]
-        sa = orient_sign(x0, y0, x1, y1, ax, ay, eps)
-        sb = orient_sign(x0, y0, x1, y1, bx, by, eps)
+        sa = orient(x0, y0, x1, y1, ax, ay, eps)
+        sb = orient(x0, y0, x1, y1, bx, by, eps)
         if sa == -1 or sb == -1:
             inside = _NO
         elif (sa == UNKNOWN_SIGN or sb == UNKNOWN_SIGN) and inside == _YES:
@@ -176,7 +186,7 @@ def relate_polygon_segment(pa, va, pb, vb, eps):
     n_neg = 0
     n_unknown = 0
     for i in range(n):
-        t = orient_sign(ax, ay, bx, by, va[off + i, 0], va[off + i, 1], eps)
+        t = orient(ax, ay, bx, by, va[off + i, 0], va[off + i, 1], eps)
         if t == 1:
             n_pos += 1
         elif t == -1:
@@ -208,7 +218,16 @@ def relate_polygon_segment(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_polygon_line(pa, va, pb, vb, eps):
+def relate_polygon_segment(pa, va, pb, vb, eps):
+    """:func:`_relate_polygon_segment`, re-run exactly when undecided on a short grid (:func:`linear.grid_retry`)."""
+    code = _relate_polygon_segment(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, True, pb, vb, False, eps):
+        return _relate_polygon_segment(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def _relate_polygon_line(pa, va, pb, vb, eps):
     """Relate convex polygon a to line ``b = p + t d``.
 
     The line is all interior, so only its two sides are candidate axes: the open polygon meets it
@@ -240,7 +259,16 @@ def relate_polygon_line(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_polygon_point(pa, va, pb, vb, eps):
+def relate_polygon_line(pa, va, pb, vb, eps):
+    """:func:`_relate_polygon_line`, re-run exactly when undecided on a short grid (:func:`linear.grid_retry`)."""
+    code = _relate_polygon_line(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, True, pb, vb, False, eps):
+        return _relate_polygon_line(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def _relate_polygon_point(pa, va, pb, vb, eps):
     """Relate convex polygon a to point ``b = q``.
 
     q strictly left of every edge -> in the open polygon -> CONTAINS. Right of some edge ->
@@ -254,7 +282,7 @@ def relate_polygon_point(pa, va, pb, vb, eps):
     n_unknown = 0
     for i in range(n):
         j = i + 1 if i + 1 < n else 0
-        s = orient_sign(va[off + i, 0], va[off + i, 1], va[off + j, 0], va[off + j, 1], qx, qy, eps)
+        s = orient(va[off + i, 0], va[off + i, 1], va[off + j, 0], va[off + j, 1], qx, qy, eps)
         if s == -1:
             return codes.DISJOINT
         if s == 0:
@@ -266,3 +294,12 @@ def relate_polygon_point(pa, va, pb, vb, eps):
     if n_zero > 0:
         return codes.TOUCHING
     return codes.CONTAINS
+
+
+@kernel
+def relate_polygon_point(pa, va, pb, vb, eps):
+    """:func:`_relate_polygon_point`, re-run exactly when undecided on a short grid (:func:`linear.grid_retry`)."""
+    code = _relate_polygon_point(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, True, pb, vb, False, eps):
+        return _relate_polygon_point(pa, va, pb, vb, 0.0)
+    return code

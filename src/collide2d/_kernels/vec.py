@@ -210,20 +210,3 @@ def xsign(value, bound, checked):
     if checked:
         return exact_sign(value)
     return certain_sign(value, bound)
-
-
-_EXPANSION_LO = 2.0**-450  # non-zero inputs of a 2x2 determinant inside these bounds: every
-_EXPANSION_HI = 2.0**450  # product and its Dekker halves are normal and finite
-
-
-@kernel
-def expansion_range(x0, x1, x2, x3, x4, x5):
-    """True when six numbers are each 0 or of magnitude in ``[2**-450, 2**450]``.
-
-    Then products of two of them lie in ``[2**-900, 2**900]`` and their rounding errors are normal
-    numbers, so Dekker's TwoProduct and Shewchuk's expansion sums built on them are exact.
-    """
-    for x in (x0, x1, x2, x3, x4, x5):
-        if x != 0.0 and not (_EXPANSION_LO <= abs(x) <= _EXPANSION_HI):
-            return False
-    return True
