@@ -506,7 +506,10 @@ def test_cubic_coefficients_match_determinant():
 
     import sympy
 
-    pencil = getattr(conic._pencil_exact, "py_func", conic._pencil_exact)  # plain Python on Fractions
+    from collide2d import _exact
+
+    # the exact twin's copy: plain Python all the way down, so it runs on Fractions
+    pencil = _exact.load_uncompiled_kernels("collide2d._kernels_exact", ("conic",))["conic"]._pencil_exact
     rng = np.random.default_rng(2)
     for _ in range(5):
         (ca, ra, ta), (cb, rb, tb) = _random_pair(rng)

@@ -330,8 +330,10 @@ _MAX = sys.float_info.max  # finite floats (and ints that convert to one) only; 
 def exact_fallback_counts(*, reset=False):
     """Return how many pairs each kernel handed to the exact rational fallback.
 
-    The float kernels settle every sign whose error bound allows it; only the rest (typically
-    exact or near-exact tangencies) are recomputed with :class:`fractions.Fraction`.
+    The float kernels settle every sign whose error bound allows it, and an exact float stage
+    (error-free sums and products) settles exact tangencies of numbers with few significant bits
+    (integers, lattices, dyadic sizes); only the rest (typically exact or near-exact tangencies of
+    full 53-bit numbers) are recomputed with :class:`fractions.Fraction`.
 
     Parameters
     ----------
@@ -347,7 +349,11 @@ def exact_fallback_counts(*, reset=False):
     --------
     >>> import collide2d as c2
     >>> _ = c2.exact_fallback_counts(reset=True)
-    >>> c2.touches(c2.Circle((0, 0), 1), c2.Circle((2, 0), 1))  # exactly tangent: float bound cannot tell
+    >>> c2.touches(c2.Circle((0, 0), 1), c2.Circle((2, 0), 1))  # tangent, short numbers: decided in float
+    True
+    >>> c2.exact_fallback_counts()
+    {}
+    >>> c2.touches(c2.Circle((0, 0), 0.1), c2.Circle((0.2, 0), 0.1))  # tangent, 53-bit numbers
     True
     >>> c2.exact_fallback_counts()
     {'relate_ellipse_ellipse': 1}
