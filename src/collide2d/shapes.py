@@ -734,7 +734,6 @@ class Box(Shape):
         return np.concatenate([self._fields["min"], self._fields["max"]], axis=-1)
 
 
-_CORNER_SIGNS = ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0))  # counter-clockwise
 _TOO_SMALL = "half_size is too small relative to center to give four distinct float64 corners"
 
 
@@ -776,22 +775,25 @@ class RotatedBox(Shape):
         center, half = pair(center, "center"), pair(half_size, "half_size", positive=True)
         angle, w, single = _orientation(angle, direction)
         if type(center) is tuple and type(half) is tuple and single is not None:
-            angle, ux, uy = single
-            norm = math.hypot(ux, uy)  # the unit vector, also from an angle: then a quarter-turned
-            ux, uy = ux / norm, uy / norm  # direction gives exactly the quarter-turned corners
+            angle, wx, wy = single
             (cx, cy), (hx, hy) = center, half
-            corners = [
-                (cx + (sx * hx * ux - sy * hy * uy), cy + (sx * hx * uy + sy * hy * ux)) for sx, sy in _CORNER_SIGNS
-            ]
+            # u = w / hypot(w), also from an angle: a quarter-turned direction then gives exactly the
+            # quarter-turned corners. Corner (sx, sy) = c + sx hx u + sy hy u^, with the operations
+            # of _kernels.construct.rotated_box_loop (sx = +-1: sx hx ux = +-(hx ux) exactly).
+            norm = math.hypot(wx, wy)
+            ux, uy = wx / norm, wy / norm
+            p, q, r, t = hx * ux, hy * uy, hx * uy, hy * ux
+            corners = (cx + (-p + q), cy + (-r - t), cx + (p + q), cy + (r - t), cx + (p - q), cy + (r + t), cx + (-p - q), cy + (-r + t))
             # Each stored corner is within 4 eps M of the exact rectangle's (M = |cx| + |cy| + hx + hy:
             # two products, a difference and a sum rounded), so an edge within 12 eps M of a side of
             # length 2 min(h); with min(h) >= 2**-40 M that is below 0.002 of the side and every turn
             # is certainly left. Only boxes small against their position need the exact signs.
-            if min(hx, hy) * 2.0**40 < abs(cx) + abs(cy) + hx + hy and not _convex.turns_left(corners):
-                raise ValueError(_TOO_SMALL)
+            if min(hx, hy) * 2.0**40 < abs(cx) + abs(cy) + hx + hy:
+                if not _convex.turns_left(list(zip(corners[0::2], corners[1::2]))):
+                    raise ValueError(_TOO_SMALL)
             row = _frombuffer(_PACK[5](cx, cy, hx, hy, angle))
             fields = {"center": row[0:2], "half_size": row[2:4], "angle": row[4, ...]}
-            self._finish_owned(fields, _FOUR, _frombuffer(_PACK[8](*corners[0], *corners[1], *corners[2], *corners[3])).reshape(4, 2))
+            self._finish_owned(fields, _FOUR, _frombuffer(_PACK[8](*corners)).reshape(4, 2))
             return
         if w is None:
             batch, f = _broadcast_fields({"center": center, "half_size": half}, {"angle": angle})
@@ -801,8 +803,7 @@ class RotatedBox(Shape):
             batch, f = _broadcast_fields({"center": center, "half_size": half, "direction": w}, {})
             w = f["direction"]
             angle = _frozen(_angles.angle_of(w))
-        u = w / np.hypot(w[..., 0], w[..., 1])[..., None]
-        row = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["half_size"]), ((4, 6), u))
+        row = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["half_size"]), ((4, 6), w))
         from collide2d._kernels.construct import rotated_box_loop
 
         corners = np.empty(batch + (4, 2))

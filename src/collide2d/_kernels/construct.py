@@ -48,20 +48,20 @@ _TURN_BOUND = 6 * 2.0**-53
 
 @loop
 def rotated_box_loop(rows, corners, certain):
-    # rows: cx, cy, hx, hy, ux, uy. The corners c + sx hx u + sy hy u^ for (sx, sy) = (-1, -1),
-    # (1, -1), (1, 1), (-1, 1), counter-clockwise, with the very operations of the single-shape
-    # path in collide2d.shapes. certain[i] = 1 when the float filter proves all four turns left;
-    # 0 leaves the exact decision to the caller.
+    # rows: cx, cy, hx, hy, wx, wy. The corners c + sx hx u + sy hy u^ for (sx, sy) = (-1, -1),
+    # (1, -1), (1, 1), (-1, 1), counter-clockwise, u = w / hypot(w), with the very operations of
+    # the single-shape path in collide2d.shapes (sx = +-1 makes sx hx ux = +-(hx ux) exactly).
+    # certain[i] = 1 when the float filter proves all four turns left; 0 leaves the exact
+    # decision to the caller.
     for i in prange(rows.shape[0]):
-        cx, cy, hx, hy, ux, uy = rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], rows[i, 5]
-        corners[i, 0, 0] = cx + (-1.0 * hx * ux - -1.0 * hy * uy)
-        corners[i, 0, 1] = cy + (-1.0 * hx * uy + -1.0 * hy * ux)
-        corners[i, 1, 0] = cx + (1.0 * hx * ux - -1.0 * hy * uy)
-        corners[i, 1, 1] = cy + (1.0 * hx * uy + -1.0 * hy * ux)
-        corners[i, 2, 0] = cx + (1.0 * hx * ux - 1.0 * hy * uy)
-        corners[i, 2, 1] = cy + (1.0 * hx * uy + 1.0 * hy * ux)
-        corners[i, 3, 0] = cx + (-1.0 * hx * ux - 1.0 * hy * uy)
-        corners[i, 3, 1] = cy + (-1.0 * hx * uy + 1.0 * hy * ux)
+        cx, cy, hx, hy, wx, wy = rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], rows[i, 5]
+        norm = math.hypot(wx, wy)
+        ux, uy = wx / norm, wy / norm
+        p, q, r, t = hx * ux, hy * uy, hx * uy, hy * ux
+        corners[i, 0, 0], corners[i, 0, 1] = cx + (-p + q), cy + (-r - t)
+        corners[i, 1, 0], corners[i, 1, 1] = cx + (p + q), cy + (r - t)
+        corners[i, 2, 0], corners[i, 2, 1] = cx + (p - q), cy + (r + t)
+        corners[i, 3, 0], corners[i, 3, 1] = cx + (-p - q), cy + (-r + t)
         ok = 1
         for j in range(4):
             a, c = (j + 3) % 4, (j + 1) % 4
