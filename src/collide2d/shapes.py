@@ -690,10 +690,10 @@ class Polygon(Shape):
 def _corner_polygons(corners, batch):
     """Pack ``corners`` of shape ``batch + (4, 2)`` (counter-clockwise) as polygon rows."""
     flat = corners.reshape(-1, 4, 2)
-    n = len(flat)
-    offsets = 4.0 * np.arange(n)
-    params = np.stack([offsets, np.full(n, 4.0)], axis=-1).reshape(batch + (2,))
-    return _frozen(params), _frozen(flat.reshape(-1, 2))
+    params = np.empty((len(flat), 2))
+    params[:, 0] = np.arange(0.0, 4.0 * len(flat), 4.0)  # exact: integers below 2**53
+    params[:, 1] = 4.0
+    return _frozen(params.reshape(batch + (2,))), _frozen(flat.reshape(-1, 2))
 
 
 class Box(Shape):
