@@ -775,7 +775,7 @@ class RotatedBox(Shape):
     -----
     The box is stored as the convex quadrilateral of its four corners, computed once in float64:
     ``center + sx * half_size[0] * u + sy * half_size[1] * u⊥`` for the signs ``sx, sy = ±1`` and
-    ``u = w / hypot(w)``, ``w`` the direction given or that of ``angle``.
+    ``u = w / sqrt(wx² + wy²)``, ``w`` the direction given or that of ``angle``.
 
     Examples
     --------
@@ -797,10 +797,10 @@ class RotatedBox(Shape):
         if type(center) is tuple and type(half) is tuple and single is not None:
             angle, wx, wy = single
             (cx, cy), (hx, hy) = center, half
-            # u = w / hypot(w), also from an angle: a quarter-turned direction then gives exactly the
+            # u = w / |w|, also from an angle: a quarter-turned direction then gives exactly the
             # quarter-turned corners. Corner (sx, sy) = c + sx hx u + sy hy u^, with the operations
             # of _kernels.construct.rotated_box_loop (sx = +-1: sx hx ux = +-(hx ux) exactly).
-            norm = math.hypot(wx, wy)
+            norm = math.sqrt(wx * wx + wy * wy)
             ux, uy = wx / norm, wy / norm
             p, q, r, t = hx * ux, hy * uy, hx * uy, hy * ux
             corners = (cx + (-p + q), cy + (-r - t), cx + (p + q), cy + (r - t), cx + (p - q), cy + (r + t), cx + (-p - q), cy + (-r + t))
@@ -815,22 +815,43 @@ class RotatedBox(Shape):
             fields = {"center": row[0:2], "half_size": row[2:4], "angle": row[4, ...]}
             self._finish_owned(fields, _FOUR, _frombuffer(_PACK[8](*corners)).reshape(4, 2))
             return
-        if w is None:
-            batch, f = _broadcast_fields({"center": center, "half_size": half}, {"angle": angle})
-            w = np.broadcast_to(_angles.direction(angle), batch + (2,))
-            angle = _copy(f["angle"])
-        else:
-            batch, f = _broadcast_fields({"center": center, "half_size": half, "direction": w}, {})
-            w = f["direction"]
-            angle = _frozen(_angles.angle_of(w))
-        row = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["half_size"]), ((4, 6), w))
-        from collide2d._kernels.construct import rotated_box_loop
+        from collide2d._kernels.construct import box_corners, left_turns_certain, rotated_box_angle_loop, rotated_box_loop
 
+        def python_loop(rows, corners, certain):  # a few boxes: the kernels' Python source, no compilation
+            for i, values in enumerate(rows.tolist()):
+                k = box_corners.py_func(*values)
+                corners[i] = np.reshape(k, (4, 2))
+                certain[i] = left_turns_certain.py_func(*k)
+
+        vectors = {"center": center, "half_size": half}
+        if w is None:
+            batch, f = _broadcast_fields(vectors, {"angle": angle})
+        else:
+            batch, f = _broadcast_fields({**vectors, "direction": w}, {})
+        row = np.empty(batch + (6,))
+        _put(row, (0, 2), f["center"])
+        _put(row, (2, 4), f["half_size"])
+        rows = row.reshape(-1, 6)
         corners = np.empty(batch + (4, 2))
-        certain = np.empty(row.size // 6, dtype=np.int8)
-        # a few boxes run the loop's own Python source: no compilation for them
-        run = rotated_box_loop if len(certain) >= _angles.COMPILED_FROM else rotated_box_loop.py_func
-        run(row.reshape(-1, 6), corners.reshape(-1, 4, 2), certain)
+        certain = np.empty(len(rows), dtype=np.int8)
+        compiled = len(rows) >= _angles.COMPILED_FROM
+        if w is None:
+            angle = np.array(f["angle"], dtype=np.float64)
+            if compiled and rotated_box_angle_loop(angle.reshape(-1), rows, corners.reshape(-1, 4, 2), certain):
+                large = np.flatnonzero(np.isnan(rows[:, 4]))  # beyond REDUCE_LIMIT: reduced exactly
+                rows[large, 4:6] = _angles.direction(angle.reshape(-1)[large])
+                part, part_certain = np.empty((len(large), 4, 2)), np.empty(len(large), dtype=np.int8)
+                python_loop(rows[large], part, part_certain)
+                corners.reshape(-1, 4, 2)[large], certain[large] = part, part_certain
+            elif not compiled:
+                rows[:, 4:6] = _angles.direction(angle.reshape(-1))
+                python_loop(rows, corners.reshape(-1, 4, 2), certain)
+            angle = _frozen(angle)
+        else:
+            _put(row, (4, 6), f["direction"])
+            angle = _frozen(_angles.angle_of(f["direction"]))
+            (rotated_box_loop if compiled else python_loop)(rows, corners.reshape(-1, 4, 2), certain)
+        row = _frozen(row)
         for index in np.flatnonzero(certain == 0):  # the float filter could not decide: exact signs
             if not _convex.turns_left([tuple(p) for p in corners.reshape(-1, 4, 2)[index].tolist()]):
                 raise ValueError(_TOO_SMALL)
