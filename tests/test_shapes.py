@@ -473,6 +473,10 @@ def test_direction_scalar_and_array_paths_bit_identical():
         assert _angles.direction_scalar(float(angle)) == tuple(row.tolist()), angle
         assert c2.Ellipse((0, 0), (2, 1), float(angle)).direction.tolist() == row.tolist()
     np.testing.assert_array_equal(c2.Ellipse(np.zeros((len(_ANGLES), 2)), (2, 1), _ANGLES).direction, batch)
+    boxes = c2.RotatedBox(np.zeros((len(_ANGLES), 2)), (2, 1), _ANGLES)  # compiled, large angles in Python
+    for k in (0, 5, 300, len(_ANGLES) - 4, len(_ANGLES) - 1):
+        np.testing.assert_array_equal(boxes[k].corners, c2.RotatedBox((0, 0), (2, 1), float(_ANGLES[k])).corners)
+        np.testing.assert_array_equal(c2.RotatedBox(np.zeros((1, 2)), (2, 1), _ANGLES[k : k + 1]).corners[0], boxes[k].corners)
 
 
 def test_reduction_constants():

@@ -207,12 +207,31 @@ def _broadcast_fields(vectors, scalars):
     return batch, out
 
 
+def _put(params, column, values):
+    """``params[..., column] = values``: ``column`` an int, or ``(start, stop)`` for a vector field.
+
+    An ``(x, y)`` pair is copied as one complex128 (16 bytes, bit for bit) when both sides allow
+    it: NumPy's copy along a last axis of length 2 costs about three times more.
+    """
+    if type(column) is int:
+        params[..., column] = values
+        return
+    start, stop = column
+    if stop - start == 2 and start % 2 == 0 and params.shape[-1] % 2 == 0 and values.strides[-1] == 8:
+        try:
+            params.view(np.complex128)[..., start // 2] = values.view(np.complex128)[..., 0]
+            return
+        except ValueError:  # a layout the view does not allow: the plain copy below
+            pass
+    params[..., start:stop] = values
+
+
 def _rows(batch, width, *columns):
-    """A new read-only parameter array ``batch + (width,)`` filled from ``(column, values)`` pairs:
-    a scalar column is an int, a vector one a pair ``(start, stop)``."""
+    """A new read-only parameter array ``batch + (width,)`` filled from ``(column, values)`` pairs
+    (see :func:`_put`)."""
     params = np.empty(batch + (width,))
     for column, values in columns:
-        params[..., column if type(column) is int else slice(*column)] = values
+        _put(params, column, values)
     return _frozen(params)
 
 
@@ -506,7 +525,8 @@ class Ellipse(Shape):
         if w is None:
             batch, f = _broadcast_fields(vectors, {"angle": angle})
             params = np.empty(batch + (6,))
-            params[..., 0:2], params[..., 2:4] = f["center"], f["radii"]
+            _put(params, (0, 2), f["center"])
+            _put(params, (2, 4), f["radii"])
             angle = np.array(f["angle"], dtype=np.float64)
             _angles.fill_ellipse_rows(angle.reshape(-1), params.reshape(-1, 6))
             params, angle = _frozen(params), _frozen(angle)
@@ -670,10 +690,10 @@ class Polygon(Shape):
 def _corner_polygons(corners, batch):
     """Pack ``corners`` of shape ``batch + (4, 2)`` (counter-clockwise) as polygon rows."""
     flat = corners.reshape(-1, 4, 2)
-    n = len(flat)
-    offsets = 4.0 * np.arange(n)
-    params = np.stack([offsets, np.full(n, 4.0)], axis=-1).reshape(batch + (2,))
-    return _frozen(params), _frozen(flat.reshape(-1, 2))
+    params = np.empty((len(flat), 2))
+    params[:, 0] = np.arange(0.0, 4.0 * len(flat), 4.0)  # exact: integers below 2**53
+    params[:, 1] = 4.0
+    return _frozen(params.reshape(batch + (2,))), _frozen(flat.reshape(-1, 2))
 
 
 class Box(Shape):
@@ -734,7 +754,6 @@ class Box(Shape):
         return np.concatenate([self._fields["min"], self._fields["max"]], axis=-1)
 
 
-_CORNER_SIGNS = ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0))  # counter-clockwise
 _TOO_SMALL = "half_size is too small relative to center to give four distinct float64 corners"
 
 
@@ -756,7 +775,7 @@ class RotatedBox(Shape):
     -----
     The box is stored as the convex quadrilateral of its four corners, computed once in float64:
     ``center + sx * half_size[0] * u + sy * half_size[1] * u⊥`` for the signs ``sx, sy = ±1`` and
-    ``u = w / hypot(w)``, ``w`` the direction given or that of ``angle``.
+    ``u = w / sqrt(wx² + wy²)``, ``w`` the direction given or that of ``angle``.
 
     Examples
     --------
@@ -776,40 +795,63 @@ class RotatedBox(Shape):
         center, half = pair(center, "center"), pair(half_size, "half_size", positive=True)
         angle, w, single = _orientation(angle, direction)
         if type(center) is tuple and type(half) is tuple and single is not None:
-            angle, ux, uy = single
-            norm = math.hypot(ux, uy)  # the unit vector, also from an angle: then a quarter-turned
-            ux, uy = ux / norm, uy / norm  # direction gives exactly the quarter-turned corners
+            angle, wx, wy = single
             (cx, cy), (hx, hy) = center, half
-            corners = [
-                (cx + (sx * hx * ux - sy * hy * uy), cy + (sx * hx * uy + sy * hy * ux)) for sx, sy in _CORNER_SIGNS
-            ]
+            # u = w / |w|, also from an angle: a quarter-turned direction then gives exactly the
+            # quarter-turned corners. Corner (sx, sy) = c + sx hx u + sy hy u^, with the operations
+            # of _kernels.construct.rotated_box_loop (sx = +-1: sx hx ux = +-(hx ux) exactly).
+            norm = math.sqrt(wx * wx + wy * wy)
+            ux, uy = wx / norm, wy / norm
+            p, q, r, t = hx * ux, hy * uy, hx * uy, hy * ux
+            corners = (cx + (-p + q), cy + (-r - t), cx + (p + q), cy + (r - t), cx + (p - q), cy + (r + t), cx + (-p - q), cy + (-r + t))
             # Each stored corner is within 4 eps M of the exact rectangle's (M = |cx| + |cy| + hx + hy:
             # two products, a difference and a sum rounded), so an edge within 12 eps M of a side of
             # length 2 min(h); with min(h) >= 2**-40 M that is below 0.002 of the side and every turn
             # is certainly left. Only boxes small against their position need the exact signs.
-            if min(hx, hy) * 2.0**40 < abs(cx) + abs(cy) + hx + hy and not _convex.turns_left(corners):
-                raise ValueError(_TOO_SMALL)
+            if min(hx, hy) * 2.0**40 < abs(cx) + abs(cy) + hx + hy:
+                if not _convex.turns_left(list(zip(corners[0::2], corners[1::2]))):
+                    raise ValueError(_TOO_SMALL)
             row = _frombuffer(_PACK[5](cx, cy, hx, hy, angle))
             fields = {"center": row[0:2], "half_size": row[2:4], "angle": row[4, ...]}
-            self._finish_owned(fields, _FOUR, _frombuffer(_PACK[8](*corners[0], *corners[1], *corners[2], *corners[3])).reshape(4, 2))
+            self._finish_owned(fields, _FOUR, _frombuffer(_PACK[8](*corners)).reshape(4, 2))
             return
-        if w is None:
-            batch, f = _broadcast_fields({"center": center, "half_size": half}, {"angle": angle})
-            w = np.broadcast_to(_angles.direction(angle), batch + (2,))
-            angle = _copy(f["angle"])
-        else:
-            batch, f = _broadcast_fields({"center": center, "half_size": half, "direction": w}, {})
-            w = f["direction"]
-            angle = _frozen(_angles.angle_of(w))
-        u = w / np.hypot(w[..., 0], w[..., 1])[..., None]
-        row = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["half_size"]), ((4, 6), u))
-        from collide2d._kernels.construct import rotated_box_loop
+        from collide2d._kernels.construct import box_corners, left_turns_certain, rotated_box_angle_loop, rotated_box_loop
 
+        def python_loop(rows, corners, certain):  # a few boxes: the kernels' Python source, no compilation
+            for i, values in enumerate(rows.tolist()):
+                k = box_corners.py_func(*values)
+                corners[i] = np.reshape(k, (4, 2))
+                certain[i] = left_turns_certain.py_func(*k)
+
+        vectors = {"center": center, "half_size": half}
+        if w is None:
+            batch, f = _broadcast_fields(vectors, {"angle": angle})
+        else:
+            batch, f = _broadcast_fields({**vectors, "direction": w}, {})
+        row = np.empty(batch + (6,))
+        _put(row, (0, 2), f["center"])
+        _put(row, (2, 4), f["half_size"])
+        rows = row.reshape(-1, 6)
         corners = np.empty(batch + (4, 2))
-        certain = np.empty(row.size // 6, dtype=np.int8)
-        # a few boxes run the loop's own Python source: no compilation for them
-        run = rotated_box_loop if len(certain) >= _angles.COMPILED_FROM else rotated_box_loop.py_func
-        run(row.reshape(-1, 6), corners.reshape(-1, 4, 2), certain)
+        certain = np.empty(len(rows), dtype=np.int8)
+        compiled = len(rows) >= _angles.COMPILED_FROM
+        if w is None:
+            angle = np.array(f["angle"], dtype=np.float64)
+            if compiled and rotated_box_angle_loop(angle.reshape(-1), rows, corners.reshape(-1, 4, 2), certain):
+                large = np.flatnonzero(np.isnan(rows[:, 4]))  # beyond REDUCE_LIMIT: reduced exactly
+                rows[large, 4:6] = _angles.direction(angle.reshape(-1)[large])
+                part, part_certain = np.empty((len(large), 4, 2)), np.empty(len(large), dtype=np.int8)
+                python_loop(rows[large], part, part_certain)
+                corners.reshape(-1, 4, 2)[large], certain[large] = part, part_certain
+            elif not compiled:
+                rows[:, 4:6] = _angles.direction(angle.reshape(-1))
+                python_loop(rows, corners.reshape(-1, 4, 2), certain)
+            angle = _frozen(angle)
+        else:
+            _put(row, (4, 6), f["direction"])
+            angle = _frozen(_angles.angle_of(f["direction"]))
+            (rotated_box_loop if compiled else python_loop)(rows, corners.reshape(-1, 4, 2), certain)
+        row = _frozen(row)
         for index in np.flatnonzero(certain == 0):  # the float filter could not decide: exact signs
             if not _convex.turns_left([tuple(p) for p in corners.reshape(-1, 4, 2)[index].tolist()]):
                 raise ValueError(_TOO_SMALL)

@@ -46,31 +46,66 @@ def ellipse_direction_loop(theta, rows):
 _TURN_BOUND = 6 * 2.0**-53
 
 
+@kernel
+def box_corners(cx, cy, hx, hy, wx, wy):
+    """The corners ``c + sx hx u + sy hy u^`` for ``(sx, sy) = (-1, -1), (1, -1), (1, 1), (-1, 1)``
+    (counter-clockwise), ``u = w / sqrt(wx² + wy²)``, as ``(x0, y0, ..., x3, y3)``: the very
+    operations of the single-shape path in collide2d.shapes (``sx = +-1`` makes
+    ``sx hx ux = +-(hx ux)`` exactly; the sum of squares is the same for ``w`` turned by a quarter)."""
+    norm = math.sqrt(wx * wx + wy * wy)
+    ux, uy = wx / norm, wy / norm
+    p, q, r, t = hx * ux, hy * uy, hx * uy, hy * ux
+    return cx + (-p + q), cy + (-r - t), cx + (p + q), cy + (r - t), cx + (p - q), cy + (r + t), cx + (-p - q), cy + (-r + t)
+
+
+@kernel
+def left_turn_certain(ax, ay, bx, by, cx, cy):
+    """True when the float filter proves the turn ``a -> b -> c`` left (Shewchuk's bound)."""
+    left = (bx - ax) * (cy - ay)
+    right = (by - ay) * (cx - ax)
+    return left - right > (abs(left) + abs(right)) * _TURN_BOUND
+
+
+@kernel
+def left_turns_certain(x0, y0, x1, y1, x2, y2, x3, y3):
+    """1 when the float filter proves the four turns of the quadrilateral left, else 0."""
+    if (
+        left_turn_certain(x3, y3, x0, y0, x1, y1)
+        and left_turn_certain(x0, y0, x1, y1, x2, y2)
+        and left_turn_certain(x1, y1, x2, y2, x3, y3)
+        and left_turn_certain(x2, y2, x3, y3, x0, y0)
+    ):
+        return 1
+    return 0
+
+
 @loop
 def rotated_box_loop(rows, corners, certain):
-    # rows: cx, cy, hx, hy, ux, uy. The corners c + sx hx u + sy hy u^ for (sx, sy) = (-1, -1),
-    # (1, -1), (1, 1), (-1, 1), counter-clockwise, with the very operations of the single-shape
-    # path in collide2d.shapes. certain[i] = 1 when the float filter proves all four turns left;
-    # 0 leaves the exact decision to the caller.
+    # rows: cx, cy, hx, hy, wx, wy; corners (n, 4, 2); certain[i] = 1 when the float filter proves
+    # all four turns left, 0 leaves the exact decision to the caller
     for i in prange(rows.shape[0]):
-        cx, cy, hx, hy, ux, uy = rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], rows[i, 5]
-        corners[i, 0, 0] = cx + (-1.0 * hx * ux - -1.0 * hy * uy)
-        corners[i, 0, 1] = cy + (-1.0 * hx * uy + -1.0 * hy * ux)
-        corners[i, 1, 0] = cx + (1.0 * hx * ux - -1.0 * hy * uy)
-        corners[i, 1, 1] = cy + (1.0 * hx * uy + -1.0 * hy * ux)
-        corners[i, 2, 0] = cx + (1.0 * hx * ux - 1.0 * hy * uy)
-        corners[i, 2, 1] = cy + (1.0 * hx * uy + 1.0 * hy * ux)
-        corners[i, 3, 0] = cx + (-1.0 * hx * ux - 1.0 * hy * uy)
-        corners[i, 3, 1] = cy + (-1.0 * hx * uy + 1.0 * hy * ux)
-        ok = 1
+        k = box_corners(rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], rows[i, 5])
         for j in range(4):
-            a, c = (j + 3) % 4, (j + 1) % 4
-            ax, ay = corners[i, a, 0], corners[i, a, 1]
-            left = (corners[i, j, 0] - ax) * (corners[i, c, 1] - ay)
-            right = (corners[i, j, 1] - ay) * (corners[i, c, 0] - ax)
-            if not left - right > (abs(left) + abs(right)) * _TURN_BOUND:
-                ok = 0
-        certain[i] = ok
+            corners[i, j, 0], corners[i, j, 1] = k[2 * j], k[2 * j + 1]
+        certain[i] = left_turns_certain(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7])
+
+
+@loop
+def rotated_box_angle_loop(theta, rows, corners, certain):
+    # as rotated_box_loop, the direction first written into rows[:, 4:6] from the angle; returns
+    # the number of angles beyond REDUCE_LIMIT, whose rows are left NaN for the caller
+    large = 0
+    for i in prange(rows.shape[0]):
+        rows[i, 4], rows[i, 5] = angle_direction(theta[i])
+        if rows[i, 4] != rows[i, 4]:
+            large += 1
+            certain[i] = 0
+            continue
+        k = box_corners(rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], rows[i, 5])
+        for j in range(4):
+            corners[i, j, 0], corners[i, j, 1] = k[2 * j], k[2 * j + 1]
+        certain[i] = left_turns_certain(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7])
+    return large
 
 
 @loop
