@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from collide2d._validate import as_float_array, as_positive_array, broadcast_batch
+from collide2d._validate import check_range  # the range rule (docs/conventions.md)
 
 __all__ = ["Box", "Circle", "Ellipse", "Line", "Point", "Polygon", "RotatedBox", "Segment", "Shape"]
 
@@ -75,7 +76,7 @@ class Shape:
     (3, 1)
     """
 
-    __slots__ = ("_fields", "_params", "_verts", "_scalar")
+    __slots__ = ("_fields", "_params", "_verts", "_scalar", "_tame")  # _tame: see _dispatch.tame_rows
     _kind = ""
     _field_names: tuple = ()
 
@@ -84,6 +85,7 @@ class Shape:
         object.__setattr__(self, "_params", _readonly(params))
         object.__setattr__(self, "_verts", verts if verts is _EMPTY_VERTS else _readonly(verts))
         object.__setattr__(self, "_scalar", None)
+        object.__setattr__(self, "_tame", None)  # computed on first use by _dispatch.tame_rows
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -204,6 +206,13 @@ class Point(Shape):
     xy : array_like of shape (..., 2)
         Coordinates.
 
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): coordinates beyond ``|x| <= 2**500`` (about 3.27e150; tiny non-zero
+        coordinates are fine).
+
     Examples
     --------
     >>> import collide2d as c2
@@ -219,6 +228,7 @@ class Point(Shape):
 
     def __init__(self, xy):
         xy = _vector_field(xy, "xy")
+        check_range("point", {"xy": xy})  # range rule
         self._finish({"xy": xy}, xy)
 
     def _bounds(self):
@@ -232,6 +242,13 @@ class Segment(Shape):
     ----------
     start, end : array_like of shape (..., 2)
         End points; they must differ (use :class:`Point` for a single point).
+
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): coordinates beyond ``|x| <= 2**500`` (about 3.27e150), or an extent
+        ``max(|end - start|)`` below ``2**-500`` (about 3.05e-151).
 
     Examples
     --------
@@ -250,6 +267,7 @@ class Segment(Shape):
         )
         if np.any(np.all(f["start"] == f["end"], axis=-1)):
             raise ValueError("end must differ from start (a segment needs positive length)")
+        check_range("segment", f)  # range rule
         self._finish(f, np.concatenate([f["start"], f["end"]], axis=-1))
 
     def _bounds(self):
@@ -275,6 +293,13 @@ class Line(Shape):
     direction : array_like of shape (..., 2)
         A non-zero direction vector (its length does not matter).
 
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): ``point`` beyond ``|x| <= 2**500`` (about 3.27e150).
+        Any non-zero finite direction is allowed.
+
     Examples
     --------
     >>> import collide2d as c2
@@ -293,6 +318,7 @@ class Line(Shape):
         )
         if np.any(np.all(f["direction"] == 0, axis=-1)):
             raise ValueError("direction must be a non-zero vector")
+        check_range("line", f)  # range rule
         self._finish(f, np.concatenate([f["point"], f["direction"]], axis=-1))
 
     def _bounds(self):
@@ -308,9 +334,11 @@ class Line(Shape):
 def _ellipse_bounds(params):
     """Tight bounds of ellipse rows ``cx, cy, a, b, wx, wy``, rounded outward."""
     cx, cy, a, b, wx, wy = np.moveaxis(params, -1, 0)
-    norm2 = wx * wx + wy * wy
-    hx = np.sqrt((a * a * wx * wx + b * b * wy * wy) / norm2)
-    hy = np.sqrt((a * a * wy * wy + b * b * wx * wx) / norm2)
+    # hypot, not sqrt of squares: squares of radii near the ends of the range under- or overflow
+    # (a circle of radius 1e-160 got bounds 0.99994 of its radius)
+    norm = np.hypot(wx, wy)
+    hx = np.hypot(a * wx, b * wy) / norm
+    hy = np.hypot(a * wy, b * wx) / norm
     # a few ulps of slack cover the rounding of the half-widths and of the sums below
     hx = hx * (1 + 8 * np.finfo(float).eps)
     hy = hy * (1 + 8 * np.finfo(float).eps)
@@ -329,6 +357,13 @@ class Circle(Shape):
     radius : array_like of shape (...)
         Positive radius.
 
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or a radius
+        outside ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150).
+
     Examples
     --------
     >>> import collide2d as c2
@@ -345,6 +380,7 @@ class Circle(Shape):
             {"center": _vector_field(center, "center")},
             {"radius": as_positive_array(radius, "radius")},
         )
+        check_range("circle", f)  # range rule
         r = f["radius"][..., None]
         one = np.ones(batch + (1,))
         self._finish(f, np.concatenate([f["center"], r, r, one, 0 * one], axis=-1))
@@ -365,6 +401,13 @@ class Ellipse(Shape):
         Counter-clockwise rotation of the ellipse's own x axis from +x, in radians. Stored as a
         direction vector (see the module notes); ignored when the two radii are equal.
 
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), radii outside
+        ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150), or radii whose ratio exceeds ``2**100``.
+
     Examples
     --------
     >>> import collide2d as c2
@@ -384,6 +427,7 @@ class Ellipse(Shape):
             {"center": _vector_field(center, "center"), "radii": _vector_field(radii, "radii", positive=True)},
             {"angle": as_float_array(angle, "angle")},
         )
+        check_range("ellipse", f)  # range rule
         w = direction_from_angle(f["angle"])
         circle = f["radii"][..., 0] == f["radii"][..., 1]
         w = np.where(circle[..., None], np.array([1.0, 0.0]), w)
@@ -467,6 +511,13 @@ class Polygon(Shape):
         At least three vertices of a convex polygon, in either winding. Stored counter-clockwise;
         repeated and exactly collinear vertices are dropped (they do not change the region).
 
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): vertices beyond ``|x| <= 2**500`` (about 3.27e150), or a bounding box
+        narrower than ``2**-500`` (about 3.05e-151) in x or y.
+
     Examples
     --------
     >>> import collide2d as c2
@@ -485,6 +536,7 @@ class Polygon(Shape):
         batch = v.shape[:-2]
         flat = v.reshape((-1,) + v.shape[-2:])
         cleaned = [_clean_convex(one, "vertices") for one in flat]
+        check_range("polygon", {"vertices": v})  # range rule
         params, verts = _pack_polygons(cleaned, batch)
         if batch:  # the input vertices, each polygon turned counter-clockwise
             area2 = np.sum(flat[:, :, 0] * np.roll(flat[:, :, 1], -1, 1) - np.roll(flat[:, :, 0], -1, 1) * flat[:, :, 1], 1)
@@ -519,6 +571,13 @@ class Box(Shape):
     min, max : array_like of shape (..., 2)
         Lower-left and upper-right corners; ``min < max`` in both coordinates.
 
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): corners beyond ``|x| <= 2**500`` (about 3.27e150), or a side ``max - min``
+        below ``2**-500`` (about 3.05e-151).
+
     Examples
     --------
     >>> import collide2d as c2
@@ -536,6 +595,7 @@ class Box(Shape):
         batch, f = _broadcast_fields({"min": _vector_field(min, "min"), "max": _vector_field(max, "max")}, {})
         if np.any(f["min"] >= f["max"]):
             raise ValueError("min must be smaller than max in both coordinates")
+        check_range("box", f)  # range rule
         lo, hi = f["min"], f["max"]
         corners = np.stack(
             [lo, np.stack([hi[..., 0], lo[..., 1]], -1), hi, np.stack([lo[..., 0], hi[..., 1]], -1)], axis=-2
@@ -569,6 +629,13 @@ class RotatedBox(Shape):
     -----
     The box is stored as the convex quadrilateral of its four corners, computed once in float64.
 
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or half-sizes
+        outside ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150).
+
     Examples
     --------
     >>> import collide2d as c2
@@ -589,6 +656,7 @@ class RotatedBox(Shape):
             },
             {"angle": as_float_array(angle, "angle")},
         )
+        check_range("rotatedbox", f)  # range rule
         w = direction_from_angle(f["angle"])
         wx, wy = w[..., 0], w[..., 1]
         hx, hy = f["half_size"][..., 0], f["half_size"][..., 1]
