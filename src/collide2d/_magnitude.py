@@ -3,8 +3,9 @@
 The float kernels' error bounds (Higham's gamma_k, Shewchuk's orientation bound) assume that no
 intermediate result underflows into the subnormals or overflows; the measurement kernels square
 and multiply lengths too. Both hold when every non-zero coordinate and size of a pair lies in
-``[TAME_LO, TAME_HI] = [2**-200, 2**200]`` (the filters' products have degree at most 4, and
-``2**(4 * 200) = 2**800`` stays far from both ends of float64's exponent range).
+``[TAME_LO, TAME_HI] = [2**-100, 2**100]``: the filters' products have degree at most 4, but the
+point-ellipse kernel raises lengths to higher powers near an ellipse's centre (a point 1 ulp from
+the centre of an ellipse with radii 1e-50 and 1e-53 divided by zero; at unit scale it does not).
 
 A row is *tame* when its own numbers lie there; a pair of tame rows runs the kernels unchanged (the
 common case, at the cost of one cached flag per shape). Any other pair is handled here, one pair at
@@ -34,9 +35,9 @@ import math
 
 import numpy as np
 
-TAME_LO = 2.0**-200
-TAME_HI = 2.0**200
-SPAN_MAX = 398  # exponents: 2**(e_hi - e_lo) <= 2**398 keeps the centred numbers within 2**+-200
+TAME_LO = 2.0**-100
+TAME_HI = 2.0**100
+SPAN_MAX = 198  # exponents: 2**(e_hi - e_lo) <= 2**198 keeps the centred numbers within 2**+-100
 DIRECTION_SPAN_MAX = 100
 
 _LENGTH_COLUMNS = {"ellipse": 4, "segment": 4, "line": 4, "point": 2}  # ellipse: no direction w
@@ -111,8 +112,9 @@ def pair_shift(kind_a, row_a, verts_a, kind_b, row_b, verts_b, *, measure=False)
     """``(k, centred)``: the power of two ``2**k`` for the pair, and whether it tames the pair.
 
     ``centred`` is True when the scaled numbers all lie in the tame interval (see the module notes);
-    then ``k`` centres them. Otherwise ``k`` brings the largest number to ``[0.5, 1)`` (for
-    measurements) and predicates must answer exactly.
+    then ``k`` centres them. Otherwise predicates must answer exactly, and for measurements ``k``
+    brings the largest number to ``[0.5, 1)`` when an ellipse is involved (its kernels raise lengths
+    to the fourth power), else centres the numbers with the largest at most ``2**500``.
     """
     parts = [row[:2] if kind == "line" else _numbers(kind, row, verts)  # a direction has no size
              for kind, row, verts in ((kind_a, row_a, verts_a), (kind_b, row_b, verts_b))]
@@ -130,6 +132,10 @@ def pair_shift(kind_a, row_a, verts_a, kind_b, row_b, verts_b, *, measure=False)
             centred = centred and _exponent(float(d.max())) - _exponent(float(d.min())) <= DIRECTION_SPAN_MAX
     if centred:
         return -((e_hi + e_lo) // 2), True
+    if kind_a != "ellipse" and kind_b != "ellipse":
+        # flat kernels square lengths once (degree 2): centring keeps both the tiny edge of a
+        # 1e-150 polygon and a 1e50 segment inside the floats' range, the largest below 2**500
+        return min(-((e_hi + e_lo) // 2), 500 - e_hi), False
     return -e_hi, False
 
 
