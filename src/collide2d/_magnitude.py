@@ -20,9 +20,11 @@ a time:
   ``2**DIRECTION_SPAN_MAX``), every scaled number lies in the tame interval, and the float kernels
   answer with valid error bounds (undecided signs still go to the exact fallback).
 * Wider pairs (a 1e-150 circle beside a 1e150 box; an offset of 1e-300 beside a size of 1) have no
-  such ``k``: predicates then run the exact twin (Fractions) directly, and measurements scale the
-  largest number to about 1, so that no square overflows and what underflows lies more than 2**1000
-  below the pair's scale, far below the measurement's accuracy.
+  such ``k``: predicates then run the exact twin (Fractions) directly. Measurements measure a shape
+  far smaller than the rest of the pair as a point plus its support (:func:`contact_row`), take
+  nested areas from the inner shape (:func:`area_row`), and otherwise scale the largest number to
+  about 1 when an ellipse is involved (so that no fourth power overflows; what underflows lies far
+  below the measurement's accuracy), or centre the numbers for the flat kinds (lengths squared once).
 
 The supported range (``_validate.MAGNITUDE_MAX``, ``_validate.SIZE_MIN``) keeps every coordinate
 below ``2**500`` and every size above ``2**-500``, so the span of the sizes and coordinates of a pair
@@ -38,7 +40,7 @@ import numpy as np
 TAME_LO = 2.0**-100
 TAME_HI = 2.0**100
 SPAN_MAX = 198  # exponents: 2**(e_hi - e_lo) <= 2**198 keeps the centred numbers within 2**+-100
-DIRECTION_SPAN_MAX = 100
+DIRECTION_SPAN_MAX = 98  # a normalised direction's components then lie in [2**-100, 1)
 
 _LENGTH_COLUMNS = {"ellipse": 4, "segment": 4, "line": 4, "point": 2}  # ellipse: no direction w
 
@@ -108,7 +110,7 @@ def _exponent(x):
     return math.frexp(x)[1]  # x = m 2**e with 0.5 <= m < 1
 
 
-def pair_shift(kind_a, row_a, verts_a, kind_b, row_b, verts_b, *, measure=False):
+def pair_shift(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     """``(k, centred)``: the power of two ``2**k`` for the pair, and whether it tames the pair.
 
     ``centred`` is True when the scaled numbers all lie in the tame interval (see the module notes);
@@ -263,7 +265,7 @@ def _support(kind, row, verts, ux, uy):
 
 def _scaled_contact(kernel, kind_a, pa, va, kind_b, pb, vb):
     """Contact on the pair scaled by ``2**k`` (:func:`pair_shift`), scaled back."""
-    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb, measure=True)
+    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
     return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k)), k)
 
 
@@ -324,7 +326,7 @@ def points_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, out, tangent):
 
     ``tangent(params_a, params_b, relation, out)`` settles a negative count (nested ellipses).
     """
-    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb, measure=True)
+    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
     ra, wa, rb, wb = scaled_pair(kind_a, pa, va, kind_b, pb, vb, k, "scale")
     count = int(kernel(ra, wa, rb, wb, relation, out))
     if count < 0:
@@ -363,7 +365,7 @@ def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
         return _row_area(kind_a, pa, va)
     if relation == codes.CONTAINS:
         return _row_area(kind_b, pb, vb)
-    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb, measure=True)
+    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
     area = math.ldexp(float(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k), relation)), -2 * k)
     return area if area > 0.0 else _TINY
 
