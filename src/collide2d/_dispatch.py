@@ -451,6 +451,10 @@ def _straight_ellipse_points(name, kernel, ellipses, straight, relation, capacit
     """
     from collide2d.shapes import _ellipse_bounds
 
+    if not ellipses.shape and not straight.shape:
+        out = _straight_ellipse_points_single(name, kernel, ellipses, straight, int(relation), capacity)
+        if out is not None:
+            return out
     shape, index_a, index_b = broadcast_indices(ellipses, straight)
     rows_e = ellipses._flat_params()[index_a]
     rows_s = straight._flat_params()[index_b]
@@ -484,6 +488,55 @@ def _straight_ellipse_points(name, kernel, ellipses, straight, relation, capacit
     if not shape:
         return out[0, : count[0]].copy()
     return out.reshape(shape + (capacity, 2)), count.reshape(shape)
+
+
+def _straight_ellipse_points_single(name, kernel, ellipse, straight, relation, capacity):
+    """The single-pair case of :func:`_straight_ellipse_points` in plain floats (no NumPy
+    broadcasting), for tame pairs; ``None`` hands the pair to the general path."""
+    if relation == codes.DISJOINT:
+        return np.zeros((0, 2))
+    if not _magnitude.tame_rows(ellipse) is True:
+        return None
+    cx, cy, a, b, wx, wy = ellipse._params.tolist()
+    if name == "points_ellipse_segment":
+        x0, y0, x1, y1 = straight._params.tolist()
+        norm = math.hypot(wx, wy)
+        hx = math.hypot(a * wx, b * wy) / norm * (1 + 8 * 2.0**-52)  # as shapes._ellipse_bounds
+        hy = math.hypot(a * wy, b * wx) / norm * (1 + 8 * 2.0**-52)
+        lo_x, hi_x = math.nextafter(cx - hx, -math.inf), math.nextafter(cx + hx, math.inf)
+        lo_y, hi_y = math.nextafter(cy - hy, -math.inf), math.nextafter(cy + hy, math.inf)
+        outside = [x < lo_x or x > hi_x or y < lo_y or y > hi_y for x, y in ((x0, y0), (x1, y1))]
+        if not (outside[0] and outside[1]):
+            if not _magnitude.tame_rows(straight) is True:
+                return None
+            out = np.full((capacity, 2), np.nan)
+            count = kernel(ellipse._params, ellipse._verts, straight._params, straight._verts, relation, out)
+            return out[:count].copy()
+        px, py, dx, dy = x0, y0, x1 - x0, y1 - y0
+    else:
+        px, py, dx, dy = straight._params.tolist()
+        radius = max(a, b)
+        if (max(abs(px - cx), abs(py - cy)) <= 16.0 * radius and max(abs(dx), abs(dy)) >= radius / 16.0
+                and _magnitude.tame_rows(straight) is True):
+            # the stored point is already near the ellipse and the direction is not small:
+            # the kernel's own frame loses nothing to speak of (the common case, at full speed)
+            out = np.full((capacity, 2), np.nan)
+            count = kernel(ellipse._params, ellipse._verts, straight._params, straight._verts, relation, out)
+            return out[:count].copy()
+    # _magnitude.foot_lines for one row, in plain floats
+    e_dir = math.frexp(max(abs(dx), abs(dy)))[1]
+    dx, dy = math.ldexp(dx, -e_dir), math.ldexp(dy, -e_dir)
+    t = -((px - cx) * dx + (py - cy) * dy) / (dx * dx + dy * dy)
+    fx, fy = px + t * dx, py + t * dy
+    size = max(min(a, b), math.ldexp(max(abs(cx), abs(cy), abs(fx), abs(fy)), -50))
+    shift = math.frexp(size)[1] - math.frexp(max(abs(dx), abs(dy)))[1]
+    row = np.array([fx, fy, math.ldexp(dx, shift), math.ldexp(dy, shift)])
+    if not all(v == 0.0 or _magnitude.TAME_LO <= abs(v) <= _magnitude.TAME_HI for v in row.tolist()):
+        return None
+    out = np.full((capacity, 2), np.nan)
+    line_kernel = kernel if name == "points_ellipse_line" else pair_kernel("points", "ellipse", "line")[1]
+    count = line_kernel(ellipse._params, ellipse._verts, row, ellipse._verts, relation, out)
+    return out[:count].copy()
 
 
 def shape_areas(shape):
