@@ -40,6 +40,10 @@ P2T = float.fromhex("0x1.3198a2e037073p-69")  # 2.02226624879595063154e-21
 TWO_OVER_PI = 2.0 / math.pi
 REDUCE_LIMIT = 1.0e6  # |theta| below it: |k| < 2**20, so k*P1 and k*P2 are exact products
 SNAP = 2.0**-52  # |r| <= SNAP*|theta| (about one ulp of theta) is taken as an exact quarter turn
+# A direction component below TURN_FLOOR times the other is stored as 0: a turn of less than
+# 2**-100 rad (7.9e-31 rad), far below any effect on the answers, so that the kernels' products of
+# direction components never leave the normal float range (a component of 1e-162 squared underflows).
+TURN_FLOOR = 2.0**-100
 
 # Quarter-turn factors for k mod 4 = 0, 1, 2, 3: (wx, wy) = (C c + S s, -S c + C s).
 _C_TUPLE = (1.0, 0.0, -1.0, 0.0)
@@ -97,6 +101,8 @@ def direction_reduced(theta):
         return math.nan, math.nan
     k = math.floor(theta * TWO_OVER_PI + 0.5)  # the nearest integer (either one at a tie)
     if k == 0.0:
+        if -TURN_FLOOR < theta < TURN_FLOOR:  # a turn below 2**-100 rad: none (see TURN_FLOOR)
+            return 1.0, 0.0
         return math.cos(theta), math.sin(theta) + 0.0
     r1 = theta - k * P1  # exact (see the module notes)
     w = -(k * P2)  # exact
@@ -123,6 +129,8 @@ def direction_scalar(theta):
     if -REDUCE_LIMIT < theta < REDUCE_LIMIT:
         return direction_reduced(theta)
     hi, lo, quarter = reduce_exact(theta)
+    if abs(hi) < TURN_FLOOR:
+        hi = lo = 0.0
     c0, s0 = math.cos(hi), math.sin(hi)
     c, s = c0 - s0 * lo, s0 + c0 * lo
     cq, sq = _C_TUPLE[quarter], _S_TUPLE[quarter]

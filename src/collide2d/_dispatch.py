@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from collide2d import _exact
+from collide2d import _exact, _magnitude
 from collide2d._kernels import codes
 from collide2d.shapes import Shape
 
@@ -104,6 +104,10 @@ def relate_codes(a, b):
     name, kernel, swapped = pair_kernel("relate", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     if first._params.ndim == 1 and second._params.ndim == 1:  # scalar fast path: the same kernel, no loop
+        if not _magnitude.shapes_tame(first, second):  # extreme magnitudes: scaled, or exact
+            code = _magnitude.relate_row(name, kernel, first._kind, first._params, first._verts,
+                                         second._kind, second._params, second._verts, EPS, _exact.relate)
+            return _MIRROR_CODE[code] if swapped else int(code)
         code = kernel(first._params, first._verts, second._params, second._verts, EPS)
         if code == codes.UNDECIDED:
             code = _exact.relate(name, first._kind, first._params, first._verts, second._kind, second._params, second._verts)
@@ -112,6 +116,7 @@ def relate_codes(a, b):
     out = relate_indexed(
         name, first._kind, first._flat_params(), first._verts, index_a,
         second._kind, second._flat_params(), second._verts, index_b,
+        _magnitude.tame_rows(first), _magnitude.tame_rows(second),
     )
     if swapped:
         out = MIRROR_RELATION[out]
@@ -146,6 +151,10 @@ def relate_code_xy(shape, x, y):
     The same kernel as ``relate_codes(shape, Point((x, y)))``, without building the point.
     """
     name, kernel, swapped = pair_kernel("relate", shape._kind, "point")
+    if _magnitude.tame_rows(shape) is not True or not (_magnitude.tame_number(x) and _magnitude.tame_number(y)):
+        from collide2d.shapes import Point  # extreme magnitudes: the general path
+
+        return int(relate_codes(shape, Point((x, y))))
     row = _point_row(x, y)
     code = kernel(shape._params, shape._verts, row, _NO_VERTS, EPS)
     if code == codes.UNDECIDED:
@@ -153,19 +162,49 @@ def relate_code_xy(shape, x, y):
     return int(code)
 
 
-def relate_indexed(name, kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b):
+def relate_indexed(name, kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b,
+                   tame_a=None, tame_b=None):
     """Codes of kernel ``name`` on the rows ``params_a[index_a[k]]`` against ``params_b[index_b[k]]``.
 
     The kinds must already be in the kernel's order (no mirroring here). Parameter tables may be
     wider than the kind's row (extra columns are ignored). Undecided results of the float kernel
-    are settled by the exact fallback. Returns an int8 array of ``len(index_a)`` codes.
+    are settled by the exact fallback. Rows at extreme magnitudes (``tame_a``/``tame_b``, computed
+    when not given) go through :mod:`collide2d._magnitude`. Returns an int8 array of ``len(index_a)`` codes.
     """
     out = np.empty(index_a.shape[0], dtype=np.int8)
     if out.size:
-        pair_loop("relate", name)(params_a, verts_a, index_a, params_b, verts_b, index_b, EPS, out)
+        if tame_a is None:
+            tame_a = _magnitude.table_tame(kind_a, params_a, verts_a)
+            tame_b = _magnitude.table_tame(kind_b, params_b, verts_b)
+        wild = _magnitude.wild_mask(None, None, index_a, index_b, tame_a, tame_b)
+        loop = pair_loop("relate", name)
+        if wild is None:
+            loop(params_a, verts_a, index_a, params_b, verts_b, index_b, EPS, out)
+        else:
+            _relate_wild(name, loop, kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, wild, out)
     for k in np.flatnonzero(out == codes.UNDECIDED):
         out[k] = _exact.relate(name, kind_a, params_a[index_a[k]], verts_a, kind_b, params_b[index_b[k]], verts_b)
     return out
+
+
+def _relate_wild(name, loop, kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, wild, out):
+    """Fill ``out`` for a batch with rows at extreme magnitudes: the loop on the others, then one
+    row at a time through :func:`_magnitude.relate_row`."""
+    tame = np.flatnonzero(~wild)
+    if tame.size:
+        part = np.empty(tame.size, dtype=np.int8)
+        loop(params_a, verts_a, index_a[tame], params_b, verts_b, index_b[tame], EPS, part)
+        out[tame] = part
+    kernel = getattr(importlib.import_module(f"collide2d._kernels.{_module_of(name)}"), name)
+    for k in np.flatnonzero(wild):
+        out[k] = _magnitude.relate_row(name, kernel, kind_a, params_a[index_a[k]], verts_a,
+                                       kind_b, params_b[index_b[k]], verts_b, EPS, _exact.run)
+
+
+def _module_of(name):
+    """The kernel module that defines the pair kernel ``name`` (``relate_*`` or ``intersects_*``)."""
+    first = name.split("_")[1]
+    return KERNEL_MODULES["relate", first]
 
 
 _intersects_cache: dict = {}
@@ -205,6 +244,9 @@ def intersects_flags(a, b):
     name, kernel, swapped = entry
     first, second = (b, a) if swapped else (a, b)
     if first._params.ndim == 1 and second._params.ndim == 1:  # scalar fast path
+        if not _magnitude.shapes_tame(first, second):  # extreme magnitudes: scaled, or exact
+            return _magnitude.relate_row(name, kernel, first._kind, first._params, first._verts,
+                                         second._kind, second._params, second._verts, EPS, _exact.run) != 0
         flag = kernel(first._params, first._verts, second._params, second._verts, EPS)
         if flag == codes.UNDECIDED:
             flag = _exact.run(name, first._kind, first._params, first._verts, second._kind, second._params, second._verts)
@@ -213,7 +255,13 @@ def intersects_flags(a, b):
     params_a, params_b = first._flat_params(), second._flat_params()
     out = np.empty(index_a.shape[0], dtype=np.int8)
     if out.size:
-        pair_loop("relate", name)(params_a, first._verts, index_a, params_b, second._verts, index_b, EPS, out)
+        wild = _magnitude.wild_mask(first, second, index_a, index_b)
+        loop = pair_loop("relate", name)
+        if wild is None:
+            loop(params_a, first._verts, index_a, params_b, second._verts, index_b, EPS, out)
+        else:
+            _relate_wild(name, loop, first._kind, params_a, first._verts, index_a,
+                         second._kind, params_b, second._verts, index_b, wild, out)
     for k in np.flatnonzero(out == codes.UNDECIDED):
         out[k] = _exact.run(name, first._kind, params_a[index_a[k]], first._verts, second._kind, params_b[index_b[k]], second._verts)
     return out.view(np.bool_).reshape(shape)
@@ -250,16 +298,18 @@ def contact_values(a, b):
     name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     if first._params.ndim == 1 and second._params.ndim == 1:  # scalar fast path: the same kernel, no loop
-        r = kernel(first._params, first._verts, second._params, second._verts)  # 9 Python floats
+        if _magnitude.shapes_tame(first, second):
+            r = kernel(first._params, first._verts, second._params, second._verts)  # 9 Python floats
+        else:  # extreme magnitudes: computed on the pair scaled by a power of two
+            r = _magnitude.contact_row(kernel, first._kind, first._params, first._verts,
+                                       second._kind, second._params, second._verts)
         if swapped:
             return (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
         return r
     shape, index_a, index_b = broadcast_indices(first, second)
     out = np.empty((index_a.shape[0], 9))
     if out.shape[0]:
-        pair_loop("contact", name)(
-            first._flat_params(), first._verts, index_a, second._flat_params(), second._verts, index_b, out
-        )
+        _measure_rows(pair_loop("contact", name), kernel, first, second, index_a, index_b, out, 9)
     if swapped:
         out = out[:, _CONTACT_MIRROR] * _CONTACT_MIRROR_SIGN
         out[:, 1:3] += 0.0  # no -0.0 normal components
@@ -278,14 +328,35 @@ def separation_values(a, b):
     name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     if first._params.ndim == 1 and second._params.ndim == 1:
+        if not _magnitude.shapes_tame(first, second):  # extreme magnitudes: computed on the scaled pair
+            return _magnitude.contact_row(kernel, first._kind, first._params, first._verts,
+                                          second._kind, second._params, second._verts)[0]
         return kernel(first._params, first._verts, second._params, second._verts)[0]
     shape, index_a, index_b = broadcast_indices(first, second)
     out = np.empty(index_a.shape[0])
     if out.shape[0]:
-        pair_loop("contact", "separation" + name[len("contact") :])(
-            first._flat_params(), first._verts, index_a, second._flat_params(), second._verts, index_b, out
-        )
+        loop = pair_loop("contact", "separation" + name[len("contact") :])
+        _measure_rows(loop, kernel, first, second, index_a, index_b, out, 1)
     return out.reshape(shape)
+
+
+def _measure_rows(loop, kernel, first, second, index_a, index_b, out, width):
+    """Run a contact (``width`` 9) or separation (``width`` 1) loop into ``out``; rows at extreme
+    magnitudes go one at a time through :func:`_magnitude.contact_row` instead."""
+    params_a, params_b = first._flat_params(), second._flat_params()
+    wild = _magnitude.wild_mask(first, second, index_a, index_b)
+    if wild is None:
+        loop(params_a, first._verts, index_a, params_b, second._verts, index_b, out)
+        return
+    tame = np.flatnonzero(~wild)
+    if tame.size:
+        part = np.empty((tame.size,) + out.shape[1:])
+        loop(params_a, first._verts, index_a[tame], params_b, second._verts, index_b[tame], part)
+        out[tame] = part
+    for k in np.flatnonzero(wild):
+        r = _magnitude.contact_row(kernel, first._kind, params_a[index_a[k]], first._verts,
+                                   second._kind, params_b[index_b[k]], second._verts)
+        out[k] = r if width == 9 else r[0]
 
 
 # -- intersection points, overlap area, IoU (collide2d.overlay) ---------------------------------------
@@ -386,8 +457,14 @@ def intersection_point_values(a, b):
     first, second = (b, a) if swapped else (a, b)
     capacity = points_capacity(first, second)
     relation = relate_codes(first, second)
+    if name in ("points_ellipse_line", "points_ellipse_segment"):
+        return _straight_ellipse_points(name, kernel, first, second, relation, capacity)
     if not first.shape and not second.shape:
         out = np.full((capacity, 2), np.nan)
+        if not _magnitude.shapes_tame(first, second):  # extreme magnitudes: scaled pair
+            count = _magnitude.points_row(kernel, first._kind, first._params, first._verts, second._kind,
+                                          second._params, second._verts, relation, out, _resolve_points)
+            return out[:count].copy()
         count = kernel(first._params, first._verts, second._params, second._verts, relation, out)
         count = _resolve_points(first._params, second._params, relation, out, count)
         return out[:count].copy()
@@ -396,13 +473,132 @@ def intersection_point_values(a, b):
     n = index_a.shape[0]
     out = np.full((n, capacity, 2), np.nan)
     count = np.zeros(n, dtype=np.int64)
-    params_a = first._flat_params()
-    params_b = second._flat_params()
-    if n:
-        pair_loop("points", name)(params_a, first._verts, index_a, params_b, second._verts, index_b, relation, out, count)
+    _points_rows(name, kernel, first._kind, first._flat_params(), first._verts, index_a, _magnitude.tame_rows(first),
+                 second._kind, second._flat_params(), second._verts, index_b, _magnitude.tame_rows(second),
+                 relation, out, count)
+    return out.reshape(shape + (capacity, 2)), count.reshape(shape)
+
+
+def _points_rows(name, kernel, kind_a, params_a, verts_a, index_a, tame_a, kind_b, params_b, verts_b, index_b, tame_b,
+                 relation, out, count):
+    """Fill ``out`` and ``count`` (one row per pair of indices): the batch loop on tame pairs, one
+    pair at a time through :func:`_magnitude.points_row` for the others, then the tangent points."""
+    if not index_a.shape[0]:
+        return
+    loop = pair_loop("points", name)
+    wild = _magnitude.wild_mask(None, None, index_a, index_b, tame_a, tame_b)
+    if wild is None:
+        loop(params_a, verts_a, index_a, params_b, verts_b, index_b, relation, out, count)
+    else:
+        tame = np.flatnonzero(~wild)
+        part_out, part_count = out[tame], count[tame]
+        loop(params_a, verts_a, index_a[tame], params_b, verts_b, index_b[tame], relation[tame], part_out, part_count)
+        out[tame], count[tame] = part_out, part_count
+        for k in np.flatnonzero(wild):
+            count[k] = _magnitude.points_row(kernel, kind_a, params_a[index_a[k]], verts_a, kind_b,
+                                             params_b[index_b[k]], verts_b, int(relation[k]), out[k],
+                                             _resolve_points)
     for k in np.flatnonzero(count < 0):
         count[k] = _resolve_points(params_a[index_a[k]], params_b[index_b[k]], int(relation[k]), out[k], int(count[k]))
+
+
+def _straight_ellipse_points(name, kernel, ellipses, straight, relation, capacity):
+    """Points of ellipses against lines or segments, with the line through the foot of the centre.
+
+    Lines are re-based at the foot of the ellipse centre with a direction of the pair's magnitude
+    (:func:`_magnitude.foot_lines`). A segment whose two ends lie outside the ellipse's bounding
+    box meets the boundary where its line does (it covers the whole chord when it meets the
+    ellipse at all), and is computed as that line; other segments take the segment kernel.
+    Returns what :func:`intersection_point_values` returns.
+    """
+    from collide2d.shapes import _ellipse_bounds
+
+    if not ellipses.shape and not straight.shape:
+        out = _straight_ellipse_points_single(name, kernel, ellipses, straight, int(relation), capacity)
+        if out is not None:
+            return out
+    shape, index_a, index_b = broadcast_indices(ellipses, straight)
+    rows_e = ellipses._flat_params()[index_a]
+    rows_s = straight._flat_params()[index_b]
+    relation = np.atleast_1d(np.ascontiguousarray(relation, dtype=np.int8)).ravel()
+    n = rows_e.shape[0]
+    out = np.full((n, capacity, 2), np.nan)
+    count = np.zeros(n, dtype=np.int64)
+    if name == "points_ellipse_line":
+        as_line = np.ones(n, dtype=bool)
+        lines = rows_s
+    else:
+        box = _ellipse_bounds(rows_e)
+        outside = [(rows_s[:, i] < box[:, 0]) | (rows_s[:, i] > box[:, 2]) | (rows_s[:, i + 1] < box[:, 1])
+                   | (rows_s[:, i + 1] > box[:, 3]) for i in (0, 2)]
+        as_line = outside[0] & outside[1]
+        lines = np.concatenate([rows_s[:, :2], rows_s[:, 2:4] - rows_s[:, :2]], axis=1)
+    empty = np.zeros((0, 2))
+    for mask, kind_b, table, kname in ((as_line, "line", lines, "points_ellipse_line"), (~as_line, straight._kind, rows_s, name)):
+        rows = np.flatnonzero(mask)
+        if not rows.size:
+            continue
+        table_e = np.ascontiguousarray(rows_e[rows])
+        table_b = np.ascontiguousarray(_magnitude.foot_lines(table_e, table[rows]) if kind_b == "line" else table[rows])
+        part_out, part_count = out[rows], count[rows]
+        ident = np.arange(rows.size, dtype=np.int64)
+        kern = kernel if kname == name else pair_kernel("points", "ellipse", "line")[1]
+        _points_rows(kname, kern, "ellipse", table_e, empty, ident, _magnitude.table_tame("ellipse", table_e, empty),
+                     kind_b, table_b, empty, ident, _magnitude.table_tame(kind_b, table_b, empty),
+                     np.ascontiguousarray(relation[rows]), part_out, part_count)
+        out[rows], count[rows] = part_out, part_count
+    if not shape:
+        return out[0, : count[0]].copy()
     return out.reshape(shape + (capacity, 2)), count.reshape(shape)
+
+
+def _straight_ellipse_points_single(name, kernel, ellipse, straight, relation, capacity):
+    """The single-pair case of :func:`_straight_ellipse_points` in plain floats (no NumPy
+    broadcasting), for tame pairs; ``None`` hands the pair to the general path."""
+    if relation == codes.DISJOINT:
+        return np.zeros((0, 2))
+    if not _magnitude.tame_rows(ellipse) is True:
+        return None
+    cx, cy, a, b, wx, wy = ellipse._params.tolist()
+    if name == "points_ellipse_segment":
+        x0, y0, x1, y1 = straight._params.tolist()
+        norm = math.hypot(wx, wy)
+        hx = math.hypot(a * wx, b * wy) / norm * (1 + 8 * 2.0**-52)  # as shapes._ellipse_bounds
+        hy = math.hypot(a * wy, b * wx) / norm * (1 + 8 * 2.0**-52)
+        lo_x, hi_x = math.nextafter(cx - hx, -math.inf), math.nextafter(cx + hx, math.inf)
+        lo_y, hi_y = math.nextafter(cy - hy, -math.inf), math.nextafter(cy + hy, math.inf)
+        outside = [x < lo_x or x > hi_x or y < lo_y or y > hi_y for x, y in ((x0, y0), (x1, y1))]
+        if not (outside[0] and outside[1]):
+            if not _magnitude.tame_rows(straight) is True:
+                return None
+            out = np.full((capacity, 2), np.nan)
+            count = kernel(ellipse._params, ellipse._verts, straight._params, straight._verts, relation, out)
+            return out[:count].copy()
+        px, py, dx, dy = x0, y0, x1 - x0, y1 - y0
+    else:
+        px, py, dx, dy = straight._params.tolist()
+        radius = max(a, b)
+        if (max(abs(px - cx), abs(py - cy)) <= 16.0 * radius and max(abs(dx), abs(dy)) >= radius / 16.0
+                and _magnitude.tame_rows(straight) is True):
+            # the stored point is already near the ellipse and the direction is not small:
+            # the kernel's own frame loses nothing to speak of (the common case, at full speed)
+            out = np.full((capacity, 2), np.nan)
+            count = kernel(ellipse._params, ellipse._verts, straight._params, straight._verts, relation, out)
+            return out[:count].copy()
+    # _magnitude.foot_lines for one row, in plain floats
+    e_dir = math.frexp(max(abs(dx), abs(dy)))[1]
+    dx, dy = math.ldexp(dx, -e_dir), math.ldexp(dy, -e_dir)
+    t = -((px - cx) * dx + (py - cy) * dy) / (dx * dx + dy * dy)
+    fx, fy = px + t * dx, py + t * dy
+    size = max(min(a, b), math.ldexp(max(abs(cx), abs(cy), abs(fx), abs(fy)), -50))
+    shift = math.frexp(size)[1] - math.frexp(max(abs(dx), abs(dy)))[1]
+    row = np.array([fx, fy, math.ldexp(dx, shift), math.ldexp(dy, shift)])
+    if not all(v == 0.0 or _magnitude.TAME_LO <= abs(v) <= _magnitude.TAME_HI for v in row.tolist()):
+        return None
+    out = np.full((capacity, 2), np.nan)
+    line_kernel = kernel if name == "points_ellipse_line" else pair_kernel("points", "ellipse", "line")[1]
+    count = line_kernel(ellipse._params, ellipse._verts, row, ellipse._verts, relation, out)
+    return out[:count].copy()
 
 
 def shape_areas(shape):
@@ -441,14 +637,27 @@ def overlap_area_values(a, b):
     first, second = (b, a) if swapped else (a, b)
     relation = relate_codes(first, second)
     if not first.shape and not second.shape:
+        if not _magnitude.shapes_tame(first, second):  # extreme magnitudes: scaled pair
+            return _magnitude.area_row(kernel, first._kind, first._params, first._verts,
+                                       second._kind, second._params, second._verts, relation)
         return float(kernel(first._params, first._verts, second._params, second._verts, relation))
     shape, index_a, index_b = broadcast_indices(first, second)
     relation = np.ascontiguousarray(relation, dtype=np.int8).ravel()
     out = np.empty(index_a.shape[0])
     if out.size:
-        pair_loop("area", name)(
-            first._flat_params(), first._verts, index_a, second._flat_params(), second._verts, index_b, relation, out
-        )
+        params_a, params_b = first._flat_params(), second._flat_params()
+        loop = pair_loop("area", name)
+        wild = _magnitude.wild_mask(first, second, index_a, index_b)
+        if wild is None:
+            loop(params_a, first._verts, index_a, params_b, second._verts, index_b, relation, out)
+        else:
+            tame = np.flatnonzero(~wild)
+            part = np.empty(tame.size)
+            loop(params_a, first._verts, index_a[tame], params_b, second._verts, index_b[tame], relation[tame], part)
+            out[tame] = part
+            for k in np.flatnonzero(wild):
+                out[k] = _magnitude.area_row(kernel, first._kind, params_a[index_a[k]], first._verts,
+                                             second._kind, params_b[index_b[k]], second._verts, int(relation[k]))
     return out.reshape(shape)
 
 

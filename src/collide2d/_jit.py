@@ -66,7 +66,9 @@ def kernel_cache_dir(numba):
     global _cache_dir
     if _cache_dir is None:
         digest = hashlib.sha1()
-        for path in sorted(pathlib.Path(__file__).with_name("_kernels").glob("*.py")):
+        here = pathlib.Path(__file__)
+        # _angles.py holds the one kernel compiled from outside _kernels/ (the angle reduction)
+        for path in sorted(here.with_name("_kernels").glob("*.py")) + [here.with_name("_angles.py")]:
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
         base = numba.config.CACHE_DIR or os.path.join(

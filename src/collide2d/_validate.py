@@ -123,3 +123,81 @@ def points(value, name, *, most=32):
             return out
     return as_float_array(value, name, vector=True)
 
+
+# -- the supported range of magnitudes ---------------------------------------------------------
+# Every coordinate lies in [-MAGNITUDE_MAX, MAGNITUDE_MAX] and every size (radius, half-size, box
+# side, segment extent, polygon extent) in [SIZE_MIN, MAGNITUDE_MAX]; tiny non-zero coordinates are
+# allowed (they are offsets, not sizes), and so is any non-zero line direction (it has no size: the
+# glue rescales it by a power of two where its magnitude matters). Powers of two, so that the glue may scale
+# a pair by a power of two exactly: any two numbers of a pair then differ by at most 2**1000 in
+# magnitude (ignoring offsets below SIZE_MIN), and after scaling the larger one to about 1 no
+# length of the pair falls below the normal floats (2**-1022) and no square overflows.
+MAGNITUDE_MAX = 2.0**500  # about 3.27e150
+SIZE_MIN = 2.0**-500  # about 3.05e-151
+ASPECT_MAX = 2.0**100  # largest ratio of an ellipse's two radii (about 1.27e30)
+RANGE_TEXT = "[2**-500, 2**500] (about 3.05e-151 to 3.27e150)"
+
+
+def check_coordinates(array, name):
+    """Raise ``ValueError`` unless every entry of ``array`` has magnitude at most ``MAGNITUDE_MAX``."""
+    if array.size <= 8:  # single shapes: plain floats are several times faster than NumPy here
+        if all(-MAGNITUDE_MAX <= v <= MAGNITUDE_MAX for v in array.ravel().tolist()):
+            return array
+    elif np.all(np.abs(array) <= MAGNITUDE_MAX):
+        return array
+    if array.size:
+        bad = array[~(np.abs(array) <= MAGNITUDE_MAX)].flat[0]
+        raise ValueError(
+            f"{name} must lie within +-2**500 (about 3.27e150), the supported range of coordinates; got {float(bad)!r}"
+        )
+    return array
+
+
+def check_sizes(sizes, name, limit=MAGNITUDE_MAX):
+    """Raise ``ValueError`` unless every size lies in the supported range ``[SIZE_MIN, MAGNITUDE_MAX]``.
+
+    Sizes are non-negative lengths computed by the caller (radii, half-sizes, box sides, the larger
+    coordinate extent of a segment, a polygon's extents); a
+    box side or a segment extent may reach ``limit = 2 * MAGNITUDE_MAX`` since its ends may.
+    """
+    sizes = np.asarray(sizes)
+    if sizes.size <= 8 and all(SIZE_MIN <= v <= limit for v in sizes.ravel().tolist()):
+        return sizes  # single shapes: plain floats are several times faster than NumPy here
+    ok = (sizes >= SIZE_MIN) & (sizes <= limit)
+    if sizes.size and not np.all(ok):
+        bad = sizes[~ok].flat[0]
+        raise ValueError(f"{name} must lie in the supported range of sizes {RANGE_TEXT}; got {float(bad)!r}")
+    return sizes
+
+
+def check_range(kind, fields):
+    """Apply the range rule to the validated, broadcast fields of one shape kind (see ``MAGNITUDE_MAX``).
+
+    ``kind`` is the class name in lower case. Coordinates: at most ``MAGNITUDE_MAX`` in magnitude.
+    Sizes per kind: radius or radii (and their ratio at most ``ASPECT_MAX``), half-size, box sides ``max - min``, a segment's larger
+    coordinate extent ``max(|dx|, |dy|)``, a polygon's bounding-box width and height; each in ``[SIZE_MIN, MAGNITUDE_MAX]`` (``2 * MAGNITUDE_MAX`` for
+    sides and extents, whose ends may lie at opposite limits).
+    """
+    for name in ("xy", "center", "start", "end", "point", "min", "max", "vertices"):
+        if name in fields:
+            check_coordinates(fields[name], name)
+    if kind == "circle":
+        check_sizes(fields["radius"], "radius")
+    elif kind == "ellipse":
+        radii = check_sizes(fields["radii"], "radii")
+        if radii.size and not np.all(np.max(radii, axis=-1) <= ASPECT_MAX * np.min(radii, axis=-1)):
+            raise ValueError(
+                "radii may differ by at most a factor 2**100 (about 1.27e30), the supported range of an "
+                "ellipse's aspect ratio (a thinner ellipse is a segment to float64 precision)"
+            )
+    elif kind == "rotatedbox":
+        check_sizes(fields["half_size"], "half_size")
+    elif kind == "box":
+        check_sizes(fields["max"] - fields["min"], "the box's sides (max - min)", 2.0 * MAGNITUDE_MAX)
+    elif kind == "segment":
+        extent = np.max(np.abs(fields["end"] - fields["start"]), axis=-1)
+        check_sizes(extent, "the segment's extent max(|end - start|)", 2.0 * MAGNITUDE_MAX)
+    elif kind == "polygon":
+        v = fields["vertices"]
+        extent = np.max(v, axis=-2) - np.min(v, axis=-2)
+        check_sizes(extent, "the polygon's extent (the width and height of its vertices' bounding box)", 2.0 * MAGNITUDE_MAX)

@@ -377,7 +377,19 @@ def _fused_applies(coll_a, coll_b, elements, backend, box, predicate):
         return False
     if predicate is None:
         return True
-    return predicate == "intersects" and coll_a.kind == "ellipse" and (coll_b is None or coll_b.kind == "ellipse")
+    return (
+        predicate == "intersects" and coll_a.kind == "ellipse" and (coll_b is None or coll_b.kind == "ellipse")
+        and _tame(coll_a.kind, coll_a.params, coll_a.verts)  # extreme magnitudes: the exact-aware glue
+        and (coll_b is None or _tame(coll_b.kind, coll_b.params, coll_b.verts))
+    )
+
+
+def _tame(kind, params, verts):
+    """Whether every row lies where the float kernels' error bounds hold (:mod:`collide2d._magnitude`);
+    other rows skip the fused grid and the circle filter, whose float tests assume that range."""
+    from collide2d import _magnitude
+
+    return bool(np.all(_magnitude.table_tame(kind, params, verts)))
 
 
 def _use_parallel(work):
@@ -596,7 +608,9 @@ def _shifted_rows(kind, params, verts, index, shift):
 def _relate_filtered(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb, predicate):
     """Predicate values for one kind pair; ellipse pairs first go through the bounding-circle filter."""
     table = PREDICATES[predicate]
-    if kind_a != "ellipse" or kind_b != "ellipse" or ia.size == 0:
+    if kind_a != "ellipse" or kind_b != "ellipse" or ia.size == 0 or not (
+        _tame(kind_a, params_a[ia], verts_a) and _tame(kind_b, params_b[jb], verts_b)
+    ):
         return table[_dispatch.relate_pairs(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb)]
     status = np.empty(ia.shape[0], dtype=np.int8)
     sweep.ellipse_pair_filter(params_a, ia, params_b, jb, status)

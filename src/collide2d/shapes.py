@@ -22,7 +22,7 @@ import struct
 import numpy as np
 
 from collide2d import _angles, _convex
-from collide2d._validate import as_float_array, broadcast_batch, pair, points, real
+from collide2d._validate import as_float_array, broadcast_batch, check_range, pair, points, real
 
 __all__ = ["Box", "Circle", "Ellipse", "Line", "Point", "Polygon", "RotatedBox", "Segment", "Shape"]
 
@@ -74,7 +74,7 @@ class Shape:
     (3, 1)
     """
 
-    __slots__ = ("_fields", "_params", "_verts", "_scalar")
+    __slots__ = ("_fields", "_params", "_verts", "_scalar", "_tame")  # _tame: see _dispatch.tame_rows
     _kind = ""
     _field_names: tuple = ()
 
@@ -83,15 +83,21 @@ class Shape:
         object.__setattr__(self, "_params", _readonly(params))
         object.__setattr__(self, "_verts", verts if verts is _EMPTY_VERTS else _readonly(verts))
         object.__setattr__(self, "_scalar", None)
+        object.__setattr__(self, "_tame", None)  # computed on first use by _dispatch.tame_rows
 
     def _finish_owned(self, fields, params, verts=_EMPTY_VERTS):
         """Like :meth:`_finish` without copies: every array is new, read-only and this shape's
-        own (fields may be views of ``params``, which a read-only base keeps read-only)."""
+        own (fields may be views of ``params``, which a read-only base keeps read-only).
+
+        Every constructor ends here, so the supported range of magnitudes is checked here, once
+        per shape, on the validated fields (:func:`collide2d._validate.check_range`)."""
+        check_range(type(self).__name__.lower(), fields)
         setter = object.__setattr__
         setter(self, "_fields", fields)
         setter(self, "_params", params)
         setter(self, "_verts", verts)
         setter(self, "_scalar", None)
+        setter(self, "_tame", None)  # computed on first use by _dispatch.tame_rows
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -255,6 +261,13 @@ class Point(Shape):
     xy : array_like of shape (..., 2)
         Coordinates.
 
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): coordinates beyond ``|x| <= 2**500`` (about 3.27e150; tiny non-zero
+        coordinates are fine).
+
     Examples
     --------
     >>> import collide2d as c2
@@ -304,6 +317,13 @@ class Segment(Shape):
     start, end : array_like of shape (..., 2)
         End points; they must differ (use :class:`Point` for a single point).
 
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): coordinates beyond ``|x| <= 2**500`` (about 3.27e150), or an extent
+        ``max(|end - start|)`` below ``2**-500`` (about 3.05e-151).
+
     Examples
     --------
     >>> import collide2d as c2
@@ -345,6 +365,13 @@ class Line(Shape):
     direction : array_like of shape (..., 2)
         A non-zero direction vector (its length does not matter).
 
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): ``point`` beyond ``|x| <= 2**500`` (about 3.27e150).
+        Any non-zero finite direction is allowed.
+
     Examples
     --------
     >>> import collide2d as c2
@@ -376,9 +403,11 @@ class Line(Shape):
 def _ellipse_bounds(params):
     """Tight bounds of ellipse rows ``cx, cy, a, b, wx, wy``, rounded outward."""
     cx, cy, a, b, wx, wy = np.moveaxis(params, -1, 0)
-    norm2 = wx * wx + wy * wy
-    hx = np.sqrt((a * a * wx * wx + b * b * wy * wy) / norm2)
-    hy = np.sqrt((a * a * wy * wy + b * b * wx * wx) / norm2)
+    # hypot, not sqrt of squares: squares of radii near the ends of the range under- or overflow
+    # (a circle of radius 1e-160 got bounds 0.99994 of its radius)
+    norm = np.hypot(wx, wy)
+    hx = np.hypot(a * wx, b * wy) / norm
+    hy = np.hypot(a * wy, b * wx) / norm
     # a few ulps of slack cover the rounding of the half-widths and of the sums below
     hx = hx * (1 + 8 * np.finfo(float).eps)
     hy = hy * (1 + 8 * np.finfo(float).eps)
@@ -396,6 +425,13 @@ class Circle(Shape):
     center : array_like of shape (..., 2)
     radius : array_like of shape (...)
         Positive radius.
+
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or a radius
+        outside ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150).
 
     Examples
     --------
@@ -435,12 +471,17 @@ def _direction(value):
         if w == (0.0, 0.0):
             raise ValueError("direction must be a non-zero vector")
         size = max(abs(w[0]), abs(w[1]))
+        if min(abs(w[0]), abs(w[1])) < _angles.TURN_FLOOR * size:  # a turn below 2**-100 rad: none
+            w = (w[0], 0.0) if abs(w[0]) == size else (0.0, w[1])
         if _DIRECTION_RANGE[0] <= size <= _DIRECTION_RANGE[1]:
             return w
         return tuple(_scale_direction(np.array(w)).tolist())
     size = np.maximum(np.abs(w[..., 0]), np.abs(w[..., 1]))  # not a reduction over the short last axis
     if size.size and size.min() == 0:
         raise ValueError("direction must be a non-zero vector")
+    small = np.abs(w) < _angles.TURN_FLOOR * size[..., None]
+    if small.any():
+        w = np.where(small, 0.0, w)
     if size.size and (size.min() < _DIRECTION_RANGE[0] or size.max() > _DIRECTION_RANGE[1]):
         return _scale_direction(w)
     return w
@@ -485,14 +526,17 @@ class Ellipse(Shape):
         axis vector exactly. Ignored when the two radii are equal.
     direction : array_like of shape (..., 2), optional
         Instead of ``angle``: the (non-zero, not necessarily unit) vector of the first radius,
-        stored exactly (times a power of two if its size is beyond ``2**±500``). ``angle`` then
-        reports ``atan2(direction[1], direction[0])``.
+        stored exactly (times a power of two if its size is beyond ``2**±500``; a component
+        below ``2**-100`` of the other, a turn below 7.9e-31 rad, is stored as 0). ``angle``
+        then reports ``atan2(direction[1], direction[0])``.
 
     Raises
     ------
     ValueError
         Non-finite values, radii not positive, a zero ``direction``, or both ``angle`` (other
-        than 0) and ``direction``.
+        than 0) and ``direction``; and outside the supported range of magnitudes
+        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), radii outside
+        ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150), or radii whose ratio exceeds ``2**100``.
 
     Examples
     --------
@@ -634,7 +678,9 @@ class Polygon(Shape):
     ValueError
         Non-finite values, fewer than three non-collinear vertices, turns in both directions, a
         boundary that winds more than once, or one that reverses direction along an edge (as in
-        ``[(0, 0), (2, 0), (1, 0), (1, 1)]``, which no single convex polygon describes).
+        ``[(0, 0), (2, 0), (1, 0), (1, 1)]``, which no single convex polygon describes); and
+        outside the supported range of magnitudes (``docs/conventions.md``): vertices beyond ``|x| <= 2**500`` (about 3.27e150), or a bounding box
+        narrower than ``2**-500`` (about 3.05e-151) in x or y.
 
     Notes
     -----
@@ -703,6 +749,13 @@ class Box(Shape):
     ----------
     min, max : array_like of shape (..., 2)
         Lower-left and upper-right corners; ``min < max`` in both coordinates.
+
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): corners beyond ``|x| <= 2**500`` (about 3.27e150), or a side ``max - min``
+        below ``2**-500`` (about 3.05e-151).
 
     Examples
     --------
@@ -776,6 +829,13 @@ class RotatedBox(Shape):
     The box is stored as the convex quadrilateral of its four corners, computed once in float64:
     ``center + sx * half_size[0] * u + sy * half_size[1] * u⊥`` for the signs ``sx, sy = ±1`` and
     ``u = w / sqrt(wx² + wy²)``, ``w`` the direction given or that of ``angle``.
+
+    Raises
+    ------
+    ValueError
+        For invalid values, and outside the supported range of magnitudes
+        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or half-sizes
+        outside ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150).
 
     Examples
     --------

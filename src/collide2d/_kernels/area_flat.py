@@ -78,16 +78,22 @@ def _grow_product(e, m, a, b):
 
 
 @kernel
-def orient_exact(ax, ay, bx, by, cx, cy):
-    """Exact sign of ``(b - a) x (c - a)`` in floating point (see the notes above)."""
-    e = np.empty(12)
+def orient_expansion(e, ax, ay, bx, by, cx, cy):
+    """Write ``(b - a) x (c - a)`` into ``e`` (12 entries) as a nonoverlapping expansion, smallest
+    component first; returns its length (see the notes above)."""
     m = _grow_product(e, 0, ax, by)
     m = _grow_product(e, m, -ax, cy)
     m = _grow_product(e, m, bx, cy)
     m = _grow_product(e, m, -bx, ay)
     m = _grow_product(e, m, cx, ay)
-    m = _grow_product(e, m, -cx, by)
-    return _expansion_sign(e, m)
+    return _grow_product(e, m, -cx, by)
+
+
+@kernel
+def orient_exact(ax, ay, bx, by, cx, cy):
+    """Exact sign of ``(b - a) x (c - a)`` in floating point (see the notes above)."""
+    e = np.empty(12)
+    return _expansion_sign(e, orient_expansion(e, ax, ay, bx, by, cx, cy))
 
 
 @kernel

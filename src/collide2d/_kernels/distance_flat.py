@@ -43,10 +43,11 @@ shapes the normal is deterministic, e.g. a point on a segment gets the segment's
 
 Face tolerance
 --------------
-A vertex belongs to the support set in direction u when its projection is within
-``FACE_TOL * R`` of the maximum, with ``R`` the shape's extent (L1 distance of its vertices from
-its first vertex) and ``FACE_TOL = 64 * 2**-53`` (about 7e-15): an edge counts as a face when it is
-perpendicular to u within about 7e-15 rad. That covers the rounding of a normal computed from an
+The support set in direction u grows from the highest vertex along each edge ``e`` with
+``u.e >= -FACE_TOL * (|ex| + |ey|)``, ``FACE_TOL = 64 * 2**-53`` (about 7e-15): an edge counts as a
+face when it is perpendicular to u within about 7e-15 rad, tested on the edge's own difference
+vector (so a short edge of a long shape is judged by its own direction, not within rounding of
+the shape's extent). That covers the rounding of a normal computed from an
 edge of the same shape and of edges made parallel by construction (boxes, rotated boxes built from
 the same angle), and nothing that is visibly not parallel.
 
@@ -56,7 +57,7 @@ A line has no vertices: :func:`line_convex` projects the other shape on the line
 normal ``m``; with ``lo, hi`` the extreme projections, ``s = lo, n = m`` when ``-lo <= hi`` (also
 when the shape lies on the left: ``lo > 0``) and ``s = -hi, n = -m`` otherwise (a translation
 along ``m`` is the only useful one: the along-line component moves nothing). Two lines
-(:func:`contact_line_line`): parallel (float cross product of the directions exactly 0) -> signed
+(:func:`contact_line_line`): parallel (cross product of the directions exactly 0) -> signed
 gap along ``m_a``; coincident -> ``s = 0, n = m_a``; crossing -> ``s = -inf`` (no translation
 separates them), ``n = m_a``, both witnesses at the crossing point (the identity
 ``point_b - point_a == s n`` cannot hold there).
@@ -64,11 +65,14 @@ separates them), ``n = m_a``, both witnesses at the crossing point (the identity
 
 import math
 
+import numpy as np
+
 from collide2d._jit import kernel
 
+from .area_flat import _expansion_sign, _grow_product, orient_expansion
 from .vec import hypot
 
-FACE_TOL = 64.0 * 2.0**-53  # relative face tolerance (see the module notes), in units of the extent
+FACE_TOL = 64.0 * 2.0**-53  # face tolerance (see the module notes), in units of an edge's L1 length
 INF = math.inf
 
 
@@ -82,30 +86,30 @@ def mirror(r):
 def support_chain(V, off, cnt, ux, uy):
     """Support set of the vertex list ``V[off : off + cnt]`` in direction ``u``.
 
-    Returns absolute row indices ``(first, last)`` of the run of consecutive vertices whose
-    projection on ``u`` is within ``FACE_TOL * R`` of the maximum; ``first == last`` for a single
-    vertex. For a polygon the run is in counter-clockwise order. Projections are taken relative to
-    the first vertex, so the tolerance is relative to the shape's own size.
+    Returns absolute row indices ``(first, last)`` of the run of consecutive vertices that the
+    highest vertex (projections relative to the first vertex) reaches through edges ``e`` nearly
+    perpendicular to ``u``: ``u.e >= -FACE_TOL * (|ex| + |ey|)``, an angle of about ``FACE_TOL``
+    rad. ``first == last`` for a single vertex. For a polygon the run is in counter-clockwise
+    order. Each edge is tested on its own difference vector, so the tolerance is relative to the
+    edge's length: a short edge of a long shape (a 1e-6 by 1e9 box) is not a face in every
+    direction, as it was with a tolerance relative to the shape's extent.
     """
     x0 = V[off, 0]
     y0 = V[off, 1]
     best = 0.0
     k = 0
-    extent = 0.0
     for i in range(1, cnt):
-        dx = V[off + i, 0] - x0
-        dy = V[off + i, 1] - y0
-        p = ux * dx + uy * dy
-        extent = max(extent, abs(dx) + abs(dy))
+        p = ux * (V[off + i, 0] - x0) + uy * (V[off + i, 1] - y0)
         if p > best:
             best = p
             k = i
-    tol = FACE_TOL * extent
     last = k
     steps = 0
     while steps < cnt - 1:  # forward (counter-clockwise) along the face
         j = last + 1 if last + 1 < cnt else 0
-        if best - (ux * (V[off + j, 0] - x0) + uy * (V[off + j, 1] - y0)) <= tol:
+        ex = V[off + j, 0] - V[off + last, 0]
+        ey = V[off + j, 1] - V[off + last, 1]
+        if ux * ex + uy * ey >= -FACE_TOL * (abs(ex) + abs(ey)):
             last = j
             steps += 1
         else:
@@ -113,12 +117,37 @@ def support_chain(V, off, cnt, ux, uy):
     first = k
     while steps < cnt - 1:  # backward
         j = first - 1 if first > 0 else cnt - 1
-        if best - (ux * (V[off + j, 0] - x0) + uy * (V[off + j, 1] - y0)) <= tol:
+        ex = V[off + j, 0] - V[off + first, 0]
+        ey = V[off + j, 1] - V[off + first, 1]
+        if ux * ex + uy * ey >= -FACE_TOL * (abs(ex) + abs(ey)):
             first = j
             steps += 1
         else:
             break
     return off + first, off + last
+
+
+@kernel
+def _onto_face(px, py, V, i0, i1, nx, ny):
+    """``p`` if its position along the face ``[V[i0], V[i1]]`` (measured on the tangent
+    ``(-ny, nx)``) lies within the face, else the face end beyond which it lies.
+
+    A face witness ``vertex -+ s n`` lies on the face when ``s, n`` are optimal; when rounding made
+    a vertex-to-vertex pair tie with an edge normal it may not, and the end of the face is then the
+    closest point (a box and a far point beside its corner: (1, 0) instead of the corner (1, 1)).
+    """
+    tx, ty = -ny, nx
+    x0, y0 = V[i0, 0], V[i0, 1]
+    t1 = tx * (V[i1, 0] - x0) + ty * (V[i1, 1] - y0)
+    tp = tx * (px - x0) + ty * (py - y0)
+    if t1 == 0.0:
+        return px, py
+    lam = tp / t1
+    if lam < 0.0:
+        return x0, y0
+    if lam > 1.0:
+        return V[i1, 0], V[i1, 1]
+    return px, py
 
 
 @kernel
@@ -140,10 +169,10 @@ def witnesses(VA, offa, na, VB, offb, nb, s, nx, ny):
         pbx, pby = VB[b0, 0], VB[b0, 1]
     elif b0 == b1:
         pbx, pby = VB[b0, 0], VB[b0, 1]
-        pax, pay = pbx - s * nx, pby - s * ny
+        pax, pay = _onto_face(pbx - s * nx, pby - s * ny, VA, a0, a1, nx, ny)
     elif a0 == a1:
         pax, pay = VA[a0, 0], VA[a0, 1]
-        pbx, pby = pax + s * nx, pay + s * ny
+        pbx, pby = _onto_face(pax + s * nx, pay + s * ny, VB, b0, b1, nx, ny)
     else:
         ox, oy = VA[a0, 0], VA[a0, 1]
         ex, ey = VA[a1, 0] - ox, VA[a1, 1] - oy
@@ -153,7 +182,7 @@ def witnesses(VA, offa, na, VB, offb, nb, s, nx, ny):
         tb1 = tx * (VB[b1, 0] - ox) + ty * (VB[b1, 1] - oy)
         lo = max(min(0.0, ta1), min(tb0, tb1))
         hi = min(max(0.0, ta1), max(tb0, tb1))
-        lam = 0.5 * (lo + hi) / ta1  # ta1 != 0: a face is nearly perpendicular to n, with length > 0
+        lam = 0.5 * (lo + hi) / ta1 if ta1 != 0.0 else 0.5  # a face is nearly perpendicular to n: ta1 != 0
         lam = min(max(lam, 0.0), 1.0)
         pax, pay = ox + lam * ex, oy + lam * ey
         pbx, pby = pax + s * nx, pay + s * ny
@@ -193,6 +222,31 @@ def edge_region(px, py, x0, y0, x1, y1):
     return 2
 
 
+# Relative size below which the float cross product of an edge and a point has lost too many digits
+# to cancellation: then it is recomputed from the stored coordinates (:func:`cross_value`).
+_CANCELLED = 2.0**-20
+
+
+@kernel
+def cross_value(x0, y0, x1, y1, px, py):
+    """``(q1 - q0) x (p - q0)`` computed exactly and rounded once, for cancelling cases.
+
+    The float formula loses everything when the point lies near the line of a long edge (a
+    segment of length 6e150 and a point at distance 1: the products are 1e300, the rounding of the
+    differences alone 1e134). Here the six products of the expanded determinant are split exactly
+    (Dekker's TwoProduct) and summed into a nonoverlapping expansion (Shewchuk 1997,
+    Grow-Expansion: :func:`area_flat.orient_expansion`), whose components are then added from the
+    smallest: within an ulp or two of the exact value while no product overflows (coordinates
+    below 2**500 do not).
+    """
+    e = np.empty(12)
+    m = orient_expansion(e, x0, y0, x1, y1, px, py)
+    value = 0.0
+    for i in range(m):
+        value += e[i]
+    return value
+
+
 @kernel
 def point_edge(px, py, x0, y0, x1, y1):
     """Distance from ``p`` to the segment ``[q0, q1]`` and the unit direction from its foot to ``p``.
@@ -213,7 +267,10 @@ def point_edge(px, py, x0, y0, x1, y1):
             wx = px - x1
             wy = py - y1
         length = math.sqrt(ee)
-        c = (ex * wy - ey * wx) / length
+        c = ex * wy - ey * wx
+        if abs(c) <= _CANCELLED * (abs(ex * wy) + abs(ey * wx)):
+            c = cross_value(x0, y0, x1, y1, px, py)
+        c = c / length
         sign = 1.0 if c >= 0.0 else -1.0
         return abs(c), sign * (-ey / length), sign * (ex / length)
     if region == 0:
@@ -233,7 +290,8 @@ def point_edge(px, py, x0, y0, x1, y1):
 
 @kernel
 def point_edge_squared(px, py, x0, y0, x1, y1):
-    """Squared distance from ``p`` to the segment ``[q0, q1]`` (for comparisons: no square root).
+    """Squared distance from ``p`` to the segment ``[q0, q1]`` (for comparisons: no square root),
+    and whether the foot lies inside the edge (region 2).
 
     The same regions and differences as :func:`point_edge`; inside the edge ``(e x w)^2 / e.e``.
     """
@@ -248,14 +306,16 @@ def point_edge_squared(px, py, x0, y0, x1, y1):
             wx = px - x1
             wy = py - y1
         c = ex * wy - ey * wx
-        return c * c / ee
+        if abs(c) <= _CANCELLED * (abs(ex * wy) + abs(ey * wx)):
+            c = cross_value(x0, y0, x1, y1, px, py)
+        return c * c / ee, True
     if region == 0:
         wx = px - x0
         wy = py - y0
     else:
         wx = px - x1
         wy = py - y1
-    return wx * wx + wy * wy
+    return wx * wx + wy * wy, False
 
 
 @kernel
@@ -264,9 +324,14 @@ def closest_features(VA, offa, na, VB, offb, nb):
 
     Every vertex of b against every edge of a and vice versa (a segment has one edge, a point none
     and is tested as a degenerate edge). The pairs are compared by squared distance; the winner is
-    measured again with :func:`point_edge`. Returns ``(d, nx, ny)``.
+    measured again with :func:`point_edge`. Returns ``(d, nx, ny)``. A tie between a foot inside
+    an edge and an end point goes to the foot: an end point cannot be nearer than the foot on its
+    own line, so the squared distances only tied by rounding (a point 1e12 beside a unit box's edge
+    is 1e12 from the edge and, to float64, from its corners too), and the corner's direction would
+    put the witness half an edge away from the nearest point.
     """
     best = INF
+    best_inside = False
     side = 0  # 0: vertex of b against an edge of a; 1: vertex of a against an edge of b
     vertex = offb
     edge0 = offa
@@ -277,16 +342,16 @@ def closest_features(VA, offa, na, VB, offb, nb):
         px, py = VB[offb + j, 0], VB[offb + j, 1]
         for i in range(edges_a):
             i1 = i + 1 if i + 1 < na else 0
-            d2 = point_edge_squared(px, py, VA[offa + i, 0], VA[offa + i, 1], VA[offa + i1, 0], VA[offa + i1, 1])
-            if d2 < best:
-                best, side, vertex, edge0, edge1 = d2, 0, offb + j, offa + i, offa + i1
+            d2, inside = point_edge_squared(px, py, VA[offa + i, 0], VA[offa + i, 1], VA[offa + i1, 0], VA[offa + i1, 1])
+            if d2 < best or (d2 == best and inside and not best_inside):
+                best, best_inside, side, vertex, edge0, edge1 = d2, inside, 0, offb + j, offa + i, offa + i1
     for i in range(na):
         px, py = VA[offa + i, 0], VA[offa + i, 1]
         for j in range(edges_b):
             j1 = j + 1 if j + 1 < nb else 0
-            d2 = point_edge_squared(px, py, VB[offb + j, 0], VB[offb + j, 1], VB[offb + j1, 0], VB[offb + j1, 1])
-            if d2 < best:
-                best, side, vertex, edge0, edge1 = d2, 1, offa + i, offb + j, offb + j1
+            d2, inside = point_edge_squared(px, py, VB[offb + j, 0], VB[offb + j, 1], VB[offb + j1, 0], VB[offb + j1, 1])
+            if d2 < best or (d2 == best and inside and not best_inside):
+                best, best_inside, side, vertex, edge0, edge1 = d2, inside, 1, offa + i, offb + j, offb + j1
     if side == 0:
         return point_edge(VB[vertex, 0], VB[vertex, 1], VA[edge0, 0], VA[edge0, 1], VA[edge1, 0], VA[edge1, 1])
     d, ux, uy = point_edge(VA[vertex, 0], VA[vertex, 1], VB[edge0, 0], VB[edge0, 1], VB[edge1, 0], VB[edge1, 1])
@@ -329,6 +394,21 @@ def _edge_candidates(VA, offa, na, VB, offb, nb, V, off, cnt, sign, best, bx, by
 
 
 @kernel
+def _axis_scale(VA, offa, na, VB, offb, nb, ux, uy):
+    """Largest ``|ux dx| + |uy dy|`` over the vertices of both lists, ``d`` taken from a's first
+    vertex: the magnitude of the projections of :func:`axis_gap` along ``u``, whose rounding
+    error is a few ulps of it."""
+    ox = VA[offa, 0]
+    oy = VA[offa, 1]
+    out = 0.0
+    for i in range(na):
+        out = max(out, abs(ux * (VA[offa + i, 0] - ox)) + abs(uy * (VA[offa + i, 1] - oy)))
+    for j in range(nb):
+        out = max(out, abs(ux * (VB[offb + j, 0] - ox)) + abs(uy * (VB[offb + j, 1] - oy)))
+    return out
+
+
+@kernel
 def contact_convex(VA, offa, na, VB, offb, nb):
     """Contact of two vertex lists (polygon, segment or point each); see the module notes."""
     if na == 1 and nb == 1:  # two points: the gap vector, or (1, 0) when they coincide
@@ -340,9 +420,16 @@ def contact_convex(VA, offa, na, VB, offb, nb):
     best, nx, ny = _edge_candidates(VA, offa, na, VB, offb, nb, VA, offa, na, 1.0, -INF, 1.0, 0.0)
     best, nx, ny = _edge_candidates(VA, offa, na, VB, offb, nb, VB, offb, nb, -1.0, best, nx, ny)
     s = best
-    if best > 0.0:  # apart: the SAT value is only a lower bound (vertex-vertex); measure exactly
+    if best > 0.0 or best > -FACE_TOL * _axis_scale(VA, offa, na, VB, offb, nb, nx, ny):
+        # apart: the SAT value is only a lower bound (vertex-vertex); measure exactly. Also when
+        # the SAT value is negative within its rounding (projections of long shapes: a point at
+        # distance 1 from a segment of length 6e150 projects with errors of 1e135): the closest
+        # features then decide, and the exact predicates settle the sign (collide2d.measurement).
         d, ux, uy = closest_features(VA, offa, na, VB, offb, nb)
-        if d > best:
+        # a tie with a positive gap: a vertex-to-vertex distance may round to the gap along an
+        # edge normal (a point far beside a box corner); the closest features' direction is the
+        # right one then. A zero gap (touching) keeps the SAT normal.
+        if d > best or (best > 0.0 and d == best):
             s, nx, ny = d, ux, uy
     pax, pay, pbx, pby, ka, kb = witnesses(VA, offa, na, VB, offb, nb, s, nx, ny)
     if best > 0.0 and ka == INF and kb == INF:
@@ -435,7 +522,20 @@ def contact_line_line(pa, va, pb, vb):
     mx = -dy / length
     my = dx / length
     cross = dx * ey - dy * ex
-    if cross == 0.0:  # parallel (as computed): gap of b's point from a along m
+    if abs(cross) <= 4.0 * 2.0**-53 * (abs(dx * ey) + abs(dy * ex)):
+        # nearly parallel: decide exactly (two exact products in a nonoverlapping expansion,
+        # Shewchuk 1997), so that the separation's sign agrees with the exact relation: two lines
+        # whose directions differ in the last bit cross, though the float cross product may be 0
+        e = np.empty(4)
+        m = _grow_product(e, 0, dx, ey)
+        m = _grow_product(e, m, -dy, ex)
+        if _expansion_sign(e, m) == 0:
+            cross = 0.0
+        else:
+            cross = 0.0
+            for i in range(m):
+                cross += e[i]
+    if cross == 0.0:  # parallel (exactly): gap of b's point from a along m
         h = mx * (qx - px) + my * (qy - py)
         if h >= 0.0:
             s, nx, ny = h, mx, my

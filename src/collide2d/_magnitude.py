@@ -1,0 +1,414 @@
+"""Pairs at extreme magnitudes: power-of-two scaling, or the exact path, before a kernel runs.
+
+The float kernels' error bounds (Higham's gamma_k, Shewchuk's orientation bound) assume that no
+intermediate result underflows into the subnormals or overflows; the measurement kernels square
+and multiply lengths too. Both hold when every non-zero coordinate and size of a pair lies in
+``[TAME_LO, TAME_HI] = [2**-100, 2**100]``: the filters' products have degree at most 4, but the
+point-ellipse kernel raises lengths to higher powers near an ellipse's centre (a point 1 ulp from
+the centre of an ellipse with radii 1e-50 and 1e-53 divided by zero; at unit scale it does not).
+
+A row is *tame* when its own numbers lie there; a pair of tame rows runs the kernels unchanged (the
+common case, at the cost of one cached flag per shape). Any other pair is handled here, one pair at
+a time:
+
+* Its numbers are multiplied by ``2**k``: exact while no result leaves the normal floats, and every
+  answer transforms exactly (relations are invariant; lengths and points scale by ``2**k``, areas by
+  ``4**k``, curvatures by ``2**-k``). A line's direction is scaled on its own to a largest component
+  in ``[0.5, 1)`` (a direction has no size).
+* ``k`` centres the pair's span of magnitudes on 1: when the largest and the smallest non-zero
+  number differ by at most ``2**SPAN_MAX`` (and a line's direction components by at most
+  ``2**DIRECTION_SPAN_MAX``), every scaled number lies in the tame interval, and the float kernels
+  answer with valid error bounds (undecided signs still go to the exact fallback).
+* Wider pairs (a 1e-150 circle beside a 1e150 box; an offset of 1e-300 beside a size of 1) have no
+  such ``k``: predicates then run the exact twin (Fractions) directly. Measurements measure a shape
+  far smaller than the rest of the pair as a point plus its support (:func:`contact_row`), take
+  nested areas from the inner shape (:func:`area_row`), and otherwise scale the largest number to
+  about 1 when an ellipse is involved (so that no fourth power overflows; what underflows lies far
+  below the measurement's accuracy), or centre the numbers for the flat kinds (lengths squared once).
+
+The supported range (``_validate.MAGNITUDE_MAX``, ``_validate.SIZE_MIN``) keeps every coordinate
+below ``2**500`` and every size above ``2**-500``, so the span of the sizes and coordinates of a pair
+is at most ``2**1001`` apart from harmless offsets.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+TAME_LO = 2.0**-100
+TAME_HI = 2.0**100
+SPAN_MAX = 198  # exponents: 2**(e_hi - e_lo) <= 2**198 keeps the centred numbers within 2**+-100
+DIRECTION_SPAN_MAX = 98  # a normalised direction's components then lie in [2**-100, 1)
+
+_LENGTH_COLUMNS = {"ellipse": 4, "segment": 4, "line": 4, "point": 2}  # ellipse: no direction w
+
+
+def _numbers(kind, row, verts):
+    """The coordinates and sizes of one row (a polygon's vertices), as a flat float64 array."""
+    if kind == "polygon":
+        offset, count = int(row[0]), int(row[1])
+        return verts[offset : offset + count].ravel()
+    return row[: _LENGTH_COLUMNS[kind]]
+
+
+def table_tame(kind, params, verts):
+    """Per row of a parameter table: all non-zero coordinates and sizes in ``[TAME_LO, TAME_HI]``."""
+    if kind == "polygon":
+        verts = np.abs(verts)
+        bad_vertex = np.any((verts > TAME_HI) | ((verts < TAME_LO) & (verts != 0.0)), axis=1)
+        if not bad_vertex.any():
+            return np.ones(params.shape[0], dtype=bool)
+        out = np.empty(params.shape[0], dtype=bool)
+        for r, (offset, count) in enumerate(params.astype(np.int64)):
+            out[r] = not bad_vertex[offset : offset + count].any()
+        return out
+    values = np.abs(params[:, : _LENGTH_COLUMNS[kind]])
+    return ~np.any((values > TAME_HI) | ((values < TAME_LO) & (values != 0.0)), axis=1)
+
+
+def tame_rows(shape):
+    """``True`` when every row of ``shape`` is tame, else a bool array over its flat rows (cached)."""
+    tame = shape._tame
+    if tame is None:
+        if shape._params.ndim == 1:  # a single shape: plain Python is faster than NumPy here
+            values = _numbers(shape._kind, shape._params, shape._verts).tolist()
+            tame = all(v == 0.0 or TAME_LO <= abs(v) <= TAME_HI for v in values) or np.zeros(1, dtype=bool)
+        else:
+            rows = table_tame(shape._kind, shape._flat_params(), shape._verts)
+            tame = True if rows.all() else rows
+        object.__setattr__(shape, "_tame", tame)
+    return tame
+
+
+def tame_number(x):
+    """Whether one float is tame: 0 or of magnitude in ``[TAME_LO, TAME_HI]``."""
+    return x == 0.0 or TAME_LO <= abs(x) <= TAME_HI
+
+
+def shapes_tame(first, second):
+    """Whether every row of both shapes is tame (the fast path)."""
+    return tame_rows(first) is True and tame_rows(second) is True
+
+
+def wild_mask(first, second, index_a, index_b, tame_a=None, tame_b=None):
+    """``None`` when every pair ``(index_a[k], index_b[k])`` is tame, else the bool mask of the others.
+
+    ``first`` and ``second`` are shapes, or ``None`` with the per-row flags ``tame_a``, ``tame_b``
+    (``True`` for all rows) given instead.
+    """
+    if first is not None:
+        tame_a = tame_rows(first)
+        tame_b = tame_rows(second)
+    if tame_a is True and tame_b is True:
+        return None
+    mask = np.zeros(index_a.shape[0], dtype=bool)
+    if tame_a is not True:
+        mask |= ~tame_a[index_a]
+    if tame_b is not True:
+        mask |= ~tame_b[index_b]
+    return mask if mask.any() else None
+
+
+def _exponent(x):
+    return math.frexp(x)[1]  # x = m 2**e with 0.5 <= m < 1
+
+
+def pair_shift(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
+    """``(k, centred)``: the power of two ``2**k`` for the pair, and whether it tames the pair.
+
+    ``centred`` is True when the scaled numbers all lie in the tame interval (see the module notes);
+    then ``k`` centres them. Otherwise predicates must answer exactly, and for measurements ``k``
+    brings the largest number to ``[0.5, 1)`` when an ellipse is involved (its kernels raise lengths
+    to the fourth power), else centres the numbers with the largest at most ``2**500``.
+    """
+    parts = [row[:2] if kind == "line" else _numbers(kind, row, verts)  # a direction has no size
+             for kind, row, verts in ((kind_a, row_a, verts_a), (kind_b, row_b, verts_b))]
+    values = np.abs(np.concatenate(parts))
+    nonzero = values[values != 0.0]
+    if nonzero.size == 0:
+        return 0, True
+    e_hi = _exponent(float(nonzero.max()))
+    e_lo = _exponent(float(nonzero.min()))
+    centred = e_hi - e_lo <= SPAN_MAX
+    for kind, row in ((kind_a, row_a), (kind_b, row_b)):
+        if kind == "line":
+            d = np.abs(row[2:4])
+            d = d[d != 0.0]
+            centred = centred and _exponent(float(d.max())) - _exponent(float(d.min())) <= DIRECTION_SPAN_MAX
+    if centred:
+        return -((e_hi + e_lo) // 2), True
+    if kind_a != "ellipse" and kind_b != "ellipse":
+        # flat kernels square lengths once (degree 2): centring keeps both the tiny edge of a
+        # 1e-150 polygon and a 1e50 segment inside the floats' range, the largest below 2**500
+        return min(-((e_hi + e_lo) // 2), 500 - e_hi), False
+    return -e_hi, False
+
+
+def scaled_row(kind, row, verts, k, direction="normalise"):
+    """The row (and vertices) of one shape multiplied by ``2**k``; a line's direction normalised
+    to a largest component in ``[0.5, 1)`` (``direction="normalise"``) or multiplied too ("scale")."""
+    if kind == "polygon":
+        offset, count = int(row[0]), int(row[1])
+        return np.array([0.0, float(count)]), np.ldexp(verts[offset : offset + count], k)
+    out = np.array(row, dtype=np.float64)
+    n = _LENGTH_COLUMNS[kind]
+    if kind == "line":
+        out[:2] = np.ldexp(out[:2], k)
+        shift = k if direction == "scale" else -_exponent(float(np.max(np.abs(out[2:4]))))
+        out[2:4] = np.ldexp(out[2:4], shift)
+    else:
+        out[:n] = np.ldexp(out[:n], k)
+    return out, verts[:0] if kind != "polygon" else verts
+
+
+def scaled_pair(kind_a, row_a, verts_a, kind_b, row_b, verts_b, k, direction="normalise"):
+    """Both rows of a pair multiplied by ``2**k`` (see :func:`scaled_row`)."""
+    ra, wa = scaled_row(kind_a, row_a, verts_a, k, direction)
+    rb, wb = scaled_row(kind_b, row_b, verts_b, k, direction)
+    return ra, np.ascontiguousarray(wa), rb, np.ascontiguousarray(wb)
+
+
+def unscale_contact(r, k):
+    """A contact 9-tuple of the pair scaled by ``2**k``, brought back to the original scale."""
+    back = 2.0**-k if -1000 < k < 1000 else None
+    s, nx, ny, pax, pay, pbx, pby, ka, kb = (float(x) for x in r)
+    if back is not None:
+        return (s * back, nx, ny, pax * back, pay * back, pbx * back, pby * back, ka / back, kb / back)
+    f = lambda x: math.ldexp(x, -k) if math.isfinite(x) else x  # noqa: E731
+    g = lambda x: math.ldexp(x, k) if math.isfinite(x) else x  # noqa: E731
+    return (f(s), nx, ny, f(pax), f(pay), f(pbx), f(pby), g(ka), g(kb))
+
+
+# -- one pair at a time (rows that are not tame) -----------------------------------------------
+
+
+def relate_row(name, kernel, kind_a, pa, va, kind_b, pb, vb, eps, exact):
+    """A relate or intersects code of one pair: scaled float kernel, else ``exact`` (same signature
+    as :func:`collide2d._exact.run`) on the stored numbers."""
+    from collide2d._kernels import codes
+
+    k, centred = pair_shift(kind_a, pa, va, kind_b, pb, vb)
+    if not centred:
+        return exact(name, kind_a, pa, va, kind_b, pb, vb)
+    code = kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k)[:4], eps)
+    if code == codes.UNDECIDED:
+        return exact(name, kind_a, pa, va, kind_b, pb, vb)
+    return int(code)
+
+
+def _reference(kind, row, verts):
+    """A point of the shape (centre, first vertex, start, the line's point, the point)."""
+    if kind == "polygon":
+        v = verts[int(row[0])]
+        return float(v[0]), float(v[1])
+    return float(row[0]), float(row[1])
+
+
+def _translated(kind, row, verts, tx, ty):
+    """The row (and vertices) moved by ``-t`` (rounded: a measurement only needs the differences)."""
+    if kind == "polygon":
+        offset, count = int(row[0]), int(row[1])
+        return np.array([0.0, float(count)]), verts[offset : offset + count] - np.array([tx, ty])
+    out = np.array(row, dtype=np.float64)
+    out[0] -= tx
+    out[1] -= ty
+    if kind == "segment":
+        out[2] -= tx
+        out[3] -= ty
+    return out, verts[:0]
+
+
+def _exact_move(kind, row, verts, tx, ty):
+    """Whether moving the shape's coordinates by ``-t`` is exact (Knuth's TwoSum error is 0)."""
+    if kind == "polygon":
+        offset, count = int(row[0]), int(row[1])
+        xy = verts[offset : offset + count]
+    else:
+        xy = np.asarray(row[:4] if kind == "segment" else row[:2]).reshape(-1, 2)
+    t = np.array([-tx, -ty])
+    s = xy + t
+    bv = s - xy
+    av = s - bv
+    return bool(np.all((xy - av) + (t - bv) == 0.0))
+
+
+def _extent(kind, row, verts):
+    """The size of a shape (largest radius, bounding-box side, coordinate extent); inf for a line."""
+    if kind == "ellipse":
+        return max(float(row[2]), float(row[3]))
+    if kind == "line":
+        return math.inf
+    v = _numbers(kind, row, verts).reshape(-1, 2)
+    return float(np.max(np.max(v, axis=0) - np.min(v, axis=0)))
+
+
+def _support(kind, row, verts, ux, uy):
+    """Support of a shape relative to its :func:`_reference` point in the unit direction ``u``:
+    ``(h, x, y, curvature)`` with ``(x, y)`` the support point's offset from the reference."""
+    if kind == "ellipse":
+        a, b, wx, wy = (float(x) for x in row[2:6])
+        e = _exponent(max(a, b))
+        a, b = math.ldexp(a, -e), math.ldexp(b, -e)  # exact; avoids squares of 1e-150
+        norm = math.hypot(wx, wy)
+        c = (ux * wx + uy * wy) / norm  # u in the ellipse's own frame
+        s = (uy * wx - ux * wy) / norm
+        rho = math.hypot(a * c, b * s)
+        lx = a * a * c / rho
+        ly = b * b * s / rho
+        x = math.ldexp((lx * wx - ly * wy) / norm, e)
+        y = math.ldexp((lx * wy + ly * wx) / norm, e)
+        curvature = math.ldexp(rho**3 / (a * b) ** 2, -e) if a != b else math.ldexp(1.0 / a, -e)
+        return math.ldexp(rho, e), x, y, curvature
+    v = _numbers(kind, row, verts).reshape(-1, 2)
+    v = v - v[0]
+    proj = v[:, 0] * ux + v[:, 1] * uy
+    i = int(np.argmax(proj))
+    return float(proj[i]), float(v[i, 0]), float(v[i, 1]), math.inf
+
+
+def _scaled_contact(kernel, kind_a, pa, va, kind_b, pb, vb):
+    """Contact on the pair scaled by ``2**k`` (:func:`pair_shift`), scaled back."""
+    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
+    return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k)), k)
+
+
+def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb):
+    """The contact 9-tuple of one pair at extreme magnitudes.
+
+    1. When a power of two centres the pair's numbers in the tame interval, the kernel runs on the
+       scaled pair.
+    2. Else, when that holds after moving the pair so that ``a``'s reference point is the origin
+       (two tiny shapes far from the origin) and the move is exact, it runs there.
+    3. Else, a shape whose size is below ``2**-SPAN_MAX`` of the pair's largest relative coordinate
+       or size is measured as its reference point ``r`` plus its support: no single scaling suits
+       both sizes (the kernels square lengths). With ``n`` the normal of the contact of the
+       stand-in points, ``s = s(points) - h_A(n) - h_B(-n)`` and the witness of a small shape is
+       ``r + x_S(+-n)``, with its curvature there (the Minkowski sum of a shape and a point is the
+       shape moved).
+    4. Else (a harmless offset far below the sizes) the largest number is scaled to about 1.
+    """
+    from collide2d import _dispatch
+
+    if pair_shift(kind_a, pa, va, kind_b, pb, vb)[1]:
+        return _scaled_contact(kernel, kind_a, pa, va, kind_b, pb, vb)
+    tx, ty = _reference(kind_a, pa, va)
+    ra, wa = _translated(kind_a, pa, va, tx, ty)
+    rb, wb = _translated(kind_b, pb, vb, tx, ty)
+    if _exact_move(kind_a, pa, va, tx, ty) and _exact_move(kind_b, pb, vb, tx, ty) and pair_shift(kind_a, ra, wa, kind_b, rb, wb)[1]:
+        s, nx, ny, pax, pay, pbx, pby, ka, kb = _scaled_contact(kernel, kind_a, ra, wa, kind_b, rb, wb)
+        return (s, nx, ny, pax + tx, pay + ty, pbx + tx, pby + ty, ka, kb)
+    big = max(float(np.max(np.abs(_numbers(kind, row, verts)))) for kind, row, verts in ((kind_a, ra, wa), (kind_b, rb, wb)))
+    limit = math.ldexp(big, -SPAN_MAX)
+    small_a = 0.0 < _extent(kind_a, pa, va) < limit
+    small_b = 0.0 < _extent(kind_b, pb, vb) < limit
+    if not (small_a or small_b):
+        return _scaled_contact(kernel, kind_a, pa, va, kind_b, pb, vb)
+    empty = np.zeros((0, 2))
+    qa = _reference(kind_a, pa, va)
+    qb = _reference(kind_b, pb, vb)
+    first = ("point", np.array(qa), empty) if small_a else (kind_a, pa, va)
+    second = ("point", np.array(qb), empty) if small_b else (kind_b, pb, vb)
+    _, proxy_kernel, swapped = _dispatch.pair_kernel("contact", first[0], second[0])
+    if swapped:
+        r = _scaled_contact(proxy_kernel, *second, *first)
+        r = (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
+    else:
+        r = _scaled_contact(proxy_kernel, *first, *second)
+    s, nx, ny, pax, pay, pbx, pby, ka, kb = r
+    if small_a:
+        h, x, y, ka = _support(kind_a, pa, va, nx, ny)
+        s, pax, pay = s - h, qa[0] + x, qa[1] + y
+    if small_b:
+        h, x, y, kb = _support(kind_b, pb, vb, -nx, -ny)
+        s, pbx, pby = s - h, qb[0] + x, qb[1] + y
+    return (s, nx, ny, pax, pay, pbx, pby, ka, kb)
+
+
+def points_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, out, tangent):
+    """Intersection points of one pair into ``out`` (scaled back); returns the count.
+
+    ``tangent(params_a, params_b, relation, out, count)`` settles a negative count (an exact
+    decision of the ellipse-pair kernels).
+    """
+    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
+    ra, wa, rb, wb = scaled_pair(kind_a, pa, va, kind_b, pb, vb, k, "scale")
+    count = int(kernel(ra, wa, rb, wb, relation, out))
+    if count < 0:
+        count = tangent(ra, rb, relation, out, count)
+    out[:count] = np.ldexp(out[:count], -k)
+    return count
+
+
+def _row_area(kind, row, verts):
+    """Area of one region row: ``pi a b`` or the shoelace sum (vertices scaled to about 1 first)."""
+    if kind == "ellipse":
+        return math.pi * float(row[2]) * float(row[3])
+    v = _numbers(kind, row, verts).reshape(-1, 2)
+    k = -_exponent(float(np.max(np.abs(v))))
+    v = np.ldexp(v - v[0], k)  # differences of floats below 2**500 do not overflow
+    twice = float(np.sum(v[:, 0] * np.roll(v[:, 1], -1) - np.roll(v[:, 0], -1) * v[:, 1]))
+    return math.ldexp(0.5 * twice, -2 * k)
+
+
+_TINY = 5e-324  # the smallest positive float
+
+
+def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
+    """Overlap area of one pair, computed on the scaled pair and scaled back (by ``4**-k``).
+
+    Nested pairs take the inner shape's area directly (the intersection is the inner shape):
+    with sizes 2**1000 apart no single scaling suits both shapes. An overlapping pair whose
+    scaled area underflowed to 0 reports the smallest positive float, so that the area is 0
+    exactly when the interiors do not meet (as the separation's sign in ``measurement``).
+    """
+    from collide2d._kernels import codes
+
+    if relation in (codes.DISJOINT, codes.TOUCHING):
+        return 0.0
+    if relation in (codes.WITHIN, codes.EQUAL):
+        return _row_area(kind_a, pa, va)
+    if relation == codes.CONTAINS:
+        return _row_area(kind_b, pb, vb)
+    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
+    area = math.ldexp(float(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k), relation)), -2 * k)
+    return area if area > 0.0 else _TINY
+
+
+def lift_line_directions(ellipse_rows, line_rows):
+    """Line rows with each direction rescaled by a power of two for ``points_ellipse_line``.
+
+    That kernel forms the second point ``p + d`` of the line and maps both points into the
+    ellipse's unit frame (lengths divided by the radii). The direction therefore needs a length of
+    about the smaller radius (so that its image in the unit frame is about 1 and its square cannot
+    overflow, even for a needle with radii 1e150 and 1e-150), but not below 2**-50 of the
+    coordinates (so that ``p + d`` keeps it: a line through (-1e16, 0) along (1, 0) lost it, a
+    division by zero). Scaling by a power of two is exact. Arrays of shape ``(n, 6)`` and
+    ``(n, 4)``; returns a new ``(n, 4)`` array.
+    """
+    far = np.max(np.abs(np.concatenate([ellipse_rows[:, :2], line_rows[:, :2]], axis=1)), axis=1)
+    size = np.maximum(np.minimum(ellipse_rows[:, 2], ellipse_rows[:, 3]), np.ldexp(far, -50))
+    _, e_size = np.frexp(size)
+    _, e_dir = np.frexp(np.max(np.abs(line_rows[:, 2:4]), axis=1))
+    out = np.array(line_rows[:, :4], dtype=np.float64)
+    out[:, 2:4] = np.ldexp(out[:, 2:4], (e_size - e_dir)[:, None])
+    return out
+
+
+def foot_lines(ellipse_rows, line_rows):
+    """Line rows ``(px, py, dx, dy)`` re-based at the foot of each ellipse centre, for the points kernel.
+
+    ``points_ellipse_line`` measures along the line from its stored point: from a point 1e16 away
+    the points come out with an error of about 1e16 ulps (a crossing of the unit circle at 0 or
+    0.875 instead of +-1). The same line through its foot ``f = p + t d``, ``t = -(p - c).d / d.d``
+    (computed in float64: ``f`` lies on the line within rounding of ``|f|``, which is of the
+    ellipse's scale whenever the line meets it) gives points accurate to that scale. Directions are
+    then scaled as by :func:`lift_line_directions`.
+    """
+    c = ellipse_rows[:, :2]
+    p = line_rows[:, :2]
+    _, e = np.frexp(np.max(np.abs(line_rows[:, 2:4]), axis=1))
+    d = np.ldexp(line_rows[:, 2:4], -e[:, None])  # largest component in [0.5, 1): d.d cannot overflow
+    t = -np.sum((p - c) * d, axis=1) / np.sum(d * d, axis=1)
+    return lift_line_directions(ellipse_rows, np.concatenate([p + t[:, None] * d, d], axis=1))
