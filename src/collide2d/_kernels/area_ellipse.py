@@ -150,16 +150,11 @@ def _fix_wrap(n, d0, d1, d2, d3, long_index):
 def _arc_middle(x0, y0, x1, y1, dt):
     """Unit vector halfway along the counter-clockwise arc of the unit circle from ``(x0, y0)``.
 
-    The arc ends at ``(x1, y1)`` after the angle ``dt``. Without trigonometry: the bisector
-    ``u0 + u1`` for ``dt <= pi / 2`` (its opposite for ``dt >= 3 pi / 2``), else the chord
-    ``u1 - u0`` turned clockwise by a quarter (well conditioned where ``u0 + u1`` is small).
+    The arc ends at ``(x1, y1)`` after the angle ``dt``; both ends lie on the unit circle (to
+    rounding). Without trigonometry: the bisector ``u0 + u1`` for ``dt <= pi / 2`` (its opposite
+    for ``dt >= 3 pi / 2``), else the chord ``u1 - u0`` turned clockwise by a quarter (well
+    conditioned where ``u0 + u1`` is small).
     """
-    n0 = hypot(x0, y0)
-    n1 = hypot(x1, y1)
-    x0 = x0 / n0
-    y0 = y0 / n0
-    x1 = x1 / n1
-    y1 = y1 / n1
     if dt <= 0.5 * math.pi:
         mx = x0 + x1
         my = y0 + y1

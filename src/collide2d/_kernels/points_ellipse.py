@@ -366,7 +366,8 @@ def _polish(X, Y, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
             mag += abs(d33) + shift * (h1 * h1 + 1.0)
         rel = abs(f1) / (h1 * h1 + 1.0) + abs(f2 + shift * f1) / mag
         det = X * g2y - Y * g2x
-        if not (res > 0.0) or not (abs(det) > _MIN_CROSSING_SINE * h1 * hb) or it == 9:
+        # at the level of rounding already (the usual case for the line-circle points): done
+        if not (rel > 4.0 * _EPS) or not (abs(det) > _MIN_CROSSING_SINE * h1 * hb) or it == 9:
             break
         # J = 2 [[X, Y], [g2x, g2y]]; solve J (dX, dY) = -(f1, f2)
         pX = X
