@@ -215,6 +215,8 @@ def _size_ratio_pairs(ratio):
         (C((0.0, 0.0), R), c2.RotatedBox((R * math.cos(0.3), R * math.sin(0.3)), (0.7, 0.4), 0.2)),
         (big_e, c2.RotatedBox(tuple(rim), (0.7, 0.4), 0.2)),
         (C((0.25, 0.5), 1.0), c2.Box((-R, -R), (0.5, R))),  # a huge polygon cutting a unit circle
+        (C((0.3, 0.5), 1.0), c2.Box((0.0, 0.0), (R, R))),  # its first vertex near the circle
+        (E((0.3, 0.5), (1.0, 0.5), 0.4), c2.Polygon([(0.0, 0.0), (R, 0.3), (0.2, R)])),
         # a huge rotated box whose edge passes 0.2 from the ellipse's centre
         (E((0.25, 0.5), (1.0, 0.5), 0.4), c2.RotatedBox((0.25 + (R + 0.2) * u[0], 0.5 + (R + 0.2) * u[1]), (R, R), th)),
     ]
@@ -224,9 +226,9 @@ def _size_ratio_pairs(ratio):
 def test_overlap_area_size_ratios(ratio):
     # Before: order-dependent from a ratio of ~3e4 (0.27 % at 3e4, 89 % at 1e6), a
     # ZeroDivisionError at 1e9, an ellipse against a small polygon or a huge polygon against a
-    # small ellipse off by eps * ratio. Measured worst 2.1e-16 at every ratio.
+    # small ellipse off by eps * ratio (3e-9 at 1e8). Measured worst 2.1e-16 at every ratio.
     pairs = [p for p in _size_ratio_pairs(ratio) if c2.relate(*p) == c2.Relation.OVERLAPPING]
-    assert len(pairs) == 10
+    assert len(pairs) == 12
     assert _check_areas(pairs) <= AREA_RTOL
 
 

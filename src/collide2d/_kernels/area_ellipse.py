@@ -37,8 +37,9 @@ changes of ``B``'s level along the unit circle (:func:`points_ellipse.crossings_
 Ellipse against polygon: the polygon is mapped to the frame and clipped by the unit disc in one
 pass over its edges (vertices inside, entry and exit points, in order); the area is the shoelace
 sum of that chain (in coordinates relative to the first vertex, to keep slivers and polygons far
-smaller than the ellipse accurate) plus a circular segment for every arc from an exit point to
-the next entry point.
+smaller than the ellipse accurate; for a polygon reaching beyond the ellipse, in plain frame
+coordinates with each edge's distance from the centre computed without cancellation) plus a
+circular segment for every arc from an exit point to the next entry point.
 
 No allocation, no exceptions.
 """
@@ -463,14 +464,17 @@ def disc_polygon_in_frame(pa, pb, vb, cx, cy, a, b, ux, uy):
     # from the accurate level of V_r (level_at): gamma = gamma_r + (2 X_r + D) . D. A polygon far
     # smaller than the ellipse and near its boundary has |X| = 1 + tiny, whose plain |X|^2 - 1
     # would carry an absolute error of eps, i.e. eps times the size ratio relative to the polygon.
-    # A polygon that reaches far beyond the ellipse (its first vertex more than 2 semi-axes out)
-    # works in plain frame coordinates instead, with each edge's distance from the centre (E x V)
-    # from the stored vertices without cancellation (_edge_cross) and its crossings placed from
-    # the foot of that distance: X_r + D would carry the rounding of the far vertices.
+    # A polygon that reaches far beyond the ellipse (a vertex more than 2 semi-axes out) works in
+    # plain frame coordinates instead, with each edge's distance from the centre (E x V) from the
+    # stored vertices without cancellation (_edge_cross) and its crossings placed from the foot of
+    # that distance: X_r + D would carry the rounding of the far vertices.
     vrx = vb[offset, 0]
     vry = vb[offset, 1]
     xr, yr = to_frame(vrx, vry, cx, cy, a, b, ux, uy)
-    far = hypot(xr, yr) > 2.0
+    far = False
+    for i in range(count):
+        x, y = to_frame(vb[offset + i, 0], vb[offset + i, 1], cx, cy, a, b, ux, uy)
+        far = far or x * x + y * y > 4.0
     gr = 0.0
     if far:
         xr = yr = 0.0

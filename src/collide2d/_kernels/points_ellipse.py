@@ -837,12 +837,13 @@ def crossing_points_ellipse_ellipse(pa, pb, kind, out):
     cx, cy, a, b, ux, uy = unit_frame(pa)
     p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
     n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy = resolved_crossings(p1, p2, r1, r2, sp, sr, g)
-    # the closest pair of points, and the point farthest from all others
+    # the closest pair of four points, and the point farthest from all others (two points close
+    # together come from one line, which is then nearly tangent: gap tells)
     ci = cj = 0
     close = math.inf
     lone = 0
     lone_d = -1.0
-    for i in range(n):
+    for i in range(n if n == 4 else 0):
         nearest = math.inf
         for j in range(n):
             if j != i:
