@@ -5,8 +5,8 @@ stored numbers): crossing points from the quartic in ``tan(t / 2)`` of the eccen
 ellipse (``mpmath.polyroots``, polished by ``findroot``), then either
 
 * segments: the polygon of the crossing points plus, between consecutive points, the segment of
-  the ellipse whose arc is inside the other, decided by evaluating the *midpoint* of the arc (not
-  the normal-orientation rule the library uses), or
+  the ellipse whose arc is inside the other, decided by evaluating the arc's middle and quarter
+  points (the majority: a tangent point missing from the roots spoils one at most), or
 * quadrature of the chord overlap: the integral over ``x`` of the length of the intersection of
   the two vertical chords (``mpmath.quad``, tanh-sinh, split at the crossing points and the ends
   of the x ranges, where the integrand has kinks or square-root ends).

@@ -32,13 +32,14 @@ it. Since the corners lie on a convex curve, the steps on either ellipse sum to 
 which guards against an angle of ``-tiny`` rounded to ``2 pi - tiny`` (and, for two corners that
 coincide, tells which step is the full turn). Crossings that the pencil cannot resolve (clusters
 of three or four intersections near a contact of order 3 or 4) are found again as the sign
-changes of ``B``'s level along the unit circle (:func:`_crossings_by_sign`).
+changes of ``B``'s level along the unit circle (:func:`points_ellipse.crossings_by_sign`).
 
 Ellipse against polygon: the polygon is mapped to the frame and clipped by the unit disc in one
 pass over its edges (vertices inside, entry and exit points, in order); the area is the shoelace
 sum of that chain (in coordinates relative to the first vertex, to keep slivers and polygons far
-smaller than the ellipse accurate) plus a circular segment for every arc from an exit point to
-the next entry point.
+smaller than the ellipse accurate; for a polygon reaching beyond the ellipse, in plain frame
+coordinates with each edge's distance from the centre computed without cancellation) plus a
+circular segment for every arc from an exit point to the next entry point.
 
 No allocation, no exceptions.
 """
@@ -48,23 +49,15 @@ import math
 from collide2d._jit import kernel
 
 from . import codes
-from .points_ellipse import base_member, circle_level, conic_in_frame, crossings_in_frame, level_at, pick4, put4, to_frame, unit_frame
+from .points_ellipse import conic_in_frame, level_at, pick4, put4, resolved_crossings, to_frame, unit_frame
 from .vec import hypot, two_product, two_sum
 
 _TWO_PI = 2.0 * math.pi
 # Series switch for dt - sin dt (see the module docstring). Dimensionless (radians).
 _SERIES_BELOW = 0.25
-# A crossing point whose Newton polish ends with a residual above this (relative to the size of
-# the terms of the two equations, see points_ellipse._polish) is dropped from the corners: the
-# pencil could not resolve it (a cluster of three or four intersections, a contact of order 3 or
-# 4 within rounding), and the arc through it is classified by _arc_inside instead. Polished points
-# end within a few eps; the dropped ones measured 1e-9 and more.
-_UNRESOLVED = 1e-12
-# Equal steps of the angle at which _crossings_by_sign samples the level of B on the unit circle.
-_SIGN_SAMPLES = 32
-# A line of the split pencil member this near tangency to the unit circle (in frame units, see
-# points_ellipse._line_foot) may hide a pair of crossings that rounding moved off the circle.
-_NEAR_TANGENT = 1e-6
+# Levels (q - 1 of the other ellipse) at least this far from 0 at the middle of an arc decide its
+# side alone (see _arc_inside); closer ones ask the quarter points too. Dimensionless.
+_LEVEL_BAND = 1e-3
 
 
 @kernel
@@ -158,16 +151,11 @@ def _fix_wrap(n, d0, d1, d2, d3, long_index):
 def _arc_middle(x0, y0, x1, y1, dt):
     """Unit vector halfway along the counter-clockwise arc of the unit circle from ``(x0, y0)``.
 
-    The arc ends at ``(x1, y1)`` after the angle ``dt``. Without trigonometry: the bisector
-    ``u0 + u1`` for ``dt <= pi / 2`` (its opposite for ``dt >= 3 pi / 2``), else the chord
-    ``u1 - u0`` turned clockwise by a quarter (well conditioned where ``u0 + u1`` is small).
+    The arc ends at ``(x1, y1)`` after the angle ``dt``; both ends lie on the unit circle (to
+    rounding). Without trigonometry: the bisector ``u0 + u1`` for ``dt <= pi / 2`` (its opposite
+    for ``dt >= 3 pi / 2``), else the chord ``u1 - u0`` turned clockwise by a quarter (well
+    conditioned where ``u0 + u1`` is small).
     """
-    n0 = hypot(x0, y0)
-    n1 = hypot(x1, y1)
-    x0 = x0 / n0
-    y0 = y0 / n0
-    x1 = x1 / n1
-    y1 = y1 / n1
     if dt <= 0.5 * math.pi:
         mx = x0 + x1
         my = y0 + y1
@@ -184,21 +172,29 @@ def _arc_middle(x0, y0, x1, y1, dt):
 
 
 @kernel
-def _inside_b(X, Y, p1, p2, r1, r2, sp, sr):
-    """Is the frame point ``X`` strictly inside ``B`` (``|P X - s| < 1``)?"""
+def _level_b(X, Y, p1, p2, r1, r2, sp, sr):
+    """``q_B - 1`` at the frame point ``X`` (``|P X - s|^2 - 1``; negative inside ``B``)."""
     zp = p1 * X + p2 * Y - sp
     zr = r1 * X + r2 * Y - sr
-    return zp * zp + zr * zr < 1.0
+    return (zp * zp + zr * zr) - 1.0
 
 
 @kernel
-def _inside_a(zp, zr, p1, p2, r1, r2, sp, sr, det_p):
-    """Is the point ``Z`` of ``B``'s unit frame strictly inside ``A``? (``X = P^-1 (Z + s)``)"""
+def _level_a(zp, zr, p1, p2, r1, r2, sp, sr, det_p):
+    """``|X|^2 - 1`` at the point ``Z`` of ``B``'s unit frame (``X = P^-1 (Z + s)``)."""
     u = zp + sp
     v = zr + sr
     x = (r2 * u - p2 * v) / det_p
     y = (p1 * v - r1 * u) / det_p
-    return x * x + y * y < 1.0
+    return (x * x + y * y) - 1.0
+
+
+@kernel
+def _level_other(on_a, x, y, p1, p2, r1, r2, sp, sr, det_p):
+    """The other ellipse's level at a point of ``A`` (``on_a``, ``A``'s frame) or of ``B`` (its frame)."""
+    if on_a:
+        return _level_b(x, y, p1, p2, r1, r2, sp, sr)
+    return _level_a(x, y, p1, p2, r1, r2, sp, sr, det_p)
 
 
 @kernel
@@ -206,23 +202,22 @@ def _arc_inside(on_a, x0, y0, x1, y1, dt, p1, p2, r1, r2, sp, sr, det_p):
     """Does the arc of ``dt`` from ``(x0, y0)`` to ``(x1, y1)`` lie inside the other ellipse?
 
     The arc is one of ``A`` (``on_a``, points in ``A``'s frame) or of ``B`` (points in ``B``'s
-    unit frame). Tested at its quarter points, and at its middle when those two disagree: a
-    tangent point that rounding dropped from the corners (or a pair of crossings closer than
-    rounding can resolve) lies somewhere inside the arc, often exactly at its middle (symmetric
-    pairs), and spoils the test at one of the three points at most.
+    unit frame). Along an arc between consecutive meeting points the other ellipse's level has one
+    sign, except at a tangent point that rounding dropped from the corners (a zero) or inside a
+    pair of crossings closer than the pencil resolves (a sliver of the other sign); such a point
+    is often exactly the arc's middle (symmetric pairs). The level at the middle decides unless it
+    is within ``_LEVEL_BAND`` of 0; then the majority of the quarter points and the middle does
+    (a tangent point or a sliver spoils one of the three at most).
     """
     mx, my = _arc_middle(x0, y0, x1, y1, dt)
+    mid = _level_other(on_a, mx, my, p1, p2, r1, r2, sp, sr, det_p)
+    if abs(mid) >= _LEVEL_BAND:
+        return mid < 0.0
     qx, qy = _arc_middle(x0, y0, mx, my, 0.5 * dt)
     wx, wy = _arc_middle(mx, my, x1, y1, 0.5 * dt)
-    if on_a:
-        first = _inside_b(qx, qy, p1, p2, r1, r2, sp, sr)
-        if first == _inside_b(wx, wy, p1, p2, r1, r2, sp, sr):
-            return first
-        return _inside_b(mx, my, p1, p2, r1, r2, sp, sr)
-    first = _inside_a(qx, qy, p1, p2, r1, r2, sp, sr, det_p)
-    if first == _inside_a(wx, wy, p1, p2, r1, r2, sp, sr, det_p):
-        return first
-    return _inside_a(mx, my, p1, p2, r1, r2, sp, sr, det_p)
+    votes = (1 if mid < 0.0 else 0) + (1 if _level_other(on_a, qx, qy, p1, p2, r1, r2, sp, sr, det_p) < 0.0 else 0)
+    votes += 1 if _level_other(on_a, wx, wy, p1, p2, r1, r2, sp, sr, det_p) < 0.0 else 0
+    return votes >= 2
 
 
 @kernel
@@ -339,102 +334,6 @@ def overlap_in_frame(p1, p2, r1, r2, sp, sr, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3):
 
 
 @kernel
-def _crossings_by_sign(p1, p2, r1, r2, sp, sr, g, n, n_all, X0, Y0, X1, Y1, X2, Y2, X3, Y3, fx, fy):
-    """The crossings again, as the sign changes of ``F(t) = q_B(cos t, sin t) - 1`` on the unit circle.
-
-    For pairs where the pencil left points unresolved (:data:`_UNRESOLVED`) or split off a line
-    nearly tangent to the unit circle (``gap`` below ``_NEAR_TANGENT``, foot ``(fx, fy)``): a
-    cluster of three or four intersections, such as two crossings a fourth root of the distance
-    from a contact of order 4 apart, which the pencil resolves only to about that root of eps.
-    ``F`` (:func:`circle_level`, without the cancellation of ``q_B - 1``) is sampled at
-    ``_SIGN_SAMPLES`` equal steps of the angle, at every computed point, resolved or not, and at
-    the foot (those lie inside their cluster, where the sign differs from around it), and
-    each sign change between neighbouring samples is bisected to the last bit of the angle. The
-    new corners replace the old ones when there are 2 or 4 of them and no fewer than the ``n``
-    resolved points (each snapped to a resolved point within 1e-6 rad); otherwise those stay (a pair of crossings closer than the samples can be missed: its sliver then
-    counts for the arc test of :func:`overlap_in_frame`).
-    """
-    d11, d12, d22, d13, d23, d33, form = base_member(p1, p2, r1, r2, sp, sr, g)
-    count = 0
-    R0 = R1 = R2 = R3 = 0.0
-    step = _TWO_PI / _SIGN_SAMPLES
-    for k in range(_SIGN_SAMPLES):
-        lo = -math.pi + k * step
-        hi = lo + step if k + 1 < _SIGN_SAMPLES else math.pi
-        # the computed points inside [lo, hi), sorted (absent ones at +inf)
-        s0 = s1 = s2 = s3 = math.inf
-        # the computed points and the foot inside [lo, hi) (absent ones at +inf), sorted
-        s0 = s1 = s2 = s3 = s4 = math.inf
-        for i in range(5):
-            if n <= i < n_all:  # unresolved points (resolved ones have a level of ~0, no sign)
-                t = math.atan2(pick4(i, Y0, Y1, Y2, Y3), pick4(i, X0, X1, X2, X3))
-            elif i == 4:
-                t = math.atan2(fy, fx)
-            else:
-                continue
-            if lo <= t < hi:
-                if i < 4:
-                    s0, s1, s2, s3 = put4(i, t, s0, s1, s2, s3)
-                else:
-                    s4 = t
-        for _ in range(4):  # bubble sort of five entries
-            s0, s1 = min(s0, s1), max(s0, s1)
-            s1, s2 = min(s1, s2), max(s1, s2)
-            s2, s3 = min(s2, s3), max(s2, s3)
-            s3, s4 = min(s3, s4), max(s3, s4)
-        a = lo
-        fa = circle_level(a, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
-        for j in range(6):
-            b = hi if j == 5 else (s0 if j == 0 else (s1 if j == 1 else (s2 if j == 2 else (s3 if j == 3 else s4))))
-            if not (b < math.inf) or b <= a:
-                continue
-            fb = circle_level(b, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
-            if (fa < 0.0) != (fb < 0.0):
-                if count == 4:
-                    return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3
-                root = _bisect_level(a, b, fa < 0.0, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
-                R0, R1, R2, R3 = put4(count, root, R0, R1, R2, R3)
-                count += 1
-            a = b
-            fa = fb
-    if (count != 2 and count != 4) or count < n:
-        return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3
-    # a root next to a resolved point is that point (polished, usually more accurate)
-    Z0x, Z0y = _snap(R0, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
-    Z1x, Z1y = _snap(R1, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
-    Z2x, Z2y = _snap(R2, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
-    Z3x, Z3y = _snap(R3, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
-    return count, Z0x, Z0y, Z1x, Z1y, Z2x, Z2y, Z3x, Z3y
-
-
-@kernel
-def _snap(t, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3):
-    """The point at angle ``t`` on the unit circle, or the first of the ``n`` points within 1e-6 rad of it."""
-    x = math.cos(t)
-    y = math.sin(t)
-    for i in range(n):
-        px = pick4(i, X0, X1, X2, X3)
-        py = pick4(i, Y0, Y1, Y2, Y3)
-        if abs(math.atan2(x * py - y * px, x * px + y * py)) < 1e-6:
-            return px, py
-    return x, y
-
-
-@kernel
-def _bisect_level(a, b, negative_at_a, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
-    """The angle in ``[a, b]`` where :func:`circle_level` changes sign, to the last bit."""
-    for _ in range(200):
-        m = 0.5 * (a + b)
-        if not (a < m < b):
-            break
-        if (circle_level(m, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr) < 0.0) == negative_at_a:
-            a = m
-        else:
-            b = m
-    return 0.5 * (a + b)
-
-
-@kernel
 def _second_first(pa, pb):
     """Should ``pb`` be the frame ellipse? The smaller one is (ties: the lexicographically smaller row).
 
@@ -470,9 +369,7 @@ def area_ellipse_ellipse(pa, va, pb, vb, relation):
     if _second_first(pa, pb):
         pa, pb = pb, pa
     p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
-    n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy, n_all = crossings_in_frame(p1, p2, r1, r2, sp, sr, g, _UNRESOLVED)
-    if n_all > n or gap < _NEAR_TANGENT:
-        n, X0, Y0, X1, Y1, X2, Y2, X3, Y3 = _crossings_by_sign(p1, p2, r1, r2, sp, sr, g, n, n_all, X0, Y0, X1, Y1, X2, Y2, X3, Y3, fx, fy)
+    n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy = resolved_crossings(p1, p2, r1, r2, sp, sr, g)
     if n < 2:
         # The boundaries meet (exactly) but no crossing survived rounding: the pair is within
         # rounding of a tangency or of equality. Nested-like pairs (either centre inside the
@@ -567,14 +464,17 @@ def disc_polygon_in_frame(pa, pb, vb, cx, cy, a, b, ux, uy):
     # from the accurate level of V_r (level_at): gamma = gamma_r + (2 X_r + D) . D. A polygon far
     # smaller than the ellipse and near its boundary has |X| = 1 + tiny, whose plain |X|^2 - 1
     # would carry an absolute error of eps, i.e. eps times the size ratio relative to the polygon.
-    # A polygon that reaches far beyond the ellipse (its first vertex more than 2 semi-axes out)
-    # works in plain frame coordinates instead, with each edge's distance from the centre (E x V)
-    # from the stored vertices without cancellation (_edge_cross) and its crossings placed from
-    # the foot of that distance: X_r + D would carry the rounding of the far vertices.
+    # A polygon that reaches far beyond the ellipse (a vertex more than 2 semi-axes out) works in
+    # plain frame coordinates instead, with each edge's distance from the centre (E x V) from the
+    # stored vertices without cancellation (_edge_cross) and its crossings placed from the foot of
+    # that distance: X_r + D would carry the rounding of the far vertices.
     vrx = vb[offset, 0]
     vry = vb[offset, 1]
     xr, yr = to_frame(vrx, vry, cx, cy, a, b, ux, uy)
-    far = hypot(xr, yr) > 2.0
+    far = False
+    for i in range(count):
+        x, y = to_frame(vb[offset + i, 0], vb[offset + i, 1], cx, cy, a, b, ux, uy)
+        far = far or x * x + y * y > 4.0
     gr = 0.0
     if far:
         xr = yr = 0.0

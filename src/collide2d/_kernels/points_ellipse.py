@@ -73,6 +73,14 @@ _MIN_CROSSING_SINE = 1e-7
 # near tangency are otherwise rare.
 _NEAR_TANGENT = 1e-6
 _NEAR_PAIR = 1e-5
+# A crossing point whose Newton polish ends with a residual above this (relative to the size of
+# the terms of the two equations, see _polish) is unresolved: the pencil could not resolve it (a
+# cluster of three or four intersections, a contact of order 3 or 4 within rounding), and the
+# crossings are searched again by crossings_by_sign. Polished points end within a few eps; the
+# unresolved ones measured 1e-9 and more.
+UNRESOLVED = 1e-12
+# Equal steps of the angle at which crossings_by_sign samples the level of B on the unit circle.
+_SIGN_SAMPLES = 32
 
 
 # -- the unit frame of an ellipse ------------------------------------------------------------------
@@ -358,7 +366,8 @@ def _polish(X, Y, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
             mag += abs(d33) + shift * (h1 * h1 + 1.0)
         rel = abs(f1) / (h1 * h1 + 1.0) + abs(f2 + shift * f1) / mag
         det = X * g2y - Y * g2x
-        if not (res > 0.0) or not (abs(det) > _MIN_CROSSING_SINE * h1 * hb) or it == 9:
+        # at the level of rounding already (the usual case for the line-circle points): done
+        if not (rel > 4.0 * _EPS) or not (abs(det) > _MIN_CROSSING_SINE * h1 * hb) or it == 9:
             break
         # J = 2 [[X, Y], [g2x, g2y]]; solve J (dX, dY) = -(f1, f2)
         pX = X
@@ -556,6 +565,117 @@ def crossings_in_frame(p1, p2, r1, r2, sp, sr, g, tol):
 
 
 @kernel
+def resolved_crossings(p1, p2, r1, r2, sp, sr, g):
+    """The crossings of :func:`crossings_in_frame`, searched again by :func:`crossings_by_sign` when
+    the pencil left some unresolved or split off a line within ``_NEAR_TANGENT`` of tangency.
+
+    Returns ``(n, X0, Y0, ..., X3, Y3, gap, fx, fy)``.
+    """
+    n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy, n_all = crossings_in_frame(p1, p2, r1, r2, sp, sr, g, UNRESOLVED)
+    if n_all > n or gap < _NEAR_TANGENT:
+        n, X0, Y0, X1, Y1, X2, Y2, X3, Y3 = crossings_by_sign(p1, p2, r1, r2, sp, sr, g, n, n_all, X0, Y0, X1, Y1, X2, Y2, X3, Y3, fx, fy)
+    return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy
+
+
+@kernel
+def crossings_by_sign(p1, p2, r1, r2, sp, sr, g, n, n_all, X0, Y0, X1, Y1, X2, Y2, X3, Y3, fx, fy):
+    """The crossings again, as the sign changes of ``F(t) = q_B(cos t, sin t) - 1`` on the unit circle.
+
+    For pairs where the pencil left points unresolved (residual above ``UNRESOLVED``) or split off
+    a line nearly tangent to the unit circle (``gap`` below ``_NEAR_TANGENT``, foot ``(fx, fy)``):
+    a cluster of three or four intersections, such as two crossings a fourth root of the distance
+    from a contact of order 4 apart, which the pencil resolves only to about that root of eps.
+    ``F`` (:func:`circle_level`, without the cancellation of ``q_B - 1``) is sampled at
+    ``_SIGN_SAMPLES`` equal steps of the angle, at every unresolved point and at the foot (those
+    lie inside their cluster, where the sign differs from around it; resolved points sit on a
+    root, where the sign is noise), and each sign change between neighbouring samples is bisected
+    to the last bit of the angle. The
+    new corners replace the old ones when there are 2 or 4 of them and no fewer than the ``n``
+    resolved points (each snapped to a resolved point within 1e-9 rad); otherwise those stay (a
+    pair of crossings closer than the samples can be missed: its sliver then counts for the arc
+    test of the area).
+    """
+    d11, d12, d22, d13, d23, d33, form = base_member(p1, p2, r1, r2, sp, sr, g)
+    count = 0
+    R0 = R1 = R2 = R3 = 0.0
+    step = (2.0 * math.pi) / _SIGN_SAMPLES
+    for k in range(_SIGN_SAMPLES):
+        lo = -math.pi + k * step
+        hi = lo + step if k + 1 < _SIGN_SAMPLES else math.pi
+        # the computed points inside [lo, hi), sorted (absent ones at +inf)
+        s0 = s1 = s2 = s3 = math.inf
+        # the computed points and the foot inside [lo, hi) (absent ones at +inf), sorted
+        s0 = s1 = s2 = s3 = s4 = math.inf
+        for i in range(5):
+            if n <= i < n_all:  # unresolved points (resolved ones have a level of ~0, no sign)
+                t = math.atan2(pick4(i, Y0, Y1, Y2, Y3), pick4(i, X0, X1, X2, X3))
+            elif i == 4:
+                t = math.atan2(fy, fx)
+            else:
+                continue
+            if lo <= t < hi:
+                if i < 4:
+                    s0, s1, s2, s3 = put4(i, t, s0, s1, s2, s3)
+                else:
+                    s4 = t
+        for _ in range(4):  # bubble sort of five entries
+            s0, s1 = min(s0, s1), max(s0, s1)
+            s1, s2 = min(s1, s2), max(s1, s2)
+            s2, s3 = min(s2, s3), max(s2, s3)
+            s3, s4 = min(s3, s4), max(s3, s4)
+        a = lo
+        fa = circle_level(a, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+        for j in range(6):
+            b = hi if j == 5 else (s0 if j == 0 else (s1 if j == 1 else (s2 if j == 2 else (s3 if j == 3 else s4))))
+            if not (b < math.inf) or b <= a:
+                continue
+            fb = circle_level(b, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+            if (fa < 0.0) != (fb < 0.0):
+                if count == 4:
+                    return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3
+                root = _bisect_level(a, b, fa < 0.0, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+                R0, R1, R2, R3 = put4(count, root, R0, R1, R2, R3)
+                count += 1
+            a = b
+            fa = fb
+    if (count != 2 and count != 4) or count < n:
+        return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3
+    # a root next to a resolved point is that point (polished, usually more accurate)
+    Z0x, Z0y = _snap(R0, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
+    Z1x, Z1y = _snap(R1, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
+    Z2x, Z2y = _snap(R2, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
+    Z3x, Z3y = _snap(R3, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
+    return count, Z0x, Z0y, Z1x, Z1y, Z2x, Z2y, Z3x, Z3y
+
+
+@kernel
+def _snap(t, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3):
+    """The point at angle ``t`` on the unit circle, or the first of the ``n`` points within 1e-9 rad of it."""
+    x = math.cos(t)
+    y = math.sin(t)
+    for i in range(n):
+        px = pick4(i, X0, X1, X2, X3)
+        py = pick4(i, Y0, Y1, Y2, Y3)
+        if abs(math.atan2(x * py - y * px, x * px + y * py)) < 1e-9:
+            return px, py
+    return x, y
+
+
+@kernel
+def _bisect_level(a, b, negative_at_a, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
+    """The angle in ``[a, b]`` where :func:`circle_level` changes sign, to the last bit."""
+    for _ in range(200):
+        m = 0.5 * (a + b)
+        if not (a < m < b):
+            break
+        if (circle_level(m, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr) < 0.0) == negative_at_a:
+            a = m
+        else:
+            b = m
+    return 0.5 * (a + b)
+
+
+@kernel
 def _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, i, j):
     """Entry (i, j) of a 3x3 matrix passed by entries (no allocation)."""
     if i == 0:
@@ -716,13 +836,14 @@ def crossing_points_ellipse_ellipse(pa, pb, kind, out):
     """
     cx, cy, a, b, ux, uy = unit_frame(pa)
     p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
-    n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy, _ = crossings_in_frame(p1, p2, r1, r2, sp, sr, g, math.inf)
-    # the closest pair of points, and the point farthest from all others
+    n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy = resolved_crossings(p1, p2, r1, r2, sp, sr, g)
+    # the closest pair of four points, and the point farthest from all others (two points close
+    # together come from one line, which is then nearly tangent: gap tells)
     ci = cj = 0
     close = math.inf
     lone = 0
     lone_d = -1.0
-    for i in range(n):
+    for i in range(n if n == 4 else 0):
         nearest = math.inf
         for j in range(n):
             if j != i:
