@@ -86,7 +86,7 @@ def _batch(shapes):
     first = shapes[0]
     if first._kind == "ellipse":
         params = np.array([s._params for s in shapes])
-        return E(params[:, :2], params[:, 2:4], np.arctan2(params[:, 5], params[:, 4]))
+        return E(params[:, :2], params[:, 2:4], direction=params[:, 4:6])  # the stored numbers exactly
     return c2.Polygon(np.array([s._verts for s in shapes]))
 
 

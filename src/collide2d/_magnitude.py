@@ -371,7 +371,14 @@ def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
         return _row_area(kind_a, pa, va)
     if relation == codes.CONTAINS:
         return _row_area(kind_b, pb, vb)
-    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
+    k, centred = pair_shift(kind_a, pa, va, kind_b, pb, vb)
+    if not centred:
+        # The overlap lies within the smaller shape: scale it to about 1, so that its lengths keep
+        # their bits and no product of them underflows (the ellipse kernels divide by the radii),
+        # while the squares of the larger shape's numbers stay finite (below 2**1000).
+        k_small = -_exponent(min(_extent(kind_a, pa, va), _extent(kind_b, pb, vb)))
+        big = max(float(np.max(np.abs(_numbers(kind, row, verts)))) for kind, row, verts in ((kind_a, pa, va), (kind_b, pb, vb)))
+        k = max(k, min(k_small, 500 - _exponent(big)))
     area = math.ldexp(float(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k), relation)), -2 * k)
     return area if area > 0.0 else _TINY
 

@@ -810,6 +810,12 @@ class Box(Shape):
 _TOO_SMALL = "half_size is too small relative to center to give four distinct float64 corners"
 
 
+def _too_small(center, half_size):
+    """Raise for corners that collapse: the range rule's message when it is the cause."""
+    check_range("rotatedbox", {"center": np.asarray(center, dtype=np.float64), "half_size": np.asarray(half_size, dtype=np.float64)})
+    raise ValueError(_TOO_SMALL)
+
+
 class RotatedBox(Shape):
     """A closed rectangle rotated about its centre.
 
@@ -870,7 +876,7 @@ class RotatedBox(Shape):
             # is certainly left. Only boxes small against their position need the exact signs.
             if min(hx, hy) * 2.0**40 < abs(cx) + abs(cy) + hx + hy:
                 if not _convex.turns_left(list(zip(corners[0::2], corners[1::2]))):
-                    raise ValueError(_TOO_SMALL)
+                    _too_small(center, half)
             row = _frombuffer(_PACK[5](cx, cy, hx, hy, angle))
             fields = {"center": row[0:2], "half_size": row[2:4], "angle": row[4, ...]}
             self._finish_owned(fields, _FOUR, _frombuffer(_PACK[8](*corners)).reshape(4, 2))
@@ -914,7 +920,7 @@ class RotatedBox(Shape):
         row = _frozen(row)
         for index in np.flatnonzero(certain == 0):  # the float filter could not decide: exact signs
             if not _convex.turns_left([tuple(p) for p in corners.reshape(-1, 4, 2)[index].tolist()]):
-                raise ValueError(_TOO_SMALL)
+                _too_small(f["center"], f["half_size"])
         params, verts = _corner_polygons(corners, batch)
         fields = {"center": row[..., 0:2], "half_size": row[..., 2:4], "angle": angle}
         self._finish_owned(fields, params, verts)
