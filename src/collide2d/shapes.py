@@ -884,10 +884,12 @@ class RotatedBox(Shape):
         from collide2d._kernels.construct import box_corners, left_turns_certain, rotated_box_angle_loop, rotated_box_loop
 
         def python_loop(rows, corners, certain):  # a few boxes: the kernels' Python source, no compilation
+            corners_of = getattr(box_corners, "py_func", box_corners)  # plain functions without the JIT
+            turns_certain = getattr(left_turns_certain, "py_func", left_turns_certain)
             for i, values in enumerate(rows.tolist()):
-                k = box_corners.py_func(*values)
+                k = corners_of(*values)
                 corners[i] = np.reshape(k, (4, 2))
-                certain[i] = left_turns_certain.py_func(*k)
+                certain[i] = turns_certain(*k)
 
         vectors = {"center": center, "half_size": half}
         if w is None:
