@@ -170,15 +170,111 @@ def check_sizes(sizes, name, limit=MAGNITUDE_MAX):
     return sizes
 
 
-def check_range(kind, fields):
+_COORDINATE_FIELDS = ("xy", "center", "start", "end", "point", "min", "max", "vertices")
+
+
+def _sizes_ok(low, high, limit=MAGNITUDE_MAX):
+    return SIZE_MIN <= low and high <= limit
+
+
+def _row_in_range(kind, v):
+    """The range rule on one kernel row ``v`` (a list of floats) of a point, circle, ellipse,
+    segment or line."""
+    m = MAGNITUDE_MAX
+    if not (-m <= v[0] <= m and -m <= v[1] <= m):
+        return False
+    if kind == "circle" or kind == "ellipse":
+        a, b = v[2], v[3]
+        return SIZE_MIN <= a <= m and SIZE_MIN <= b <= m and a <= ASPECT_MAX * b and b <= ASPECT_MAX * a
+    if kind == "segment":
+        extent = max(abs(v[2] - v[0]), abs(v[3] - v[1]))
+        return -m <= v[2] <= m and -m <= v[3] <= m and SIZE_MIN <= extent <= 2.0 * m
+    return True  # point, line (any non-zero direction)
+
+
+_ROW_KINDS = ("point", "circle", "ellipse", "segment", "line")
+_COMPILED_FROM = 64  # batches of at least this many ellipses check their rows in one compiled pass
+
+
+def _certainly_in_range(kind, fields, params=None):
+    """The range rule's fast accept: True when every field is certainly in range.
+
+    Single shapes compare Python floats (a NumPy reduction on a two-element array costs more than
+    the whole constructor), from the kernel row ``params`` where it holds the fields; batches take
+    one ``min`` and one ``max`` per array. False sends the shape to the checks that name the rule.
+    """
+    m = MAGNITUDE_MAX
+    if params is not None and params.ndim == 1 and kind in _ROW_KINDS:
+        return _row_in_range(kind, params.tolist())
+    if kind == "polygon" and fields["vertices"].ndim == 2 and len(fields["vertices"]) <= 64:
+        xs, ys = zip(*fields["vertices"].tolist())  # one small polygon: plain floats
+        lo_x, hi_x, lo_y, hi_y = min(xs), max(xs), min(ys), max(ys)
+        if not (-m <= min(lo_x, lo_y) and max(hi_x, hi_y) <= m):
+            return False
+        return _sizes_ok(min(hi_x - lo_x, hi_y - lo_y), max(hi_x - lo_x, hi_y - lo_y), 2.0 * m)
+    if params is not None and kind in ("circle", "ellipse") and params.size >= 6 * _COMPILED_FROM:
+        from collide2d._kernels.construct import ellipse_rows_in_range
+
+        rows = np.ascontiguousarray(params.reshape(-1, 6))
+        return bool(ellipse_rows_in_range(rows, m, SIZE_MIN, ASPECT_MAX))
+    if kind != "polygon" and all(fields[name].ndim <= 1 for name in _COORDINATE_FIELDS if name in fields):
+        values = {name: fields[name].tolist() for name in fields if name != "angle"}
+        for name in _COORDINATE_FIELDS:
+            if name in values and not all(-m <= v <= m for v in values[name]):
+                return False
+        if kind == "circle":
+            return _sizes_ok(values["radius"], values["radius"])
+        if kind == "ellipse":
+            a, b = values["radii"]
+            return _sizes_ok(min(a, b), max(a, b)) and max(a, b) <= ASPECT_MAX * min(a, b)
+        if kind == "rotatedbox":
+            return _sizes_ok(min(values["half_size"]), max(values["half_size"]))
+        if kind == "box":
+            sides = [hi - lo for lo, hi in zip(values["min"], values["max"])]
+            return _sizes_ok(min(sides), max(sides), 2.0 * m)
+        if kind == "segment":
+            extent = max(abs(e - s) for s, e in zip(values["start"], values["end"]))
+            return _sizes_ok(extent, extent, 2.0 * m)
+        return True  # point, line
+    for name in _COORDINATE_FIELDS:
+        if name in fields and fields[name].size and not (-m <= fields[name].min() and fields[name].max() <= m):
+            return False
+    if kind in ("circle", "ellipse", "rotatedbox"):
+        sizes = fields["radius" if kind == "circle" else "radii" if kind == "ellipse" else "half_size"]
+        if sizes.size == 0:
+            return True
+        low, high = sizes.min(), sizes.max()
+        if not _sizes_ok(low, high):
+            return False
+        if kind == "ellipse" and high > ASPECT_MAX * low:  # the batch spans more than 2**100: per row
+            a, b = sizes[..., 0], sizes[..., 1]
+            return bool(np.all(a <= ASPECT_MAX * b) and np.all(b <= ASPECT_MAX * a))
+        return True
+    if kind == "box":
+        sides = fields["max"] - fields["min"]
+    elif kind == "segment":
+        delta = np.abs(fields["end"] - fields["start"])
+        sides = np.maximum(delta[..., 0], delta[..., 1])
+    elif kind == "polygon":
+        v = fields["vertices"]
+        sides = np.max(v, axis=-2) - np.min(v, axis=-2)
+    else:
+        return True  # point, line
+    return sides.size == 0 or _sizes_ok(sides.min(), sides.max(), 2.0 * m)
+
+
+def check_range(kind, fields, params=None):
     """Apply the range rule to the validated, broadcast fields of one shape kind (see ``MAGNITUDE_MAX``).
 
     ``kind`` is the class name in lower case. Coordinates: at most ``MAGNITUDE_MAX`` in magnitude.
     Sizes per kind: radius or radii (and their ratio at most ``ASPECT_MAX``), half-size, box sides ``max - min``, a segment's larger
     coordinate extent ``max(|dx|, |dy|)``, a polygon's bounding-box width and height; each in ``[SIZE_MIN, MAGNITUDE_MAX]`` (``2 * MAGNITUDE_MAX`` for
-    sides and extents, whose ends may lie at opposite limits).
+    sides and extents, whose ends may lie at opposite limits). ``params``, the shape's kernel rows,
+    gives single shapes a faster check.
     """
-    for name in ("xy", "center", "start", "end", "point", "min", "max", "vertices"):
+    if _certainly_in_range(kind, fields, params):
+        return
+    for name in _COORDINATE_FIELDS:
         if name in fields:
             check_coordinates(fields[name], name)
     if kind == "circle":

@@ -91,7 +91,7 @@ class Shape:
 
         Every constructor ends here, so the supported range of magnitudes is checked here, once
         per shape, on the validated fields (:func:`collide2d._validate.check_range`)."""
-        check_range(type(self).__name__.lower(), fields)
+        check_range(type(self).__name__.lower(), fields, params)
         setter = object.__setattr__
         setter(self, "_fields", fields)
         setter(self, "_params", params)
