@@ -228,7 +228,7 @@ def test_dimension_rules_spot_checks():
     assert c2.equals(c2.Ellipse((0, 0), (2, 1), direction=(3, 1)), c2.Ellipse((0, 0), (1, 2), direction=(-1, 3))) is True
     assert c2.equals(c2.Ellipse((0, 0), (2, 1), direction=(3, 1)), c2.Ellipse((0, 0), (2, 1), direction=(-6, -2))) is True
     assert c2.equals(c2.Ellipse((0, 0), (2, 1), angle=np.pi), c2.Ellipse((0, 0), (1, 2), angle=np.pi / 2)) is True
-    # 14: axis-aligned ellipses meeting vertex to vertex touch (API.md)
+    # 14: axis-aligned ellipses meeting vertex to vertex touch (the documented contract)
     assert c2.relate(c2.Ellipse((0, 0), (2, 1)), c2.Ellipse((3, 0), (1, 3))) == R.TOUCHING
 
 

@@ -285,7 +285,7 @@ def test_reference_methods_agree():
 
 
 def test_overlap_area_gte_reference_value():
-    # Test 1 (GTE unit test, ALGORITHMS.md 5.3): unit circle against 4x^2 + (y - 1)^2 = 1.
+    # Test 1 (Geometric Tools' unit test): unit circle against 4x^2 + (y - 1)^2 = 1.
     circle, ellipse = c2.Circle((0, 0), 1), c2.Ellipse((0, 1), (0.5, 1))
     for a, b in ((circle, ellipse), (ellipse, circle)):
         value = overlap_area(a, b)

@@ -61,7 +61,7 @@ PREDICATES = {
 BACKENDS = ("auto", "grid", "sweep", "brute")
 
 # Grid when the 99th percentile of the bounding-box extents is below this multiple of the median
-# (ALGORITHMS.md 7.2 uses the largest extent; the percentile lets a few big shapes stay in the grid).
+# (a cell of the largest extent is the textbook choice; the percentile lets a few big shapes stay in the grid).
 GRID_MAX_SPREAD = 4.0
 BRUTE_MAX_ELEMENTS = 32  # below this many boxes a plain double loop is fastest
 CHUNK = 1 << 20  # candidate pairs per narrow-phase chunk: bounds the working memory

@@ -9,7 +9,7 @@ the bounding boxes and the broad-phase grid. In the physics mode the shapes push
 apart with a Hertz-like force built from :func:`collide2d.measurement.contact` (penetration depth,
 normal and the curvature of both boundaries at the contact).
 
-There is no geometry here (``STYLE.md`` 5.9): every collision answer comes from the public API.
+There is no geometry here: every collision answer comes from the public API.
 The demo computes only what it needs to *draw* (outline points of each shape) and to *move*
 (positions, velocities, masses).
 

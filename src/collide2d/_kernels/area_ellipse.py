@@ -8,11 +8,11 @@ containment or disjointness: ``DISJOINT`` / ``TOUCHING`` give 0, ``CONTAINS`` th
 Frame: the unit frame of the *smaller* ellipse ``A`` (:mod:`points_ellipse`; the arguments are
 swapped when ``pb`` is smaller, ties broken by the rows, so the area is the same number in both
 argument orders), where ``A`` is the unit circle; the map from the world has determinant
-``1 / (a b)``, so world areas are frame areas times ``a b`` (ALGORITHMS.md 5.1). The piece of the
+``1 / (a b)``, so world areas are frame areas times ``a b``. The piece of the
 smaller ellipse then stays on the scale of one whatever the size ratio, and the level of ``A``'s
 centre in ``B`` comes from :func:`points_ellipse.offset_at` without cancellation.
 
-Segment formula (ALGORITHMS.md 5.1; Eberly, "The Area of Intersecting Ellipses", 2008, uses polar
+Segment formula (Eberly, "The Area of Intersecting Ellipses", 2008, uses polar
 angles, Hughes & Chraibi 2012 sectors and triangles; the eccentric-angle form is the same area): the
 region between the chord ``P -> Q`` of an ellipse and its counter-clockwise arc from ``P`` to ``Q``
 has area ``a b (dt - sin dt) / 2`` where ``dt`` in ``[0, 2 pi)`` is the eccentric-angle step,
@@ -21,7 +21,7 @@ two angles). ``dt - sin dt`` is taken from its Taylor series below ``dt = 0.25``
 ``dt^15``: the first omitted term is below ``2e-17`` of the sum), since the direct difference loses
 ``log10(6 / dt^2)`` digits.
 
-Ellipse against ellipse (ALGORITHMS.md 5.1; Hughes & Chraibi, "Calculating ellipse overlap
+Ellipse against ellipse (Hughes & Chraibi, "Calculating ellipse overlap
 areas", Comput. Visual. Sci. 15 (2012); Eberly, "The Area of Intersecting Ellipses", Geometric
 Tools): the points where the boundaries meet, sorted by angle on ``A``, are the corners of the
 convex region ``A n B``; the region is the polygon of those corners plus, between consecutive
@@ -357,7 +357,7 @@ def area_ellipse_ellipse(pa, va, pb, vb, relation):
     ``OVERLAPPING`` pairs whose crossing points cannot be resolved in floating point (fewer than
     two found: boundaries that agree to rounding, e.g. near-identical ellipses) return the smaller
     area; the true value then differs from it by at most the perimeter times the distance between
-    the boundaries (ALGORITHMS.md 5.2), i.e. by rounding.
+    the boundaries, i.e. by rounding.
     """
     if relation == codes.DISJOINT or relation == codes.TOUCHING:
         return 0.0

@@ -7,10 +7,10 @@ Rows are ``cx, cy, a, b, wx, wy`` (see the package docstring). For one ellipse w
 
 * ``Q(y) = b^2 (w.y)^2 + a^2 (w^.y)^2 = y^T A y`` with ``A = b^2 w w^T + a^2 w^ w^T``,
 * ``k = a^2 b^2 W``, so that the closed ellipse is ``Q(x - c) <= k``,
-* ``S = adj A = a^2 w w^T + b^2 w^ w^T`` (``S / W`` is the shape matrix Sigma of ALGORITHMS.md 0.1).
+* ``S = adj A = a^2 w w^T + b^2 w^ w^T`` (``S / W`` is the ellipse's shape matrix Sigma).
 
-Everything is written in the frame centred at ``c_A`` with ``d = c_B - c_A`` (ALGORITHMS.md 1.0,
-item 2). Homogeneous conic matrices (interior ``X^T E X < 0``, ``X = (y, 1)``)::
+Everything is written in the frame centred at ``c_A`` with ``d = c_B - c_A`` (translate
+first, then scale). Homogeneous conic matrices (interior ``X^T E X < 0``, ``X = (y, 1)``)::
 
     E_A = [[A_A, 0], [0, -k_A]]
     E_B = [[A_B, -e], [-e^T, g]]     e = A_B d,  g = Q_B(d) - k_B
@@ -24,14 +24,14 @@ and ``E = e^T S_A e``::
     c3 = -k_B det A_B          c2 = E - g T + k_A det A_B
     c1 = det A_A g - k_A T     c0 = k_A det A_A          (det A = a^2 b^2 W^2)
 
-Since ``c(-lambda) / c0`` is the cubic ``p(lambda)`` of ALGORITHMS.md 1.1 (Wang, Wang & Kim 2001;
+Since ``c(-lambda) / c0`` is the cubic ``p(lambda)`` of Wang, Wang & Kim (2001;
 Choi, Wang, Liu & Kim 2006), the closed ellipses are
 
 * separated        iff  disc(c) > 0 and (c2 < 0 or c1 > 0)  (two distinct negative roots of c),
 * externally tangent iff disc(c) = 0 and (c2 < 0 or c1 > 0),
 * otherwise their interiors meet.
 
-Containment (S-lemma, ALGORITHMS.md 1.4; Etayo, Gonzalez-Vega & del Rio 2006 classify all
+Containment (S-lemma; Etayo, Gonzalez-Vega & del Rio 2006 classify all
 relative positions by such sign conditions): ``B subset A`` iff ``G(tau)`` is positive
 semidefinite for some ``tau >= 0``; ``A subset B`` iff it is negative semidefinite for some
 ``tau > 0``. Definiteness can only change at roots of ``c``: ``G(0) = -E_A`` has signature
@@ -49,7 +49,7 @@ ellipse -> the interiors meet, which answers ``intersects`` but leaves containme
 ``relate``. :func:`intersects_ellipse_ellipse` stops there and never classifies containment (its
 exact twin tests only the separation conditions of ``c``). The rest goes to the
 Perram & Wertheim (1985) contact function, equal to
-``1 - K(1 - s)`` of Gilitschenski & Hanebeck (2012), in the positive-sum form of ALGORITHMS.md 1.2
+``1 - K(1 - s)`` of Gilitschenski & Hanebeck (2012), in a positive-sum form
 (multiplied through by ``W_A W_B``)::
 
     F(l) = l m (m nA + l nB) / (m^2 DA + l^2 DB + l m T),   m = 1 - l,
@@ -1068,7 +1068,7 @@ def _intersects_float(pa, pb, eps):
 
 @kernel
 def _pw_setup(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, QA, eQA, QB, eQB, U):
-    """nA, nB, DA, DB, T with bounds (positive-sum form of ALGORITHMS.md 1.2)."""
+    """nA, nB, DA, DB, T with bounds (positive-sum form)."""
     ra, era = _mul(*_mul(aa_, 0.0, aa_, 0.0, U), *_mul(ba_, 0.0, ba_, 0.0, U), U)
     rb, erb = _mul(*_mul(ab_, 0.0, ab_, 0.0, U), *_mul(bb_, 0.0, bb_, 0.0, U), U)
     wa, ewa = _add(*_mul(wxa, 0.0, wxa, 0.0, U), *_mul(wya, 0.0, wya, 0.0, U), U)

@@ -18,7 +18,7 @@ Frames and scaling
 All pair computations run in the *frame of ellipse a*: origin at its centre, x axis along its
 stored direction ``w`` (normalised once with ``hypot``), y axis along ``w`` turned by +90 degrees,
 and every length divided by ``S``, the power of two nearest above the largest semi-axis of the pair
-(exact; section 1.0 items 2-3 of ``ALGORITHMS.md``: translate first, scale before squaring).
+(exact: translate first, scale before squaring).
 Results are mapped back with the same (rounded) rotation and ``S``. Circles (``a == b``) ignore
 ``w`` and use the world axes. Since dividing by a power of two is exact, ``S`` only matters where
 squares could overflow or underflow: the point kernel, the hottest, takes ``S = 1`` when the
@@ -104,7 +104,7 @@ def _foot_q1(e0, e1, y0, y1):
     Requires ``e0 >= e1 > 0``, ``y0 > 0``, ``y1 > 0`` and lengths of order 1 (the caller scales).
     Returns ``(sigma, iterations)``; the foot point is ``x0 = r0 y0 / (sigma + r0 - 1)``,
     ``x1 = y1 / sigma`` with ``r0 = (e0/e1)^2`` and ``sigma`` the root of Eberly's secular equation
-    in the shifted variable (section 3.1 of ALGORITHMS.md; ``z = y / e``, ``c = r0 - 1``):
+    in the shifted variable (``z = y / e``, ``c = r0 - 1``):
 
         p = r0 z0 / (sigma + c),  q = z1 / sigma,  p^2 + q^2 = 1.
 
@@ -186,7 +186,7 @@ def _foot_q1_bracketed(e0, e1, y0, y1):
     ``x1 = y1 / sigma`` with ``r0 = (e0/e1)^2``.
 
     Equation (Eberly, "Distance from a point to an ellipse...", in the variable sigma = s + 1,
-    which avoids the cancellation near the centre measured in ALGORITHMS.md A.4):
+    which avoids the cancellation of the plain form near the centre):
 
         G(sigma) = (r0 z0 / (sigma + r0 - 1))^2 + (z1 / sigma)^2 - 1 = 0,   z = y / e,
 
@@ -356,7 +356,7 @@ def contact_ellipse_point(pa, va, pb, vb):
     """Signed distance of a point to an ellipse boundary (negative inside), nearest point.
 
     Frame of the ellipse (scaled by a power of two only for huge or tiny ellipses); section 3 of
-    ALGORITHMS.md (see :func:`_foot_q1`). Normal: outward normal of the ellipse at the nearest
+    :func:`_foot_q1`. Normal: outward normal of the ellipse at the nearest
     point (from a to b when outside; when inside ``point_b - point_a = separation * normal`` still
     holds with negative separation). Non-unique nearest points follow the sign bit of the local y
     coordinate of the point (see :func:`_point_ellipse_local`).
@@ -600,7 +600,7 @@ def contact_ellipse_segment(pa, va, pb, vb):
     (``u = +-`` the segment normal, where both ends are active: face contact, curvature 0) or a
     stationary point of ``v_i.u - rho(u)`` (the nearest-point normal of end ``i``, or inside the
     evolute the second local maximum; end contact, curvature ``inf``). Evaluating ``g`` at every
-    candidate and keeping the best is exact (ALGORITHMS.md section 9); ties keep the face.
+    candidate and keeping the best is exact; ties keep the face.
     """
     cx, cy, a, b, wx, wy = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]
     ux, uy = _axis(a, b, wx, wy)
@@ -684,7 +684,7 @@ def contact_ellipse_polygon(pa, va, pb, vb):
     curvature 0) or a stationary point of a single ``v_j.u - rho(u)`` inside vertex ``j``'s cone
     (its nearest-point normal or, inside the evolute, its second local maximum: corner contact,
     curvature ``inf``). The true ``g`` is evaluated at every candidate; the maximum over this
-    finite set is the maximum over all directions (ALGORITHMS.md section 9); ties keep the face.
+    finite set is the maximum over all directions; ties keep the face.
     ``O(n^2)`` for ``n`` vertices.
     """
     cx, cy, a, b, wx, wy = pa[0], pa[1], pa[2], pa[3], pa[4], pa[5]

@@ -18,7 +18,7 @@ A polygon is ``va[off : off + count]``; a segment is the 2-vertex list ``[x0, y0
 point the 1-vertex list ``[x, y]`` (views of the parameter row, no copy). :func:`contact_convex`
 then treats every pair of the three kinds alike:
 
-* Signed distance (ALGORITHMS section 4.2): ``s = max over unit u of g(u)`` with
+* Signed distance: ``s = max over unit u of g(u)`` with
   ``g(u) = min over b of u.b - max over a of u.a = -h_D(-u)`` for the Minkowski difference
   ``D = B - A``. When the shapes overlap or touch (``0 in D``), the maximum is attained at an
   outward facet normal of D, so a finite separating-axis search is exact (Ericson, *Real-Time

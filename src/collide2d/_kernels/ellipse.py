@@ -2,7 +2,7 @@
 
 Frame: all pair formulas use only differences to the ellipse centre, ``y = x - c``; the ellipse
 is ``b^2 (w.y)^2 + a^2 (w^.y)^2 <= a^2 b^2 |w|^2`` (see the package docstring), a positive sum of
-squares that is exact in rationals (ALGORITHMS.md section 9).
+squares that is exact in rationals.
 
 Notation used in every comment below (all in the centre frame, after the power-of-two scaling of
 :func:`_frame`): ``A = a^2``, ``B = b^2``, ``W = |w|^2``, ``R = A B W`` and the quadratic form
@@ -11,7 +11,7 @@ Notation used in every comment below (all in the centre frame, after the power-o
 
 so the closed ellipse is ``Q(y) <= R``. ``Q = y^T G y`` with ``G = B w w^T + A w^ w^^T``, whose
 eigenvalues are ``B W`` (along ``w``) and ``A W`` (along ``w^``); hence ``det G = A B W^2``. This is
-``a^2 b^2 |w|^4`` times the metric ``M`` of ALGORITHMS.md section 0.1, so every test below is the
+``a^2 b^2 |w|^4`` times the ellipse's metric ``M``, so every test below is the
 section 9 test (Eberly, GTE ``DistPoint2Ellipse2`` / ``IntrLine2Ellipse2`` use the same metric)
 multiplied through by positive factors to clear all divisions.
 
@@ -40,7 +40,7 @@ def _pow2_normalizer(m, eps):
     Every sign below is the sign of a homogeneous polynomial in separate groups of variables
     (lengths ``y, a, b``; the direction ``w``; an edge or line direction ``e``), so scaling a group
     by a power of two changes no sign and introduces no rounding. It keeps the products (at most
-    six factors) away from underflow and overflow (ALGORITHMS.md 1.0 item 3); a group already within
+    six factors) away from underflow and overflow; a group already within
     ``2**-60 .. 2**60`` is left alone, since six-factor products of such numbers stay far inside the
     normal float range. In exact mode (``eps == 0``,
     Fractions) no scaling is needed: return the integer 1 so that Fractions stay Fractions.
@@ -155,7 +155,7 @@ def _bilinear_sign(ex, ey, yx, yy, A, B, wx, wy, eps, checked=False):
 def _line_sign(ex, ey, yx, yy, A, B, wx, wy, eps, checked=False):
     """Sign of ``W (e x y)^2 - A (e x w)^2 - B (e.w)^2`` for the line ``y + t e`` (centre frame).
 
-    1 the line misses the ellipse, 0 tangent, -1 secant. Derivation (ALGORITHMS.md section 9): with
+    1 the line misses the ellipse, 0 tangent, -1 secant. Derivation: with
     the normal ``n = e^ = (-ey, ex)`` the line meets the ellipse iff ``(n.y)^2 <= n^T S n`` where
     ``S = a^2 u u^T + b^2 v v^T`` (``u = w / |w|``, ``v = w^ / |w|``) is the shape matrix, i.e. iff
     ``W (n.y)^2 <= A (n.w)^2 + B (n.w^)^2``; here ``n.y = e x y``, ``n.w = e x w``, ``n.w^ = e.w``.
@@ -200,7 +200,7 @@ def _edge_min_sign(y0x, y0y, y1x, y1y, ex, ey, A, B, wx, wy, eps, checked=False)
     ``f'(0) / 2 = beta = Q(e, y0)`` and ``f'(1) / 2 = alpha + beta = Q(e, y1)``. Three regions:
     ``f'(0) >= 0``: the minimum is ``f(0)``; ``f'(1) <= 0``: it is ``f(1)``; otherwise it lies at
     ``t* = -beta / alpha`` in (0, 1) and has the sign of ``alpha gamma - beta^2``, which is the line
-    test of :func:`_line_sign`. No division (ALGORITHMS.md section 9, "Segment / ray").
+    test of :func:`_line_sign`. No division.
     ``UNKNOWN_SIGN`` when a needed sign is not certain.
     """
     b0 = _bilinear_sign(ex, ey, y0x, y0y, A, B, wx, wy, eps, checked)
@@ -334,7 +334,7 @@ def relate_ellipse_polygon(pa, va, pb, vb, eps):
        edge means ``TOUCHING``, none ``DISJOINT``.
 
     Shortcut: the centre strictly right of an edge whose line misses the ellipse (``_line_sign > 0``)
-    separates the two: ``DISJOINT``. (ALGORITHMS.md section 9: centre inside or an edge meets.)
+    separates the two: ``DISJOINT``. (Centre inside, or an edge meets.)
     """
     code = _ellipse_polygon(pa, pb, vb, eps, False)
     if code == codes.UNDECIDED and eps > 0:

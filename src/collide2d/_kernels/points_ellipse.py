@@ -4,7 +4,7 @@ Contract (see :mod:`collide2d._kernels`): ``points_ellipse_<b>(pa, va, pb, vb, r
 writes the points where the two outlines meet into ``out[0:count, 0:2]`` and returns ``count``.
 ``relation`` is the *exact* relation code of the pair (from the relate kernels plus the rational
 fallback), so the kernels never decide how many points there are from how close two computed
-points are (ALGORITHMS.md 2.2 item 5). For a segment, a line or a point the "outline" is the shape
+points are. For a segment, a line or a point the "outline" is the shape
 itself; for a region it is its boundary.
 
 Frame
@@ -14,7 +14,7 @@ Every computation runs in the *unit frame* of the ellipse ``A = pa``: with ``u =
 
     ``X = (u.y) / a,  Y = (v.y) / b``,
 
-in which ``A`` is the unit circle ``X^2 + Y^2 = 1`` (ALGORITHMS.md 2.2 item 1; the map is affine
+in which ``A`` is the unit circle ``X^2 + Y^2 = 1`` (the map is affine
 and orientation preserving, so straight lines stay straight and counter-clockwise stays
 counter-clockwise). Points are mapped back with ``x = c_A + a X u + b Y v``.
 
@@ -37,7 +37,7 @@ digits); in this form they keep their relative accuracy. ``D`` is split into its
 (``adj D = -p p^T`` up to a positive factor, ``p`` the lines' crossing point;
 ``D + [p]_x`` has rank one and a row and a column of it are the two lines); each line is met with
 the unit circle (a stable half-chord formula), and every point is polished by Newton steps on
-``{|X|^2 = 1, q_B(X) = 1}`` (ALGORITHMS.md 2.2).
+``{|X|^2 = 1, q_B(X) = 1}``.
 
 Tangent points (relation ``TOUCHING``, or containment whose boundaries touch) are the global
 minimisers (``B`` outside ``A`` or inside ``A``) or maximisers (``A`` inside ``B``) of ``q_B`` on
@@ -217,7 +217,7 @@ def real_cubic_roots(c2, c1, c0):
     Depressed cubic ``t^3 + P t + Q`` (``x = t - c2/3``); three real roots by the trigonometric
     form when ``4 P^3 + 27 Q^2 < 0``, else one by Cardano's formula written without cancellation
     (``u = cbrt(-Q/2 - sign(Q) sqrt(...))``, ``t = u - P / (3 u)``). Every root is polished with
-    Newton steps on the original cubic (ALGORITHMS.md 2.2 item 2).
+    Newton steps on the original cubic.
     """
     s = c2 / 3.0
     P = c1 - c2 * s
@@ -438,7 +438,7 @@ def crossings_in_frame(p1, p2, r1, r2, sp, sr, g, tol):
 
     The pencil splitting of the module docstring. Among the real roots of the cubic the kernel uses
     those whose member is a *real* line pair (``adj D`` negative semidefinite), preferring the root
-    farthest from the others (best conditioned, ALGORITHMS.md 2.2 item 2). Candidates with
+    farthest from the others (best conditioned). Candidates with
     ``|delta| > 1`` (the line misses the circle) are dropped; the rest are polished.
     """
     d11, d12, d22, d13, d23, d33, form = base_member(p1, p2, r1, r2, sp, sr, g)
@@ -1034,7 +1034,7 @@ def contact_count_ellipse_ellipse(pa, pb):
 def _edge_points(x0, y0, x1, y1, cx, cy, a, b, ux, uy, pa, eps, include_start, include_end, out, n):
     """Append the points where the closed edge ``(x0, y0) -> (x1, y1)`` meets the ellipse boundary.
 
-    Decisions (ALGORITHMS.md section 9, "Segment / ray"), exact where the certified signs of
+    Decisions, exact where the certified signs of
     :mod:`ellipse` can settle them (``UNKNOWN_SIGN`` falls back to the float value's sign):
     end points on the boundary (sign 0) are reported as themselves (when included); the edge meets
     the open ellipse (``min < 0``) at the roots of ``f(t) = alpha t^2 + 2 beta t + gamma`` that lie
