@@ -142,7 +142,9 @@ def kernel_one_thread(e1, e2, repeat):
     """Best time of the ellipse-pair contact loop on one thread, and the evaluation counts of g."""
     import numba
 
-    from collide2d._kernels import distance_ellipse, loops_contact
+    from collide2d._kernels.measure import distance_ellipse
+
+    from collide2d._kernels.measure import loops as loops_contact
 
     pa, pb = np.ascontiguousarray(e1._params), np.ascontiguousarray(e2._params)
     empty = np.empty((0, 2))

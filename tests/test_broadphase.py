@@ -520,7 +520,7 @@ def test_shape_table_matches_original_relations():
 @pytest.mark.nojit
 def test_sweep_kernels_python_and_compiled_agree():
     """The broad-phase kernels as plain Python (``py_func``) give the compiled result."""
-    from collide2d._kernels import sweep
+    from collide2d._kernels.broadphase import sweep
 
     rng = np.random.default_rng(26)
     lo = rng.integers(0, 12, (40, 2)).astype(float)
@@ -550,7 +550,7 @@ def test_sweep_kernels_python_and_compiled_agree():
 @pytest.mark.nojit
 def test_ellipse_filter_is_certain():
     """Bounding-circle answers agree with the exact relation, including exact tangency."""
-    from collide2d._kernels import sweep
+    from collide2d._kernels.broadphase import sweep
 
     a = c2.Circle((0.0, 0.0), 1.0)
     b = c2.Ellipse([(2.0, 0.0), (3.0, 0.0), (0.5, 0.0), (2.0 + 1e-15, 0.0), (1.9, 0.0)], (1.0, 0.5))
@@ -666,7 +666,7 @@ def near_tangent_pairs():
 @pytest.mark.parametrize("name", ["_centre_line_filter", "_witness_filter"])
 def test_middle_filters_are_certain(name):
     """The middle filters never contradict the exact predicate, down to exact tangency."""
-    from collide2d._kernels import grid
+    from collide2d._kernels.broadphase import grid
 
     middle = getattr(grid, name)
     a, cases = near_tangent_pairs()
@@ -688,7 +688,7 @@ def test_middle_filters_are_certain(name):
 def test_grid_kernels_python_and_compiled_agree():
     """The fused-grid kernels as plain Python (``py_func``) give the compiled result, with the
     targets packed in element order or in cell order (``PACK_BY_CELL``)."""
-    from collide2d._kernels import grid
+    from collide2d._kernels.broadphase import grid
 
     shapes = fused_scenes()["huge among tiny"]
     table = ShapeTable(list(shapes))

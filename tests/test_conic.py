@@ -1,4 +1,4 @@
-"""Ellipse against ellipse (collide2d._kernels.conic) against an independent reference.
+"""Ellipse against ellipse (collide2d._kernels.relate.conic) against an independent reference.
 
 Reference (written separately from the kernel, shares no code with it): the extremes of the
 normalised quadratic q_A over the boundary of B. With B's boundary x(t) = c_B + a cos t u + b sin t u^,
@@ -24,7 +24,8 @@ import pytest
 
 import collide2d as c2
 from collide2d import _exact
-from collide2d._kernels import codes, conic
+from collide2d._kernels import codes
+from collide2d._kernels.relate import conic
 
 R = c2.Relation
 EPS = 2.0**-53
@@ -509,7 +510,7 @@ def test_cubic_coefficients_match_determinant():
     from collide2d import _exact
 
     # the exact twin's copy: plain Python all the way down, so it runs on Fractions
-    pencil = _exact.load_uncompiled_kernels("collide2d._kernels_exact", ("conic",))["conic"]._pencil_exact
+    pencil = _exact.load_uncompiled_kernels("collide2d._kernels_exact", ("relate.conic",))["relate.conic"]._pencil_exact
     rng = np.random.default_rng(2)
     for _ in range(5):
         (ca, ra, ta), (cb, rb, tb) = _random_pair(rng)

@@ -1,4 +1,4 @@
-"""Contact kernels of the ellipse (``collide2d._kernels.distance_ellipse``) against independent
+"""Contact kernels of the ellipse (``collide2d._kernels.measure.distance_ellipse``) against independent
 high-precision references, plus invariants, consistency with the exact predicates, the
 Perram-Wertheim contact and a measured comparison with a published approximation.
 
@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 import collide2d as c2
-from collide2d._kernels import distance_ellipse as K
+from collide2d._kernels.measure import distance_ellipse as K
 from collide2d.measurement import contact
 from collide2d.perram_wertheim import PerramWertheim, perram_wertheim
 

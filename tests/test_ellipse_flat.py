@@ -25,7 +25,7 @@ import pytest
 import collide2d as c2
 from collide2d import _dispatch, _exact
 from collide2d._kernels import codes
-from collide2d._kernels import ellipse as K
+from collide2d._kernels.relate import ellipse as K
 
 EPS = 2.0**-53
 EMPTY = np.zeros((0, 2))

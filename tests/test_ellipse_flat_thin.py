@@ -1,6 +1,6 @@
 """Thin rotated ellipses against flat shapes near contact: the running error bounds of ellipse.py.
 
-The sign tests of :mod:`collide2d._kernels.ellipse` bound the rounding error of ``Q(y) - R`` (and
+The sign tests of :mod:`collide2d._kernels.relate.ellipse` bound the rounding error of ``Q(y) - R`` (and
 of the line and bilinear forms) by the same polynomial on magnitudes. Near the long side of a thin
 ellipse the form ``w^.y`` cancels, so that bound is ``(a / b)^2`` times the value's scale: at
 aspect 1e4, before the running bounds were added, the float kernels returned UNDECIDED for
@@ -18,7 +18,7 @@ import pytest
 
 from collide2d import _exact
 from collide2d._kernels import codes
-from collide2d._kernels import ellipse as E
+from collide2d._kernels.relate import ellipse as E
 
 EPS = 2.0**-53
 NOVERTS = np.zeros((0, 2))

@@ -71,7 +71,7 @@ def test_helpers_are_compiled_once_not_once_per_integer_literal():
     b = c2.Ellipse((2.5, 1), (1, 0.5), 0.4)
     c2.contact(a, b), c2.relate(a, b), c2.overlap_area(a, b), c2.intersection_points(a, b)
     literal = []
-    for name in ("conic", "ellipse", "distance_ellipse", "area_ellipse", "points_ellipse", "vec"):
+    for name in ("relate.conic", "relate.ellipse", "measure.distance_ellipse", "overlay.area_ellipse", "overlay.points_ellipse", "vec"):
         module = importlib.import_module(f"collide2d._kernels.{name}")
         for attribute, value in vars(module).items():
             if isinstance(value, _jit._dispatcher_class):
@@ -121,15 +121,15 @@ RACE = """
         thread.join()
 
     kernels = {
-        "conic": "relate_ellipse_ellipse", "ellipse": "relate_ellipse_point", "distance_ellipse": "contact_ellipse_ellipse",
-        "area_ellipse": "area_ellipse_ellipse", "points_ellipse": "points_ellipse_ellipse",
-        "distance_flat": "contact_polygon_point", "vec": "certain_sign",
+        "relate.conic": "relate_ellipse_ellipse", "relate.ellipse": "relate_ellipse_point",
+        "measure.distance_ellipse": "contact_ellipse_ellipse", "overlay.area_ellipse": "area_ellipse_ellipse",
+        "overlay.points_ellipse": "points_ellipse_ellipse", "measure.distance_flat": "contact_polygon_point", "vec": "certain_sign",
     }
     compiled = {
         f"{module}.{name}": isinstance(getattr(importlib.import_module(f"collide2d._kernels.{module}"), name), _jit._dispatcher_class)
         for module, name in kernels.items()
     }
-    loops = importlib.import_module("collide2d._kernels.loops")
+    loops = importlib.import_module("collide2d._kernels.relate.loops")
     compiled["loops.intersects_ellipse_ellipse_loop"] = isinstance(loops.intersects_ellipse_ellipse_loop.serial, _jit._dispatcher_class)
     twin = _exact.kernel_function("relate_ellipse_ellipse")
     expected = int((c2.relate(many, many[::-1]) != 0).sum())

@@ -19,7 +19,8 @@ import pytest
 
 import collide2d as c2
 from collide2d import _dispatch, _exact, _jit
-from collide2d._kernels import codes, conic
+from collide2d._kernels import codes
+from collide2d._kernels.relate import conic
 
 EPS = 2.0**-53
 NOVERTS = np.zeros((0, 2))

@@ -18,7 +18,7 @@ from collide2d._kernels import codes
 
 EPS = 2.0**-53
 KERNEL_KINDS = ("ellipse", "polygon", "segment", "line", "point")
-MODULE_OF_KIND = {"ellipse": "ellipse", "polygon": "polygon", "segment": "linear", "line": "linear", "point": "linear"}
+MODULE_OF_KIND = {"ellipse": "relate.ellipse", "polygon": "relate.polygon", "segment": "relate.linear", "line": "relate.linear", "point": "relate.linear"}
 PUBLIC_KINDS = {
     "ellipse": ("Circle", "Ellipse"),
     "polygon": ("Box", "RotatedBox", "Polygon"),
@@ -173,7 +173,7 @@ def _readonly(*arrays):
 def test_loop_matches_scalar_kernel(name, kind_a, kind_b, readonly):
     """Loops against the scalar kernel; read-only tables too, as shapes store them (Numba compiles,
     and caches, a separate specialisation for read-only arrays)."""
-    loops = importlib.import_module("collide2d._kernels.loops")
+    loops = importlib.import_module("collide2d._kernels.relate.loops")
     loop = getattr(loops, name + "_loop")
     kernel = get_kernel(name, kind_a)
     pa, va, pb, vb = pair_rows(name, kind_a, kind_b, 1003, nudge=False)

@@ -1,4 +1,4 @@
-"""Relate kernels of the flat kinds segment, line and point (``_kernels/linear.py``).
+"""Relate kernels of the flat kinds segment, line and point (``_kernels/relate/linear.py``).
 
 Oracles:
 
@@ -25,7 +25,8 @@ import shapely
 
 import collide2d as c2
 from collide2d import _dispatch, _exact
-from collide2d._kernels import codes, linear
+from collide2d._kernels import codes
+from collide2d._kernels.relate import linear
 
 EPS = 2.0**-53
 MIRROR = {codes.CONTAINS: codes.WITHIN, codes.WITHIN: codes.CONTAINS}
@@ -447,7 +448,7 @@ def test_public_relate_and_predicates_follow_the_codes():
 
 def load_pure_kernels(alias):
     """A private uncompiled copy of the kernel package (not the one the exact fallback uses)."""
-    _exact.load_uncompiled_kernels(alias, ("vec", "linear", "polygon"))
+    _exact.load_uncompiled_kernels(alias, ("vec", "relate.linear", "relate.polygon"))
     return sys.modules[alias]
 
 
@@ -466,8 +467,8 @@ def test_unknown_signs_never_change_a_decided_answer(kind_a, kind_b, monkeypatch
         return (value > 0) - (value < 0)
 
     monkeypatch.setattr(package.vec, "certain_sign", flaky_certain_sign)
-    monkeypatch.setattr(package.linear, "certain_sign", flaky_certain_sign)
-    kernel = getattr(package.linear, f"relate_{kind_a}_{kind_b}")
+    monkeypatch.setattr(package.relate.linear, "certain_sign", flaky_certain_sign)
+    kernel = getattr(package.relate.linear, f"relate_{kind_a}_{kind_b}")
     empty = np.zeros((0, 2))
     n = 400
     rows_a, rows_b = random_int_rows(kind_a, rng, n, span=2), random_int_rows(kind_b, rng, n, span=2)

@@ -1,4 +1,4 @@
-"""Contact, distance and closest_point for the flat kinds (``_kernels/distance_flat.py``).
+"""Contact, distance and closest_point for the flat kinds (``_kernels/measure/distance_flat.py``).
 
 Oracles, independent of the kernels' separating-axis and closest-feature logic:
 
@@ -28,7 +28,7 @@ from conftest import build, random_fields, transform_fields
 
 import collide2d as c2
 from collide2d import _dispatch
-from collide2d._kernels import distance_flat
+from collide2d._kernels.measure import distance_flat
 from collide2d.measurement import Contact, closest_point, contact, distance
 
 FLAT = ("Point", "Box", "RotatedBox", "Polygon", "Segment", "Line")

@@ -26,7 +26,9 @@ from mpmath import mp, mpf
 from conftest import JIT_DISABLED
 
 import collide2d as c2
-from collide2d._kernels import area_ellipse, codes, points_ellipse
+from collide2d._kernels import codes
+from collide2d._kernels.overlay import area_ellipse
+from collide2d._kernels.overlay import points_ellipse
 from collide2d.overlay import intersection_points, iou, overlap_area
 
 EPS = 2.0**-53

@@ -1,4 +1,4 @@
-"""Overlap area and intersection points of the flat kinds (``_kernels/area_flat.py``, ``points_flat.py``).
+"""Overlap area and intersection points of the flat kinds (``_kernels/overlay/area_flat.py``, ``points_flat.py``).
 
 Oracles, independent of the kernels' Green's-theorem and edge-against-edge logic:
 
@@ -26,7 +26,9 @@ from conftest import build, random_fields, transform_fields
 
 import collide2d as c2
 from collide2d import _dispatch, overlay
-from collide2d._kernels import area_flat, codes, points_flat
+from collide2d._kernels import codes
+from collide2d._kernels.overlay import area_flat
+from collide2d._kernels.overlay import points_flat
 
 EPS = 2.0**-53
 # Errors asked of the kernels, measured against exact references (docs/area.md): an area within

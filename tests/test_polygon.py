@@ -1,4 +1,4 @@
-"""Relate kernels of a convex polygon against polygon, segment, line and point (``_kernels/polygon.py``).
+"""Relate kernels of a convex polygon against polygon, segment, line and point (``_kernels/relate/polygon.py``).
 
 Oracles:
 
@@ -23,7 +23,8 @@ import shapely
 
 import collide2d as c2
 from collide2d import _dispatch, _exact
-from collide2d._kernels import codes, polygon
+from collide2d._kernels import codes
+from collide2d._kernels.relate import polygon
 
 EPS = 2.0**-53
 MIRROR = {codes.CONTAINS: codes.WITHIN, codes.WITHIN: codes.CONTAINS}
@@ -504,7 +505,7 @@ def test_public_relate_mirrors_and_maps_crossing():
 
 def load_pure_kernels(alias):
     """A private uncompiled copy of the kernel package (not the one the exact fallback uses)."""
-    _exact.load_uncompiled_kernels(alias, ("vec", "linear", "polygon"))
+    _exact.load_uncompiled_kernels(alias, ("vec", "relate.linear", "relate.polygon"))
     return sys.modules[alias]
 
 
@@ -523,8 +524,8 @@ def test_unknown_signs_never_change_a_decided_answer(kind_b, monkeypatch):
         return (value > 0) - (value < 0)
 
     monkeypatch.setattr(package.vec, "certain_sign", flaky_certain_sign)
-    monkeypatch.setattr(package.linear, "certain_sign", flaky_certain_sign)
-    kernel = getattr(package.polygon, f"relate_polygon_{kind_b}")
+    monkeypatch.setattr(package.relate.linear, "certain_sign", flaky_certain_sign)
+    kernel = getattr(package.relate.polygon, f"relate_polygon_{kind_b}")
     n = 300 if kind_b == "polygon" else 500
     polys = build("polygon", random_int_polygons(rng, n, span=2))
     shapes_b = build(kind_b, random_b(kind_b, rng, n, span=2))

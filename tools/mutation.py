@@ -39,19 +39,19 @@ KERNELS = "src/collide2d/_kernels"
 # family -> (kernel files, pytest arguments of the focused test selection)
 FAMILIES = {
     "area": (
-        ["area_ellipse.py", "area_flat.py"],
+        ["overlay/area_ellipse.py", "overlay/area_flat.py"],
         ["tests/test_overlay_caps.py", "tests/test_overlay_flat.py", "tests/test_overlay_ellipse.py"],
     ),
     "points": (
-        ["points_ellipse.py", "points_flat.py"],
+        ["overlay/points_ellipse.py", "overlay/points_flat.py"],
         ["tests/test_overlay_flat.py", "tests/test_overlay_ellipse.py"],
     ),
     "distance": (
-        ["distance_ellipse.py", "distance_flat.py"],
+        ["measure/distance_ellipse.py", "measure/distance_flat.py"],
         ["tests/test_measurement_flat.py", "tests/test_distance_ellipse.py"],
     ),
     "broadphase": (
-        ["sweep.py", "grid.py"],
+        ["broadphase/sweep.py", "broadphase/grid.py"],
         ["tests/test_broadphase.py", "-m", "nojit"],
     ),
 }

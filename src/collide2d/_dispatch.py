@@ -24,17 +24,17 @@ KIND_ORDER = ("ellipse", "polygon", "segment", "line", "point")
 # (operation, first kind) -> kernel module; the batch loops of an operation live in LOOP_MODULES.
 _FLAT = ("segment", "line", "point")
 KERNEL_MODULES = {
-    **{("relate", kind): "linear" for kind in _FLAT},
-    ("relate", "ellipse"): "ellipse",
-    ("relate", "polygon"): "polygon",
-    **{("contact", kind): "distance_flat" for kind in _FLAT + ("polygon",)},
-    ("contact", "ellipse"): "distance_ellipse",
-    ("points", "ellipse"): "points_ellipse",
-    **{("points", kind): "points_flat" for kind in _FLAT + ("polygon",)},
-    ("area", "ellipse"): "area_ellipse",
-    ("area", "polygon"): "area_flat",
+    **{("relate", kind): "relate.linear" for kind in _FLAT},
+    ("relate", "ellipse"): "relate.ellipse",
+    ("relate", "polygon"): "relate.polygon",
+    **{("contact", kind): "measure.distance_flat" for kind in _FLAT + ("polygon",)},
+    ("contact", "ellipse"): "measure.distance_ellipse",
+    ("points", "ellipse"): "overlay.points_ellipse",
+    **{("points", kind): "overlay.points_flat" for kind in _FLAT + ("polygon",)},
+    ("area", "ellipse"): "overlay.area_ellipse",
+    ("area", "polygon"): "overlay.area_flat",
 }
-LOOP_MODULES = {"relate": "loops", "contact": "loops_contact", "points": "loops_points", "area": "loops_area"}
+LOOP_MODULES = {"relate": "relate.loops", "contact": "measure.loops", "points": "overlay.loops_points", "area": "overlay.loops_area"}
 
 # MIRROR_RELATION[code] is the code of the swapped pair.
 MIRROR_RELATION = np.array([0, 1, 2, 4, 3, 5, 6], dtype=np.int8)
@@ -406,13 +406,13 @@ def ellipse_contact_points(params_a, params_b, relation, out):
     :func:`collide2d.exact_fallback_counts` as ``contact_count_ellipse_ellipse``) and computes them
     in floating point. Returns the count.
     """
-    from collide2d._kernels import points_ellipse
+    from collide2d._kernels.overlay import points_ellipse
 
     name = "contact_count_ellipse_ellipse"
     _exact._counts[name] += 1
     row_a, _ = _exact.exact_row("ellipse", params_a, None)
     row_b, _ = _exact.exact_row("ellipse", params_b, None)
-    count = int(_exact_twin_function("points_ellipse", name)(row_a, row_b))
+    count = int(_exact_twin_function("overlay.points_ellipse", name)(row_a, row_b))
     maximise = relation == codes.WITHIN
     return int(points_ellipse.tangent_points_ellipse_ellipse(params_a, params_b, maximise, count, out))
 
@@ -424,13 +424,13 @@ def ellipse_crossing_points(params_a, params_b, out):
     :func:`collide2d.exact_fallback_counts` as ``crossing_contact_ellipse_ellipse``) and computes
     the points in floating point accordingly. Returns the count.
     """
-    from collide2d._kernels import points_ellipse
+    from collide2d._kernels.overlay import points_ellipse
 
     name = "crossing_contact_ellipse_ellipse"
     _exact._counts[name] += 1
     row_a, _ = _exact.exact_row("ellipse", params_a, None)
     row_b, _ = _exact.exact_row("ellipse", params_b, None)
-    kind = int(_exact_twin_function("points_ellipse", name)(row_a, row_b))
+    kind = int(_exact_twin_function("overlay.points_ellipse", name)(row_a, row_b))
     return int(points_ellipse.crossing_points_ellipse_ellipse(params_a, params_b, kind, out))
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from collide2d import _jit
 
 _TWIN_NAME = "collide2d._kernels_exact"
-_MODULES = ("ellipse", "polygon", "linear")
+_MODULES = ("relate.ellipse", "relate.polygon", "relate.linear")
 _counts: collections.Counter = collections.Counter()
 _twin: dict = {}
 _load_lock = threading.RLock()  # one loader at a time: others wait for a complete copy
@@ -65,7 +65,7 @@ def _load_twin():
 
 
 def twin_module(name):
-    """The uncompiled module ``name`` of the exact fallback's copy (for example ``"points_ellipse"``)."""
+    """The uncompiled module ``name`` of the exact fallback's copy (for example ``"overlay.points_ellipse"``)."""
     return load_uncompiled_kernels(_TWIN_NAME, (name,))[name]
 
 

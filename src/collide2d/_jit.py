@@ -52,7 +52,8 @@ def uncompiled_package(name):
 
 
 def _is_uncompiled(function):
-    return function.__module__.rpartition(".")[0] in _uncompiled
+    module = function.__module__
+    return any(module.startswith(name + ".") for name in _uncompiled)
 
 
 def kernel_cache_dir(numba):
@@ -68,8 +69,8 @@ def kernel_cache_dir(numba):
         digest = hashlib.sha1()
         here = pathlib.Path(__file__)
         # _angles.py holds the one kernel compiled from outside _kernels/ (the angle reduction)
-        for path in sorted(here.with_name("_kernels").glob("*.py")) + [here.with_name("_angles.py")]:
-            digest.update(path.name.encode())
+        for path in sorted(here.with_name("_kernels").rglob("*.py")) + [here.with_name("_angles.py")]:
+            digest.update(path.relative_to(here.parent).as_posix().encode())
             digest.update(path.read_bytes())
         base = numba.config.CACHE_DIR or os.path.join(
             os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "collide2d"

@@ -2,14 +2,14 @@
 
 Two steps. The *broad phase* finds the candidate pairs whose axis-aligned bounds overlap (closed
 boxes, bounds rounded outward so that a touching pair is never dropped) with a uniform grid, a
-sweep and prune, or a brute-force loop (:mod:`collide2d._kernels.sweep`). The *narrow phase* runs
+sweep and prune, or a brute-force loop (:mod:`collide2d._kernels.broadphase.sweep`). The *narrow phase* runs
 the exact relate kernel of each kind pair on the candidates, in chunks, and keeps the pairs the
 predicate accepts. Both steps count before they fill, so the result never depends on the number
 of threads.
 
 The common queries (candidates of any kinds, or ``"intersects"`` among ellipses, without periodic
 images, on a grid) take a faster path that does both steps in one grid pass,
-:mod:`collide2d._kernels.grid` (:func:`_fused_pairs`): the circle filter runs as each candidate is
+:mod:`collide2d._kernels.broadphase.grid` (:func:`_fused_pairs`): the circle filter runs as each candidate is
 found, two certified middle filters and the ``intersects`` kernel on the rest.
 """
 
@@ -39,8 +39,8 @@ class _LazyKernels:
         return getattr(importlib.import_module(f"collide2d._kernels.{self._module}"), name)
 
 
-sweep = _LazyKernels("sweep")
-grid = _LazyKernels("grid")
+sweep = _LazyKernels("broadphase.sweep")
+grid = _LazyKernels("broadphase.grid")
 
 __all__ = ["PairMeasures", "measure_pairs", "query", "query_pairs"]
 
@@ -154,7 +154,7 @@ def _check_periodic(periodic):
 
 
 class _Elements:
-    """The boxes the sweep kernels see (see :mod:`collide2d._kernels.sweep`).
+    """The boxes the sweep kernels see (see :mod:`collide2d._kernels.broadphase.sweep`).
 
     ``qid`` / ``tid``: row of a query element / column of a target element, -1 otherwise;
     ``image``: lattice steps of periodic images (int8, shape (ne, 2)) or None.
@@ -236,7 +236,7 @@ def _grid_shape(bounds, n_targets):
 
 
 def _fused_grid_shape(bounds, n_targets):
-    """Origin, inverse cell size and cell counts of the fused grid (:mod:`collide2d._kernels.grid`).
+    """Origin, inverse cell size and cell counts of the fused grid (:mod:`collide2d._kernels.broadphase.grid`).
 
     The fused grid meets each (query, target) pair once whatever the cell size, so the cost of a
     query is the number of targets in the cells it covers, about ``n (e + c)**2`` for boxes of
@@ -418,7 +418,7 @@ _GRID_PIECES = {
 
 
 def _fused_pairs(coll_a, coll_b, elements, predicate):
-    """``(row_counts, columns)`` of :func:`_query` through :mod:`collide2d._kernels.grid`.
+    """``(row_counts, columns)`` of :func:`_query` through :mod:`collide2d._kernels.broadphase.grid`.
 
     The count pass counts the bounding-box candidates per row; the rows are then filled in chunks
     of about ``FUSED_CHUNK`` candidates (bounded memory), each candidate settled by the circle

@@ -108,7 +108,7 @@ def perram_wertheim(a, b, /):
     """
     _check(a, "a")
     _check(b, "b")
-    from collide2d._kernels import distance_ellipse as k
+    from collide2d._kernels.measure import distance_ellipse as k
 
     if not a.shape and not b.shape:
         px, py, nx, ny, sc, ap = k.perram_wertheim_ellipse_ellipse(a._params, a._verts, b._params, b._verts)

@@ -79,12 +79,12 @@ import math
 
 from collide2d._jit import kernel
 
-from . import codes
-from .codes import UNKNOWN_SIGN
-from .vec import certain_sign, exact_add, exact_mul, exact_sign, short
-from .vec import xadd as _xa
-from .vec import xmul as _xm
-from .vec import xsign as _sign
+from .. import codes
+from ..codes import UNKNOWN_SIGN
+from ..vec import certain_sign, exact_add, exact_mul, exact_sign, short
+from ..vec import xadd as _xa
+from ..vec import xmul as _xm
+from ..vec import xsign as _sign
 
 # -- helpers shared by both modes (plain + - * and comparisons: valid on Fractions) -------------
 

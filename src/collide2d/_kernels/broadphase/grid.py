@@ -1,6 +1,6 @@
 """Packed uniform grid with the narrow phase fused in: the fast path of ``query_pairs``.
 
-Same element contract as :mod:`collide2d._kernels.sweep` (boxes ``xmin, ymin, xmax, ymax``
+Same element contract as :mod:`collide2d._kernels.broadphase.sweep` (boxes ``xmin, ymin, xmax, ymax``
 rounded outward, query rows ``qid``, target columns ``tid``, *self* mode keeps ``tid > qid``),
 restricted to the common case: no periodic images, so a target column identifies its element.
 What makes it faster than :func:`sweep.grid_rows` followed by the narrow phase (measured
@@ -40,8 +40,8 @@ from numba import prange
 
 from collide2d._jit import kernel, loop
 
-from .codes import DISJOINT, UNDECIDED
-from .conic import _circle_filter, intersects_ellipse_ellipse
+from ..codes import DISJOINT, UNDECIDED
+from ..relate.conic import _circle_filter, intersects_ellipse_ellipse
 from .sweep import cell_of, cell_range
 
 _EPS = 2.0**-53  # the float-mode ``eps`` of the pair kernels (unit roundoff)

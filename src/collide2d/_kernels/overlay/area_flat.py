@@ -26,10 +26,10 @@ import numpy as np
 
 from collide2d._jit import kernel
 
-from . import codes
+from .. import codes
 from .area_ellipse import polygon_area
-from .codes import UNKNOWN_SIGN
-from .vec import orient, two_product as _two_product, two_sum as _two_sum
+from ..codes import UNKNOWN_SIGN
+from ..vec import orient, two_product as _two_product, two_sum as _two_sum
 
 _EPS = 2.0**-53
 

@@ -31,11 +31,11 @@ No exceptions; a count never exceeds the rows of ``out``. No allocation except t
 
 from collide2d._jit import kernel
 
-from . import codes
+from .. import codes
 from .area_flat import line_side_exact, orient_exact
-from .codes import UNKNOWN_SIGN
-from .linear import line_side
-from .vec import orient
+from ..codes import UNKNOWN_SIGN
+from ..relate.linear import line_side
+from ..vec import orient
 
 _EPS = 2.0**-53
 

@@ -9,7 +9,7 @@ from numba import prange
 
 from collide2d._jit import loop
 
-from .codes import UNDECIDED
+from ..codes import UNDECIDED
 from .conic import quick_intersects_ellipse_ellipse, quick_relate_ellipse_ellipse
 
 from .ellipse import (  # noqa: E402

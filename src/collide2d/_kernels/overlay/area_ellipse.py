@@ -48,9 +48,9 @@ import math
 
 from collide2d._jit import kernel
 
-from . import codes
+from .. import codes
 from .points_ellipse import conic_in_frame, level_at, pick4, put4, resolved_crossings, to_frame, unit_frame
-from .vec import hypot, two_product, two_sum
+from ..vec import hypot, two_product, two_sum
 
 _TWO_PI = 2.0 * math.pi
 # Series switch for dt - sin dt (see the module docstring). Dimensionless (radians).

@@ -35,10 +35,10 @@ ways), which also yields the containment answer; polygon-segment and polygon-lin
 
 from collide2d._jit import kernel
 
-from . import codes
-from .codes import UNKNOWN_SIGN
+from .. import codes
+from ..codes import UNKNOWN_SIGN
 from .linear import grid_retry, line_side
-from .vec import orient
+from ..vec import orient
 
 # Three-valued flags for "is it certain that ...": no / yes / the float filter cannot tell.
 _NO = 0

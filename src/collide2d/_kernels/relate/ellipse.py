@@ -27,10 +27,10 @@ import math
 
 from collide2d._jit import kernel
 
-from . import codes
-from .codes import UNKNOWN_SIGN
+from .. import codes
+from ..codes import UNKNOWN_SIGN
 from .conic import intersects_ellipse_ellipse, relate_ellipse_ellipse  # noqa: F401  (ellipse vs ellipse lives in conic.py)
-from .vec import certain_sign, xadd, xmul, xsign
+from ..vec import certain_sign, xadd, xmul, xsign
 
 
 @kernel

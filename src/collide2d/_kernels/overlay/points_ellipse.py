@@ -55,11 +55,11 @@ import math
 
 from collide2d._jit import kernel
 
-from . import codes
-from .conic import _definite_exact, _pencil, _pencil_exact, _relate_float
-from .ellipse import _edge_min_sign, _frame, _point_sign
-from .codes import UNKNOWN_SIGN
-from .vec import hypot, two_product, two_sum
+from .. import codes
+from ..relate.conic import _definite_exact, _pencil, _pencil_exact, _relate_float
+from ..relate.ellipse import _edge_min_sign, _frame, _point_sign
+from ..codes import UNKNOWN_SIGN
+from ..vec import hypot, two_product, two_sum
 
 _EPS = 2.0**-53
 # Newton polishing of a crossing point is skipped when the two boundary normals are closer to

@@ -52,8 +52,8 @@ from numba import prange
 
 from collide2d._jit import kernel, loop
 
-from .conic import pw_maximise
-from .vec import hypot
+from ..relate.conic import pw_maximise
+from ..vec import hypot
 
 _EPS = 2.0**-53
 _INF = math.inf

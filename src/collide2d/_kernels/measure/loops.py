@@ -1,7 +1,7 @@
 """Batch loops for the contact kernels: two ``prange`` loops per pair kernel.
 
 ``contact_<a>_<b>_loop`` evaluates ``out[k, 0:9] = contact_<a>_<b>(params_a[index_a[k]], verts_a,
-params_b[index_b[k]], verts_b)`` (the 9-tuple of :mod:`collide2d._kernels.distance_flat`);
+params_b[index_b[k]], verts_b)`` (the 9-tuple of :mod:`collide2d._kernels.measure.distance_flat`);
 ``separation_<a>_<b>_loop`` keeps only the separation, ``out[k] = contact_<a>_<b>(...)[0]``, for
 :func:`collide2d.distance`: the kernel is inlined, so the compiler drops the work whose results
 are not stored (witness points, normal, curvatures), and the output is one column instead of nine.

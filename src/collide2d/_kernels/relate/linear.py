@@ -15,9 +15,9 @@ import math
 
 from collide2d._jit import kernel
 
-from . import codes
-from .codes import UNKNOWN_SIGN
-from .vec import certain_sign, orient
+from .. import codes
+from ..codes import UNKNOWN_SIGN
+from ..vec import certain_sign, orient
 
 
 # -- exact float stage: a retry without error bounds when no operation can round -------------------

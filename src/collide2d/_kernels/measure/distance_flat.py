@@ -69,8 +69,8 @@ import numpy as np
 
 from collide2d._jit import kernel
 
-from .area_flat import _expansion_sign, _grow_product, orient_expansion
-from .vec import hypot
+from ..overlay.area_flat import _expansion_sign, _grow_product, orient_expansion
+from ..vec import hypot
 
 FACE_TOL = 64.0 * 2.0**-53  # face tolerance (see the module notes), in units of an edge's L1 length
 INF = math.inf
