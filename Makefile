@@ -6,8 +6,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
+TYPING_STAMP := $(VENV)/.installed-typing
 
-.PHONY: run test test-jit test-nojit mutation bench warmup clean
+.PHONY: run test test-jit test-nojit typecheck mutation bench warmup clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +19,10 @@ $(RUN_STAMP): pyproject.toml
 $(TEST_STAMP): $(RUN_STAMP)
 	$(PY) -m pip install --quiet -e '.[test,plot,demo,dask]'
 	touch $(TEST_STAMP)
+
+$(TYPING_STAMP): $(RUN_STAMP)
+	$(PY) -m pip install --quiet -e '.[typing]'
+	touch $(TYPING_STAMP)
 
 # The main job on a built-in sample: the pairs as a table on the screen, and a picture in pairs.png.
 # The first run compiles the kernels it needs (about half a minute of CPU; cached on disk).
@@ -37,6 +42,12 @@ test-jit: $(TEST_STAMP)
 # tests marked nojit (relate, contact and distance, intersection points, area, broad phase).
 test-nojit: $(TEST_STAMP)
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -o addopts="--strict-markers" -m nojit tests
+
+# mypy on the package (settings in pyproject.toml), then `mypy --strict` on a user script that
+# runs the README tour (tests/typing/), as a strictly typed project that uses collide2d would.
+typecheck: $(TYPING_STAMP)
+	$(PY) -m mypy
+	$(PY) -m mypy --config-file tests/typing/mypy.ini tests/typing/readme_tour.py
 
 # Mutation testing of the kernels (area, intersection points, distance and contact, broad phase):
 # sampled mutants, each against a focused test selection as plain Python; about 20 minutes on two
