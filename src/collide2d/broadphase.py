@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal, NamedTuple, Union, overload
 
 import numpy as np
-import numpy.typing as npt
+from numpy.typing import ArrayLike
 
 from collide2d import _dispatch, _jit, predicates
 from collide2d._validate import check_option
 from collide2d.shapes import Box, Shape
 from collide2d.table import KIND_NAMES, ShapeTable
-from collide2d.typing import FloatArray, Int8Array, IntArray, Pair
+from collide2d.typing import FloatArray, Int8Array, IntArray
 
 #: What :func:`query_pairs`, :func:`query` and :func:`measure_pairs` accept as a collection.
 Shapes = Union[Shape[Any], Iterable[Shape[Any]], ShapeTable]
@@ -768,17 +768,17 @@ def _query(coll_a, coll_b, predicate, backend, periodic, return_shifts):
 
 @overload
 def query_pairs(
-    shapes: Shapes, *, predicate: str | None = ..., backend: str = ..., periodic: Pair | Box[Any] | None = ...,
+    shapes: Shapes, *, predicate: str | None = ..., backend: str = ..., periodic: Sequence[float] | Box[Any] | None = ...,
     return_shifts: Literal[False] = ...
 ) -> IntArray: ...
 @overload
 def query_pairs(
-    shapes: Shapes, *, predicate: str | None = ..., backend: str = ..., periodic: Pair | Box[Any] | None = ...,
+    shapes: Shapes, *, predicate: str | None = ..., backend: str = ..., periodic: Sequence[float] | Box[Any] | None = ...,
     return_shifts: Literal[True]
 ) -> tuple[IntArray, FloatArray]: ...
 def query_pairs(
     shapes: Shapes, *, predicate: str | None = "intersects", backend: str = "auto",
-    periodic: Pair | Box[Any] | None = None, return_shifts: bool = False
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: bool = False
 ) -> IntArray | tuple[IntArray, FloatArray]:
     """Return every pair ``i < j`` of ``shapes`` that satisfies a predicate.
 
@@ -860,17 +860,17 @@ def query_pairs(
 
 @overload
 def query(
-    a: Shapes, b: Shapes, /, *, predicate: str | None = ..., backend: str = ..., periodic: Pair | Box[Any] | None = ...,
+    a: Shapes, b: Shapes, /, *, predicate: str | None = ..., backend: str = ..., periodic: Sequence[float] | Box[Any] | None = ...,
     return_shifts: Literal[False] = ...
 ) -> IntArray: ...
 @overload
 def query(
-    a: Shapes, b: Shapes, /, *, predicate: str | None = ..., backend: str = ..., periodic: Pair | Box[Any] | None = ...,
+    a: Shapes, b: Shapes, /, *, predicate: str | None = ..., backend: str = ..., periodic: Sequence[float] | Box[Any] | None = ...,
     return_shifts: Literal[True]
 ) -> tuple[IntArray, FloatArray]: ...
 def query(
     a: Shapes, b: Shapes, /, *, predicate: str | None = "intersects", backend: str = "auto",
-    periodic: Pair | Box[Any] | None = None, return_shifts: bool = False
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: bool = False
 ) -> IntArray | tuple[IntArray, FloatArray]:
     """Return every pair ``(i, j)`` with ``predicate(a[i], b[j])`` true, between two collections.
 
@@ -942,7 +942,7 @@ class PairMeasures(NamedTuple):
 _REGION_KINDS = ("ellipse", "polygon")
 
 
-def measure_pairs(shapes: Shapes, pairs: npt.ArrayLike, /, *, shifts: npt.ArrayLike | None = None) -> PairMeasures:
+def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | None = None) -> PairMeasures:
     """Return relation, contact, overlap area and IoU of every pair found by :func:`query_pairs`.
 
     Parameters

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple, overload
 
 import numpy as np
-import numpy.typing as npt
+from numpy.typing import ArrayLike
 
 from collide2d import _dispatch
 from collide2d._kernels import codes
@@ -285,7 +285,7 @@ def distance(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     return np.maximum(sep, 0.0, out=sep)
 
 
-def closest_point(shape: Shape[Any], xy: npt.ArrayLike, /) -> FloatArray:
+def closest_point(shape: Shape[Any], xy: ArrayLike, /) -> FloatArray:
     """Return the point of the shape's boundary nearest to ``xy`` (vectorised over ``xy``).
 
     For a region (ellipse, circle, polygon, box) this is a point of its boundary curve, also when

@@ -38,7 +38,7 @@ class PerramWertheim(NamedTuple):
     point: FloatArray  #: the PW contact point x*
     normal: FloatArray  #: unit normal of the PW tangent line at x*, from a to b
     scale: float | FloatArray  #: sqrt(F*): both ellipses scaled by this about their centres touch
-    approach_distance: float | FloatArray  #: |c_b - c_a| / sqrt(F*), closest approach on the centre line
+    approach_distance: float | FloatArray  #: ``|c_b - c_a| / sqrt(F*)``, closest approach on the centre line
 
 
 def _check(value, name):

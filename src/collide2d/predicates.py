@@ -11,7 +11,7 @@ import sys
 from typing import Any, overload
 
 import numpy as np
-import numpy.typing as npt
+from numpy.typing import ArrayLike
 
 from collide2d import _dispatch, _exact
 from collide2d._kernels import codes
@@ -344,9 +344,9 @@ def relate(a: Shape[Any], b: Shape[Any], /) -> Relation | Int8Array:
 @overload
 def contains_xy(shape: Shape[Single], xy: Pair, /) -> bool: ...
 @overload
-def contains_xy(shape: Shape[Batch], xy: npt.ArrayLike, /) -> BoolArray: ...
+def contains_xy(shape: Shape[Batch], xy: ArrayLike, /) -> BoolArray: ...
 @overload
-def contains_xy(shape: Shape[Any], xy: npt.ArrayLike, /) -> bool | BoolArray: ...
+def contains_xy(shape: Shape[Any], xy: ArrayLike, /) -> bool | BoolArray: ...
 def contains_xy(shape: Shape[Any], xy: Any, /) -> bool | BoolArray:
     """Return whether the points ``xy`` lie in the closed ``shape`` (boundary included).
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, overload
 
 import numpy as np
-import numpy.typing as npt
+from numpy.typing import ArrayLike
 
 from collide2d import _angles, _convex
 from collide2d._validate import as_float_array, broadcast_batch, check_range, pair, points, real
@@ -36,7 +36,7 @@ _FOUR = np.array([0.0, 4.0])  # the polygon row (offset, count) of one box
 _FOUR.flags.writeable = False
 
 
-def direction_from_angle(angle: npt.ArrayLike) -> FloatArray:
+def direction_from_angle(angle: ArrayLike) -> FloatArray:
     """Return the stored direction vector ``(wx, wy)`` for ``angle`` (array of shape ``(..., 2)``).
 
     Whole quarter turns are applied exactly (so 0, ``math.pi / 2``, ``math.pi``, ... give axis
@@ -301,7 +301,7 @@ class Point(Shape[Count]):
     @overload
     def __init__(self: Point[Single], xy: Pair) -> None: ...
     @overload
-    def __init__(self: Point[Any], xy: npt.ArrayLike) -> None: ...
+    def __init__(self: Point[Any], xy: ArrayLike) -> None: ...
     def __init__(self, xy: Any) -> None:
         xy = pair(xy, "xy")
         if type(xy) is tuple:
@@ -363,7 +363,7 @@ class Segment(Shape[Count]):
     @overload
     def __init__(self: Segment[Single], start: Pair, end: Pair) -> None: ...
     @overload
-    def __init__(self: Segment[Any], start: npt.ArrayLike, end: npt.ArrayLike) -> None: ...
+    def __init__(self: Segment[Any], start: ArrayLike, end: ArrayLike) -> None: ...
     def __init__(self, start: Any, end: Any) -> None:
         start, end = pair(start, "start"), pair(end, "end")
         params, fields = _two_points(start, end, self._field_names)
@@ -419,7 +419,7 @@ class Line(Shape[Count]):
     @overload
     def __init__(self: Line[Single], point: Pair, direction: Pair) -> None: ...
     @overload
-    def __init__(self: Line[Any], point: npt.ArrayLike, direction: npt.ArrayLike) -> None: ...
+    def __init__(self: Line[Any], point: ArrayLike, direction: ArrayLike) -> None: ...
     def __init__(self, point: Any, direction: Any) -> None:
         point, direction = pair(point, "point"), pair(direction, "direction")
         params, fields = _two_points(point, direction, self._field_names)
@@ -488,7 +488,7 @@ class Circle(Shape[Count]):
     @overload
     def __init__(self: Circle[Single], center: Pair, radius: float) -> None: ...
     @overload
-    def __init__(self: Circle[Any], center: npt.ArrayLike, radius: npt.ArrayLike) -> None: ...
+    def __init__(self: Circle[Any], center: ArrayLike, radius: ArrayLike) -> None: ...
     def __init__(self, center: Any, radius: Any) -> None:
         center, radius = pair(center, "center"), real(radius, "radius", positive=True)
         if type(center) is tuple and type(radius) is float:
@@ -608,7 +608,7 @@ class Ellipse(Shape[Count]):
     @overload
     def __init__(self: Ellipse[Single], center: Pair, radii: Pair, angle: float = ..., *, direction: Pair | None = ...) -> None: ...
     @overload
-    def __init__(self: Ellipse[Any], center: npt.ArrayLike, radii: npt.ArrayLike, angle: npt.ArrayLike = ..., *, direction: npt.ArrayLike | None = ...) -> None: ...
+    def __init__(self: Ellipse[Any], center: ArrayLike, radii: ArrayLike, angle: ArrayLike = ..., *, direction: ArrayLike | None = ...) -> None: ...
     def __init__(self, center: Any, radii: Any, angle: Any = 0.0, *, direction: Any = None) -> None:
         center, radii = pair(center, "center"), pair(radii, "radii", positive=True)
         angle, w, single = _orientation(angle, direction)
@@ -644,7 +644,7 @@ class Ellipse(Shape[Count]):
     def from_covariance(cls, mean: Pair, cov: Sequence[Pair], n_sigma: float = ...) -> Ellipse[Single]: ...
     @overload
     @classmethod
-    def from_covariance(cls, mean: npt.ArrayLike, cov: npt.ArrayLike, n_sigma: npt.ArrayLike = ...) -> Ellipse[Any]: ...
+    def from_covariance(cls, mean: ArrayLike, cov: ArrayLike, n_sigma: ArrayLike = ...) -> Ellipse[Any]: ...
     @classmethod
     def from_covariance(cls, mean: Any, cov: Any, n_sigma: Any = 1.0) -> Ellipse[Any]:
         """The ``n_sigma`` ellipse of a 2-D normal distribution.
@@ -763,7 +763,7 @@ class Polygon(Shape[Count]):
     @overload
     def __init__(self: Polygon[Single], vertices: Sequence[Pair]) -> None: ...
     @overload
-    def __init__(self: Polygon[Any], vertices: npt.ArrayLike) -> None: ...
+    def __init__(self: Polygon[Any], vertices: ArrayLike) -> None: ...
     def __init__(self, vertices: Any) -> None:
         v = points(vertices, "vertices")
         if type(v) is list and len(v) >= 3:  # a few Python numbers: cleaned without NumPy
@@ -845,7 +845,7 @@ class Box(Shape[Count]):
     @overload
     def __init__(self: Box[Single], min: Pair, max: Pair) -> None: ...
     @overload
-    def __init__(self: Box[Any], min: npt.ArrayLike, max: npt.ArrayLike) -> None: ...
+    def __init__(self: Box[Any], min: ArrayLike, max: ArrayLike) -> None: ...
     def __init__(self, min: Any, max: Any) -> None:  # noqa: A002 - the API names the corners min and max
         lo, hi = pair(min, "min"), pair(max, "max")
         if type(lo) is tuple and type(hi) is tuple:
@@ -873,7 +873,7 @@ class Box(Shape[Count]):
     def from_center(cls, center: Pair, half_size: Pair) -> Box[Single]: ...
     @overload
     @classmethod
-    def from_center(cls, center: npt.ArrayLike, half_size: npt.ArrayLike) -> Box[Any]: ...
+    def from_center(cls, center: ArrayLike, half_size: ArrayLike) -> Box[Any]: ...
     @classmethod
     def from_center(cls, center: Any, half_size: Any) -> Box[Any]:
         """Build a box from its centre and positive half-sizes (corners rounded to float64)."""
@@ -947,7 +947,7 @@ class RotatedBox(Shape[Count]):
     @overload
     def __init__(self: RotatedBox[Single], center: Pair, half_size: Pair, angle: float = ..., *, direction: Pair | None = ...) -> None: ...
     @overload
-    def __init__(self: RotatedBox[Any], center: npt.ArrayLike, half_size: npt.ArrayLike, angle: npt.ArrayLike = ..., *, direction: npt.ArrayLike | None = ...) -> None: ...
+    def __init__(self: RotatedBox[Any], center: ArrayLike, half_size: ArrayLike, angle: ArrayLike = ..., *, direction: ArrayLike | None = ...) -> None: ...
     def __init__(self, center: Any, half_size: Any, angle: Any = 0.0, *, direction: Any = None) -> None:
         center, half = pair(center, "center"), pair(half_size, "half_size", positive=True)
         angle, w, single = _orientation(angle, direction)
