@@ -3,7 +3,7 @@
 These are floating-point measurements built on the exact relation of the pair
 (:func:`collide2d.relate`): how many points there are, and whether an area is zero, the smaller
 area or needs computing, is decided exactly; only the coordinates and the area are rounded.
-See ``docs/area.md`` for the methods and the measured accuracy.
+Methods and measured accuracy: https://collide2d.readthedocs.io/en/latest/area.html
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def overlap_area(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     vertices in a far larger ellipse is computed without cancellation, so size ratios up to 1e8
     and more keep the accuracy of the smaller shape. The area is continuous through tangency and
     for near-identical shapes. Measured errors: a few ulps of the smaller area
-    (``docs/area.md``).
+    (https://collide2d.readthedocs.io/en/latest/area.html).
 
     References
     ----------

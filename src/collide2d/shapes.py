@@ -279,7 +279,7 @@ class Point(Shape[Count]):
     ------
     ValueError
         For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): coordinates beyond ``|x| <= 2**500`` (about 3.27e150; tiny non-zero
+        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): coordinates beyond ``|x| <= 2**500`` (about 3.27e150; tiny non-zero
         coordinates are fine).
 
     Examples
@@ -342,7 +342,7 @@ class Segment(Shape[Count]):
     ------
     ValueError
         For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): coordinates beyond ``|x| <= 2**500`` (about 3.27e150), or an extent
+        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): coordinates beyond ``|x| <= 2**500`` (about 3.27e150), or an extent
         ``max(|end - start|)`` below ``2**-500`` (about 3.05e-151).
 
     Examples
@@ -398,7 +398,7 @@ class Line(Shape[Count]):
     ------
     ValueError
         For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): ``point`` beyond ``|x| <= 2**500`` (about 3.27e150).
+        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): ``point`` beyond ``|x| <= 2**500`` (about 3.27e150).
         Any non-zero finite direction is allowed.
 
     Examples
@@ -467,7 +467,7 @@ class Circle(Shape[Count]):
     ------
     ValueError
         For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or a radius
+        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or a radius
         outside ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150).
 
     Examples
@@ -580,7 +580,7 @@ class Ellipse(Shape[Count]):
     ValueError
         Non-finite values, radii not positive, a zero ``direction``, or both ``angle`` (other
         than 0) and ``direction``; and outside the supported range of magnitudes
-        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), radii outside
+        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), radii outside
         ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150), or radii whose ratio exceeds ``2**100``.
 
     Examples
@@ -739,7 +739,7 @@ class Polygon(Shape[Count]):
         Non-finite values, fewer than three non-collinear vertices, turns in both directions, a
         boundary that winds more than once, or one that reverses direction along an edge (as in
         ``[(0, 0), (2, 0), (1, 0), (1, 1)]``, which no single convex polygon describes); and
-        outside the supported range of magnitudes (``docs/conventions.md``): vertices beyond ``|x| <= 2**500`` (about 3.27e150), or a bounding box
+        outside the supported range of magnitudes (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): vertices beyond ``|x| <= 2**500`` (about 3.27e150), or a bounding box
         narrower than ``2**-500`` (about 3.05e-151) in x or y.
 
     Notes
@@ -822,7 +822,7 @@ class Box(Shape[Count]):
     ------
     ValueError
         For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): corners beyond ``|x| <= 2**500`` (about 3.27e150), or a side ``max - min``
+        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): corners beyond ``|x| <= 2**500`` (about 3.27e150), or a side ``max - min``
         below ``2**-500`` (about 3.05e-151).
 
     Examples
@@ -922,7 +922,7 @@ class RotatedBox(Shape[Count]):
     ------
     ValueError
         For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or half-sizes
+        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or half-sizes
         outside ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150).
 
     Examples
