@@ -38,7 +38,10 @@ exclude_patterns = ["_build", "**/.ipynb_checkpoints"]
 html_theme = "alabaster"
 html_title = f"collide2d {release}"
 html_static_path = ["img"]  # the pictures, also at _static/<name>.png for the README
-html_theme_options = {"description": "Exact and fast 2D collision detection, centred on the ellipse"}
+html_theme_options = {
+    "description": "Exact and fast 2D collision detection, centred on the ellipse",
+    "page_width": "1160px",
+}
 html_show_sourcelink = False
 # MathJax is loaded by the reader's browser from its usual address; the build itself stays offline.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import sys
+from collections.abc import Sequence
 from typing import Any, overload
 
 import numpy as np
@@ -345,6 +346,8 @@ def relate(a: Shape[Any], b: Shape[Any], /) -> Relation | Int8Array:
 def contains_xy(shape: Shape[Single], xy: Pair, /) -> bool: ...
 @overload
 def contains_xy(shape: Shape[Batch], xy: ArrayLike, /) -> BoolArray: ...
+@overload
+def contains_xy(shape: Shape[Any], xy: Sequence[Pair], /) -> BoolArray: ...
 @overload
 def contains_xy(shape: Shape[Any], xy: ArrayLike, /) -> bool | BoolArray: ...
 def contains_xy(shape: Shape[Any], xy: Any, /) -> bool | BoolArray:

@@ -47,6 +47,7 @@ def tour() -> None:
     codes = c2.relate(dots[:, None], dots[None, :])
     assert isinstance(codes, np.ndarray) and codes.shape == (1000, 1000)
     points = c2.contains_xy(a, [(1, 0.5), (3, 3)])
+    assert_type(points, BoolArray)
     assert isinstance(points, np.ndarray) and points.tolist() == [True, False]
 
     c = c2.contact(a, c2.Ellipse((2.5, 1), (1, 0.5), angle=0.4))
