@@ -30,7 +30,6 @@ extensions = [
     "numpydoc",
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
-    "sphinx.ext.mathjax",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
@@ -43,10 +42,8 @@ html_theme_options = {
     "page_width": "1160px",
 }
 html_show_sourcelink = False
-# MathJax is loaded by the reader's browser from its usual address; the build itself stays offline.
 
 myst_heading_anchors = 3
-myst_enable_extensions = ["dollarmath"]
 suppress_warnings = ["myst.header"]  # guides start sections at ## under a single # title
 
 autodoc_member_order = "bysource"

@@ -768,13 +768,13 @@ def _query(coll_a, coll_b, predicate, backend, periodic, return_shifts):
 
 @overload
 def query_pairs(
-    shapes: Shapes, *, predicate: str | None = ..., backend: str = ..., periodic: Sequence[float] | Box[Any] | None = ...,
-    return_shifts: Literal[False] = ...
+    shapes: Shapes, *, predicate: str | None = "intersects", backend: str = "auto",
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: Literal[False] = False,
 ) -> IntArray: ...
 @overload
 def query_pairs(
-    shapes: Shapes, *, predicate: str | None = ..., backend: str = ..., periodic: Sequence[float] | Box[Any] | None = ...,
-    return_shifts: Literal[True]
+    shapes: Shapes, *, predicate: str | None = "intersects", backend: str = "auto",
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: Literal[True],
 ) -> tuple[IntArray, FloatArray]: ...
 def query_pairs(
     shapes: Shapes, *, predicate: str | None = "intersects", backend: str = "auto",
@@ -860,13 +860,13 @@ def query_pairs(
 
 @overload
 def query(
-    a: Shapes, b: Shapes, /, *, predicate: str | None = ..., backend: str = ..., periodic: Sequence[float] | Box[Any] | None = ...,
-    return_shifts: Literal[False] = ...
+    a: Shapes, b: Shapes, /, *, predicate: str | None = "intersects", backend: str = "auto",
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: Literal[False] = False,
 ) -> IntArray: ...
 @overload
 def query(
-    a: Shapes, b: Shapes, /, *, predicate: str | None = ..., backend: str = ..., periodic: Sequence[float] | Box[Any] | None = ...,
-    return_shifts: Literal[True]
+    a: Shapes, b: Shapes, /, *, predicate: str | None = "intersects", backend: str = "auto",
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: Literal[True],
 ) -> tuple[IntArray, FloatArray]: ...
 def query(
     a: Shapes, b: Shapes, /, *, predicate: str | None = "intersects", backend: str = "auto",

@@ -278,9 +278,9 @@ class Point(Shape[Count]):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): coordinates beyond ``|x| <= 2**500`` (about 3.27e150; tiny non-zero
-        coordinates are fine).
+        For invalid values, and outside the supported range of magnitudes: coordinates beyond
+        ``|x| <= 2**500`` (about 3.27e150; tiny non-zero coordinates are fine).
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -341,9 +341,10 @@ class Segment(Shape[Count]):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): coordinates beyond ``|x| <= 2**500`` (about 3.27e150), or an extent
-        ``max(|end - start|)`` below ``2**-500`` (about 3.05e-151).
+        For invalid values, and outside the supported range of magnitudes: coordinates beyond
+        ``|x| <= 2**500`` (about 3.27e150), or an extent ``max(|end - start|)`` below ``2**-500``
+        (about 3.05e-151).
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -397,9 +398,9 @@ class Line(Shape[Count]):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): ``point`` beyond ``|x| <= 2**500`` (about 3.27e150).
-        Any non-zero finite direction is allowed.
+        For invalid values, and outside the supported range of magnitudes: ``point`` beyond
+        ``|x| <= 2**500`` (about 3.27e150). Any non-zero finite direction is allowed.
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -466,9 +467,10 @@ class Circle(Shape[Count]):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or a radius
-        outside ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150).
+        For invalid values, and outside the supported range of magnitudes: ``center`` beyond
+        ``|x| <= 2**500`` (about 3.27e150), or a radius outside ``[2**-500, 2**500]`` (about
+        3.05e-151 to 3.27e150).
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -578,10 +580,11 @@ class Ellipse(Shape[Count]):
     Raises
     ------
     ValueError
-        Non-finite values, radii not positive, a zero ``direction``, or both ``angle`` (other
-        than 0) and ``direction``; and outside the supported range of magnitudes
-        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), radii outside
-        ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150), or radii whose ratio exceeds ``2**100``.
+        Non-finite values, radii not positive, a zero ``direction``, or both ``angle`` (other than
+        0) and ``direction``; and outside the supported range of magnitudes: ``center`` beyond
+        ``|x| <= 2**500`` (about 3.27e150), radii outside ``[2**-500, 2**500]`` (about 3.05e-151 to
+        3.27e150), or radii whose ratio exceeds ``2**100``.
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -606,9 +609,15 @@ class Ellipse(Shape[Count]):
     _field_names = ("center", "radii", "angle")
 
     @overload
-    def __init__(self: Ellipse[Single], center: Pair, radii: Pair, angle: float = ..., *, direction: Pair | None = ...) -> None: ...
+    def __init__(
+        self: Ellipse[Single], center: Pair, radii: Pair, angle: float = 0.0, *,
+        direction: Pair | None = None,
+    ) -> None: ...
     @overload
-    def __init__(self: Ellipse[Any], center: ArrayLike, radii: ArrayLike, angle: ArrayLike = ..., *, direction: ArrayLike | None = ...) -> None: ...
+    def __init__(
+        self: Ellipse[Any], center: ArrayLike, radii: ArrayLike, angle: ArrayLike = 0.0, *,
+        direction: ArrayLike | None = None,
+    ) -> None: ...
     def __init__(self, center: Any, radii: Any, angle: Any = 0.0, *, direction: Any = None) -> None:
         center, radii = pair(center, "center"), pair(radii, "radii", positive=True)
         angle, w, single = _orientation(angle, direction)
@@ -641,10 +650,10 @@ class Ellipse(Shape[Count]):
 
     @overload
     @classmethod
-    def from_covariance(cls, mean: Pair, cov: Sequence[Pair], n_sigma: float = ...) -> Ellipse[Single]: ...
+    def from_covariance(cls, mean: Pair, cov: Sequence[Pair], n_sigma: float = 1.0) -> Ellipse[Single]: ...
     @overload
     @classmethod
-    def from_covariance(cls, mean: ArrayLike, cov: ArrayLike, n_sigma: ArrayLike = ...) -> Ellipse[Any]: ...
+    def from_covariance(cls, mean: ArrayLike, cov: ArrayLike, n_sigma: ArrayLike = 1.0) -> Ellipse[Any]: ...
     @classmethod
     def from_covariance(cls, mean: Any, cov: Any, n_sigma: Any = 1.0) -> Ellipse[Any]:
         """The ``n_sigma`` ellipse of a 2-D normal distribution.
@@ -738,9 +747,10 @@ class Polygon(Shape[Count]):
     ValueError
         Non-finite values, fewer than three non-collinear vertices, turns in both directions, a
         boundary that winds more than once, or one that reverses direction along an edge (as in
-        ``[(0, 0), (2, 0), (1, 0), (1, 1)]``, which no single convex polygon describes); and
-        outside the supported range of magnitudes (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): vertices beyond ``|x| <= 2**500`` (about 3.27e150), or a bounding box
-        narrower than ``2**-500`` (about 3.05e-151) in x or y.
+        ``[(0, 0), (2, 0), (1, 0), (1, 1)]``, which no single convex polygon describes); and outside
+        the supported range of magnitudes: vertices beyond ``|x| <= 2**500`` (about 3.27e150), or a
+        bounding box narrower than ``2**-500`` (about 3.05e-151) in x or y.
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Notes
     -----
@@ -821,9 +831,10 @@ class Box(Shape[Count]):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): corners beyond ``|x| <= 2**500`` (about 3.27e150), or a side ``max - min``
-        below ``2**-500`` (about 3.05e-151).
+        For invalid values, and outside the supported range of magnitudes: corners beyond
+        ``|x| <= 2**500`` (about 3.27e150), or a side ``max - min`` below ``2**-500`` (about
+        3.05e-151).
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -921,9 +932,10 @@ class RotatedBox(Shape[Count]):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or half-sizes
-        outside ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150).
+        For invalid values, and outside the supported range of magnitudes: ``center`` beyond
+        ``|x| <= 2**500`` (about 3.27e150), or half-sizes outside ``[2**-500, 2**500]`` (about
+        3.05e-151 to 3.27e150).
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -945,9 +957,15 @@ class RotatedBox(Shape[Count]):
     _field_names = ("center", "half_size", "angle")
 
     @overload
-    def __init__(self: RotatedBox[Single], center: Pair, half_size: Pair, angle: float = ..., *, direction: Pair | None = ...) -> None: ...
+    def __init__(
+        self: RotatedBox[Single], center: Pair, half_size: Pair, angle: float = 0.0, *,
+        direction: Pair | None = None,
+    ) -> None: ...
     @overload
-    def __init__(self: RotatedBox[Any], center: ArrayLike, half_size: ArrayLike, angle: ArrayLike = ..., *, direction: ArrayLike | None = ...) -> None: ...
+    def __init__(
+        self: RotatedBox[Any], center: ArrayLike, half_size: ArrayLike, angle: ArrayLike = 0.0, *,
+        direction: ArrayLike | None = None,
+    ) -> None: ...
     def __init__(self, center: Any, half_size: Any, angle: Any = 0.0, *, direction: Any = None) -> None:
         center, half = pair(center, "center"), pair(half_size, "half_size", positive=True)
         angle, w, single = _orientation(angle, direction)
