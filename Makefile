@@ -6,8 +6,10 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
+TYPING_STAMP := $(VENV)/.installed-typing
+DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: run test test-jit test-nojit mutation bench warmup clean
+.PHONY: run test test-jit test-nojit typecheck docs mutation bench warmup clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +20,14 @@ $(RUN_STAMP): pyproject.toml
 $(TEST_STAMP): $(RUN_STAMP)
 	$(PY) -m pip install --quiet -e '.[test,plot,demo,dask]'
 	touch $(TEST_STAMP)
+
+$(TYPING_STAMP): $(RUN_STAMP)
+	$(PY) -m pip install --quiet -e '.[typing]'
+	touch $(TYPING_STAMP)
+
+$(DOCS_STAMP): $(RUN_STAMP)
+	$(PY) -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
 
 # The main job on a built-in sample: the pairs as a table on the screen, and a picture in pairs.png.
 # The first run compiles the kernels it needs (about half a minute of CPU; cached on disk).
@@ -38,6 +48,17 @@ test-jit: $(TEST_STAMP)
 test-nojit: $(TEST_STAMP)
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -o addopts="--strict-markers" -m nojit tests
 
+# mypy on the package (settings in pyproject.toml), then `mypy --strict` on a user script that
+# runs the README tour (tests/typing/), as a strictly typed project that uses collide2d would.
+typecheck: $(TYPING_STAMP)
+	$(PY) -m mypy
+	$(PY) -m mypy --config-file tests/typing/mypy.ini tests/typing/readme_tour.py
+
+# The documentation site, offline, into docs/_build/html; warnings are errors, so a broken
+# reference fails the build.
+docs: $(DOCS_STAMP)
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
 # Mutation testing of the kernels (area, intersection points, distance and contact, broad phase):
 # sampled mutants, each against a focused test selection as plain Python; about 20 minutes on two
 # cores, not part of `make test`. MUTANTS (per family), JOBS and SEED override the defaults.
@@ -49,4 +70,4 @@ bench: $(TEST_STAMP)
 	$(PY) benchmarks/bench_predicates.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build src/*.egg-info docs/_build

@@ -2,7 +2,10 @@
 
 Conventions: Cartesian plane with y up; angles in radians, counter-clockwise from +x; float64
 throughout; shapes are closed (a shape contains its boundary). Every function takes single shapes
-or batches and broadcasts like NumPy. See ``docs/conventions.md`` for frames, signs and tolerances.
+or batches and broadcasts like NumPy.
+
+Documentation: https://collide2d.readthedocs.io/en/latest/ (frames, signs and tolerances:
+https://collide2d.readthedocs.io/en/latest/conventions.html).
 
 >>> import collide2d as c2
 >>> c2.relate(c2.Ellipse((0, 0), (2, 1)), c2.Ellipse((3, 0), (1, 3)))  # vertex to vertex

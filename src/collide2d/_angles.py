@@ -50,7 +50,7 @@ _C_TUPLE = (1.0, 0.0, -1.0, 0.0)
 _S_TUPLE = (0.0, -1.0, 0.0, 1.0)
 
 _PI_BITS = 1400  # covers |theta| up to 2**1024 with 2**-300 rad to spare
-_HALF_PI_FIXED = []  # round(pi/2 * 2**_PI_BITS), computed on first use
+_HALF_PI_FIXED: list[int] = []  # round(pi/2 * 2**_PI_BITS), computed on first use
 
 
 def _atan_inverse_fixed(x, one):

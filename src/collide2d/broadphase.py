@@ -17,14 +17,20 @@ from __future__ import annotations
 
 import contextlib
 import math
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, NamedTuple, Union, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from collide2d import _dispatch, _jit, predicates
 from collide2d._validate import check_option
 from collide2d.shapes import Box, Shape
 from collide2d.table import KIND_NAMES, ShapeTable
+from collide2d.typing import FloatArray, Int8Array, IntArray
+
+#: What :func:`query_pairs`, :func:`query` and :func:`measure_pairs` accept as a collection.
+Shapes = Union[Shape[Any], Iterable[Shape[Any]], ShapeTable]
 
 
 class _LazyKernels:
@@ -760,7 +766,20 @@ def _query(coll_a, coll_b, predicate, backend, periodic, return_shifts):
     return (pairs, shifts) if return_shifts else pairs
 
 
-def query_pairs(shapes, *, predicate="intersects", backend="auto", periodic=None, return_shifts=False):
+@overload
+def query_pairs(
+    shapes: Shapes, *, predicate: str | None = "intersects", backend: str = "auto",
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: Literal[False] = False,
+) -> IntArray: ...
+@overload
+def query_pairs(
+    shapes: Shapes, *, predicate: str | None = "intersects", backend: str = "auto",
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: Literal[True],
+) -> tuple[IntArray, FloatArray]: ...
+def query_pairs(
+    shapes: Shapes, *, predicate: str | None = "intersects", backend: str = "auto",
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: bool = False
+) -> IntArray | tuple[IntArray, FloatArray]:
     """Return every pair ``i < j`` of ``shapes`` that satisfies a predicate.
 
     Parameters
@@ -839,7 +858,20 @@ def query_pairs(shapes, *, predicate="intersects", backend="auto", periodic=None
     return _run(_Collection(shapes, "shapes"), None, predicate, backend, periodic, return_shifts)
 
 
-def query(a, b, /, *, predicate="intersects", backend="auto", periodic=None, return_shifts=False):
+@overload
+def query(
+    a: Shapes, b: Shapes, /, *, predicate: str | None = "intersects", backend: str = "auto",
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: Literal[False] = False,
+) -> IntArray: ...
+@overload
+def query(
+    a: Shapes, b: Shapes, /, *, predicate: str | None = "intersects", backend: str = "auto",
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: Literal[True],
+) -> tuple[IntArray, FloatArray]: ...
+def query(
+    a: Shapes, b: Shapes, /, *, predicate: str | None = "intersects", backend: str = "auto",
+    periodic: Sequence[float] | Box[Any] | None = None, return_shifts: bool = False
+) -> IntArray | tuple[IntArray, FloatArray]:
     """Return every pair ``(i, j)`` with ``predicate(a[i], b[j])`` true, between two collections.
 
     Parameters
@@ -896,21 +928,21 @@ class PairMeasures(NamedTuple):
     ([1.0], [0.3333333333333333])
     """
 
-    relation: np.ndarray
-    separation: np.ndarray
-    normal: np.ndarray
-    point_a: np.ndarray
-    point_b: np.ndarray
-    curvature_a: np.ndarray
-    curvature_b: np.ndarray
-    overlap_area: np.ndarray
-    iou: np.ndarray
+    relation: Int8Array
+    separation: FloatArray
+    normal: FloatArray
+    point_a: FloatArray
+    point_b: FloatArray
+    curvature_a: FloatArray
+    curvature_b: FloatArray
+    overlap_area: FloatArray
+    iou: FloatArray
 
 
 _REGION_KINDS = ("ellipse", "polygon")
 
 
-def measure_pairs(shapes, pairs, /, *, shifts=None):
+def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | None = None) -> PairMeasures:
     """Return relation, contact, overlap area and IoU of every pair found by :func:`query_pairs`.
 
     Parameters

@@ -12,7 +12,7 @@ Commands
 ``collide2d warmup``
     Compile every kernel ahead of time (they are cached on disk), with a progress bar.
 
-See ``docs/cli.md`` for the formats. Errors in the input end with ``collide2d: error: ...`` on
+The formats: https://collide2d.readthedocs.io/en/latest/cli.html. Errors in the input end with ``collide2d: error: ...`` on
 standard error and exit code 2, without a traceback.
 
 Examples
@@ -49,6 +49,8 @@ import numpy as np
 
 from collide2d import _jit, io, scenes
 from collide2d.predicates import Relation
+
+DOCS_URL = "https://collide2d.readthedocs.io/en/latest/"  # [project.urls] Documentation in pyproject.toml
 
 __all__ = ["build_parser", "main"]
 
@@ -502,7 +504,7 @@ def build_parser():
     parser = argparse.ArgumentParser(
         prog="collide2d",
         description="Exact 2D collision detection: which shapes collide, how deep, how much overlap.",
-        epilog="Run 'collide2d COMMAND --help' for the options of a command; docs/cli.md for the file formats.",
+        epilog=f"Run 'collide2d COMMAND --help' for the options of a command; {DOCS_URL}cli.html for the file formats.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     samples = sorted(scenes.SCENES)

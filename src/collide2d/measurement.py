@@ -7,13 +7,15 @@ exactly when :func:`collide2d.intersects` is false, and exactly 0 for touching p
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from collide2d import _dispatch
 from collide2d._kernels import codes
-from collide2d.shapes import Point
+from collide2d.shapes import Point, Shape
+from collide2d.typing import Batch, FloatArray, Single
 
 __all__ = ["Contact", "closest_point", "contact", "distance"]
 
@@ -29,12 +31,12 @@ class Contact(NamedTuple):
     crossing lines, whose separation is ``-inf``).
     """
 
-    separation: float | np.ndarray  #: signed distance: gap, 0 touching, -(penetration depth)
-    normal: np.ndarray  #: unit vector from a to b
-    point_a: np.ndarray  #: witness point on a's boundary
-    point_b: np.ndarray  #: witness point on b's boundary
-    curvature_a: float | np.ndarray  #: curvature of a's boundary at point_a (0 on edges, inf at corners)
-    curvature_b: float | np.ndarray  #: curvature of b's boundary at point_b
+    separation: float | FloatArray  #: signed distance: gap, 0 touching, -(penetration depth)
+    normal: FloatArray  #: unit vector from a to b
+    point_a: FloatArray  #: witness point on a's boundary
+    point_b: FloatArray  #: witness point on b's boundary
+    curvature_a: float | FloatArray  #: curvature of a's boundary at point_a (0 on edges, inf at corners)
+    curvature_b: float | FloatArray  #: curvature of b's boundary at point_b
 
 
 _array = np.array
@@ -155,7 +157,7 @@ def _contact_from_values(values):
     )
 
 
-def contact(a, b, /):
+def contact(a: Shape[Any], b: Shape[Any], /) -> Contact:
     """Return the signed distance, normal, witness points and curvatures of two shapes.
 
     Parameters
@@ -236,7 +238,13 @@ def contact(a, b, /):
     return _contact_from_values(values)
 
 
-def distance(a, b, /):
+@overload
+def distance(a: Shape[Single], b: Shape[Single], /) -> float: ...
+@overload
+def distance(a: Shape[Batch], b: Shape[Any], /) -> FloatArray: ...
+@overload
+def distance(a: Shape[Any], b: Shape[Batch], /) -> FloatArray: ...
+def distance(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     """Return the Euclidean distance between two shapes; 0 where they intersect.
 
     Parameters
@@ -277,7 +285,7 @@ def distance(a, b, /):
     return np.maximum(sep, 0.0, out=sep)
 
 
-def closest_point(shape, xy, /):
+def closest_point(shape: Shape[Any], xy: ArrayLike, /) -> FloatArray:
     """Return the point of the shape's boundary nearest to ``xy`` (vectorised over ``xy``).
 
     For a region (ellipse, circle, polygon, box) this is a point of its boundary curve, also when

@@ -3,17 +3,27 @@
 These are floating-point measurements built on the exact relation of the pair
 (:func:`collide2d.relate`): how many points there are, and whether an area is zero, the smaller
 area or needs computing, is decided exactly; only the coordinates and the area are rounded.
-See ``docs/area.md`` for the methods and the measured accuracy.
+Methods and measured accuracy: https://collide2d.readthedocs.io/en/latest/area.html
 """
 
 from __future__ import annotations
 
+from typing import Any, overload
+
 from collide2d import _dispatch
+from collide2d.shapes import Shape
+from collide2d.typing import Batch, FloatArray, IntArray, Single
 
 __all__ = ["intersection_points", "iou", "overlap_area"]
 
 
-def intersection_points(a, b, /):
+@overload
+def intersection_points(a: Shape[Single], b: Shape[Single], /) -> FloatArray: ...
+@overload
+def intersection_points(a: Shape[Batch], b: Shape[Any], /) -> tuple[FloatArray, IntArray]: ...
+@overload
+def intersection_points(a: Shape[Any], b: Shape[Batch], /) -> tuple[FloatArray, IntArray]: ...
+def intersection_points(a: Shape[Any], b: Shape[Any], /) -> FloatArray | tuple[FloatArray, IntArray]:
     """Return the points where the outlines of two shapes meet.
 
     The outline of a region (circle, ellipse, box, rotated box, polygon) is its boundary; a
@@ -77,7 +87,13 @@ def intersection_points(a, b, /):
     return _dispatch.intersection_point_values(a, b)
 
 
-def overlap_area(a, b, /):
+@overload
+def overlap_area(a: Shape[Single], b: Shape[Single], /) -> float: ...
+@overload
+def overlap_area(a: Shape[Batch], b: Shape[Any], /) -> FloatArray: ...
+@overload
+def overlap_area(a: Shape[Any], b: Shape[Batch], /) -> FloatArray: ...
+def overlap_area(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     """Return the area of the intersection of two shapes.
 
     Parameters
@@ -111,7 +127,7 @@ def overlap_area(a, b, /):
     vertices in a far larger ellipse is computed without cancellation, so size ratios up to 1e8
     and more keep the accuracy of the smaller shape. The area is continuous through tangency and
     for near-identical shapes. Measured errors: a few ulps of the smaller area
-    (``docs/area.md``).
+    (https://collide2d.readthedocs.io/en/latest/area.html).
 
     References
     ----------
@@ -135,7 +151,13 @@ def overlap_area(a, b, /):
     return _dispatch.overlap_area_values(a, b)
 
 
-def iou(a, b, /):
+@overload
+def iou(a: Shape[Single], b: Shape[Single], /) -> float: ...
+@overload
+def iou(a: Shape[Batch], b: Shape[Any], /) -> FloatArray: ...
+@overload
+def iou(a: Shape[Any], b: Shape[Batch], /) -> FloatArray: ...
+def iou(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     """Return the intersection over union of two shapes, ``I / (area_a + area_b - I)``.
 
     Parameters

@@ -9,12 +9,13 @@ function is the standard choice (Perram, Rasmussen, Praestgaard & Lebowitz 1996;
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from collide2d import _dispatch
 from collide2d.shapes import Circle, Ellipse
+from collide2d.typing import FloatArray
 
 __all__ = ["PerramWertheim", "perram_wertheim"]
 
@@ -34,10 +35,10 @@ class PerramWertheim(NamedTuple):
     (2.0, 2.0)
     """
 
-    point: np.ndarray  #: the PW contact point x*
-    normal: np.ndarray  #: unit normal of the PW tangent line at x*, from a to b
-    scale: float | np.ndarray  #: sqrt(F*): both ellipses scaled by this about their centres touch
-    approach_distance: float | np.ndarray  #: |c_b - c_a| / sqrt(F*), closest approach on the centre line
+    point: FloatArray  #: the PW contact point x*
+    normal: FloatArray  #: unit normal of the PW tangent line at x*, from a to b
+    scale: float | FloatArray  #: sqrt(F*): both ellipses scaled by this about their centres touch
+    approach_distance: float | FloatArray  #: ``|c_b - c_a| / sqrt(F*)``, closest approach on the centre line
 
 
 def _check(value, name):
@@ -45,7 +46,7 @@ def _check(value, name):
         raise TypeError(f"{name} must be an Ellipse or a Circle, got {type(value).__name__}")
 
 
-def perram_wertheim(a, b, /):
+def perram_wertheim(a: Ellipse[Any] | Circle[Any], b: Ellipse[Any] | Circle[Any], /) -> PerramWertheim:
     """Return the Perram-Wertheim contact point, normal, scale factor and approach distance.
 
     Parameters

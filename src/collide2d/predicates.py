@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import enum
 import sys
+from collections.abc import Sequence
+from typing import Any, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from collide2d import _dispatch, _exact
 from collide2d._kernels import codes
+from collide2d.shapes import Shape
+from collide2d.typing import Batch, BoolArray, Int8Array, Pair, Single
 
 __all__ = [
     "Relation",
@@ -77,14 +82,20 @@ _PUBLIC_RELATION = np.array([0, 1, 2, 3, 4, 5, 2], dtype=np.int8)  # CROSSING is
 _PUBLIC_RELATION_SINGLE = tuple(Relation(int(code)) for code in _PUBLIC_RELATION)
 
 
-def _predicate(a, b, table):
+def _predicate(a: Shape[Any], b: Shape[Any], table: _Table) -> Any:
     code = _dispatch.relate_codes(a, b)
     if type(code) is int:  # single shapes: a Python int code
         return table.single[code]
     return table.array[code]
 
 
-def intersects(a, b, /):
+@overload
+def intersects(a: Shape[Single], b: Shape[Single], /) -> bool: ...
+@overload
+def intersects(a: Shape[Batch], b: Shape[Any], /) -> BoolArray: ...
+@overload
+def intersects(a: Shape[Any], b: Shape[Batch], /) -> BoolArray: ...
+def intersects(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     """Return whether the two closed shapes share at least one point.
 
     Touching and containment count as intersecting.
@@ -113,7 +124,13 @@ def intersects(a, b, /):
     return _dispatch.intersects_flags(a, b)
 
 
-def disjoint(a, b, /):
+@overload
+def disjoint(a: Shape[Single], b: Shape[Single], /) -> bool: ...
+@overload
+def disjoint(a: Shape[Batch], b: Shape[Any], /) -> BoolArray: ...
+@overload
+def disjoint(a: Shape[Any], b: Shape[Batch], /) -> BoolArray: ...
+def disjoint(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     """Return whether the two shapes have no point in common.
 
     Parameters
@@ -135,7 +152,13 @@ def disjoint(a, b, /):
     return not result if type(result) is bool else ~result
 
 
-def touches(a, b, /):
+@overload
+def touches(a: Shape[Single], b: Shape[Single], /) -> bool: ...
+@overload
+def touches(a: Shape[Batch], b: Shape[Any], /) -> BoolArray: ...
+@overload
+def touches(a: Shape[Any], b: Shape[Batch], /) -> BoolArray: ...
+def touches(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     """Return whether the shapes meet only on their boundaries (their interiors do not meet).
 
     Parameters
@@ -158,7 +181,13 @@ def touches(a, b, /):
     return _predicate(a, b, _TOUCHES)
 
 
-def overlaps(a, b, /):
+@overload
+def overlaps(a: Shape[Single], b: Shape[Single], /) -> bool: ...
+@overload
+def overlaps(a: Shape[Batch], b: Shape[Any], /) -> BoolArray: ...
+@overload
+def overlaps(a: Shape[Any], b: Shape[Batch], /) -> BoolArray: ...
+def overlaps(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     """Return whether the shapes overlap in shapely's sense.
 
     Both have the same dimension, their interiors meet in that dimension, and neither contains
@@ -187,7 +216,13 @@ def overlaps(a, b, /):
     return _predicate(a, b, _OVERLAPS)
 
 
-def contains(a, b, /):
+@overload
+def contains(a: Shape[Single], b: Shape[Single], /) -> bool: ...
+@overload
+def contains(a: Shape[Batch], b: Shape[Any], /) -> BoolArray: ...
+@overload
+def contains(a: Shape[Any], b: Shape[Batch], /) -> BoolArray: ...
+def contains(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     """Return whether ``b`` lies in ``a`` and their interiors meet (shapely's ``contains``).
 
     A point on the boundary of a box is not contained by it; a segment lying along an edge is not.
@@ -216,7 +251,13 @@ def contains(a, b, /):
     return _predicate(a, b, _CONTAINS)
 
 
-def within(a, b, /):
+@overload
+def within(a: Shape[Single], b: Shape[Single], /) -> bool: ...
+@overload
+def within(a: Shape[Batch], b: Shape[Any], /) -> BoolArray: ...
+@overload
+def within(a: Shape[Any], b: Shape[Batch], /) -> BoolArray: ...
+def within(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     """Return whether ``a`` lies in ``b`` and their interiors meet: ``within(a, b) == contains(b, a)``.
 
     Parameters
@@ -237,7 +278,13 @@ def within(a, b, /):
     return _predicate(a, b, _WITHIN)
 
 
-def equals(a, b, /):
+@overload
+def equals(a: Shape[Single], b: Shape[Single], /) -> bool: ...
+@overload
+def equals(a: Shape[Batch], b: Shape[Any], /) -> BoolArray: ...
+@overload
+def equals(a: Shape[Any], b: Shape[Batch], /) -> BoolArray: ...
+def equals(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     """Return whether the two shapes are the same point set, however they are written.
 
     Parameters
@@ -260,7 +307,13 @@ def equals(a, b, /):
     return _predicate(a, b, _EQUALS)
 
 
-def relate(a, b, /):
+@overload
+def relate(a: Shape[Single], b: Shape[Single], /) -> Relation: ...
+@overload
+def relate(a: Shape[Batch], b: Shape[Any], /) -> Int8Array: ...
+@overload
+def relate(a: Shape[Any], b: Shape[Batch], /) -> Int8Array: ...
+def relate(a: Shape[Any], b: Shape[Any], /) -> Relation | Int8Array:
     """Return how ``a`` and ``b`` lie relative to each other, as a :class:`Relation`.
 
     Parameters
@@ -289,7 +342,15 @@ def relate(a, b, /):
     return _PUBLIC_RELATION[code]
 
 
-def contains_xy(shape, xy, /):
+@overload
+def contains_xy(shape: Shape[Single], xy: Pair, /) -> bool: ...
+@overload
+def contains_xy(shape: Shape[Batch], xy: ArrayLike, /) -> BoolArray: ...
+@overload
+def contains_xy(shape: Shape[Any], xy: Sequence[Pair], /) -> BoolArray: ...
+@overload
+def contains_xy(shape: Shape[Any], xy: ArrayLike, /) -> bool | BoolArray: ...
+def contains_xy(shape: Shape[Any], xy: Any, /) -> bool | BoolArray:
     """Return whether the points ``xy`` lie in the closed ``shape`` (boundary included).
 
     Unlike :func:`contains`, a point on the boundary counts.
@@ -327,7 +388,7 @@ _NUMBER_TYPES = (float, int)
 _MAX = sys.float_info.max  # finite floats (and ints that convert to one) only; the rest via Point
 
 
-def exact_fallback_counts(*, reset=False):
+def exact_fallback_counts(*, reset: bool = False) -> dict[str, int]:
     """Return how many pairs each kernel handed to the exact rational fallback.
 
     The float kernels settle every sign whose error bound allows it, and an exact float stage

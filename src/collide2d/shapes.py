@@ -18,11 +18,15 @@ from __future__ import annotations
 import itertools
 import math
 import struct
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from collide2d import _angles, _convex
 from collide2d._validate import as_float_array, broadcast_batch, check_range, pair, points, real
+from collide2d.typing import Count, FloatArray, Pair, Single
 
 __all__ = ["Box", "Circle", "Ellipse", "Line", "Point", "Polygon", "RotatedBox", "Segment", "Shape"]
 
@@ -32,7 +36,7 @@ _FOUR = np.array([0.0, 4.0])  # the polygon row (offset, count) of one box
 _FOUR.flags.writeable = False
 
 
-def direction_from_angle(angle):
+def direction_from_angle(angle: ArrayLike) -> FloatArray:
     """Return the stored direction vector ``(wx, wy)`` for ``angle`` (array of shape ``(..., 2)``).
 
     Whole quarter turns are applied exactly (so 0, ``math.pi / 2``, ``math.pi``, ... give axis
@@ -57,7 +61,7 @@ def _readonly(array):
     return array
 
 
-class Shape:
+class Shape(Generic[Count]):
     """Base class of all shapes: batch bookkeeping shared by every kind.
 
     Subclasses set ``_kind`` (the kernel kind), ``_fields`` (public field arrays, each broadcast to
@@ -75,8 +79,16 @@ class Shape:
     """
 
     __slots__ = ("_fields", "_params", "_verts", "_scalar", "_tame")  # _tame: see _dispatch.tame_rows
-    _kind = ""
-    _field_names: tuple = ()
+    _kind: ClassVar[str] = ""
+    _field_names: ClassVar[tuple[str, ...]] = ()
+    if TYPE_CHECKING:
+        _fields: dict[str, FloatArray]
+        _params: FloatArray
+        _verts: FloatArray
+        _scalar: Any
+        _tame: Any
+
+        def _bounds(self) -> FloatArray: ...
 
     def _finish(self, fields, params, verts=_EMPTY_VERTS):
         object.__setattr__(self, "_fields", {k: _readonly(v) for k, v in fields.items()})
@@ -105,41 +117,43 @@ class Shape:
     def __delattr__(self, name):
         raise AttributeError(f"{type(self).__name__} is immutable")
 
-    def __getattr__(self, name):
-        fields = object.__getattribute__(self, "_fields")
-        if name in fields:
-            value = fields[name]
-            return value.item() if value.ndim == 0 else value
-        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+    if not TYPE_CHECKING:  # type checkers see each class's declared fields instead
+
+        def __getattr__(self, name):
+            fields = object.__getattribute__(self, "_fields")
+            if name in fields:
+                value = fields[name]
+                return value.item() if value.ndim == 0 else value
+            raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
     def __reduce__(self):
         return (_rebuild, (type(self), self._fields, self._params, self._verts))
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
         """Batch shape: ``()`` for a single shape."""
         return self._params.shape[:-1]
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
         """Number of batch dimensions."""
         return len(self.shape)
 
     @property
-    def size(self):
+    def size(self) -> int:
         """Number of shapes in the batch (1 for a single shape)."""
         return int(np.prod(self.shape, dtype=np.int64))
 
-    def __len__(self):
+    def __len__(self) -> int:
         if not self.shape:
             raise TypeError(f"len() of a single {type(self).__name__}")
         return self.shape[0]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Shape[Any]]:
         for index in range(len(self)):
             yield self[index]
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Shape[Any]:
         if not self.shape:
             raise IndexError(f"a single {type(self).__name__} cannot be indexed")
         index = index if isinstance(index, tuple) else (index,)
@@ -161,12 +175,12 @@ class Shape:
         new._finish(fields, params, self._verts)
         return new
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return NotImplemented if not isinstance(other, Shape) else self is other
 
     __hash__ = object.__hash__
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         name = type(self).__name__
         if self.shape:
             return f"<{name} batch of shape {self.shape}>"
@@ -178,7 +192,7 @@ class Shape:
         return f"{name}({', '.join(parts)})"
 
     @property
-    def bounds(self):
+    def bounds(self) -> Any:
         """Axis-aligned bounds ``(xmin, ymin, xmax, ymax)``: a tuple for a single shape, else
         an array of shape ``batch + (4,)``. Curved bounds are rounded outward."""
         bounds = self._bounds()
@@ -253,7 +267,7 @@ def _copy(array):
     return _frozen(np.array(array, dtype=np.float64))
 
 
-class Point(Shape):
+class Point(Shape[Count]):
     """A point.
 
     Parameters
@@ -264,9 +278,9 @@ class Point(Shape):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): coordinates beyond ``|x| <= 2**500`` (about 3.27e150; tiny non-zero
-        coordinates are fine).
+        For invalid values, and outside the supported range of magnitudes: coordinates beyond
+        ``|x| <= 2**500`` (about 3.27e150; tiny non-zero coordinates are fine).
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -277,11 +291,18 @@ class Point(Shape):
     (2,)
     """
 
+    if TYPE_CHECKING:
+        xy: FloatArray
+
     __slots__ = ()
     _kind = "point"
     _field_names = ("xy",)
 
-    def __init__(self, xy):
+    @overload
+    def __init__(self: Point[Single], xy: Pair) -> None: ...
+    @overload
+    def __init__(self: Point[Any], xy: ArrayLike) -> None: ...
+    def __init__(self, xy: Any) -> None:
         xy = pair(xy, "xy")
         if type(xy) is tuple:
             params = _frombuffer(_PACK[2](*xy))
@@ -309,7 +330,7 @@ def _two_points(first, second, names):
     return params, {names[0]: params[..., 0:2], names[1]: params[..., 2:4]}
 
 
-class Segment(Shape):
+class Segment(Shape[Count]):
     """A closed line segment from ``start`` to ``end``.
 
     Parameters
@@ -320,9 +341,10 @@ class Segment(Shape):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): coordinates beyond ``|x| <= 2**500`` (about 3.27e150), or an extent
-        ``max(|end - start|)`` below ``2**-500`` (about 3.05e-151).
+        For invalid values, and outside the supported range of magnitudes: coordinates beyond
+        ``|x| <= 2**500`` (about 3.27e150), or an extent ``max(|end - start|)`` below ``2**-500``
+        (about 3.05e-151).
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -331,11 +353,19 @@ class Segment(Shape):
     Segment(start=(0.0, 0.0), end=(1.0, 0.0))
     """
 
+    if TYPE_CHECKING:
+        start: FloatArray
+        end: FloatArray
+
     __slots__ = ()
     _kind = "segment"
     _field_names = ("start", "end")
 
-    def __init__(self, start, end):
+    @overload
+    def __init__(self: Segment[Single], start: Pair, end: Pair) -> None: ...
+    @overload
+    def __init__(self: Segment[Any], start: ArrayLike, end: ArrayLike) -> None: ...
+    def __init__(self, start: Any, end: Any) -> None:
         start, end = pair(start, "start"), pair(end, "end")
         params, fields = _two_points(start, end, self._field_names)
         if start == end if type(start) is type(end) is tuple else _any_equal_rows(fields["start"], fields["end"]):
@@ -355,7 +385,7 @@ class Segment(Shape):
         )
 
 
-class Line(Shape):
+class Line(Shape[Count]):
     """An infinite straight line through ``point`` along ``direction``.
 
     Parameters
@@ -368,9 +398,9 @@ class Line(Shape):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): ``point`` beyond ``|x| <= 2**500`` (about 3.27e150).
-        Any non-zero finite direction is allowed.
+        For invalid values, and outside the supported range of magnitudes: ``point`` beyond
+        ``|x| <= 2**500`` (about 3.27e150). Any non-zero finite direction is allowed.
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -379,11 +409,19 @@ class Line(Shape):
     Line(point=(0.0, 0.0), direction=(1.0, 1.0))
     """
 
+    if TYPE_CHECKING:
+        point: FloatArray
+        direction: FloatArray
+
     __slots__ = ()
     _kind = "line"
     _field_names = ("point", "direction")
 
-    def __init__(self, point, direction):
+    @overload
+    def __init__(self: Line[Single], point: Pair, direction: Pair) -> None: ...
+    @overload
+    def __init__(self: Line[Any], point: ArrayLike, direction: ArrayLike) -> None: ...
+    def __init__(self, point: Any, direction: Any) -> None:
         point, direction = pair(point, "point"), pair(direction, "direction")
         params, fields = _two_points(point, direction, self._field_names)
         if direction == (0.0, 0.0) if type(direction) is tuple else _any_equal_rows(fields["direction"], 0.0):
@@ -417,7 +455,7 @@ def _ellipse_bounds(params):
     )
 
 
-class Circle(Shape):
+class Circle(Shape[Count]):
     """A closed disc.
 
     Parameters
@@ -429,9 +467,10 @@ class Circle(Shape):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or a radius
-        outside ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150).
+        For invalid values, and outside the supported range of magnitudes: ``center`` beyond
+        ``|x| <= 2**500`` (about 3.27e150), or a radius outside ``[2**-500, 2**500]`` (about
+        3.05e-151 to 3.27e150).
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -440,11 +479,19 @@ class Circle(Shape):
     Circle(center=(0.0, 0.0), radius=1.0)
     """
 
+    if TYPE_CHECKING:
+        center: FloatArray
+        radius: Any  # float for a single circle
+
     __slots__ = ()
     _kind = "ellipse"
     _field_names = ("center", "radius")
 
-    def __init__(self, center, radius):
+    @overload
+    def __init__(self: Circle[Single], center: Pair, radius: float) -> None: ...
+    @overload
+    def __init__(self: Circle[Any], center: ArrayLike, radius: ArrayLike) -> None: ...
+    def __init__(self, center: Any, radius: Any) -> None:
         center, radius = pair(center, "center"), real(radius, "radius", positive=True)
         if type(center) is tuple and type(radius) is float:
             params = _frombuffer(_PACK[6](center[0], center[1], radius, radius, 1.0, 0.0))
@@ -511,7 +558,7 @@ def _orientation(angle, direction):
     return angle, w, (math.atan2(w[1], w[0]), w[0], w[1]) if type(w) is tuple else None
 
 
-class Ellipse(Shape):
+class Ellipse(Shape[Count]):
     """A closed, possibly rotated ellipse.
 
     Parameters
@@ -533,10 +580,11 @@ class Ellipse(Shape):
     Raises
     ------
     ValueError
-        Non-finite values, radii not positive, a zero ``direction``, or both ``angle`` (other
-        than 0) and ``direction``; and outside the supported range of magnitudes
-        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), radii outside
-        ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150), or radii whose ratio exceeds ``2**100``.
+        Non-finite values, radii not positive, a zero ``direction``, or both ``angle`` (other than
+        0) and ``direction``; and outside the supported range of magnitudes: ``center`` beyond
+        ``|x| <= 2**500`` (about 3.27e150), radii outside ``[2**-500, 2**500]`` (about 3.05e-151 to
+        3.27e150), or radii whose ratio exceeds ``2**100``.
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -551,11 +599,26 @@ class Ellipse(Shape):
     ([3.0, 4.0], 0.927295)
     """
 
+    if TYPE_CHECKING:
+        center: FloatArray
+        radii: FloatArray
+        angle: Any  # float for a single ellipse
+
     __slots__ = ()
     _kind = "ellipse"
     _field_names = ("center", "radii", "angle")
 
-    def __init__(self, center, radii, angle=0.0, *, direction=None):
+    @overload
+    def __init__(
+        self: Ellipse[Single], center: Pair, radii: Pair, angle: float = 0.0, *,
+        direction: Pair | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Ellipse[Any], center: ArrayLike, radii: ArrayLike, angle: ArrayLike = 0.0, *,
+        direction: ArrayLike | None = None,
+    ) -> None: ...
+    def __init__(self, center: Any, radii: Any, angle: Any = 0.0, *, direction: Any = None) -> None:
         center, radii = pair(center, "center"), pair(radii, "radii", positive=True)
         angle, w, single = _orientation(angle, direction)
         if type(center) is tuple and type(radii) is tuple and single is not None:
@@ -585,8 +648,14 @@ class Ellipse(Shape):
                 params.flags.writeable = False
         self._finish_owned({"center": params[..., 0:2], "radii": params[..., 2:4], "angle": angle}, params)
 
+    @overload
     @classmethod
-    def from_covariance(cls, mean, cov, n_sigma=1.0):
+    def from_covariance(cls, mean: Pair, cov: Sequence[Pair], n_sigma: float = 1.0) -> Ellipse[Single]: ...
+    @overload
+    @classmethod
+    def from_covariance(cls, mean: ArrayLike, cov: ArrayLike, n_sigma: ArrayLike = 1.0) -> Ellipse[Any]: ...
+    @classmethod
+    def from_covariance(cls, mean: Any, cov: Any, n_sigma: Any = 1.0) -> Ellipse[Any]:
         """The ``n_sigma`` ellipse of a 2-D normal distribution.
 
         The set of ``x`` with Mahalanobis distance ``sqrt((x - mean)ᵀ cov⁻¹ (x - mean))`` at most
@@ -643,7 +712,7 @@ class Ellipse(Shape):
         return cls(mean, radii, direction=direction)
 
     @property
-    def direction(self):
+    def direction(self) -> FloatArray:
         """The stored direction of the first radius: ``(wx, wy)`` (unit up to rounding when built
         from an angle; as given when built from a direction)."""
         return self._params[..., 4:6]
@@ -663,7 +732,7 @@ def _polygon_bounds(params, verts):
     return out.reshape(params.shape[:-1] + (4,))
 
 
-class Polygon(Shape):
+class Polygon(Shape[Count]):
     """A closed convex polygon.
 
     Parameters
@@ -678,9 +747,10 @@ class Polygon(Shape):
     ValueError
         Non-finite values, fewer than three non-collinear vertices, turns in both directions, a
         boundary that winds more than once, or one that reverses direction along an edge (as in
-        ``[(0, 0), (2, 0), (1, 0), (1, 1)]``, which no single convex polygon describes); and
-        outside the supported range of magnitudes (``docs/conventions.md``): vertices beyond ``|x| <= 2**500`` (about 3.27e150), or a bounding box
-        narrower than ``2**-500`` (about 3.05e-151) in x or y.
+        ``[(0, 0), (2, 0), (1, 0), (1, 1)]``, which no single convex polygon describes); and outside
+        the supported range of magnitudes: vertices beyond ``|x| <= 2**500`` (about 3.27e150), or a
+        bounding box narrower than ``2**-500`` (about 3.05e-151) in x or y.
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Notes
     -----
@@ -700,7 +770,11 @@ class Polygon(Shape):
     _kind = "polygon"
     _field_names = ("vertices",)
 
-    def __init__(self, vertices):
+    @overload
+    def __init__(self: Polygon[Single], vertices: Sequence[Pair]) -> None: ...
+    @overload
+    def __init__(self: Polygon[Any], vertices: ArrayLike) -> None: ...
+    def __init__(self, vertices: Any) -> None:
         v = points(vertices, "vertices")
         if type(v) is list and len(v) >= 3:  # a few Python numbers: cleaned without NumPy
             cleaned = _convex.clean_small(v, "vertices")
@@ -724,10 +798,14 @@ class Polygon(Shape):
             field = verts
         self._finish_owned({"vertices": field}, params, verts)
 
-    def __getattr__(self, name):
-        if name == "vertices":
-            return object.__getattribute__(self, "_fields")["vertices"]
-        return Shape.__getattr__(self, name)
+    if TYPE_CHECKING:
+        vertices: FloatArray
+    else:
+
+        def __getattr__(self, name):
+            if name == "vertices":
+                return object.__getattribute__(self, "_fields")["vertices"]
+            return Shape.__getattr__(self, name)
 
     def _bounds(self):
         return _polygon_bounds(self._params, self._verts)
@@ -742,7 +820,7 @@ def _corner_polygons(corners, batch):
     return _frozen(params.reshape(batch + (2,))), _frozen(flat.reshape(-1, 2))
 
 
-class Box(Shape):
+class Box(Shape[Count]):
     """A closed axis-aligned rectangle.
 
     Parameters
@@ -753,9 +831,10 @@ class Box(Shape):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): corners beyond ``|x| <= 2**500`` (about 3.27e150), or a side ``max - min``
-        below ``2**-500`` (about 3.05e-151).
+        For invalid values, and outside the supported range of magnitudes: corners beyond
+        ``|x| <= 2**500`` (about 3.27e150), or a side ``max - min`` below ``2**-500`` (about
+        3.05e-151).
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -766,11 +845,19 @@ class Box(Shape):
     (0.5, 0.5, 1.5, 1.5)
     """
 
+    if TYPE_CHECKING:
+        min: FloatArray
+        max: FloatArray
+
     __slots__ = ()
     _kind = "polygon"
     _field_names = ("min", "max")
 
-    def __init__(self, min, max):  # noqa: A002 - the API names the corners min and max
+    @overload
+    def __init__(self: Box[Single], min: Pair, max: Pair) -> None: ...
+    @overload
+    def __init__(self: Box[Any], min: ArrayLike, max: ArrayLike) -> None: ...
+    def __init__(self, min: Any, max: Any) -> None:  # noqa: A002 - the API names the corners min and max
         lo, hi = pair(min, "min"), pair(max, "max")
         if type(lo) is tuple and type(hi) is tuple:
             if not (lo[0] < hi[0] and lo[1] < hi[1]):
@@ -792,8 +879,14 @@ class Box(Shape):
         row = _rows(batch, 4, ((0, 2), lo), ((2, 4), hi))
         self._finish_owned({"min": row[..., 0:2], "max": row[..., 2:4]}, params, verts)
 
+    @overload
     @classmethod
-    def from_center(cls, center, half_size):
+    def from_center(cls, center: Pair, half_size: Pair) -> Box[Single]: ...
+    @overload
+    @classmethod
+    def from_center(cls, center: ArrayLike, half_size: ArrayLike) -> Box[Any]: ...
+    @classmethod
+    def from_center(cls, center: Any, half_size: Any) -> Box[Any]:
         """Build a box from its centre and positive half-sizes (corners rounded to float64)."""
         center = pair(center, "center")
         half_size = pair(half_size, "half_size", positive=True)
@@ -816,7 +909,7 @@ def _too_small(center, half_size):
     raise ValueError(_TOO_SMALL)
 
 
-class RotatedBox(Shape):
+class RotatedBox(Shape[Count]):
     """A closed rectangle rotated about its centre.
 
     Parameters
@@ -839,9 +932,10 @@ class RotatedBox(Shape):
     Raises
     ------
     ValueError
-        For invalid values, and outside the supported range of magnitudes
-        (``docs/conventions.md``): ``center`` beyond ``|x| <= 2**500`` (about 3.27e150), or half-sizes
-        outside ``[2**-500, 2**500]`` (about 3.05e-151 to 3.27e150).
+        For invalid values, and outside the supported range of magnitudes: ``center`` beyond
+        ``|x| <= 2**500`` (about 3.27e150), or half-sizes outside ``[2**-500, 2**500]`` (about
+        3.05e-151 to 3.27e150).
+        See https://collide2d.readthedocs.io/en/latest/conventions.html#supported-range-of-magnitudes.
 
     Examples
     --------
@@ -853,11 +947,26 @@ class RotatedBox(Shape):
     [[1.0, -2.0], [1.0, 2.0], [-1.0, 2.0], [-1.0, -2.0]]
     """
 
+    if TYPE_CHECKING:
+        center: FloatArray
+        half_size: FloatArray
+        angle: Any  # float for a single box
+
     __slots__ = ()
     _kind = "polygon"
     _field_names = ("center", "half_size", "angle")
 
-    def __init__(self, center, half_size, angle=0.0, *, direction=None):
+    @overload
+    def __init__(
+        self: RotatedBox[Single], center: Pair, half_size: Pair, angle: float = 0.0, *,
+        direction: Pair | None = None,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: RotatedBox[Any], center: ArrayLike, half_size: ArrayLike, angle: ArrayLike = 0.0, *,
+        direction: ArrayLike | None = None,
+    ) -> None: ...
+    def __init__(self, center: Any, half_size: Any, angle: Any = 0.0, *, direction: Any = None) -> None:
         center, half = pair(center, "center"), pair(half_size, "half_size", positive=True)
         angle, w, single = _orientation(angle, direction)
         if type(center) is tuple and type(half) is tuple and single is not None:
@@ -869,7 +978,7 @@ class RotatedBox(Shape):
             norm = math.sqrt(wx * wx + wy * wy)
             ux, uy = wx / norm, wy / norm
             p, q, r, t = hx * ux, hy * uy, hx * uy, hy * ux
-            corners = (cx + (-p + q), cy + (-r - t), cx + (p + q), cy + (r - t), cx + (p - q), cy + (r + t), cx + (-p - q), cy + (-r + t))
+            corners: Any = (cx + (-p + q), cy + (-r - t), cx + (p + q), cy + (r - t), cx + (p - q), cy + (r + t), cx + (-p - q), cy + (-r + t))
             # Each stored corner is within 4 eps M of the exact rectangle's (M = |cx| + |cy| + hx + hy:
             # two products, a difference and a sum rounded), so an edge within 12 eps M of a side of
             # length 2 min(h); with min(h) >= 2**-40 M that is below 0.002 of the side and every turn
@@ -928,7 +1037,7 @@ class RotatedBox(Shape):
         self._finish_owned(fields, params, verts)
 
     @property
-    def corners(self):
+    def corners(self) -> FloatArray:
         """The four stored corners, counter-clockwise: array of shape ``batch + (4, 2)``."""
         index = self._params[..., 0].astype(np.int64)[..., None] + np.arange(4)
         return self._verts[index]

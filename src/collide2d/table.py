@@ -7,9 +7,13 @@ float64 parameter row per shape, and the vertices of every polygon in one coordi
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from typing import Any
+
 import numpy as np
 
 from collide2d.shapes import Shape
+from collide2d.typing import FloatArray, Int8Array, IntArray, Single
 
 __all__ = ["ShapeTable"]
 
@@ -67,8 +71,15 @@ class ShapeTable:
     """
 
     KIND_NAMES = KIND_NAMES
+    kinds: Int8Array
+    params: FloatArray
+    vertices: FloatArray
+    vertex_offsets: IntArray
+    _sources: tuple[Shape[Any], ...]
+    _starts: IntArray
+    _bounds: FloatArray
 
-    def __init__(self, shapes):
+    def __init__(self, shapes: Shape[Any] | Iterable[Shape[Any]] | ShapeTable) -> None:
         if isinstance(shapes, ShapeTable):
             shapes = shapes._sources
         elif isinstance(shapes, Shape):
@@ -116,11 +127,11 @@ class ShapeTable:
         self.vertex_offsets = _readonly(vertex_offsets)
         self._bounds = _readonly(bounds)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return int(self._starts[-1])
 
     @property
-    def bounds(self):
+    def bounds(self) -> FloatArray:
         """Axis-aligned bounds ``(xmin, ymin, xmax, ymax)`` per shape: array of shape (n, 4).
 
         Curved bounds are rounded outward; a line is unbounded (infinite) along its direction.
@@ -128,11 +139,11 @@ class ShapeTable:
         return self._bounds
 
     @property
-    def kind_names(self):
+    def kind_names(self) -> list[str]:
         """Kernel kind name of each shape (``"ellipse"``, ``"polygon"``, ...), a list."""
         return [KIND_NAMES[code] for code in self.kinds.tolist()]
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> Shape[Single]:
         n = len(self)
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
             raise TypeError(f"a ShapeTable is indexed by an integer, got {type(index).__name__}")
@@ -145,11 +156,11 @@ class ShapeTable:
             return source
         return source[np.unravel_index(k - int(self._starts[source_index]), source.shape)]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Shape[Single]]:
         for k in range(len(self)):
             yield self[k]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         counts = np.bincount(self.kinds, minlength=len(KIND_NAMES))
         parts = ", ".join(f"{count} {name}" for name, count in zip(KIND_NAMES, counts.tolist()) if count)
         return f"<ShapeTable of {len(self)} shapes{': ' + parts if parts else ''}>"
