@@ -25,6 +25,7 @@ from collide2d.predicates import (
     touches,
     within,
 )
+from collide2d.convert import from_shapely, to_patch, to_shapely
 from collide2d.broadphase import PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
 from collide2d.overlay import intersection_points, iou, overlap_area
@@ -59,6 +60,7 @@ __all__ = [
     "distance",
     "equals",
     "exact_fallback_counts",
+    "from_shapely",
     "intersection_points",
     "intersects",
     "intersects_xy",
@@ -70,6 +72,8 @@ __all__ = [
     "query",
     "query_pairs",
     "relate",
+    "to_patch",
+    "to_shapely",
     "touches",
     "within",
 ]
