@@ -164,6 +164,13 @@ def test_from_shapely_kinds():
     polygon = c2.from_shapely(turned)
     assert isinstance(polygon, c2.Polygon)
     assert sorted(map(tuple, polygon.vertices.tolist())) == sorted(set(turned.exterior.coords))
+    # any object with __geo_interface__, its ring closed or not
+    class Triangle:
+        def __init__(self, ring):
+            self.__geo_interface__ = {"type": "Polygon", "coordinates": (ring,)}
+
+    for ring in ([(0, 0), (4, 0), (0, 3), (0, 0)], [(0, 0), (4, 0), (0, 3)]):
+        assert c2.equals(c2.from_shapely(Triangle(ring)), c2.Polygon([(0, 0), (4, 0), (0, 3)]))
     # a triangle with a vertex on an edge keeps its region
     triangle = c2.from_shapely(shapely.Polygon([(0, 0), (1, 0), (2, 0), (0, 2)]))
     assert isinstance(triangle, c2.Polygon) and len(triangle.vertices) == 3

@@ -298,7 +298,10 @@ def from_shapely(geometry: Any) -> _shapes.Shape:
             return _shapes.Segment(tuple(coordinates[0][:2]), tuple(coordinates[1][:2]))
         if len(coordinates) > 1:
             raise ValueError(f"a Polygon must have no holes, got {len(coordinates) - 1}")
-        polygon = _shapes.Polygon(np.asarray(coordinates[0], dtype=np.float64)[:-1, :2])
+        ring = np.asarray(coordinates[0], dtype=np.float64)[:, :2]
+        if len(ring) > 1 and np.array_equal(ring[0], ring[-1]):  # a closed ring, as GeoJSON writes it
+            ring = ring[:-1]
+        polygon = _shapes.Polygon(ring)
     except ValueError as error:
         raise ValueError(f"geometry: {_polygon_message(error)}") from None
     return _rectangle(polygon)
@@ -576,7 +579,7 @@ def _radians(angle, name):
         raise TypeError(f"{name} must be an astropy Quantity or a number of degrees, got {type(angle).__name__}") from None
 
 
-def ellipse_from_astropy(region: Any) -> _shapes.Ellipse:
+def ellipse_from_astropy(region: Any) -> _shapes.Ellipse | _shapes.Circle:
     """Return the ellipse (or circle) of an astropy ``regions`` pixel region.
 
     ``EllipsePixelRegion(center, width, height, angle)`` holds *full* sizes and its angle as a
@@ -928,7 +931,7 @@ def table_to_dataframe(table: Any) -> Any:
     parts = []
     for source in table._sources:
         kind = _KIND_OF_CLASS[type(source)]
-        data = {"kind": np.full(source.size, kind, dtype=object)}
+        data: dict[str, Any] = {"kind": np.full(source.size, kind, dtype=object)}
         if kind == "polygon":
             data["vertices"] = [np.array(ring) for ring in _polygon_rings(source)]
         else:

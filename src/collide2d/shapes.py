@@ -688,7 +688,7 @@ class Ellipse(Shape):
         return convert.to_opencv(self)
 
     @classmethod
-    def from_astropy(cls, region: Any) -> Shape:
+    def from_astropy(cls, region: Any) -> Ellipse | Circle:
         """Build from an astropy ``regions`` ``EllipsePixelRegion`` (full sizes, ``Quantity`` angle)
         or ``CirclePixelRegion`` (a :class:`Circle`): see :func:`collide2d.convert.ellipse_from_astropy`."""
         from collide2d import convert
