@@ -234,17 +234,11 @@ def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> di
 def from_shapely(geometry: Any) -> _shapes.Shape:
     """Return the collide2d shape of a shapely geometry (or any object with ``__geo_interface__``).
 
-    ==========================================  =======================================
-    geometry                                    shape
-    ==========================================  =======================================
-    ``Point``                                   :class:`~collide2d.Point`
-    ``LineString`` of two distinct points       :class:`~collide2d.Segment`
-    ``Polygon``, convex, no holes:
-      an axis-aligned rectangle                 :class:`~collide2d.Box`
-      a rectangle whose corners a RotatedBox    :class:`~collide2d.RotatedBox`
-      stores exactly
-      any other                                 :class:`~collide2d.Polygon`
-    ==========================================  =======================================
+    * a ``Point`` becomes a :class:`~collide2d.Point`;
+    * a ``LineString`` of two distinct points a :class:`~collide2d.Segment`;
+    * a convex ``Polygon`` without holes a :class:`~collide2d.Box` when it is an axis-aligned
+      rectangle, a :class:`~collide2d.RotatedBox` when it is a rectangle whose corners a rotated
+      box stores exactly, else a :class:`~collide2d.Polygon`.
 
     The shape is exactly the geometry's point set: a rotated rectangle whose corners a
     :class:`~collide2d.RotatedBox` would round differently stays a :class:`~collide2d.Polygon`.
@@ -858,7 +852,7 @@ def table_from_dataframe(df: Any, *, columns: dict | None = None, degrees: bool 
         starts = np.concatenate([[0], np.flatnonzero(kinds[1:] != kinds[:-1]) + 1, [n]]) if n else np.zeros(1, dtype=np.int64)
         runs = [(kinds[lo], lo, hi) for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist())]
     else:
-        runs = [(_kind_of_columns(names) if n else "point", 0, n)] if n else []
+        runs = [(_kind_of_columns(names), 0, n)] if n else []
     batches = []
     for kind, lo, hi in runs:
         batch = _run_batch(kind, frame, lo, hi, degrees)
