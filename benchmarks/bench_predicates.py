@@ -339,6 +339,15 @@ def bench_latency(args, c2_error):
             )
         seconds = per_call(c2.relate, (cases[0][1], cases[0][2]), args.latency_number, args.repeat)
         rows.append(["collide2d `relate`: ellipse-ellipse, overlapping", fmt_time(seconds), fmt_time(_LAST_CPU[0]), c2.relate(cases[0][1], cases[0][2]).name, "no"])
+        edge_case = (c2.Box((0.0, 0.0), (2.0, 2.0)), c2.Segment((0.0, 0.0), (1.0, 0.0)))
+        for name, function, call_args in (
+            ("`contains_xy`: ellipse, one (x, y)", c2.contains_xy, (cases[0][1], (1.0, 0.2))),
+            ("`intersects_xy`: ellipse, one (x, y)", c2.intersects_xy, (cases[0][1], (1.0, 0.2))),
+            ("`contains`: box, segment along its edge", c2.contains, edge_case),
+            ("`covers`: box, segment along its edge (end points decided too)", c2.covers, edge_case),
+        ):
+            seconds = per_call(function, call_args, args.latency_number, args.repeat)
+            rows.append([f"collide2d {name}", fmt_time(seconds), fmt_time(_LAST_CPU[0]), function(*call_args), "no"])
     else:
         rows.append(["collide2d `intersects`", "-", "-", "-", f"unavailable: {c2_error}"])
     seconds = per_call(c2.Ellipse, ((0.0, 0.0), (2.0, 1.0), 0.3), args.latency_number // 4, args.repeat)

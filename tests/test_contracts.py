@@ -20,7 +20,7 @@ from conftest import KINDS, build, random_batch, random_fields, stack_fields, tr
 import collide2d as c2
 
 R = c2.Relation
-BOOLEAN_PREDICATES = ("intersects", "disjoint", "touches", "overlaps", "contains", "within", "equals")
+BOOLEAN_PREDICATES = ("intersects", "disjoint", "touches", "overlaps", "contains", "within", "covers", "covered_by", "equals")
 SYMMETRIC = ("intersects", "disjoint", "touches", "overlaps", "equals")
 PREDICATES = BOOLEAN_PREDICATES + ("relate",)
 PAIRS = list(itertools.product(KINDS, KINDS))
@@ -133,15 +133,16 @@ def test_non_shape_arguments(predicate):
             call(predicate, shape, bad)
 
 
-def test_contains_xy_errors():
+@pytest.mark.parametrize("predicate", [c2.contains_xy, c2.intersects_xy])
+def test_xy_predicate_errors(predicate):
     with pytest.raises(TypeError, match="shape"):
-        c2.contains_xy((0, 0), (0, 0))
+        predicate((0, 0), (0, 0))
     with pytest.raises(ValueError, match="xy"):
-        c2.contains_xy(c2.Circle((0, 0), 1), (0, 0, 0))
+        predicate(c2.Circle((0, 0), 1), (0, 0, 0))
     with pytest.raises(ValueError, match="xy"):
-        c2.contains_xy(c2.Circle((0, 0), 1), (np.nan, 0))
+        predicate(c2.Circle((0, 0), 1), (np.nan, 0))
     with pytest.raises(ValueError, match="broadcast"):
-        c2.contains_xy(c2.Circle(np.zeros((3, 2)), 1), np.zeros((4, 2)))
+        predicate(c2.Circle(np.zeros((3, 2)), 1), np.zeros((4, 2)))
 
 
 # -- symmetry and agreement ----------------------------------------------------------------------
@@ -154,6 +155,8 @@ def test_symmetry(kind_a, kind_b):
         np.testing.assert_array_equal(call(name, a, b), call(name, b, a), err_msg=name)
     np.testing.assert_array_equal(c2.contains(a, b), c2.within(b, a))
     np.testing.assert_array_equal(c2.within(a, b), c2.contains(b, a))
+    np.testing.assert_array_equal(c2.covers(a, b), c2.covered_by(b, a))
+    np.testing.assert_array_equal(c2.covered_by(a, b), c2.covers(b, a))
     np.testing.assert_array_equal(c2.relate(b, a), MIRROR[scene_relations(kind_a, kind_b)])
 
 
@@ -169,6 +172,16 @@ def test_relate_agrees_with_predicates(kind_a, kind_b):
     np.testing.assert_array_equal(c2.contains(a, b), (rel == R.CONTAINS) | (rel == R.EQUAL))
     np.testing.assert_array_equal(c2.within(a, b), (rel == R.WITHIN) | (rel == R.EQUAL))
     np.testing.assert_array_equal(c2.equals(a, b), rel == R.EQUAL)
+    # covers: contains, or b in the boundary of a, which only a point or a segment (along a polygon's
+    # edge, checked against shapely in test_flat_kinds_agree_with_shapely) can be
+    covers = c2.covers(a, b)
+    contained = (rel == R.CONTAINS) | (rel == R.EQUAL)
+    assert np.all(covers[contained])
+    assert not np.any(covers[(rel != R.TOUCHING) & ~contained])
+    if kind_b == "Point":
+        np.testing.assert_array_equal(covers, contained | (rel == R.TOUCHING))
+    elif kind_b != "Segment" or kind_a in ("Circle", "Ellipse", "Line", "Point", "Segment"):
+        np.testing.assert_array_equal(covers, contained)
     overlaps = c2.overlaps(a, b)
     assert np.all(rel[overlaps] == R.OVERLAPPING)
     # overlaps needs equal dimensions; regions, curves and points never overlap each other
@@ -188,6 +201,37 @@ def test_shape_equals_itself(kind_a, kind_b):
     assert c2.within(a[0], a[0]) is True
     assert c2.touches(a[0], a[0]) is False
     assert c2.overlaps(a[0], a[0]) is False
+
+
+def test_covers_spot_checks():
+    """Hand-derived cases: covers is containment that allows lying in the boundary."""
+    box = c2.Box((0, 0), (2, 2))
+    # 1: a segment along an edge is covered, not contained; half along it and half beyond is not
+    assert (c2.covers(box, c2.Segment((0, 0), (2, 0))), c2.contains(box, c2.Segment((0, 0), (2, 0)))) == (True, False)
+    assert c2.covers(box, c2.Segment((1, 0), (3, 0))) is False
+    # 2: a segment touching from outside at a corner, and a box touching along an edge: not covered
+    assert c2.covers(box, c2.Segment((2, 2), (3, 3))) is False
+    assert c2.covers(box, c2.Box((2, 0), (3, 2))) is False
+    # 3: the end point of a segment is covered (not contained); a point on an ellipse too
+    assert (c2.covers(c2.Segment((0, 0), (2, 0)), c2.Point((2, 0))), c2.contains(c2.Segment((0, 0), (2, 0)), c2.Point((2, 0)))) == (True, False)
+    assert c2.covers(c2.Ellipse((0, 0), (4, 2)), c2.Point((0, -2))) is True
+    # 4: a segment tangent to an ellipse is not covered (no segment lies in a curved boundary)
+    assert c2.covers(c2.Ellipse((0, 0), (4, 2)), c2.Segment((4, -1), (4, 1))) is False
+    # 5: equal shapes cover each other; a line covers a segment on it, never the other way
+    assert c2.covers(box, c2.Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])) is True
+    assert (c2.covers(c2.Line((0, 0), (1, 1)), c2.Segment((1, 1), (2, 2))), c2.covered_by(c2.Line((0, 0), (1, 1)), c2.Segment((1, 1), (2, 2)))) == (True, False)
+    # 6: the boundary case in a batch, against single shapes on either side
+    segments = c2.Segment([(0, 0), (1, 0), (0, 2)], [(2, 0), (3, 0), (0, 1)])
+    assert c2.covers(box, segments).tolist() == [True, False, True]
+    assert c2.covered_by(segments, box).tolist() == [True, False, True]
+    assert c2.covers(c2.Box([(0, 0), (5, 5)], [(2, 2), (6, 6)])[:, None], segments).tolist() == [[True, False, True], [False] * 3]
+
+
+def test_relation_prints_its_name():
+    r = R.TOUCHING
+    assert (str(r), f"{r}", f"{r!s}", f"{r:>10}", f"{r:d}", f"{r:03d}") == ("TOUCHING", "TOUCHING", "TOUCHING", "  TOUCHING", "1", "001")
+    assert repr(r) == "<Relation.TOUCHING: 1>"
+    assert r == 1 and int(r) == 1 and R(1) is r
 
 
 def test_dimension_rules_spot_checks():
@@ -304,28 +348,29 @@ def test_power_of_two_scaling_invariance(kind_a, kind_b, power):
     np.testing.assert_array_equal(moved, original)
 
 
-# -- contains_xy -----------------------------------------------------------------------------------
+# -- contains_xy and intersects_xy ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_contains_xy_matches_intersects_point(kind):
+@pytest.mark.parametrize("predicate, point_predicate", [(c2.contains_xy, c2.contains), (c2.intersects_xy, c2.intersects)])
+def test_xy_predicate_matches_the_point_predicate(kind, predicate, point_predicate):
     rng = np.random.default_rng([5150, KINDS.index(kind)])
     shapes, fields = random_batch(kind, rng, (6,))
     xy = rng.integers(-5, 6, size=(10, 1, 2)).astype(np.float64)
-    result = c2.contains_xy(shapes, xy)
+    result = predicate(shapes, xy)
     assert result.shape == (10, 6)
     assert result.dtype == np.bool_
-    np.testing.assert_array_equal(result, c2.intersects(shapes, c2.Point(xy)))
+    np.testing.assert_array_equal(result, point_predicate(shapes, c2.Point(xy)))
     for i, j in itertools.product(range(10), range(6)):
-        single = c2.contains_xy(build(kind, fields[j]), xy[i, 0])
+        single = predicate(build(kind, fields[j]), xy[i, 0])
         assert type(single) is bool
         assert single == result[i, j]
-        assert single == c2.intersects(build(kind, fields[j]), c2.Point(xy[i, 0]))
+        assert single == point_predicate(build(kind, fields[j]), c2.Point(xy[i, 0]))
     # a single shape against many points, and a list of tuples
     points = [(0.0, 0.0), (1.0, 2.0), (-3.0, 1.0)]
-    many = c2.contains_xy(shapes[0], points)
+    many = predicate(shapes[0], points)
     assert many.shape == (3,)
-    np.testing.assert_array_equal(many, [c2.contains_xy(shapes[0], p) for p in points])
+    np.testing.assert_array_equal(many, [predicate(shapes[0], p) for p in points])
 
 
 # -- exact known answers ---------------------------------------------------------------------------
@@ -389,6 +434,83 @@ def test_point_relations_exact(kind):
     rel = c2.relate(ellipses, c2.Point(ends))
     for k in range(12):
         assert rel[k] == exact_point_relation(ellipses[k], ends[k])
+
+
+def _ellipse_boundary_points(rng, n):
+    """``n`` ellipses with points exactly on their boundaries, and those points' float neighbours.
+
+    Direction ``(3, 4)`` (length 5) and radii that are multiples of 25 put
+    ``c + a cos(t) u + b sin(t) u_perp`` on integers whenever ``cos(t), sin(t)`` come from a
+    Pythagorean triple over 5 or 25: exact boundary points of the stored ellipse.
+    """
+    triples = [(3, 4, 5), (4, 3, 5), (5, 0, 5), (0, 5, 5), (7, 24, 25), (24, 7, 25), (15, 20, 25)]
+    centers = rng.integers(-50, 50, size=(n, 2)).astype(np.float64)
+    radii = 25.0 * rng.integers(1, 5, size=(n, 2))
+    ellipses = c2.Ellipse(centers, radii, direction=(3.0, 4.0))
+    points = np.empty((n, 3, 2))
+    for k in range(n):
+        p, q, r = triples[rng.integers(len(triples))]
+        sx, sy = rng.choice([-1, 1], size=2)
+        along, across = sx * radii[k, 0] * p / r, sy * radii[k, 1] * q / r  # multiples of 5
+        on = centers[k] + (along * 3 / 5 - across * 4 / 5, along * 4 / 5 + across * 3 / 5)
+        outward = np.sign(on - centers[k]) + (on == centers[k])
+        points[k] = on, np.nextafter(on, on + outward), np.nextafter(on, on - outward)
+    return ellipses, points
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_xy_predicates_exact(kind):
+    """contains_xy (interior) and intersects_xy (closed) against exact rationals, with points on
+    the boundaries: integer points on integer shapes, and for ellipses points exactly on the
+    curve and their float neighbours."""
+    rng = np.random.default_rng([4343, KINDS.index(kind)])
+    shapes, _ = random_batch(kind, rng, (20, 1))
+    xy = rng.integers(-5, 6, size=(16, 2)).astype(np.float64)
+    cases = [(shapes, xy[None, :, :], [(shapes[i, 0], xy[j], (i, j)) for i in range(20) for j in range(16)])]
+    if kind in ("Circle", "Ellipse"):
+        ellipses, points = _ellipse_boundary_points(rng, 40)
+        cases.append((ellipses[:, None], points, [(ellipses[i], points[i, j], (i, j)) for i in range(40) for j in range(3)]))
+    # the relation whose presence shows the test reaches the hard cases: on the boundary, or on
+    # the shape when it has no boundary (a point's equal point, a line's points)
+    hard = {"Point": R.EQUAL, "Line": R.CONTAINS}.get(kind, R.TOUCHING)
+    hard_cases = 0
+    for batch, points, singles in cases:
+        inside, closed = c2.contains_xy(batch, points), c2.intersects_xy(batch, points)
+        for shape, point, index in singles:
+            expected = exact_point_relation(shape, point)
+            hard_cases += expected == hard
+            assert inside[index] == (expected in (R.CONTAINS, R.EQUAL)), (shape, point, expected)
+            assert closed[index] == (expected != R.DISJOINT), (shape, point, expected)
+            assert c2.contains_xy(shape, tuple(point.tolist())) == inside[index]  # the one-point path
+            assert c2.intersects_xy(shape, tuple(point.tolist())) == closed[index]
+    assert hard_cases >= (2 if kind in ("Point", "Line") else 5)
+
+
+@pytest.mark.parametrize("kind", ["Point", "Box", "RotatedBox", "Polygon", "Segment"])
+def test_xy_predicates_agree_with_shapely(kind):
+    """Exact agreement with shapely's contains_xy and intersects_xy on the flat kinds, with
+    points on vertices and edges (integer data, and rotated boxes at any angle with their
+    stored corners and edge midpoints as points)."""
+    shapely = pytest.importorskip("shapely")
+    rng = np.random.default_rng([4444, KINDS.index(kind)])
+    shapes, _ = random_batch(kind, rng, (30,))
+    xy = rng.integers(-5, 6, size=(40, 2)).astype(np.float64)
+    if kind == "RotatedBox":
+        turned = c2.RotatedBox(rng.uniform(-3, 3, (30, 2)), rng.uniform(0.5, 2, (30, 2)), rng.uniform(-3, 3, 30))
+        shapes = turned
+        corners = turned.corners
+        xy = np.concatenate([corners, 0.5 * (corners + np.roll(corners, 1, axis=1)), np.broadcast_to(xy, (30, 40, 2))], axis=1)
+    else:
+        xy = np.array(np.broadcast_to(xy, (30, 40, 2)))
+        if kind == "Point":
+            xy[:, 0] = shapes.xy  # a point contains itself
+    inside = c2.contains_xy(shapes[:, None], xy)
+    closed = c2.intersects_xy(shapes[:, None], xy)
+    for k in range(30):
+        geometry = _to_shapely(shapes[k])
+        np.testing.assert_array_equal(inside[k], shapely.contains_xy(geometry, xy[k, :, 0], xy[k, :, 1]), err_msg=str(shapes[k]))
+        np.testing.assert_array_equal(closed[k], shapely.intersects_xy(geometry, xy[k, :, 0], xy[k, :, 1]), err_msg=str(shapes[k]))
+    assert np.all(inside[:, 0]) if kind == "Point" else np.any(closed & ~inside)  # points on boundaries
 
 
 def test_circle_circle_exact():

@@ -582,7 +582,8 @@ def test_relate_ellipse_flat_public_api_both_orders():
     for other, forward, backward in cases:
         assert c2.relate(e, other) == forward, other
         assert c2.relate(other, e) == backward, other
-    assert c2.contains_xy(e, [(4, 0), (3, 4.5), (1, 1), (np.nextafter(4, 5), 0)]).tolist() == [True, False, True, False]
+    assert c2.intersects_xy(e, [(4, 0), (3, 4.5), (1, 1), (np.nextafter(4, 5), 0)]).tolist() == [True, False, True, False]
+    assert c2.contains_xy(e, [(4, 0), (3, 4.5), (1, 1), (np.nextafter(4, 3), 0)]).tolist() == [False, False, True, True]
     # exact ties settled by the exact path through the public entry point
     f = c2.Ellipse((1, 1), (5, 2.5))
     assert c2.relate(f, c2.Box((-2, -1), (4, 3))) == R.CONTAINS

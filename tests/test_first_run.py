@@ -172,7 +172,7 @@ def test_threaded_batches_match_the_serial_loop():
     np.testing.assert_array_equal(whole.normal, np.concatenate([p.normal for p in parts]))
 
 
-def test_contains_xy_of_one_point_matches_the_point_shape():
+def test_xy_predicates_of_one_point_match_the_point_shape():
     import collide2d as c2
 
     shapes = [
@@ -185,9 +185,11 @@ def test_contains_xy_of_one_point_matches_the_point_shape():
     points = [(1, 1), (1.0, 0.0), [0, 0], (2, 0), (0.5, 0.5), (3, -1)]
     for shape in shapes:
         for xy in points:
-            assert c2.contains_xy(shape, xy) is c2.intersects(shape, c2.Point(xy))
-    with pytest.raises(ValueError):
-        c2.contains_xy(shapes[0], (float("nan"), 0.0))
+            assert c2.intersects_xy(shape, xy) is c2.intersects(shape, c2.Point(xy))
+            assert c2.contains_xy(shape, xy) is c2.contains(shape, c2.Point(xy))
+    for predicate in (c2.contains_xy, c2.intersects_xy):
+        with pytest.raises(ValueError):
+            predicate(shapes[0], (float("nan"), 0.0))
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")

@@ -426,7 +426,9 @@ def _check_pair(a, b):
                 continue
             q = c2.closest_point(x, xy)
             assert np.all(np.isfinite(q))
-            assert c2.contains_xy(x, xy) == (c2.relate(x, c2.Point(xy)) != R.DISJOINT)  # closed shape
+            code = c2.relate(x, c2.Point(xy))
+            assert c2.intersects_xy(x, xy) == (code != R.DISJOINT)  # closed shape
+            assert c2.contains_xy(x, xy) == (code in (R.CONTAINS, R.EQUAL))  # interior
         # the same pair inside a batch gives the same answers
         xb = _batch(x, 2)
         assert c2.relate(xb, y).tolist() == [int(rel)] * 2

@@ -16,15 +16,19 @@ from collide2d.predicates import (
     Relation,
     contains,
     contains_xy,
+    covered_by,
+    covers,
     disjoint,
     equals,
     exact_fallback_counts,
     intersects,
+    intersects_xy,
     overlaps,
     relate,
     touches,
     within,
 )
+from collide2d.convert import from_shapely, to_patch, to_shapely
 from collide2d.broadphase import PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
 from collide2d.overlay import intersection_points, iou, overlap_area
@@ -53,12 +57,16 @@ __all__ = [
     "contact",
     "contains",
     "contains_xy",
+    "covered_by",
+    "covers",
     "disjoint",
     "distance",
     "equals",
     "exact_fallback_counts",
+    "from_shapely",
     "intersection_points",
     "intersects",
+    "intersects_xy",
     "iou",
     "measure_pairs",
     "overlap_area",
@@ -67,6 +75,8 @@ __all__ = [
     "query",
     "query_pairs",
     "relate",
+    "to_patch",
+    "to_shapely",
     "touches",
     "within",
 ]

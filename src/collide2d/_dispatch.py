@@ -670,3 +670,45 @@ def iou_values(a, b):
         ratio = np.where(union > 0, np.asarray(inter) / np.where(union > 0, union, 1.0), 0.0)
     ratio = np.clip(ratio, 0.0, 1.0)
     return float(ratio) if ratio.ndim == 0 else ratio
+
+
+def covers_flags(a, b, table):
+    """Whether no point of ``b`` lies outside ``a``: a bool for single shapes, else a bool array.
+
+    ``table`` is the truth table of the codes that imply it (``CONTAINS``, ``EQUAL``). The other
+    covering pairs are coded ``TOUCHING``: ``b`` lies in the boundary of ``a``, which only a point
+    or a segment can (a region in ``a`` has its interior in the interior of ``a``, and only a line
+    holds a line). A touching point lies in ``a``; a touching segment lies in ``a`` exactly when
+    both its end points do, every shape being convex. The end points are decided by the relate
+    kernels against a point, exact like the codes.
+    """
+    code = relate_codes(a, b)
+    if type(code) is int:
+        if code != codes.TOUCHING or b._kind not in ("point", "segment"):
+            return table.single[code]
+        if b._kind == "point":
+            return True
+        x0, y0, x1, y1 = b._params.tolist()
+        return relate_code_xy(a, x0, y0) != codes.DISJOINT and relate_code_xy(a, x1, y1) != codes.DISJOINT
+    out = table.array[code]
+    touching = code == codes.TOUCHING
+    if b._kind == "point":
+        out |= touching
+    elif b._kind == "segment" and touching.any():
+        sub_a = _broadcast_take(a, code.shape, touching)
+        rows = np.broadcast_to(b._params, code.shape + (4,))[touching]
+        from collide2d.shapes import Point
+
+        start_in = relate_codes(sub_a, Point(rows[:, 0:2])) != codes.DISJOINT
+        end_in = relate_codes(sub_a, Point(rows[:, 2:4])) != codes.DISJOINT
+        out[touching] = start_in & end_in
+    return out
+
+
+def _broadcast_take(shape, batch, mask):
+    """The shapes of ``shape`` broadcast to ``batch`` at the True entries of ``mask`` (a 1-D batch;
+    a single shape stays single, as it broadcasts against any batch)."""
+    if not shape.shape:
+        return shape
+    flat = np.broadcast_to(np.arange(shape.size).reshape(shape.shape), batch)[mask]
+    return shape[np.unravel_index(flat, shape.shape)]

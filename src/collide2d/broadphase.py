@@ -938,6 +938,35 @@ class PairMeasures(NamedTuple):
     overlap_area: FloatArray
     iou: FloatArray
 
+    def to_dataframe(self, pairs: ArrayLike | None = None, ids: ArrayLike | None = None) -> Any:
+        """Return a pandas DataFrame with one row per pair (vectors as ``_x``/``_y`` columns).
+
+        Parameters
+        ----------
+        pairs : array_like of int, shape (2, n), optional
+            The pairs measured: adds the columns ``a`` and ``b``.
+        ids : array_like, optional
+            Labels of the shapes (for example a catalogue's index), used for ``a`` and ``b``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            See :func:`collide2d.convert.pair_measures_to_dataframe`.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> circles = c2.Circle([(0, 0), (1.5, 0), (4, 0)], 1)
+        >>> pairs = c2.query_pairs(circles)
+        >>> df = c2.measure_pairs(circles, pairs).to_dataframe(pairs, ids=["p", "q", "r"])
+        >>> df[["a", "b", "relation", "separation", "overlap_area"]].round(6)
+           a  b     relation  separation  overlap_area
+        0  p  q  OVERLAPPING        -0.5      0.453312
+        """
+        from collide2d import convert
+
+        return convert.pair_measures_to_dataframe(self, pairs, ids)
+
 
 _REGION_KINDS = ("ellipse", "polygon")
 

@@ -57,7 +57,7 @@ import numpy as np
 from collide2d.broadphase import query_pairs
 from collide2d.measurement import contact, distance
 from collide2d.overlay import intersection_points, overlap_area
-from collide2d.predicates import contains_xy
+from collide2d.predicates import intersects_xy
 from collide2d.shapes import Box, Circle, Ellipse, Point, Polygon, RotatedBox, Segment
 from collide2d.table import ShapeTable
 
@@ -274,7 +274,7 @@ class World:
             for _, a, b in probe.pair_batches(groups, pairs):
                 intersection_points(a, b)
                 overlap_area(a, b)
-                contains_xy(a, np.zeros((len(a), 2)))
+                intersects_xy(a, np.zeros((len(a), 2)))
         return time.perf_counter() - start
 
     def remove(self, index):
@@ -894,7 +894,7 @@ class Demo:
             self.pg.draw.line(self.surface, GRID_COLOR, (0, height - y), (width, height - y))
 
     def _draw_overlap(self, groups):
-        """Shade the pixels inside both shapes of a colliding pair (:func:`contains_xy`)."""
+        """Shade the pixels in both (closed) shapes of a colliding pair (:func:`intersects_xy`)."""
         if not len(self.pairs):
             return
         world = self.world
@@ -924,7 +924,7 @@ class Demo:
             areas[rows] = np.atleast_1d(overlap_area(a, b))
             sub = np.concatenate([np.arange(first[r], first[r] + counts[r]) for r in rows])
             where = np.repeat(np.arange(len(rows)), counts[rows])
-            inside[sub] = contains_xy(a[where], xy[sub]) & contains_xy(b[where], xy[sub])
+            inside[sub] = intersects_xy(a[where], xy[sub]) & intersects_xy(b[where], xy[sub])
         self.overlap_total = float(areas.sum())
         if not inside.any():
             return

@@ -23,10 +23,13 @@ __all__ = [
     "Relation",
     "contains",
     "contains_xy",
+    "covered_by",
+    "covers",
     "disjoint",
     "equals",
     "exact_fallback_counts",
     "intersects",
+    "intersects_xy",
     "overlaps",
     "relate",
     "touches",
@@ -47,6 +50,14 @@ class Relation(enum.IntEnum):
     >>> codes = c2.relate(c2.Circle((0, 0), 1), c2.Circle([(3, 0), (2, 0)], 1))
     >>> [c2.Relation(code).name for code in codes]
     ['DISJOINT', 'TOUCHING']
+
+    A member prints as its name (``repr`` shows the value too); a numeric format spec formats the
+    value:
+
+    >>> r = c2.Relation.TOUCHING
+    >>> print(r), f"{r}", f"{r:>10}", f"{r:d}", repr(r)
+    TOUCHING
+    (None, 'TOUCHING', '  TOUCHING', '1', '<Relation.TOUCHING: 1>')
     """
 
     DISJOINT = 0  #: no common point
@@ -55,6 +66,14 @@ class Relation(enum.IntEnum):
     CONTAINS = 3  #: b lies inside a (boundary contact allowed) and their interiors meet
     WITHIN = 4  #: a lies inside b (boundary contact allowed) and their interiors meet
     EQUAL = 5  #: the same point set
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        if spec and spec[-1] in "bcdoxXneEfFgG%":  # a number's format: the value
+            return int.__format__(self, spec)
+        return format(self.name, spec)
 
 
 class _Table:
@@ -343,6 +362,88 @@ def relate(a: Shape[Any], b: Shape[Any], /) -> Relation | Int8Array:
 
 
 @overload
+def covers(a: Shape[Single], b: Shape[Single], /) -> bool: ...
+@overload
+def covers(a: Shape[Batch], b: Shape[Any], /) -> BoolArray: ...
+@overload
+def covers(a: Shape[Any], b: Shape[Batch], /) -> BoolArray: ...
+def covers(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
+    """Return whether no point of ``b`` lies outside ``a`` (shapely's ``covers``).
+
+    Unlike :func:`contains`, ``b`` may lie entirely in the boundary of ``a``: a box covers a
+    point on its edge and a segment along its edge. In DE-9IM terms, ``b`` meets ``a`` and no
+    point of ``b`` is in the exterior of ``a`` [1]_.
+
+    Parameters
+    ----------
+    a, b : Shape
+        Single shapes or batches (broadcast).
+
+    Returns
+    -------
+    bool or ndarray of dtype bool
+
+    See Also
+    --------
+    covered_by : ``covers(a, b) == covered_by(b, a)``
+    contains : also requires the interiors to meet.
+
+    References
+    ----------
+    .. [1] C. Strobl, "Dimensionally Extended Nine-Intersection Model (DE-9IM)", in
+       Encyclopedia of GIS, Springer, 2008; shapely's ``covers``:
+       https://shapely.readthedocs.io/en/stable/reference/shapely.covers.html
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> box = c2.Box((0, 0), (2, 2))
+    >>> c2.covers(box, c2.Segment((0, 0), (1, 0))), c2.contains(box, c2.Segment((0, 0), (1, 0)))
+    (True, False)
+    >>> c2.covers(box, c2.Point([(1, 1), (2, 1), (3, 1)])).tolist()  # inside, on the edge, outside
+    [True, True, False]
+    >>> c2.covers(c2.Circle((0, 0), 1), c2.Circle((0.5, 0), 0.5))  # touching from inside
+    True
+    """
+    return _dispatch.covers_flags(a, b, _CONTAINS)
+
+
+@overload
+def covered_by(a: Shape[Single], b: Shape[Single], /) -> bool: ...
+@overload
+def covered_by(a: Shape[Batch], b: Shape[Any], /) -> BoolArray: ...
+@overload
+def covered_by(a: Shape[Any], b: Shape[Batch], /) -> BoolArray: ...
+def covered_by(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
+    """Return whether no point of ``a`` lies outside ``b``: ``covered_by(a, b) == covers(b, a)``.
+
+    Parameters
+    ----------
+    a, b : Shape
+        Single shapes or batches (broadcast).
+
+    Returns
+    -------
+    bool or ndarray of dtype bool
+
+    See Also
+    --------
+    covers, within
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.covered_by(c2.Point((2, 1)), c2.Box((0, 0), (2, 2)))  # on the edge: covered, not within
+    True
+    >>> c2.within(c2.Point((2, 1)), c2.Box((0, 0), (2, 2)))
+    False
+    """
+    _dispatch.check_shape(a, "a")
+    _dispatch.check_shape(b, "b")
+    return _dispatch.covers_flags(b, a, _CONTAINS)
+
+
+@overload
 def contains_xy(shape: Shape[Single], xy: Pair, /) -> bool: ...
 @overload
 def contains_xy(shape: Shape[Batch], xy: ArrayLike, /) -> BoolArray: ...
@@ -351,9 +452,12 @@ def contains_xy(shape: Shape[Any], xy: Sequence[Pair], /) -> BoolArray: ...
 @overload
 def contains_xy(shape: Shape[Any], xy: ArrayLike, /) -> bool | BoolArray: ...
 def contains_xy(shape: Shape[Any], xy: Any, /) -> bool | BoolArray:
-    """Return whether the points ``xy`` lie in the closed ``shape`` (boundary included).
+    """Return whether the points ``xy`` lie in the interior of ``shape`` (shapely's ``contains_xy``).
 
-    Unlike :func:`contains`, a point on the boundary counts.
+    A point on the boundary is not contained; :func:`intersects_xy` counts it. The same as
+    ``contains(shape, Point(xy))``, without building the points for one ``(x, y)``; exact for
+    the stored numbers. The interior of a segment is the segment without its end points; that of
+    a point or a line is the whole of it.
 
     Parameters
     ----------
@@ -366,21 +470,71 @@ def contains_xy(shape: Shape[Any], xy: Any, /) -> bool | BoolArray:
     -------
     bool or ndarray of dtype bool
 
+    See Also
+    --------
+    intersects_xy : the closed shape (boundary included).
+
     Examples
     --------
     >>> import collide2d as c2
     >>> e = c2.Ellipse((0, 0), (2, 1), angle=0.0)
-    >>> c2.contains_xy(e, [(2, 0), (0, 1.5), (1, 0.5)]).tolist()
+    >>> c2.contains_xy(e, [(2, 0), (0, 1.5), (1, 0.5)]).tolist()  # (2, 0) is on the boundary
+    [False, False, True]
+    >>> c2.contains_xy(c2.Segment((0, 0), (2, 0)), (1, 0)), c2.contains_xy(c2.Segment((0, 0), (2, 0)), (2, 0))
+    (True, False)
+    """
+    return _xy_predicate(shape, xy, _CONTAINS)
+
+
+@overload
+def intersects_xy(shape: Shape[Single], xy: Pair, /) -> bool: ...
+@overload
+def intersects_xy(shape: Shape[Batch], xy: ArrayLike, /) -> BoolArray: ...
+@overload
+def intersects_xy(shape: Shape[Any], xy: Sequence[Pair], /) -> BoolArray: ...
+@overload
+def intersects_xy(shape: Shape[Any], xy: ArrayLike, /) -> bool | BoolArray: ...
+def intersects_xy(shape: Shape[Any], xy: Any, /) -> bool | BoolArray:
+    """Return whether the points ``xy`` lie in the closed ``shape`` (boundary included).
+
+    The same as ``intersects(shape, Point(xy))`` (shapely's ``intersects_xy``), without building
+    the points for one ``(x, y)``; exact for the stored numbers.
+
+    Parameters
+    ----------
+    shape : Shape
+        A single shape or a batch.
+    xy : array_like of shape (..., 2)
+        Points; their batch shape broadcasts with the shape's.
+
+    Returns
+    -------
+    bool or ndarray of dtype bool
+
+    See Also
+    --------
+    contains_xy : the interior only.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> e = c2.Ellipse((0, 0), (2, 1), angle=0.0)
+    >>> c2.intersects_xy(e, [(2, 0), (0, 1.5), (1, 0.5)]).tolist()
     [True, False, True]
     """
+    return _xy_predicate(shape, xy, _INTERSECTS)
+
+
+def _xy_predicate(shape, xy, table):
+    """``table`` over the codes of ``shape`` against the points ``xy``."""
     from collide2d.shapes import Point
 
     _dispatch.check_shape(shape, "shape")
     if type(xy) in _PAIR_TYPES and len(xy) == 2 and shape._params.ndim == 1:  # one shape, one point
         x, y = xy
         if type(x) in _NUMBER_TYPES and type(y) in _NUMBER_TYPES and -_MAX <= x <= _MAX and -_MAX <= y <= _MAX:
-            return _INTERSECTS.single[_dispatch.relate_code_xy(shape, x, y)]
-    return _predicate(shape, Point(xy), _INTERSECTS)
+            return table.single[_dispatch.relate_code_xy(shape, x, y)]
+    return _predicate(shape, Point(xy), table)
 
 
 _PAIR_TYPES = (tuple, list)

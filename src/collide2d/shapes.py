@@ -192,6 +192,16 @@ class Shape(Generic[Count]):
         return f"{name}({', '.join(parts)})"
 
     @property
+    def __geo_interface__(self) -> dict[str, Any]:
+        """The GeoJSON-like mapping of the shape (an ellipse as its inscribed polygon within
+        ``1e-3`` of its larger radius): see :func:`collide2d.convert.geo_interface`."""
+        from collide2d import convert
+
+        if self._kind == "line":  # an AttributeError, so that hasattr() and getattr(..., None) say no
+            raise AttributeError("a Line is infinite: GeoJSON has no geometry for it")
+        return convert.geo_interface(self)
+
+    @property
     def bounds(self) -> Any:
         """Axis-aligned bounds ``(xmin, ymin, xmax, ymax)``: a tuple for a single shape, else
         an array of shape ``batch + (4,)``. Curved bounds are rounded outward."""
@@ -501,6 +511,12 @@ class Circle(Shape[Count]):
             params = _rows(batch, 6, ((0, 2), f["center"]), (2, r), (3, r), (4, 1.0), (5, 0.0))
         self._finish_owned({"center": params[..., 0:2], "radius": params[..., 2]}, params)
 
+    def to_opencv(self) -> Any:
+        """OpenCV's ``((cx, cy), (width, height), angle_degrees)``: see :func:`collide2d.convert.to_opencv`."""
+        from collide2d import convert
+
+        return convert.to_opencv(self)
+
     def _bounds(self):
         return _ellipse_bounds(self._params)
 
@@ -717,6 +733,44 @@ class Ellipse(Shape[Count]):
         from an angle; as given when built from a direction)."""
         return self._params[..., 4:6]
 
+    @classmethod
+    def from_opencv(cls, rotated_rect: Any) -> Ellipse:
+        """Build from OpenCV's ``((cx, cy), (width, height), angle_degrees)`` (as ``cv2.fitEllipse``
+        returns: full axes, degrees, image coordinates kept): see
+        :func:`collide2d.convert.ellipse_from_opencv`.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> c2.Ellipse.from_opencv(((5.0, 5.0), (4.0, 2.0), 0.0))
+        Ellipse(center=(5.0, 5.0), radii=(2.0, 1.0), angle=0.0)
+        """
+        from collide2d import convert
+
+        return convert.ellipse_from_opencv(rotated_rect)
+
+    def to_opencv(self) -> Any:
+        """OpenCV's ``((cx, cy), (width, height), angle_degrees)``: see :func:`collide2d.convert.to_opencv`."""
+        from collide2d import convert
+
+        return convert.to_opencv(self)
+
+    @classmethod
+    def from_astropy(cls, region: Any) -> Ellipse | Circle:
+        """Build from an astropy ``regions`` ``EllipsePixelRegion`` (full sizes, ``Quantity`` angle)
+        or ``CirclePixelRegion`` (a :class:`Circle`): see :func:`collide2d.convert.ellipse_from_astropy`."""
+        from collide2d import convert
+
+        return convert.ellipse_from_astropy(region)
+
+    @classmethod
+    def from_skimage(cls, model: Any) -> Ellipse:
+        """Build from scikit-image's ``EllipseModel`` or its ``params`` ``(xc, yc, a, b, theta)``
+        (semi-axes, radians): see :func:`collide2d.convert.ellipse_from_skimage`."""
+        from collide2d import convert
+
+        return convert.ellipse_from_skimage(model)
+
     def _bounds(self):
         return _ellipse_bounds(self._params)
 
@@ -896,6 +950,21 @@ class Box(Shape[Count]):
         center, half_size = np.asarray(center), np.asarray(half_size)
         return cls(center - half_size, center + half_size)
 
+    @classmethod
+    def from_pygame(cls, rect: Any, *, height: float | None = None) -> Box:
+        """Build from a pygame ``Rect(x, y, w, h)`` (screen coordinates, y down; flipped to y up
+        when the screen's ``height`` is given): see :func:`collide2d.convert.box_from_pygame`.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> c2.Box.from_pygame((10, 20, 30, 40), height=100)
+        Box(min=(10.0, 40.0), max=(40.0, 80.0))
+        """
+        from collide2d import convert
+
+        return convert.box_from_pygame(rect, height=height)
+
     def _bounds(self):
         return np.concatenate([self._fields["min"], self._fields["max"]], axis=-1)
 
@@ -1041,6 +1110,35 @@ class RotatedBox(Shape[Count]):
         """The four stored corners, counter-clockwise: array of shape ``batch + (4, 2)``."""
         index = self._params[..., 0].astype(np.int64)[..., None] + np.arange(4)
         return self._verts[index]
+
+    @classmethod
+    def from_opencv(cls, rotated_rect: Any) -> RotatedBox:
+        """Build from OpenCV's ``((cx, cy), (width, height), angle_degrees)`` (full sizes, degrees,
+        image coordinates kept): see :func:`collide2d.convert.rotated_box_from_opencv`.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> c2.RotatedBox.from_opencv(((10.0, 10.0), (4.0, 2.0), 30.0)).half_size.tolist()
+        [2.0, 1.0]
+        """
+        from collide2d import convert
+
+        return convert.rotated_box_from_opencv(rotated_rect)
+
+    def to_opencv(self) -> Any:
+        """OpenCV's ``((cx, cy), (width, height), angle_degrees)``: see :func:`collide2d.convert.to_opencv`."""
+        from collide2d import convert
+
+        return convert.to_opencv(self)
+
+    @classmethod
+    def from_astropy(cls, region: Any) -> RotatedBox:
+        """Build from an astropy ``regions`` ``RectanglePixelRegion`` (full sizes, ``Quantity``
+        angle): see :func:`collide2d.convert.rotated_box_from_astropy`."""
+        from collide2d import convert
+
+        return convert.rotated_box_from_astropy(region)
 
     def _bounds(self):
         return _polygon_bounds(self._params, self._verts)

@@ -127,6 +127,53 @@ class ShapeTable:
         self.vertex_offsets = _readonly(vertex_offsets)
         self._bounds = _readonly(bounds)
 
+    @classmethod
+    def from_dataframe(cls, df: Any, *, columns: dict[str, str] | None = None, degrees: bool = False) -> ShapeTable:
+        """Build a table from the rows of a pandas DataFrame (a catalogue), without a loop over rows.
+
+        Columns ``x, y, rx, ry[, angle]`` (ellipses), ``x, y, r`` (circles) and the others of
+        :func:`collide2d.convert.table_from_dataframe`, or a ``kind`` column for mixed kinds.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+        columns : dict, optional
+            Renames ``{catalogue name: column of df}``.
+        degrees : bool, default False
+            Read ``angle`` in degrees.
+
+        Returns
+        -------
+        ShapeTable
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import collide2d as c2
+        >>> df = pd.DataFrame({"ra": [0.0, 1.5], "dec": [0.0, 0.0], "size": [1.0, 1.0]})
+        >>> table = c2.ShapeTable.from_dataframe(df, columns={"x": "ra", "y": "dec", "r": "size"})
+        >>> table, c2.query_pairs(table).tolist()
+        (<ShapeTable of 2 shapes: 2 ellipse>, [[0], [1]])
+        """
+        from collide2d import convert
+
+        return convert.table_from_dataframe(df, columns=columns, degrees=degrees)
+
+    def to_dataframe(self) -> Any:
+        """Return a pandas DataFrame with one row per shape: ``kind`` and the columns of each kind
+        (see :func:`collide2d.convert.table_to_dataframe`); ``from_dataframe`` reads it back.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> c2.ShapeTable([c2.Ellipse((0, 0), (2, 1), 0.5)]).to_dataframe()
+              kind    x    y   rx   ry  angle
+        0  ellipse  0.0  0.0  2.0  1.0    0.5
+        """
+        from collide2d import convert
+
+        return convert.table_to_dataframe(self)
+
     def __len__(self) -> int:
         return int(self._starts[-1])
 

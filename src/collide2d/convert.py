@@ -1,0 +1,982 @@
+"""Conversions to and from the shapes of other libraries, with their conventions spelled out.
+
+Every library holds an ellipse differently. collide2d: the centre, the *semi*-axes (``radii``) and
+the angle in *radians*, counter-clockwise from +x in a plane whose y axis points *up*.
+
+=================  ==========================  =========  ===============  ==========================
+library            axes                        angle      y axis           collide2d
+=================  ==========================  =========  ===============  ==========================
+shapely            polygon (no ellipse)        --         any              :func:`to_shapely`,
+                                                                           :func:`from_shapely`
+GeoJSON            polygon (no ellipse)        --         any              ``shape.__geo_interface__``
+matplotlib         full width and height       degrees    up (data axes)   :func:`to_patch`
+OpenCV             full width and height       degrees    down (image)     ``Ellipse.from_opencv``
+astropy regions    full width and height       Quantity   up (pixels)      ``Ellipse.from_astropy``
+scikit-image       semi-axes                   radians    as given (x, y)  ``Ellipse.from_skimage``
+pygame             ``Rect(x, y, w, h)``        --         down (screen)    ``Box.from_pygame``
+pandas             columns (see below)         radians    any              ``ShapeTable.from_dataframe``
+=================  ==========================  =========  ===============  ==========================
+
+A y-down library (an image, a screen) is converted without flipping: the coordinates keep their
+numbers, so the shapes cover the same pixels, and an angle keeps its value. Its sense is the same
+formula in both: the first axis points along ``(cos angle, sin angle)``, from +x towards +y. On a
+y-down screen that turn looks clockwise, in collide2d's y-up plots counter-clockwise.
+
+The optional libraries are imported only inside the functions that need them; ``import collide2d``
+imports none of them.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from collide2d import shapes as _shapes
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+__all__ = [
+    "box_from_pygame",
+    "ellipse_from_astropy",
+    "ellipse_from_opencv",
+    "ellipse_from_skimage",
+    "from_shapely",
+    "geo_interface",
+    "pair_measures_to_dataframe",
+    "rotated_box_from_astropy",
+    "rotated_box_from_opencv",
+    "table_from_dataframe",
+    "table_to_dataframe",
+    "to_opencv",
+    "to_patch",
+    "to_shapely",
+]
+
+DEFAULT_RELATIVE_TOLERANCE = 1e-3  # of the larger radius, when no tolerance is given
+_SMALLEST_RELATIVE_TOLERANCE = 1e-12  # below it the float rounding of the vertices dominates
+
+
+# -- outlines of curved shapes ----------------------------------------------------------------------
+
+
+def _vertex_count(tolerance, radius):
+    """Vertices of an inscribed polygon, equally spaced in the ellipse's parameter, within
+    ``tolerance`` of an ellipse whose larger radius is ``radius``.
+
+    The ellipse is the image of the unit circle under a linear map of norm ``radius``; a chord
+    of the circle spanning the angle ``h`` is within ``1 - cos(h / 2) = 2 sin(h / 4)**2`` of its
+    arc (and the arc within that of the chord, point by point along the radius), so the image
+    chord and arc are within ``radius * 2 sin(h / 4)**2`` of each other (Hausdorff distance).
+    """
+    ratio = np.minimum(tolerance / radius, 2.0)
+    count = np.ceil(math.pi / (2.0 * np.arcsin(np.sqrt(ratio / 2.0))))
+    return int(max(np.max(count, initial=0.0), 4.0))
+
+
+def _ellipse_outline(shape, tolerance):
+    """Vertices ``batch + (n, 2)`` of the inscribed polygon of ellipse rows, counter-clockwise."""
+    params = shape._params
+    radius = np.maximum(params[..., 2], params[..., 3])
+    if tolerance is None:
+        tolerance = DEFAULT_RELATIVE_TOLERANCE * radius
+    else:
+        tolerance = np.asarray(tolerance, dtype=np.float64)
+        if tolerance.ndim or not (tolerance > 0 and np.isfinite(tolerance)):
+            raise ValueError(f"tolerance must be a positive finite number, got {tolerance}")
+        if np.any(tolerance < _SMALLEST_RELATIVE_TOLERANCE * radius):
+            raise ValueError(
+                f"tolerance must be at least {_SMALLEST_RELATIVE_TOLERANCE:g} times the larger radius "
+                f"(about two million vertices), got {float(tolerance)!r} for a radius of {float(np.max(radius))!r}"
+            )
+    n = _vertex_count(tolerance, radius)
+    t = 2.0 * math.pi * np.arange(n) / n
+    cx, cy, a, b, wx, wy = (params[..., k, None] for k in range(6))
+    norm = np.hypot(wx, wy)
+    ux, uy = wx / norm, wy / norm
+    along, across = a * np.cos(t), b * np.sin(t)
+    return np.stack([cx + along * ux - across * uy, cy + along * uy + across * ux], axis=-1)
+
+
+def _polygon_rings(shape):
+    """The stored vertices of each polygon row (a list, C order), counter-clockwise."""
+    rows = shape._params.reshape(-1, 2).astype(np.int64)
+    return [shape._verts[offset : offset + count] for offset, count in rows.tolist()]
+
+
+def _flat_coordinates(shape, tolerance):
+    """``(kind, coordinates)``: ``coordinates`` a list (C order) of vertex arrays ``(k, 2)``."""
+    kind = shape._kind
+    if kind == "line":
+        raise ValueError("shape is a Line, which is infinite: clip it to a Segment first")
+    if kind == "point":
+        return kind, list(shape._params.reshape(-1, 1, 2))
+    if kind == "segment":
+        return kind, list(shape._params.reshape(-1, 2, 2))
+    if kind == "ellipse":
+        outline = _ellipse_outline(shape, tolerance)
+        return "polygon", list(outline.reshape((-1,) + outline.shape[-2:]))
+    return kind, _polygon_rings(shape)
+
+
+def _check_shape(shape):
+    if not isinstance(shape, _shapes.Shape):
+        raise TypeError(f"shape must be a collide2d shape (Point, Circle, Ellipse, ...), got {type(shape).__name__}")
+
+
+# -- shapely and GeoJSON ----------------------------------------------------------------------------
+
+
+def to_shapely(shape: _shapes.Shape, *, tolerance: float | None = None) -> Any:
+    """Return the shape as a shapely geometry (an array of them for a batch).
+
+    A point becomes a ``Point``, a segment a two-point ``LineString``, a box, rotated box or
+    polygon a ``Polygon`` of its stored vertices (the same set exactly). A circle or ellipse
+    becomes the *inscribed* polygon: its vertices lie on the curve (up to the rounding of their
+    float coordinates) at equal steps of the ellipse's parameter, enough of them for the polygon's
+    boundary to be within ``tolerance`` of the curve (Hausdorff distance). The polygon therefore
+    lies inside the ellipse, and its area is smaller by at most ``tolerance`` times the perimeter.
+
+    Parameters
+    ----------
+    shape : Shape
+        A single shape or a batch; a :class:`~collide2d.Line` (infinite) cannot be converted.
+    tolerance : float, optional
+        Largest distance between a curve and its polygon, in the shape's units; by default
+        ``1e-3`` times the larger radius of each ellipse. At least ``1e-12`` times the larger radius.
+
+    Returns
+    -------
+    shapely.Geometry or ndarray of object
+        For a batch, an array of the batch shape (shapely's vectorised form).
+
+    Raises
+    ------
+    ValueError
+        For a line, or a tolerance that is not positive or too small.
+    ImportError
+        When shapely is not installed.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.to_shapely(c2.Box((0, 0), (2, 1))).wkt
+    'POLYGON ((0 0, 2 0, 2 1, 0 1, 0 0))'
+    >>> disc = c2.to_shapely(c2.Circle((0, 0), 1), tolerance=1e-4)
+    >>> len(disc.exterior.coords) - 1, round(disc.area, 6)  # inscribed: slightly below pi
+    (223, 3.141177)
+    >>> c2.to_shapely(c2.Point([(0, 0), (1, 2)])).tolist()
+    [<POINT (0 0)>, <POINT (1 2)>]
+    """
+    import shapely
+
+    _check_shape(shape)
+    kind, coordinates = _flat_coordinates(shape, tolerance)
+    if kind == "point":
+        out = shapely.points(np.reshape(coordinates, (-1, 2)))
+    elif kind == "segment":
+        out = shapely.linestrings(np.reshape(coordinates, (-1, 2, 2)))
+    else:
+        counts = np.array([len(ring) + 1 for ring in coordinates], dtype=np.int64)
+        closed = np.concatenate([np.concatenate([ring, ring[:1]]) for ring in coordinates]) if coordinates else np.zeros((0, 2))
+        offsets = np.concatenate([[0], np.cumsum(counts)])
+        out = shapely.from_ragged_array(
+            shapely.GeometryType.POLYGON, closed, (offsets, np.arange(len(counts) + 1, dtype=np.int64))
+        )
+    return out[0] if not shape.shape else out.reshape(shape.shape)
+
+
+def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> dict:
+    """Return the GeoJSON-like mapping of a shape (what ``shape.__geo_interface__`` gives).
+
+    The geometries are those of :func:`to_shapely` (an ellipse becomes its inscribed polygon, a
+    closed counter-clockwise ring as RFC 7946 asks), written without shapely. A batch becomes a
+    ``GeometryCollection`` of its shapes in C order.
+
+    Parameters
+    ----------
+    shape : Shape
+        Single shape or batch; not a line.
+    tolerance : float, optional
+        As for :func:`to_shapely`.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.Segment((0, 0), (1, 2)).__geo_interface__
+    {'type': 'LineString', 'coordinates': ((0.0, 0.0), (1.0, 2.0))}
+    >>> c2.Box((0, 0), (1, 1)).__geo_interface__["coordinates"]
+    (((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)),)
+    """
+    _check_shape(shape)
+    kind, coordinates = _flat_coordinates(shape, tolerance)
+    geometries = []
+    for ring in coordinates:
+        points = tuple(map(tuple, ring.tolist()))
+        if kind == "point":
+            geometries.append({"type": "Point", "coordinates": points[0]})
+        elif kind == "segment":
+            geometries.append({"type": "LineString", "coordinates": points})
+        else:
+            geometries.append({"type": "Polygon", "coordinates": (points + points[:1],)})
+    if not shape.shape:
+        return geometries[0]
+    return {"type": "GeometryCollection", "geometries": geometries}
+
+
+def from_shapely(geometry: Any) -> _shapes.Shape:
+    """Return the collide2d shape of a shapely geometry (or any object with ``__geo_interface__``).
+
+    * a ``Point`` becomes a :class:`~collide2d.Point`;
+    * a ``LineString`` of two distinct points a :class:`~collide2d.Segment`;
+    * a convex ``Polygon`` without holes a :class:`~collide2d.Box` when it is an axis-aligned
+      rectangle, a :class:`~collide2d.RotatedBox` when it is a rectangle whose corners a rotated
+      box stores exactly, else a :class:`~collide2d.Polygon`.
+
+    The shape is exactly the geometry's point set: a rotated rectangle whose corners a
+    :class:`~collide2d.RotatedBox` would round differently stays a :class:`~collide2d.Polygon`.
+    Vertices where the boundary goes straight on, and repeated ones, are dropped.
+
+    Parameters
+    ----------
+    geometry : shapely.Geometry or object with ``__geo_interface__``
+
+    Returns
+    -------
+    Shape
+
+    Raises
+    ------
+    TypeError
+        For other geometry types (multi-part geometries, collections) and non-geometries.
+    ValueError
+        For empty geometries, line strings of other than two distinct points, polygons with
+        holes or not convex, and non-finite coordinates.
+
+    Examples
+    --------
+    >>> import shapely
+    >>> import collide2d as c2
+    >>> c2.from_shapely(shapely.box(0, 0, 2, 1))
+    Box(min=(0.0, 0.0), max=(2.0, 1.0))
+    >>> c2.from_shapely(shapely.LineString([(0, 0), (3, 4)]))
+    Segment(start=(0.0, 0.0), end=(3.0, 4.0))
+    >>> c2.from_shapely(shapely.Polygon([(0, 0), (4, 0), (0, 3)])).vertices.tolist()
+    [[0.0, 0.0], [4.0, 0.0], [0.0, 3.0]]
+    >>> c2.from_shapely(shapely.Polygon([(0, 0), (2, 0), (1, 1), (2, 2), (0, 2)]))
+    Traceback (most recent call last):
+    ...
+    ValueError: geometry: the Polygon's vertices must be convex...
+    """
+    interface = getattr(geometry, "__geo_interface__", None)
+    if not isinstance(interface, dict) or "type" not in interface:
+        raise TypeError(f"geometry must be a shapely geometry (or have __geo_interface__), got {type(geometry).__name__}")
+    kind, coordinates = interface["type"], interface.get("coordinates")
+    if kind not in ("Point", "LineString", "Polygon"):
+        raise TypeError(f"geometry must be a Point, a LineString or a Polygon, got a {kind}")
+    if coordinates is None or len(coordinates) == 0:
+        raise ValueError(f"geometry is an empty {kind}")
+    try:
+        if kind == "Point":
+            return _shapes.Point(tuple(coordinates[:2]))
+        if kind == "LineString":
+            if len(coordinates) != 2:
+                raise ValueError(f"a LineString must have exactly two points to be a Segment, got {len(coordinates)}")
+            return _shapes.Segment(tuple(coordinates[0][:2]), tuple(coordinates[1][:2]))
+        if len(coordinates) > 1:
+            raise ValueError(f"a Polygon must have no holes, got {len(coordinates) - 1}")
+        ring = np.asarray(coordinates[0], dtype=np.float64)[:, :2]
+        if len(ring) > 1 and np.array_equal(ring[0], ring[-1]):  # a closed ring, as GeoJSON writes it
+            ring = ring[:-1]
+        polygon = _shapes.Polygon(ring)
+    except ValueError as error:
+        raise ValueError(f"geometry: {_polygon_message(error)}") from None
+    return _rectangle(polygon)
+
+
+def _polygon_message(error):
+    text = str(error)
+    return f"the Polygon's {text}" if text.startswith("vertices") else text
+
+
+def _rectangle(polygon):
+    """A Box or RotatedBox with exactly the polygon's vertices, when there is one, else the polygon."""
+    v = polygon.vertices
+    if len(v) != 4:
+        return polygon
+    xs, ys = np.unique(v[:, 0]), np.unique(v[:, 1])
+    if len(xs) == 2 and len(ys) == 2:  # a convex quadrilateral on two x and two y values: a box
+        return _shapes.Box((xs[0], ys[0]), (xs[1], ys[1]))
+    p = [(Fraction(x), Fraction(y)) for x, y in v.tolist()]
+    edge = (p[1][0] - p[0][0], p[1][1] - p[0][1])
+    next_edge = (p[2][0] - p[1][0], p[2][1] - p[1][1])
+    parallelogram = p[0][0] + p[2][0] == p[1][0] + p[3][0] and p[0][1] + p[2][1] == p[1][1] + p[3][1]
+    if not parallelogram or edge[0] * next_edge[0] + edge[1] * next_edge[1] != 0:
+        return polygon
+    center = (0.5 * (v[0] + v[2])).tolist()
+    half_size = (0.5 * math.hypot(*(v[1] - v[0])), 0.5 * math.hypot(*(v[2] - v[1])))
+    try:
+        box = _shapes.RotatedBox(center, half_size, direction=tuple((v[1] - v[0]).tolist()))
+    except ValueError:
+        return polygon
+    corners = box.corners
+    for shift in range(4):  # the same corners, in any cyclic order
+        if np.array_equal(np.roll(corners, shift, axis=0), v):
+            return box
+    return polygon
+
+
+# -- matplotlib -------------------------------------------------------------------------------------
+
+
+def to_patch(shape: _shapes.Shape, **kwargs: Any) -> Any:
+    """Return a matplotlib patch of the shape (a ``PatchCollection`` for a batch).
+
+    matplotlib's ``Ellipse`` takes the *full* width and height and the angle in *degrees*
+    (counter-clockwise on y-up axes); a circle becomes a ``Circle``, a box or rotated box a
+    ``Rectangle`` (rotated about its centre), a polygon a ``Polygon``, a segment an unfilled
+    ``PathPatch``. The patch is in data coordinates: add it with ``ax.add_patch(patch)`` (then
+    ``ax.autoscale_view()``, as patches do not change the limits).
+
+    Parameters
+    ----------
+    shape : Shape
+        A single shape or a batch; not a point or a line (no patch has their form: use
+        ``ax.plot`` or ``ax.axline``).
+    **kwargs
+        Passed to the patch (``facecolor``, ``edgecolor``, ``alpha``, ...); for a batch, to the
+        ``PatchCollection``.
+
+    Returns
+    -------
+    matplotlib.patches.Patch or matplotlib.collections.PatchCollection
+
+    Raises
+    ------
+    TypeError
+        For a point or a line.
+    ImportError
+        When matplotlib is not installed.
+
+    Examples
+    --------
+    >>> import math
+    >>> import collide2d as c2
+    >>> patch = c2.to_patch(c2.Ellipse((1, 2), (3, 1), angle=math.pi / 6), facecolor="none")
+    >>> patch.center, patch.width, patch.height, round(patch.angle, 9)
+    ((1.0, 2.0), 6.0, 2.0, 30.0)
+    >>> box = c2.to_patch(c2.Box((0, 0), (2, 1)))
+    >>> box.get_xy(), box.get_width(), box.get_height()
+    ((0.0, 0.0), 2.0, 1.0)
+    """
+    from matplotlib import collections, patches, path
+
+    _check_shape(shape)
+    if shape._kind in ("point", "line"):
+        raise TypeError(f"shape is a {type(shape).__name__}, which has no matplotlib patch: draw it with ax.plot or ax.axline")
+    if shape.shape:
+        return collections.PatchCollection([to_patch(item) for item in _flat_items(shape)], **kwargs)
+    fields = {name: value.tolist() for name, value in shape._fields.items()}  # Python floats
+    if isinstance(shape, _shapes.Circle):
+        return patches.Circle(tuple(fields["center"]), fields["radius"], **kwargs)
+    if isinstance(shape, _shapes.Ellipse):
+        (a, b), (wx, wy) = fields["radii"], shape.direction.tolist()
+        return patches.Ellipse(tuple(fields["center"]), 2.0 * a, 2.0 * b, angle=math.degrees(math.atan2(wy, wx)), **kwargs)
+    if isinstance(shape, _shapes.Box):
+        (x0, y0), (x1, y1) = fields["min"], fields["max"]
+        return patches.Rectangle((x0, y0), x1 - x0, y1 - y0, **kwargs)
+    if isinstance(shape, _shapes.RotatedBox):
+        (cx, cy), (hx, hy) = fields["center"], fields["half_size"]
+        (x0, y0), (x1, y1) = shape.corners[:2].tolist()  # the first edge runs along the box's own x axis
+        angle = math.degrees(math.atan2(y1 - y0, x1 - x0))
+        return patches.Rectangle((cx - hx, cy - hy), 2.0 * hx, 2.0 * hy, angle=angle, rotation_point="center", **kwargs)
+    if isinstance(shape, _shapes.Polygon):
+        return patches.Polygon(shape.vertices, closed=True, **kwargs)
+    kwargs.setdefault("fill", False)
+    return patches.PathPatch(path.Path(shape._params.reshape(2, 2)), **kwargs)
+
+
+def _flat_items(shape):
+    """The single shapes of a batch in C order."""
+    flat = np.arange(shape.size).reshape(shape.shape)
+    return [shape[np.unravel_index(k, shape.shape)] for k in flat.ravel().tolist()]
+
+
+# -- OpenCV -----------------------------------------------------------------------------------------
+
+
+def _opencv_rects(rotated_rect):
+    """``(centers, full sizes, angles in degrees)`` of one RotatedRect (tuples of floats) or of a
+    sequence of them (arrays)."""
+    try:
+        (cx, cy), (w, h), angle = rotated_rect
+        return (float(cx), float(cy)), (float(w), float(h)), float(angle)
+    except (TypeError, ValueError):
+        pass
+    try:
+        rows = [(float(cx), float(cy), float(w), float(h), float(angle)) for (cx, cy), (w, h), angle in rotated_rect]
+    except (TypeError, ValueError):
+        raise TypeError(
+            "rotated_rect must be OpenCV's ((cx, cy), (width, height), angle_degrees) or a sequence of them"
+        ) from None
+    rows = np.array(rows, dtype=np.float64).reshape(-1, 5)
+    return rows[:, 0:2], rows[:, 2:4], rows[:, 4]
+
+
+def _halves_and_radians(sizes, degrees):
+    if type(sizes) is tuple:
+        return (0.5 * sizes[0], 0.5 * sizes[1]), math.radians(degrees)
+    return 0.5 * sizes, np.radians(degrees)
+
+
+def ellipse_from_opencv(rotated_rect: Any) -> _shapes.Ellipse:
+    """Return the ellipse of OpenCV's ``((cx, cy), (width, height), angle)`` (what
+    ``cv2.fitEllipse`` returns and ``cv2.ellipse`` draws).
+
+    OpenCV gives *full* axes and the angle in *degrees*, in image coordinates (x to the right,
+    y *down*). The width's axis points along ``(cos angle, sin angle)`` in those coordinates (on the
+    screen: clockwise from +x). The ellipse keeps the image coordinates, so it covers the same
+    pixels: ``radii = (width / 2, height / 2)`` and ``angle = radians(angle)``. Drawn in a y-up
+    plot (as collide2d's plots are) the image appears upside down.
+
+    Parameters
+    ----------
+    rotated_rect : tuple or sequence of tuples
+        ``((cx, cy), (width, height), angle_degrees)``; a sequence of them gives a batch.
+
+    Returns
+    -------
+    Ellipse
+
+    Raises
+    ------
+    TypeError
+        When ``rotated_rect`` does not have that form.
+    ValueError
+        For a width or height that is not positive, or non-finite numbers.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> e = c2.Ellipse.from_opencv(((320.0, 240.0), (100.0, 40.0), 90.0))
+    >>> e.radii.tolist(), e.direction.tolist()
+    ([50.0, 20.0], [0.0, 1.0])
+    >>> e.to_opencv()
+    ((320.0, 240.0), (100.0, 40.0), 90.0)
+    """
+    center, sizes, degrees = _opencv_rects(rotated_rect)
+    radii, angle = _halves_and_radians(sizes, degrees)
+    try:
+        return _shapes.Ellipse(center, radii, angle)
+    except ValueError as error:
+        raise ValueError(f"rotated_rect: {error} (radii are half the width and height)") from None
+
+
+def rotated_box_from_opencv(rotated_rect: Any) -> _shapes.RotatedBox:
+    """Return the rotated box of OpenCV's ``RotatedRect`` ``((cx, cy), (width, height), angle)``
+    (what ``cv2.minAreaRect`` returns and ``cv2.boxPoints`` turns into corners).
+
+    The same conventions as :meth:`Ellipse.from_opencv <collide2d.Ellipse.from_opencv>`: full
+    sizes, degrees, image coordinates kept (y down), so that the corners are those of
+    ``cv2.boxPoints`` (in another order).
+
+    Parameters
+    ----------
+    rotated_rect : tuple or sequence of tuples
+        ``((cx, cy), (width, height), angle_degrees)``; a sequence of them gives a batch.
+
+    Returns
+    -------
+    RotatedBox
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> box = c2.RotatedBox.from_opencv(((10.0, 10.0), (4.0, 2.0), 90.0))
+    >>> box.corners.tolist()
+    [[11.0, 8.0], [11.0, 12.0], [9.0, 12.0], [9.0, 8.0]]
+    """
+    center, sizes, degrees = _opencv_rects(rotated_rect)
+    half_size, angle = _halves_and_radians(sizes, degrees)
+    try:
+        return _shapes.RotatedBox(center, half_size, angle)
+    except ValueError as error:
+        raise ValueError(f"rotated_rect: {error} (half_size is half the width and height)") from None
+
+
+def to_opencv(shape: _shapes.Shape) -> Any:
+    """Return OpenCV's ``((cx, cy), (width, height), angle_degrees)`` of an ellipse, circle or
+    rotated box (a list of them, C order, for a batch).
+
+    The inverse of ``from_opencv``: full sizes, ``degrees(angle)`` of the shape's ``angle`` field,
+    the coordinates unchanged. ``cv2.ellipse`` and ``cv2.boxPoints`` accept the tuple (drawing
+    wants integers: round the centre and sizes first).
+
+    Parameters
+    ----------
+    shape : Ellipse, Circle or RotatedBox
+
+    Returns
+    -------
+    tuple or list of tuples
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.RotatedBox((5, 5), (2, 1), angle=0.0).to_opencv()
+    ((5.0, 5.0), (4.0, 2.0), 0.0)
+    >>> c2.Circle((1, 2), 3).to_opencv()
+    ((1.0, 2.0), (6.0, 6.0), 0.0)
+    """
+    _check_shape(shape)
+    if isinstance(shape, _shapes.Circle):
+        half, angle = np.stack([shape._fields["radius"]] * 2, axis=-1), np.zeros(shape.shape)
+    elif isinstance(shape, _shapes.Ellipse):
+        half, angle = shape._fields["radii"], shape._fields["angle"]
+    elif isinstance(shape, _shapes.RotatedBox):
+        half, angle = shape._fields["half_size"], shape._fields["angle"]
+    else:
+        raise TypeError(f"shape must be an Ellipse, Circle or RotatedBox, got {type(shape).__name__}")
+    center = np.reshape(shape._fields["center"], (-1, 2)).tolist()
+    sizes = (2.0 * np.reshape(half, (-1, 2))).tolist()
+    degrees = np.degrees(np.reshape(angle, -1)).tolist()
+    rects = [((c[0], c[1]), (s[0], s[1]), d) for c, s, d in zip(center, sizes, degrees)]
+    return rects if shape.shape else rects[0]
+
+
+# -- astropy regions and scikit-image --------------------------------------------------------------
+
+
+def _pixel_region(region, expected, method):
+    name = type(region).__name__
+    if name.endswith("SkyRegion"):
+        raise TypeError(f"region is a {name}: convert it to pixels first, region.to_pixel(wcs), then call {method}")
+    if name not in expected:
+        raise TypeError(f"region must be a {' or '.join(expected)} (astropy regions), got {name}")
+    return (float(region.center.x), float(region.center.y))
+
+
+def _radians(angle, name):
+    """An angle as radians: an astropy ``Quantity`` in any angular unit, or a number in degrees."""
+    if hasattr(angle, "to_value"):
+        return float(angle.to_value("rad"))
+    try:
+        return math.radians(float(angle))
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an astropy Quantity or a number of degrees, got {type(angle).__name__}") from None
+
+
+def ellipse_from_astropy(region: Any) -> _shapes.Ellipse | _shapes.Circle:
+    """Return the ellipse (or circle) of an astropy ``regions`` pixel region.
+
+    ``EllipsePixelRegion(center, width, height, angle)`` holds *full* sizes and its angle as a
+    ``Quantity`` (any angular unit; a plain number is read as degrees, the package's unit),
+    counter-clockwise from +x in pixel coordinates with y up (astropy's image display); a
+    ``CirclePixelRegion`` a radius. Sky regions must be converted with ``region.to_pixel(wcs)``
+    first. Nothing of astropy is imported here.
+
+    Parameters
+    ----------
+    region : regions.EllipsePixelRegion or regions.CirclePixelRegion
+
+    Returns
+    -------
+    Ellipse or Circle
+
+    Examples
+    --------
+    >>> import astropy.units as u
+    >>> from regions import EllipsePixelRegion, PixCoord
+    >>> import collide2d as c2
+    >>> region = EllipsePixelRegion(PixCoord(3, 4), width=6, height=2, angle=90 * u.deg)
+    >>> e = c2.Ellipse.from_astropy(region)
+    >>> e.radii.tolist(), e.direction.tolist()
+    ([3.0, 1.0], [0.0, 1.0])
+    """
+    center = _pixel_region(region, ("EllipsePixelRegion", "CirclePixelRegion"), "Ellipse.from_astropy")
+    if type(region).__name__ == "CirclePixelRegion":
+        return _shapes.Circle(center, float(region.radius))
+    radii = (0.5 * float(region.width), 0.5 * float(region.height))
+    return _shapes.Ellipse(center, radii, _radians(region.angle, "region.angle"))
+
+
+def rotated_box_from_astropy(region: Any) -> _shapes.RotatedBox:
+    """Return the rotated box of an astropy ``regions`` ``RectanglePixelRegion``.
+
+    Full ``width`` and ``height``, ``angle`` a ``Quantity`` (counter-clockwise, y up), pixel
+    coordinates: the conventions of :meth:`Ellipse.from_astropy <collide2d.Ellipse.from_astropy>`.
+
+    Parameters
+    ----------
+    region : regions.RectanglePixelRegion
+
+    Returns
+    -------
+    RotatedBox
+
+    Examples
+    --------
+    >>> import astropy.units as u
+    >>> from regions import PixCoord, RectanglePixelRegion
+    >>> import collide2d as c2
+    >>> c2.RotatedBox.from_astropy(RectanglePixelRegion(PixCoord(0, 0), 4, 2, angle=0 * u.deg))
+    RotatedBox(center=(0.0, 0.0), half_size=(2.0, 1.0), angle=0.0)
+    """
+    center = _pixel_region(region, ("RectanglePixelRegion",), "RotatedBox.from_astropy")
+    half_size = (0.5 * float(region.width), 0.5 * float(region.height))
+    return _shapes.RotatedBox(center, half_size, _radians(region.angle, "region.angle"))
+
+
+def ellipse_from_skimage(model: Any) -> _shapes.Ellipse:
+    """Return the ellipse of scikit-image's ``EllipseModel`` (or of its ``params``).
+
+    scikit-image holds the centre ``(xc, yc)``, the *semi*-axes ``(a, b)`` and ``theta`` in
+    *radians*, with the point ``(xc + a cos theta cos t - b sin theta sin t, yc + a sin theta cos t
+    + b cos theta sin t)``: collide2d's convention, so the numbers pass unchanged. The model fits
+    the ``(x, y)`` coordinates it is given; for an image's ``(row, col)`` pass ``(col, row)``.
+    Nothing of scikit-image is imported here.
+
+    Parameters
+    ----------
+    model : skimage.measure.EllipseModel or sequence of 5 numbers
+        A fitted model (its ``center``, ``axis_lengths`` and ``theta``, or ``params`` on older
+        versions), or ``params = (xc, yc, a, b, theta)`` itself.
+
+    Returns
+    -------
+    Ellipse
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.Ellipse.from_skimage((1.0, 2.0, 4.0, 2.0, 0.5))
+    Ellipse(center=(1.0, 2.0), radii=(4.0, 2.0), angle=0.5)
+    """
+    if hasattr(model, "axis_lengths"):
+        values = (*np.ravel(model.center), *np.ravel(model.axis_lengths), model.theta)
+    elif hasattr(model, "params") and type(model).__name__ == "EllipseModel":
+        values = model.params
+    else:
+        values = model
+    try:
+        xc, yc, a, b, theta = (float(v) for v in values)
+    except (TypeError, ValueError):
+        raise TypeError("model must be an EllipseModel or its params (xc, yc, a, b, theta)") from None
+    return _shapes.Ellipse((xc, yc), (a, b), theta)
+
+
+# -- pygame -----------------------------------------------------------------------------------------
+
+
+def box_from_pygame(rect: Any, *, height: float | None = None) -> _shapes.Box:
+    """Return the box of a pygame ``Rect`` (or ``FRect``, or ``(x, y, w, h)``).
+
+    pygame's screen has y *down*: ``Rect(x, y, w, h)`` has its top-left corner at ``(x, y)`` and
+    covers ``[x, x + w] x [y, y + h]``. Without ``height`` the box keeps screen coordinates,
+    ``Box((x, y), (x + w, y + h))``; with the screen's ``height`` it is flipped into y-up
+    coordinates, ``Box((x, height - y - h), (x + w, height - y))``. (The rectangle covers the
+    pixels ``x .. x + w - 1``: its right and bottom edges are the box's edges.)
+
+    Parameters
+    ----------
+    rect : pygame.Rect, pygame.FRect or sequence of 4 numbers
+        Positive width and height.
+    height : float, optional
+        The screen's height, to flip y.
+
+    Returns
+    -------
+    Box
+
+    Raises
+    ------
+    ValueError
+        For a width or height that is not positive.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c2.Box.from_pygame((10, 20, 30, 40))
+    Box(min=(10.0, 20.0), max=(40.0, 60.0))
+    >>> c2.Box.from_pygame((10, 20, 30, 40), height=480)
+    Box(min=(10.0, 420.0), max=(40.0, 460.0))
+    """
+    try:
+        x, y, w, h = (float(v) for v in (rect.x, rect.y, rect.w, rect.h)) if hasattr(rect, "w") else (float(v) for v in rect)
+    except (TypeError, ValueError):
+        raise TypeError(f"rect must be a pygame Rect or (x, y, w, h), got {type(rect).__name__}") from None
+    if not (w > 0 and h > 0):
+        raise ValueError(f"rect must have a positive width and height, got w={w!r}, h={h!r}")
+    if height is None:
+        return _shapes.Box((x, y), (x + w, y + h))
+    return _shapes.Box((x, float(height) - y - h), (x + w, float(height) - y))
+
+
+# -- pandas -----------------------------------------------------------------------------------------
+
+# Catalogue columns of each kind, in the order of the constructor's fields (vectors as two columns).
+CATALOGUE_COLUMNS = {
+    "ellipse": ("x", "y", "rx", "ry", "angle"),
+    "circle": ("x", "y", "r"),
+    "box": ("xmin", "ymin", "xmax", "ymax"),
+    "rotated_box": ("x", "y", "hx", "hy", "angle"),
+    "segment": ("x0", "y0", "x1", "y1"),
+    "line": ("x", "y", "dx", "dy"),
+    "point": ("x", "y"),
+    "polygon": ("vertices",),
+}
+_CLASSES = {
+    "ellipse": _shapes.Ellipse,
+    "circle": _shapes.Circle,
+    "box": _shapes.Box,
+    "rotated_box": _shapes.RotatedBox,
+    "segment": _shapes.Segment,
+    "line": _shapes.Line,
+    "point": _shapes.Point,
+    "polygon": _shapes.Polygon,
+}
+_KIND_OF_CLASS = {cls: kind for kind, cls in _CLASSES.items()}
+_DETECT_ORDER = ("ellipse", "rotated_box", "circle", "box", "segment", "line", "point")
+_ANGLE_OPTIONAL = ("ellipse", "rotated_box")
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("this needs pandas: pip install pandas") from None
+    return pandas
+
+
+def _shape_fields(kind, values):
+    """Constructor arguments of ``kind`` from a dict of column arrays (catalogue names)."""
+    def vector(first, second):
+        return np.stack([values[first], values[second]], axis=-1)
+
+    if kind == "ellipse":
+        return (vector("x", "y"), vector("rx", "ry"), values["angle"])
+    if kind == "circle":
+        return (vector("x", "y"), values["r"])
+    if kind == "box":
+        return (vector("xmin", "ymin"), vector("xmax", "ymax"))
+    if kind == "rotated_box":
+        return (vector("x", "y"), vector("hx", "hy"), values["angle"])
+    if kind == "segment":
+        return (vector("x0", "y0"), vector("x1", "y1"))
+    if kind == "line":
+        return (vector("x", "y"), vector("dx", "dy"))
+    return (vector("x", "y"),)
+
+
+def _kind_of_columns(names):
+    for kind in _DETECT_ORDER:
+        needed = [c for c in CATALOGUE_COLUMNS[kind] if c != "angle" or kind not in _ANGLE_OPTIONAL]
+        if all(c in names for c in needed):
+            return kind
+    listing = "; ".join(f"{kind}: {','.join(cols)}" for kind, cols in CATALOGUE_COLUMNS.items() if kind != "polygon")
+    raise ValueError(f"df must have the columns of one kind ({listing}), or a kind column; got {','.join(map(str, names))}")
+
+
+def table_from_dataframe(df: Any, *, columns: dict | None = None, degrees: bool = False) -> Any:
+    """Return a :class:`~collide2d.ShapeTable` of the rows of a pandas DataFrame, in row order.
+
+    Each row is one shape, read from the columns of its kind (angles in radians, or degrees with
+    ``degrees=True``; ``angle`` may be left out and is then 0):
+
+    ===============  ======================================
+    kind             columns
+    ===============  ======================================
+    ``ellipse``      ``x, y, rx, ry[, angle]`` (semi-axes)
+    ``circle``       ``x, y, r``
+    ``box``          ``xmin, ymin, xmax, ymax``
+    ``rotated_box``  ``x, y, hx, hy[, angle]`` (half sizes)
+    ``segment``      ``x0, y0, x1, y1``
+    ``line``         ``x, y, dx, dy``
+    ``point``        ``x, y``
+    ``polygon``      ``vertices`` (an array ``(k, 2)`` per row)
+    ===============  ======================================
+
+    Without a ``kind`` column every row has the kind whose columns the frame has (checked in the
+    order of the table). With one, each run of rows of the same kind becomes one batch (rows with
+    another kind's columns hold NaN there, as :func:`table_to_dataframe` writes them). Columns are
+    read as whole float64 arrays, one batch per run: no Python loop over rows (except for
+    polygons of different vertex counts, built one by one).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    columns : dict, optional
+        Renames: ``{catalogue name: column of df}``, for example ``{"rx": "a", "ry": "b"}``.
+    degrees : bool, default False
+        Read the ``angle`` column in degrees.
+
+    Returns
+    -------
+    ShapeTable
+
+    Raises
+    ------
+    ValueError
+        Missing columns, values that do not make valid shapes (the message names the first row
+        of the run it is in), or an unknown kind.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import collide2d as c2
+    >>> df = pd.DataFrame({"x": [0.0, 2.5], "y": [0.0, 0.0], "rx": [2.0, 1.0], "ry": [1.0, 0.5], "angle": [0.0, 90.0]})
+    >>> table = c2.ShapeTable.from_dataframe(df, degrees=True)
+    >>> table[1].direction.tolist()
+    [0.0, 1.0]
+    >>> c2.query_pairs(table).tolist()  # touching at (2, 0)
+    [[0], [1]]
+    """
+    from collide2d.table import ShapeTable
+
+    renames = {value: key for key, value in (columns or {}).items()}
+    names = [renames.get(name, name) for name in df.columns]
+    frame = dict(zip(names, (df[column] for column in df.columns)))
+    n = len(df)
+    if "kind" in frame:
+        kinds = np.asarray(frame["kind"], dtype=object).astype(str)
+        unknown = sorted(set(kinds.tolist()) - set(_CLASSES))
+        if unknown:
+            raise ValueError(f"df: unknown kind {unknown[0]!r}; use one of {', '.join(_CLASSES)}")
+        starts = np.concatenate([[0], np.flatnonzero(kinds[1:] != kinds[:-1]) + 1, [n]]) if n else np.zeros(1, dtype=np.int64)
+        runs = [(kinds[lo], lo, hi) for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist())]
+    else:
+        runs = [(_kind_of_columns(names), 0, n)] if n else []
+    batches = []
+    for kind, lo, hi in runs:
+        batch = _run_batch(kind, frame, lo, hi, degrees)
+        batches.extend(batch if isinstance(batch, list) else [batch])
+    return ShapeTable(batches)
+
+
+def _run_batch(kind, frame, lo, hi, degrees):
+    """The batch of rows ``lo:hi``, all of ``kind``."""
+    needed = CATALOGUE_COLUMNS[kind]
+    missing = [c for c in needed if c not in frame and not (c == "angle" and kind in _ANGLE_OPTIONAL)]
+    if missing:
+        raise ValueError(f"df: rows {lo}.. are {kind}s and need the columns {', '.join(missing)}")
+    where = f"df rows {lo} to {hi - 1} ({kind})"
+    if kind == "polygon":
+        vertices = frame["vertices"].iloc[lo:hi].tolist()
+        try:
+            if len({np.shape(v) for v in vertices}) == 1:  # equal vertex counts: one batch
+                return _shapes.Polygon(np.array(vertices, dtype=np.float64))
+            return [_shapes.Polygon(np.asarray(v, dtype=np.float64)) for v in vertices]  # one by one
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{where}: {error}") from None
+    values = {}
+    for name in needed:
+        if name not in frame:
+            values[name] = np.zeros(hi - lo)
+            continue
+        try:
+            values[name] = np.asarray(frame[name].iloc[lo:hi], dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"{where}: column {name} must hold numbers") from None
+    if degrees and "angle" in values:
+        values["angle"] = np.radians(values["angle"])
+    try:
+        return _CLASSES[kind](*_shape_fields(kind, values))
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
+
+
+def table_to_dataframe(table: Any) -> Any:
+    """Return a pandas DataFrame with one row per shape of a table (or of a shape or batch).
+
+    The columns are ``kind`` and those of each kind present, as :func:`table_from_dataframe`
+    reads them (NaN where a row's kind has no such column); ``angle`` is each shape's ``angle``
+    field in radians (the angle given, or ``atan2`` of the direction given). Reading the frame
+    back gives the same shapes, up to the rounding of angles into directions.
+
+    Parameters
+    ----------
+    table : ShapeTable, Shape or sequence of Shape
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> table = c2.ShapeTable([c2.Circle([(0, 0), (2, 0)], 1), c2.Box((5, 5), (6, 7))])
+    >>> c2.ShapeTable.to_dataframe(table)
+         kind    x    y    r  xmin  ymin  xmax  ymax
+    0  circle  0.0  0.0  1.0   NaN   NaN   NaN   NaN
+    1  circle  2.0  0.0  1.0   NaN   NaN   NaN   NaN
+    2     box  NaN  NaN  NaN   5.0   5.0   6.0   7.0
+    """
+    from collide2d.table import ShapeTable
+
+    pandas = _pandas()
+    table = table if isinstance(table, ShapeTable) else ShapeTable(table)
+    parts = []
+    for source in table._sources:
+        kind = _KIND_OF_CLASS[type(source)]
+        data: dict[str, Any] = {"kind": np.full(source.size, kind, dtype=object)}
+        if kind == "polygon":
+            data["vertices"] = [np.array(ring) for ring in _polygon_rings(source)]
+        else:
+            flat = [np.reshape(source._fields[name], (source.size, -1)) for name in source._field_names]
+            for name, column in zip(CATALOGUE_COLUMNS[kind], np.concatenate(flat, axis=1).T):
+                data[name] = column
+        parts.append(pandas.DataFrame(data))
+    if not parts:
+        return pandas.DataFrame({"kind": np.zeros(0, dtype=object)})
+    return pandas.concat(parts, ignore_index=True)
+
+
+def pair_measures_to_dataframe(measures: Any, pairs: ArrayLike | None = None, ids: ArrayLike | None = None) -> Any:
+    """Return a pandas DataFrame of :class:`~collide2d.PairMeasures`, one row per pair.
+
+    Columns: ``a`` and ``b`` (with ``pairs``; ids from ``ids`` when given), ``relation`` (a
+    categorical of the :class:`~collide2d.Relation` names), ``separation``, ``normal_x``,
+    ``normal_y``, ``point_a_x``, ``point_a_y``, ``point_b_x``, ``point_b_y``, ``curvature_a``,
+    ``curvature_b``, ``overlap_area``, ``iou``. Built from whole arrays (no loop over pairs).
+
+    Parameters
+    ----------
+    measures : PairMeasures
+    pairs : array_like of int, shape (2, n), optional
+        The pairs measured (``query_pairs``' result).
+    ids : array_like, optional
+        Labels of the shapes (for example the catalogue's index): ``a = ids[pairs[0]]``.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    from collide2d.predicates import Relation
+
+    pandas = _pandas()
+    data = {}
+    if pairs is not None:
+        pairs = np.asarray(pairs)
+        if pairs.ndim != 2 or pairs.shape != (2, len(measures.relation)):
+            raise ValueError(f"pairs must have shape (2, {len(measures.relation)}), got {pairs.shape}")
+        labels = None if ids is None else np.asarray(ids)
+        data["a"] = pairs[0] if labels is None else labels[pairs[0]]
+        data["b"] = pairs[1] if labels is None else labels[pairs[1]]
+    elif ids is not None:
+        raise ValueError("ids needs pairs (the ids label the shapes that pairs index)")
+    names = [member.name for member in sorted(Relation, key=int)]
+    data["relation"] = pandas.Categorical.from_codes(np.asarray(measures.relation, dtype=np.int64), categories=names)
+    data["separation"] = measures.separation
+    for field in ("normal", "point_a", "point_b"):
+        vectors = np.asarray(getattr(measures, field))
+        data[f"{field}_x"], data[f"{field}_y"] = vectors[:, 0], vectors[:, 1]
+    for field in ("curvature_a", "curvature_b", "overlap_area", "iou"):
+        data[field] = getattr(measures, field)
+    return pandas.DataFrame(data)
