@@ -37,17 +37,21 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import fnmatch
 import functools
+import glob
 import json
 import math
 import os
 import pathlib
+import signal
 import sys
 import time
+import warnings
 
 import numpy as np
 
-from collide2d import _jit, io, scenes
+from collide2d import __version__, _jit, io, scenes
 from collide2d.predicates import Relation
 
 __all__ = ["build_parser", "main"]
@@ -149,6 +153,69 @@ def _output(path):
         yield handle
 
 
+def _same_file(first, second):
+    """True when two paths name one file: the same path after symlinks, or hard links of one file."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samestat(os.stat(first), os.stat(second))
+    except OSError:  # one of them does not exist yet
+        return False
+
+
+def _check_outputs(inputs, outputs):
+    """Refuse an output that would overwrite an input or another output, before any work.
+
+    ``inputs`` and ``outputs`` are ``(option, path)``; a path of None or ``-`` (standard output)
+    is skipped. An output inside an input folder (a Parquet dataset) is refused too.
+    """
+    outputs = [(option, path) for option, path in outputs if path is not None and str(path) != "-"]
+    sources, patterns = [], []
+    for option, path in inputs:
+        if path is None:
+            continue
+        if glob.has_magic(os.fspath(path)):
+            patterns.append(path)
+            sources.extend((option, path, match) for match in glob.glob(os.fspath(path)))
+        else:
+            sources.append((option, path, path))
+    for k, (option, path) in enumerate(outputs):
+        for pattern in patterns:  # a file the input's pattern would read next time
+            if fnmatch.fnmatch(os.path.abspath(path), os.path.abspath(pattern)):
+                raise ValueError(f"{option} {path} matches the input pattern {pattern}: it would be read as input next time; choose another file")
+        for source_option, source, match in sources:
+            inside = os.path.isdir(match) and os.path.commonpath(
+                [os.path.realpath(match), os.path.realpath(path)]
+            ) == os.path.realpath(match)
+            if _same_file(path, match) or inside:
+                what = f"inside the input folder {source}" if inside and not _same_file(path, match) else f"the input {source}"
+                raise ValueError(f"{option} {path} is {what}: writing it would destroy the input; choose another file")
+        for other_option, other in outputs[:k]:
+            if _same_file(path, other):
+                raise ValueError(f"{other_option} {other} and {option} {path} are the same file: one would replace the other; choose two files")
+
+
+@contextlib.contextmanager
+def _warnings_on_stderr():
+    """Show warnings as ``collide2d: warning: ...`` on standard error: angles that look like
+    degrees once per run (the first), any other warning once per text."""
+    shown = set()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        key = category if issubclass(category, io.DegreesWarning) else str(message)
+        if key not in shown:
+            shown.add(key)
+            print(f"collide2d: warning: {message}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", io.DegreesWarning)
+        saved, warnings.showwarning = warnings.showwarning, show
+        try:
+            yield
+        finally:
+            warnings.showwarning = saved
+
+
 def _format_for(args):
     if args.format:
         return args.format
@@ -223,6 +290,7 @@ def _pairs_dask(args):
 def _pairs(args):
     from collide2d import broadphase
 
+    _check_outputs([("INPUT", args.input)], [("-o", args.output), ("--plot", args.plot)])
     if args.dask:
         return _pairs_dask(args)
     clock = time.perf_counter()
@@ -504,6 +572,7 @@ def build_parser():
         description="Exact 2D collision detection: which shapes collide, how deep, how much overlap.",
         epilog="Run 'collide2d COMMAND --help' for the options of a command; docs/cli.md for the file formats.",
     )
+    parser.add_argument("--version", action="version", version=f"collide2d {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     samples = sorted(scenes.SCENES)
 
@@ -575,11 +644,45 @@ def build_parser():
     return parser
 
 
+class _Terminated(BaseException):
+    """SIGTERM or SIGHUP, raised in the main thread so that temporary files are removed as on Ctrl-C."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated(signum)
+
+
+@contextlib.contextmanager
+def _termination_raises():
+    """Within the block, SIGTERM and SIGHUP raise :class:`_Terminated` (main thread only)."""
+    import threading
+
+    names = ("SIGTERM", "SIGHUP")
+    signums = [getattr(signal, name) for name in names if hasattr(signal, name)]
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for signum in signums:
+        if signal.getsignal(signum) in (signal.SIG_DFL, None):  # keep a handler someone else installed
+            previous[signum] = signal.signal(signum, _raise_terminated)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def main(argv=None):
     """Run the command line; return the exit code (0 success, 2 bad input or usage)."""
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        with _termination_raises(), _warnings_on_stderr():
+            return args.run(args)
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -587,7 +690,14 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("collide2d: interrupted", file=sys.stderr)
         return 130
-    except (ValueError, TypeError, OSError) as error:
+    except _Terminated as stop:
+        print(f"collide2d: stopped by {signal.Signals(stop.signum).name}", file=sys.stderr)
+        return 128 + stop.signum
+    except MemoryError as error:
+        detail = f" ({error})" if str(error) else ""
+        print(f"collide2d: error: not enough memory{detail}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError, OSError, OverflowError) as error:
         message = str(error) if not isinstance(error, OSError) or not error.filename else f"{error.filename}: {error.strerror}"
         print(f"collide2d: error: {message}", file=sys.stderr)
         return 2
