@@ -794,3 +794,16 @@ def test_console_script_angles_that_look_like_degrees(tmp_path):
     assert "--degrees" in result.stderr
     quiet = run("pairs", path, "--degrees")
     assert quiet.returncode == 0 and "warning" not in quiet.stderr
+
+
+def test_console_script_plot_of_a_large_catalogue_says_it_is_a_density_map(tmp_path):
+    from collide2d import plotting
+
+    size = plotting.DENSITY_ABOVE + 1
+    picture = tmp_path / "large.png"
+    result = run("pairs", "--sample", "catalogue", "--size", size, "-o", tmp_path / "pairs.csv", "--plot", picture)
+    assert result.returncode == 0, result.stderr
+    assert f"picture written to {picture} (over {plotting.DENSITY_ABOVE} shapes, too many to outline: it shows the density" in result.stderr
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    small = run("pairs", "--sample", "mixed", "--plot", tmp_path / "mixed.png", "-q")
+    assert small.returncode == 0 and "density" not in small.stderr

@@ -197,14 +197,15 @@ def _check_outputs(inputs, outputs):
 
 @contextlib.contextmanager
 def _warnings_on_stderr():
-    """Show warnings as ``collide2d: warning: ...`` on standard error: angles that look like
-    degrees once per run (the first), any other warning once per text."""
-    shown = set()
+    """Show angles that look like degrees as ``collide2d: warning: ...`` on standard error, once
+    per run (the first); other warnings as Python shows them."""
+    shown = []
 
     def show(message, category, filename, lineno, file=None, line=None):
-        key = category if issubclass(category, io.DegreesWarning) else str(message)
-        if key not in shown:
-            shown.add(key)
+        if not issubclass(category, io.DegreesWarning):
+            saved(message, category, filename, lineno, file, line)
+        elif not shown:
+            shown.append(message)
             print(f"collide2d: warning: {message}", file=sys.stderr)
 
     with warnings.catch_warnings():
@@ -329,7 +330,9 @@ def _pairs(args):
         sys.stdout.flush()
         if args.plot:  # inside the block: OUTPUT is kept only if the picture is drawn too
             clock = time.perf_counter()
-            _save_plot(args.plot, lambda ax: _plotting().plot_pairs(shapes, pairs, ax=ax, shifts=shifts, periodic=periodic))
+            plotting = _plotting()
+            labels = [str(k) for k in range(_count(shapes))] if ids is None else ids
+            _save_plot(args.plot, lambda ax: plotting.plot_pairs(shapes, pairs, ax=ax, shifts=shifts, periodic=periodic, labels=labels))
             t_plot = time.perf_counter() - clock
     if not args.quiet:
         by_relation = ", ".join(f"{name} {count}" for name, count in zip(_RELATION_NAMES, counts.tolist()) if count)
@@ -347,8 +350,16 @@ def _pairs(args):
             file=sys.stderr,
         )
         if args.plot:
-            print(f"collide2d: picture written to {args.plot}", file=sys.stderr)
+            print(f"collide2d: picture written to {args.plot}{_density_note(shapes)}", file=sys.stderr)
     return 0
+
+
+def _density_note(shapes):
+    from collide2d import plotting
+
+    if _count(shapes) <= plotting.DENSITY_ABOVE:
+        return ""
+    return f" (over {plotting.DENSITY_ABOVE} shapes, too many to outline: it shows the density of the colliding pairs)"
 
 
 def _plotting():
@@ -385,9 +396,8 @@ def _save_plot(path, draw):
     FigureCanvasAgg(figure)
     ax = figure.add_subplot()
     draw(ax)
-    figure.tight_layout()
-    with io._replacing(path) as temporary:
-        figure.savefig(temporary, dpi=120, format=_picture_format(path))
+    with io._replacing(path) as temporary:  # the margins trimmed to what is drawn, the legend included
+        figure.savefig(temporary, dpi=120, format=_picture_format(path), bbox_inches="tight", pad_inches=0.1)
 
 
 def _vector(value):
