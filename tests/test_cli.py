@@ -807,3 +807,21 @@ def test_console_script_plot_of_a_large_catalogue_says_it_is_a_density_map(tmp_p
     assert picture.read_bytes()[:4] == b"\x89PNG"
     small = run("pairs", "--sample", "mixed", "--plot", tmp_path / "mixed.png", "-q")
     assert small.returncode == 0 and "density" not in small.stderr
+
+
+def test_console_script_writes_into_a_named_pipe_without_replacing_it(tmp_path, circles_csv):
+    """A device or pipe given to -o (/dev/null, /dev/stdout, a FIFO) is written to, never replaced by a file."""
+    import stat
+    import threading
+
+    fifo = tmp_path / "pairs.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    result = run("pairs", circles_csv, "-o", fifo, "--format", "csv", "-q", timeout=120)
+    reader.join(timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still the pipe
+    assert [row[:3] for row in _rows(received[0])[1:]] == [["c0", "c1", "OVERLAPPING"], ["c1", "c2", "TOUCHING"]]
+    assert _leftovers(tmp_path) == []

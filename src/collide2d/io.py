@@ -779,13 +779,17 @@ def _replacing(path):
     the same suffix (so writers that go by the suffix pick the same format). On any exception,
     Ctrl-C included, it is removed and an existing ``path`` is left untouched. A symbolic link is
     written through: its target gets the new content and the link stays. An existing file keeps
-    its permissions.
+    its permissions. A device or a named pipe (``/dev/null``, ``/dev/stdout``) is written to
+    directly: it cannot be replaced, and must not be.
     """
     path = pathlib.Path(path)
     if path.is_symlink():
         path = pathlib.Path(os.path.realpath(path))
     if path.is_dir():
         raise InputError(f"{path}: is a directory")
+    if path.exists() and not path.is_file():  # a device or a pipe (/dev/null, /dev/stdout): written to, never replaced
+        yield path
+        return
     directory = path.parent
     if not directory.is_dir():
         raise InputError(f"{path}: no such directory {str(directory)!r}")
