@@ -183,7 +183,7 @@ def _check_outputs(inputs, outputs):
         for pattern in patterns:  # a file the input's pattern would read next time
             if fnmatch.fnmatch(os.path.abspath(path), os.path.abspath(pattern)):
                 raise ValueError(f"{option} {path} matches the input pattern {pattern}: it would be read as input next time; choose another file")
-        for source_option, source, match in sources:
+        for _, source, match in sources:
             inside = os.path.isdir(match) and os.path.commonpath(
                 [os.path.realpath(match), os.path.realpath(path)]
             ) == os.path.realpath(match)
