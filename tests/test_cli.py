@@ -518,3 +518,310 @@ def test_warmup_help_explains_the_cache(capsys):
         main(["warmup", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "cached on disk" in out and "first use" in out
+
+
+# -- keeping the user's data safe --------------------------------------------------------------------
+
+
+def _snapshot(*paths):
+    """The bytes of each file (or of each file in a folder), to show that a run left them unchanged."""
+    found = {}
+    for path in map(pathlib.Path, paths):
+        for name in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if name.is_symlink():
+                found[str(name)] = os.readlink(name)
+            elif name.is_file():
+                found[str(name)] = name.read_bytes()
+    return found
+
+
+def _refused(result):
+    assert result.returncode == 2, (result.returncode, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("collide2d: error: "), result.stderr
+    return result.stderr
+
+
+def test_console_script_version_is_the_package_version():
+    import importlib.metadata
+    import tomllib
+
+    import collide2d as c2
+
+    result = run("--version")
+    assert result.returncode == 0 and result.stdout == f"collide2d {c2.__version__}\n"
+    assert importlib.metadata.version("collide2d") == c2.__version__
+    project = tomllib.loads((pathlib.Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
+    assert "version" not in project and project["dynamic"] == ["version"]  # written once, in collide2d/__init__.py
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert "MIT License" in (pathlib.Path(__file__).parents[1] / "LICENSE").read_text()
+    assert any(c.startswith("Programming Language :: Python :: 3") for c in project["classifiers"])
+
+
+def _same_file_cases(tmp_path, circles_csv):
+    """``(label, arguments, words)`` for every way an output can name an input or another output."""
+    link = tmp_path / "link.csv"
+    link.symlink_to(circles_csv)
+    hard = tmp_path / "hard.csv"
+    os.link(circles_csv, hard)
+    picture = tmp_path / "pairs.png"
+    picture_link = tmp_path / "picture-link.png"
+    picture_link.symlink_to(picture)
+    folder = tmp_path / "dataset"
+    folder.mkdir()
+    (folder / "part.csv").write_text("x,y,r\n0,0,1\n")
+    (folder / "part.parquet").write_bytes(b"PAR1 not read: the output is refused first")
+    return [
+        ("input as -o", [circles_csv, "-o", circles_csv], ["-o", "is the input", "choose another file"]),
+        ("input through a symlink", [circles_csv, "-o", link], ["is the input"]),
+        ("input through ./ and ..", [circles_csv, "-o", tmp_path / "x" / ".." / circles_csv.name], ["is the input"]),
+        ("symlink as input, target as -o", [link, "-o", circles_csv], ["is the input"]),
+        ("hard link of the input", [circles_csv, "-o", hard], ["is the input"]),
+        ("input as --plot", [circles_csv, "--plot", circles_csv.with_suffix(".csv")], ["--plot", "is the input"]),
+        ("-o and --plot the same", [circles_csv, "-o", picture, "--plot", picture], ["are the same file"]),
+        ("-o and --plot through a symlink", [circles_csv, "-o", picture_link, "--plot", picture], ["are the same file"]),
+        ("inside an input folder", [folder, "--dask", "-o", folder / "pairs.csv"], ["inside the input folder"]),
+        ("matching the input pattern", [folder / "*.csv", "--dask", "-o", folder / "pairs.csv"], ["matches the input pattern"]),
+    ]
+
+
+def test_console_script_refuses_an_output_that_is_an_input_or_another_output(tmp_path, circles_csv):
+    (tmp_path / "x").mkdir()
+    picture = tmp_path / "pairs.png"
+    picture.write_bytes(b"old picture")
+    for label, args, words in _same_file_cases(tmp_path, circles_csv):
+        before = _snapshot(tmp_path)
+        message = _refused(run("pairs", *args))
+        for word in words:
+            assert word in message, (label, message)
+        assert _snapshot(tmp_path) == before, label  # nothing written, nothing replaced
+        assert _leftovers(tmp_path) == [], label
+    # two different files are fine, and so is standard output with a picture
+    assert run("pairs", circles_csv, "-o", tmp_path / "out.csv", "--plot", picture, "-q").returncode == 0
+    assert run("pairs", circles_csv, "-o", "-", "--plot", picture, "-q").returncode == 0
+
+
+def test_console_script_writes_through_a_symlink(tmp_path, circles_csv):
+    target = tmp_path / "results" / "pairs.csv"
+    target.parent.mkdir()
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "pairs.csv"
+    link.symlink_to(target)
+    picture_target, picture = tmp_path / "results" / "pairs.png", tmp_path / "pairs.png"
+    picture.symlink_to(picture_target)  # a dangling link: the picture is created at its target
+    result = run("pairs", circles_csv, "-o", link, "--plot", picture, "-q")
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert [row[:3] for row in _rows(target.read_text())[1:]] == [["c0", "c1", "OVERLAPPING"], ["c1", "c2", "TOUCHING"]]
+    assert (target.stat().st_mode & 0o777) == 0o640  # the file kept its permissions
+    assert picture.is_symlink() and picture_target.read_bytes()[:4] == b"\x89PNG"
+    assert _leftovers(tmp_path) == [] and _leftovers(target.parent) == []
+
+
+def test_console_script_sigterm_removes_the_temporary_file(tmp_path):
+    import signal
+    import time
+
+    output = tmp_path / "pairs.csv"
+    output.write_text("old pairs\n")
+    env = dict(os.environ, MPLBACKEND="Agg")
+    process = subprocess.Popen(
+        [SCRIPT, "pairs", "--sample", "suspension", "--size", "400000", "-o", output],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        deadline = time.monotonic() + 240
+        while not _leftovers(tmp_path) and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _leftovers(tmp_path), "the run ended before its temporary file appeared"
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 128 + signal.SIGTERM, err
+    assert "collide2d: stopped by SIGTERM" in err and "Traceback" not in err
+    assert output.read_text() == "old pairs\n"
+    assert _leftovers(tmp_path) == []
+
+
+@pytest.fixture
+def dask_extra():
+    pytest.importorskip("dask.dataframe", reason="--dask needs the dask extra")
+    return pytest.importorskip("pyarrow")
+
+
+def test_console_script_dask_reads_whole_numbers_then_fractions(tmp_path, dask_extra):
+    path = tmp_path / "late.csv"
+    rows = [f"{k},{k % 7},1,n{k}" for k in range(0, 6000, 2)] + ["0.5,0.25,1.5,late", "3001.5,4,0.75,last"]
+    path.write_text("x,y,r,id\n" + "\n".join(rows) + "\n")  # pandas would guess int64 from the first rows
+    single = run("pairs", path, "-q")
+    assert single.returncode == 0, single.stderr
+    on_dask = run("pairs", path, "--dask", "-q")
+    assert on_dask.returncode == 0 and "Traceback" not in on_dask.stderr, on_dask.stderr
+    table = _rows(on_dask.stdout)
+    assert table[0] == HEADER and sorted(table[1:]) == sorted(_rows(single.stdout)[1:])
+    assert any("late" in row[:2] for row in table[1:]) and any("last" in row[:2] for row in table[1:])
+
+
+HUGE = "1" + "0" * 400  # 10**400: beyond float64
+JSON_CIRCLE = '{"kind": "circle", "center": [0, 0], "radius": 1, "id": "ok"}'
+
+
+def _json_cases(tmp_path):
+    """``(path, words)`` of JSON inputs that once raised a traceback or lost their line."""
+    cases = []
+    path = tmp_path / "huge.json"
+    path.write_text(f'[{JSON_CIRCLE},\n {{"kind": "circle", "center": [0, 0], "radius": {HUGE}}}]\n')
+    cases.append((path, ["huge.json line 2, item 1 (counted from 0): radius: the integer 100000...000 (401 digits) is too large"]))
+    path = tmp_path / "huge.jsonl"
+    path.write_text(f'{JSON_CIRCLE}\n{{"kind": "ellipse", "center": [{HUGE}, 0], "radii": [1, 2]}}\n')
+    cases.append((path, ["huge.jsonl line 2: center: the integer 100000...000 (401 digits) is too large"]))
+    path = tmp_path / "digits.json"  # beyond the 4300 digits Python converts
+    path.write_text(f'[{JSON_CIRCLE},\n\n {{"kind": "point", "xy": [0, -{"9" * 5000}]}}]\n')
+    cases.append((path, ["digits.json line 3, item 1 (counted from 0): xy: the integer -99999...999 (5000 digits)"]))
+    path = tmp_path / "deep.json"
+    path.write_text("[" + JSON_CIRCLE + ",\n" + "[" * 100_000 + "]" * 100_000 + "]\n")
+    cases.append((path, ["deep.json line 2, item 1 (counted from 0): JSON nested too deeply"]))
+    path = tmp_path / "deep.jsonl"
+    path.write_text(JSON_CIRCLE + "\n" + '{"kind": ' * 100_000 + "}" * 100_000 + "\n")
+    cases.append((path, ["deep.jsonl line 2: JSON nested too deeply"]))
+    return cases
+
+
+def test_console_script_json_numbers_too_large_and_nesting_too_deep(tmp_path):
+    for path, words in _json_cases(tmp_path):
+        before = _snapshot(path)
+        message = _refused(run("pairs", path))
+        for word in words:
+            assert word in message, message
+        skipped = run("pairs", path, "--skip-invalid", "--format", "jsonl")
+        if path.name == "deep.json":  # the list cannot be parsed past that item: the whole file fails
+            assert words[0] in _refused(skipped)
+        else:  # the bad item is skipped, the rest is read
+            assert skipped.returncode == 0, skipped.stderr
+            assert "Traceback" not in skipped.stderr and f"collide2d: skipped {tmp_path}/{words[0]}" in skipped.stderr
+            assert "1 shapes (1 bad row skipped)" in skipped.stderr
+        assert _snapshot(path) == before
+
+
+def test_console_script_sample_too_large_for_memory():
+    message = _refused(run("pairs", "--sample", "catalogue", "--size", "1000000000000"))
+    assert "not enough memory" in message and "1000000000000" in message
+
+
+def test_console_script_text_encodings_and_number_forms(tmp_path, dask_extra):
+    bom = tmp_path / "bom.csv"
+    bom.write_bytes("\ufeffx,y,r\n0,0,1\n1.5,0,1\n".encode())
+    for extra in ([], ["--dask"]):
+        result = run("pairs", bom, *extra)
+        assert result.returncode == 0, result.stderr
+        assert [row[:3] for row in _rows(result.stdout)[1:]] == [["0", "1", "OVERLAPPING"]]
+    cases = [
+        ("latin1.csv", b"x,y,r\n0,0,1\n1,0,1\n2,\xe9,1\n", "latin1.csv line 4, column 3: byte 0xe9 is not UTF-8 text"),
+        ("underscore.csv", b"x,y,r\n0,0,1\n1_000,0,1\n", "underscore.csv line 3, column x: '1_000' is not a number"),
+        ("digits.csv", "x,y,r\n0,0,1\n\u0661,0,1\n".encode(), "digits.csv line 3, column x: '\u0661' is not a number"),
+    ]
+    for name, data, words in cases:
+        path = tmp_path / name
+        path.write_bytes(data)
+        for extra in ([], ["--dask"]) if name != "digits.csv" else ([],):  # Dask refuses them as "1_000"
+            assert words in _refused(run("pairs", path, *extra)), (name, extra)
+        assert path.read_bytes() == data
+    latin = tmp_path / "latin1.jsonl"
+    second = b'{"kind": "point", "xy": [0, 0], "id": "caf\xe9"}'
+    latin.write_bytes(JSON_CIRCLE.encode() + b"\n" + second + b"\n")
+    column = second.index(b"\xe9") + 1  # counted from 1, in bytes
+    assert f"latin1.jsonl line 2, column {column}: byte 0xe9 is not UTF-8 text" in _refused(run("pairs", latin))
+
+
+def test_console_script_dask_bad_rows_name_file_and_line(tmp_path, dask_extra):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    nan = tmp_path / "nan.csv"
+    nan.write_text("x,y,rx,ry\n0,0,2,1\n\n1,1,nan,1\n")
+    negative = tmp_path / "negative.csv"
+    negative.write_text("x,y,r\n" + "".join(f"{k},0,1\n" for k in range(5)) + "9,9,-1\n")
+    assert "nan.csv line 4, column rx: nan is not finite" in _refused(run("pairs", nan, "--dask"))
+    assert "negative.csv line 7: radii must be positive, got -1.0" in _refused(run("pairs", negative, "--dask"))
+    folder = tmp_path / "dataset"
+    folder.mkdir()
+    pq.write_table(pa.table({"x": [0.0, 1.0], "y": [0.0, 0.0], "r": [1.0, 1.0]}), folder / "part-0.parquet")
+    pq.write_table(pa.table({"x": [0.0, 1.0, 2.0], "y": [0.0, float("nan"), 0.0], "r": [1.0, 1.0, 1.0]}), folder / "part-1.parquet")
+    assert "part-1.parquet row 2, column y: nan is not finite" in _refused(run("pairs", folder, "--dask"))
+
+
+def test_console_script_parquet_refusals(tmp_path, dask_extra):
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    pq.write_table(pa.table({"x": [0.0], "y": [0.0], "r": [1.0]}), folder / "a.parquet")
+    pq.write_table(pa.table({"x": [0.0], "y": [0.0], "rx": [2.0], "ry": [1.0]}), folder / "b.parquet")
+    message = _refused(run("pairs", folder, "--dask"))
+    assert "a.parquet holds circles (x, y, r) but" in message and "b.parquet holds ellipses (x, y, rx, ry)" in message
+    times = tmp_path / "times.parquet"
+    pq.write_table(pa.table({"x": pd.to_datetime(["2024-01-01", "2024-01-02"]), "y": [0.0, 0.0], "r": [1.0, 1.0]}), times)
+    for extra in ([], ["--dask"]):
+        message = _refused(run("pairs", times, *extra))
+        assert "column x holds timestamp" in message and "must be numeric" in message
+
+
+def test_console_script_angles_that_look_like_degrees(tmp_path):
+    result = run("check", "ellipse 0 0 2 1 30", "rotated_box 5 0 1 1 45")
+    assert result.returncode == 0, result.stderr
+    warnings_shown = [line for line in result.stderr.splitlines() if line.startswith("collide2d: warning: ")]
+    assert warnings_shown == [
+        "collide2d: warning: shape 'ellipse 0 0 2 1 30': the angle 30 is read as 30 radians; "
+        "|angle| > 2 pi suggests degrees: write 30deg"
+    ]  # once per run
+    result = run("check", "ellipse 0 0 2 1 30deg", "circle 5 0 1", "--format", "json")
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    assert float(json.loads(result.stdout)["a"].split()[-1]) == pytest.approx(np.pi / 6, rel=1e-15)
+    for written in ("30DEG", "30\N{DEGREE SIGN}", " 30deg "):  # the other spellings, parsed as the command does
+        assert cli.io.parse_shape(f"ellipse 0 0 2 1 {written}").angle == pytest.approx(np.pi / 6, rel=1e-15)
+    assert "warning" not in run("check", "ellipse 0 0 2 1 6.28", "circle 5 0 1").stderr  # within 2 pi: radians
+    path = tmp_path / "degrees.csv"
+    path.write_text("x,y,rx,ry,angle\n0,0,2,1,0.5\n5,0,2,1,-90\n9,0,2,1,120\n")
+    result = run("pairs", path)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("collide2d: warning: ") == 1
+    assert "degrees.csv: angles up to 120 (the first at line 3) are read as radians" in result.stderr
+    assert "--degrees" in result.stderr
+    quiet = run("pairs", path, "--degrees")
+    assert quiet.returncode == 0 and "warning" not in quiet.stderr
+
+
+def test_console_script_plot_of_a_large_catalogue_says_it_is_a_density_map(tmp_path):
+    from collide2d import plotting
+
+    size = plotting.DENSITY_ABOVE + 1
+    picture = tmp_path / "large.png"
+    result = run("pairs", "--sample", "catalogue", "--size", size, "-o", tmp_path / "pairs.csv", "--plot", picture)
+    assert result.returncode == 0, result.stderr
+    assert f"picture written to {picture} (over {plotting.DENSITY_ABOVE} shapes, too many to outline: it shows the density" in result.stderr
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    small = run("pairs", "--sample", "mixed", "--plot", tmp_path / "mixed.png", "-q")
+    assert small.returncode == 0 and "density" not in small.stderr
+
+
+def test_console_script_writes_into_a_named_pipe_without_replacing_it(tmp_path, circles_csv):
+    """A device or pipe given to -o (/dev/null, /dev/stdout, a FIFO) is written to, never replaced by a file."""
+    import stat
+    import threading
+
+    fifo = tmp_path / "pairs.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    result = run("pairs", circles_csv, "-o", fifo, "--format", "csv", "-q", timeout=120)
+    reader.join(timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # still the pipe
+    assert [row[:3] for row in _rows(received[0])[1:]] == [["c0", "c1", "OVERLAPPING"], ["c1", "c2", "TOUCHING"]]
+    assert _leftovers(tmp_path) == []

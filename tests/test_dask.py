@@ -300,3 +300,30 @@ def test_cli_pairs_dask_matches_single_machine(tmp_path):
     assert outputs[0][0] == outputs[1][0]
     assert len(outputs[0][1]) > 10
     assert outputs[0][1] == outputs[1][1]
+
+
+def test_query_pairs_names_the_bad_row_and_warns_of_degrees():
+    import warnings
+
+    from collide2d.io import DegreesWarning
+
+    table = random_ellipses(5, 30)
+    for column, value, words in (("ry", -2.0, "shapes row 18: radii must be positive"), ("x", np.nan, "shapes row 18, column x: nan is not finite")):
+        bad = table.copy()
+        bad.loc[17, column] = value  # row 18 counted from 1, in the third of four partitions
+        with pytest.raises(ValueError, match=words):
+            c2dask.query_pairs(dd.from_pandas(bad, npartitions=4))
+    degrees = table.assign(angle=np.where(np.arange(30) >= 20, 90.0, table["angle"]))
+    with pytest.warns(DegreesWarning, match=r"angles up to 90 \(the first at row 21, counted from 1\)"):
+        c2dask.query_pairs(dd.from_pandas(degrees, npartitions=3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = c2dask.query_pairs(dd.from_pandas(degrees, npartitions=3), degrees=True).compute()
+    assert len(got) == len(reference(degrees, degrees=True))
+
+
+def test_query_pairs_refuses_columns_that_are_not_numbers():
+    table = random_ellipses(6, 8)
+    for column in (pd.to_datetime(np.arange(8), unit="s"), np.arange(8) % 2 == 0, [str(k) for k in range(8)]):
+        with pytest.raises(ValueError, match="column x holds .*, not numbers"):
+            c2dask.query_pairs(dd.from_pandas(table.assign(x=column), npartitions=2))

@@ -330,3 +330,57 @@ def test_window_mode_runs_a_fixed_number_of_frames(pg, capsys):
     # not --headless: the window path (display flips, the frame-rate cap), here on the dummy driver
     assert demo_module.main(["--frames", "4", "--count", "20", "--extras", "0", "--fps", "240", "--timing"]) == 0
     assert "3 frames" in capsys.readouterr().out
+
+
+# -- the text: a moving average on a translucent band ---------------------------------------------
+
+
+def test_timing_moving_average_forgets_old_frames():
+    timing = demo_module.Timing(window=4)
+    for cpu in [0.050] * 10 + [0.002, 0.004, 0.006, 0.008]:  # slow frames (compiling), then fast ones
+        timing.add("query", wall=2 * cpu, cpu=cpu)
+        timing.add("draw", wall=0.001, cpu=0.001)
+        timing.end_frame()
+    recent, overall = timing.recent_ms("cpu"), timing.per_frame_ms("cpu")
+    assert recent["query"] == pytest.approx(1e3 * (0.002 + 0.004 + 0.006 + 0.008) / 4, rel=1e-12)
+    assert overall["query"] == pytest.approx(1e3 * (0.5 + 0.02) / 14, rel=1e-12)  # since the start, for the report
+    assert timing.recent_ms("wall")["query"] == pytest.approx(10.0, rel=1e-12)
+    assert recent["draw"] == pytest.approx(1.0, rel=1e-12) and recent["sim"] == 0.0
+    assert demo_module.Timing().recent_ms()["draw"] == 0.0  # no frame yet
+
+
+def test_text_shows_the_moving_average(make_demo, pg, monkeypatch):
+    d = make_demo(still((ELLIPSE, (200, 150), (40, 20), 0.0)))
+    d.frame(events=[])
+    d.timing = demo_module.Timing(window=2)
+    for query in (0.9, 0.003, 0.005):
+        d.timing.add("query", wall=query, cpu=query)
+        d.timing.end_frame()
+    rows = []
+
+    class Recording:  # the demo's font, keeping what it renders
+        def render(self, text, *args):
+            rows.append(text)
+            return font.render(text, *args)
+
+    font = d.font
+    monkeypatch.setattr(d, "font", Recording())
+    d._draw_text()
+    assert "cpu ms/frame (last 2 frames): sim 0.0  shapes 0.0  query 4.0  measure 0.0  draw 0.0" in rows[1]
+
+
+def test_text_band_is_translucent_over_shapes(make_demo, pg, tmp_path):
+    # a large box under the text at the top left, and nothing under the band's right end
+    world = still((BOX, (60, H - 20), (55, 30), 0.0))
+    d = make_demo(world)
+    d.frame(events=[])
+    d.screenshot(tmp_path / "text.png")
+    image = pg.surfarray.array3d(pg.image.load(os.fspath(tmp_path / "text.png"))).astype(np.int64)
+    alpha = demo_module.TEXT_BAND_ALPHA / 255
+    fill, background = np.array(demo_module.FILLS[BOX]), np.array(demo_module.BACKGROUND)
+    blended = np.round(alpha * background + (1 - alpha) * fill)
+    # the band's last row (y = 8 + 17 * 2 - 1), under the text and over the box: the box shows through
+    assert np.abs(image[30, 41] - blended).max() <= 2, image[30, 41]
+    assert np.abs(image[30, 41] - fill).max() > 10  # lighter than the box ...
+    assert np.abs(image[30, 41] - background).max() > 10  # ... and not hidden by an opaque band
+    assert np.abs(image[300, 41] - background).max() <= 1  # over the background: still the background

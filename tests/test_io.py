@@ -37,7 +37,8 @@ def test_read_csv_degrees_and_case_insensitive_header(tmp_path):
     path = _write(tmp_path, "cat.csv", "X,Y,RX,RY,Angle\n0,0,2,1,90\n")
     _, shapes = read_shapes(path, degrees=True)
     np.testing.assert_allclose(shapes.angle, [math.pi / 2])
-    _, radians = read_shapes(path)
+    with pytest.warns(io.DegreesWarning, match=r"cat.csv: angles up to 90 \(the first at line 2\)"):
+        _, radians = read_shapes(path)
     np.testing.assert_array_equal(radians.angle, [90.0])
 
 
@@ -251,3 +252,41 @@ def test_parse_shape_errors(text, words):
         parse_shape(text)
     for word in words:
         assert word in str(error.value)
+
+
+# -- text, numbers and angles that once read wrong ---------------------------------------------------
+
+
+def test_read_csv_refuses_digit_separators_and_reads_a_byte_order_mark(tmp_path):
+    ids, shapes = read_shapes(_write(tmp_path, "bom.csv", "\ufeffid,x,y,r\na,0,0,1\nb,2,0,1.5\n"))
+    assert ids.tolist() == ["a", "b"] and shapes.radius.tolist() == [1.0, 1.5]
+    for token in ("1_000", "1_0.5", "\u0661", "\uff11"):  # float() reads all of these
+        with pytest.raises(InputError, match=f"line 3, column x: '{token}' is not a number"):
+            read_shapes(_write(tmp_path, "bad.csv", f"x,y,r\n0,0,1\n{token},0,1\n"))
+    with pytest.raises(InputError, match="'1_000' is not a number"):
+        parse_shape("circle 1_000 0 1")
+
+
+def test_json_large_integers_keep_their_digits_as_ids_and_fail_as_numbers(tmp_path):
+    big_id = "9" * 500
+    path = _write(tmp_path, "ids.jsonl", f'{{"kind": "point", "xy": [0, 0], "id": {big_id}}}\n{{"kind": "point", "xy": [12345678901234567890, 0], "id": 7}}\n')
+    ids, shapes = read_shapes(path)
+    assert ids.tolist() == [big_id, "7"]
+    assert shapes[0].xy[1].tolist() == [float(12345678901234567890), 0.0]  # large but within float range: read
+    path = _write(tmp_path, "list.json", '[\n  {"kind": "circle", "center": [0, 0],\n   "radius": -' + "1" * 400 + "}\n]\n")
+    with pytest.raises(InputError, match=r"list.json line 2, item 0 \(counted from 0\): radius: the integer -11111...111 \(400 digits\)"):
+        read_shapes(path)
+
+
+def test_degrees_warning_once_per_file_and_never_with_degrees(tmp_path):
+    import warnings
+
+    lines = [{"kind": "ellipse", "center": [0, 0], "radii": [2, 1], "angle": a} for a in (0.5, -7, 400)]
+    path = _write(tmp_path, "angles.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
+    with pytest.warns(io.DegreesWarning) as caught:
+        read_shapes(path)
+    assert len(caught) == 1 and "angles up to 400 (the first at line 2)" in str(caught[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_shapes(path, degrees=True)
+        read_shapes(_write(tmp_path, "small.csv", f"x,y,rx,ry,angle\n0,0,2,1,{2 * math.pi}\n0,0,2,1,-6\n"))

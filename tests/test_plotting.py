@@ -109,3 +109,73 @@ def test_large_scene_renders(ax):
     ax.figure.canvas.draw()  # the Agg canvas renders 20 000 ellipses as one collection
     assert len(ax.collections) == 1
     assert sum(_red(ax.collections[0])) == len(range(0, 20_000, 7))
+
+
+# -- plots of the user's own data --------------------------------------------------------------------
+
+
+def _texts(ax):
+    return sorted(text.get_text() for text in ax.texts)
+
+
+def test_few_shapes_are_labelled_with_their_ids(ax):
+    scene = scenes.load("mixed")
+    plotting.plot_pairs(scene.shapes, ax=ax, labels=scene.ids)
+    # one label per place: the point and the circle centred in the box share the box's label
+    assert _texts(ax) == sorted(["ellipse-A", "ellipse-B", "circle-C", "ellipse-D", "box-E\npoint-J\ncircle-K", "rotated-box-F",
+                                 "polygon-G", "segment-H", "line-I"])
+    line = next(text for text in ax.texts if text.get_text() == "line-I")
+    assert line.xy == (0.0, -3.0)  # a line is labelled at its point
+    many = c2.Circle(np.column_stack([np.arange(plotting.LABEL_LIMIT + 1) * 3.0, np.zeros(plotting.LABEL_LIMIT + 1)]), 1)
+    other = Figure().add_subplot()
+    plotting.plot_shapes(many, other, labels=[f"c{k}" for k in range(many.size)])
+    assert len(other.texts) == 0  # too many to read: none
+    plotting.plot_shapes(many[:3], other, labels=["a", "b", "c"])
+    assert _texts(other) == ["a", "b", "c"]
+    with pytest.raises(ValueError, match="one label per shape"):
+        plotting.plot_shapes(many[:3], other, labels=["a"])
+
+
+def test_pairs_plot_has_a_legend_of_what_is_drawn(ax):
+    plotting.plot_pairs(scenes.load("mixed").shapes, ax=ax)
+    names = [text.get_text() for text in ax.get_legend().texts]
+    assert names[:3] == ["shape", "colliding (red outline)", "overlap"]
+    assert {"intersection point", "contact normal, a to b"} <= set(names)
+    other = Figure().add_subplot()
+    plotting.plot_pairs(c2.Circle([(0.5, 5), (9.5, 5)], 1), ax=other, periodic=(10, 10))
+    names = [text.get_text() for text in other.get_legend().texts]
+    assert "overlap" in names and "periodic image of b" in names and "periodic box" in names
+    plotting.plot_pairs(c2.Circle([(0, 0), (5, 0)], 1), ax=(bare := Figure().add_subplot()), legend=False)
+    assert bare.get_legend() is None
+
+
+def test_normals_stay_inside_the_frame(ax):
+    # a long normal leaves a shape at the bottom of the scene (line I at y = -3, ellipse B above it)
+    plotting.plot_pairs(scenes.load("mixed").shapes, ax=ax)
+    ax.figure.canvas.draw()
+    (quiver,) = [c for c in ax.collections if c.get_label() == "contact normals"]
+    tips = quiver.XY + np.column_stack([quiver.U, quiver.V])
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    assert np.all((tips[:, 0] >= x0) & (tips[:, 0] <= x1) & (tips[:, 1] >= y0) & (tips[:, 1] <= y1))
+    assert tips[:, 1].min() < -3.5  # the arrow below the line is long enough to have left the old frame
+
+
+def test_large_scene_becomes_a_density_map_of_the_colliding_pairs(ax):
+    rng = np.random.default_rng(5)
+    far = rng.uniform(0, 1000, size=(300, 2)) * [1, 0.001] + [0, 500]  # a thin row of shapes, far apart in x
+    far[:, 0] = np.arange(300) * 4.0 + 2000
+    crowd = rng.uniform(0, 20, size=(200, 2))  # all the colliding pairs are in the crowd at [0, 20]^2
+    shapes = c2.Circle(np.concatenate([crowd, far]), 1.0)
+    pairs = c2.query_pairs(shapes)
+    assert pairs.shape[1] > 100 and pairs.max() < 200
+    plotting.plot_pairs(shapes, pairs, ax=ax, density_above=400)
+    assert not [c for c in ax.collections if type(c).__name__ == "EllipseCollection"]  # no outlines
+    (mesh,) = [c for c in ax.collections if type(c).__name__ == "QuadMesh"]
+    counts = mesh.get_array()
+    assert counts.sum() == pairs.shape[1]  # every pair counted once
+    coordinates = mesh.get_coordinates()  # cell corners (ny + 1, nx + 1, 2)
+    filled = np.argwhere(~np.ma.getmaskarray(counts).reshape(coordinates.shape[0] - 1, -1))
+    assert coordinates[filled[:, 0] + 1, filled[:, 1] + 1, 0].min() > 0  # the cells that hold pairs ...
+    assert coordinates[filled[:, 0], filled[:, 1], 0].max() < 21  # ... all lie over the crowd
+    assert "too many shapes to outline: the density of the colliding pairs" in ax.get_title()
+    assert ax.get_xlim()[1] > 3000  # the frame covers every shape, not only the pairs

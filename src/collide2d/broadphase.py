@@ -990,6 +990,12 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
         ``relation`` (int8 codes of :class:`collide2d.Relation`), ``separation``, ``normal``,
         ``point_a``, ``point_b``, ``curvature_a``, ``curvature_b``, ``overlap_area``, ``iou``.
 
+    Raises
+    ------
+    ValueError
+        When ``pairs`` is not an integer array of shape (2, n), or holds an index that is
+        negative or not below the number of shapes (negative indices do not count from the end).
+
     Examples
     --------
     >>> import collide2d as c2
@@ -1005,6 +1011,13 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
     if pairs.ndim != 2 or pairs.shape[0] != 2 or not np.issubdtype(pairs.dtype, np.integer):
         raise ValueError(f"pairs must be an integer array of shape (2, n), got {pairs.dtype} {pairs.shape}")
     n = pairs.shape[1]
+    if n:
+        count = int(scenes._sources(shapes)[1][-1])
+        low, high = int(pairs.min()), int(pairs.max())
+        if low < 0 or high >= count:
+            wrong = low if low < 0 else high
+            within = f"shapes 0 to {count - 1}" if count else "no shape (the collection is empty)"
+            raise ValueError(f"pairs must index {within}; got {wrong}")
     if shifts is not None:
         shifts = np.asarray(shifts, dtype=np.float64)
         if shifts.shape != (n, 2):

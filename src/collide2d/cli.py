@@ -37,17 +37,21 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import fnmatch
 import functools
+import glob
 import json
 import math
 import os
 import pathlib
+import signal
 import sys
 import time
+import warnings
 
 import numpy as np
 
-from collide2d import _jit, io, scenes
+from collide2d import __version__, _jit, io, scenes
 from collide2d.predicates import Relation
 
 DOCS_URL = "https://collide2d.readthedocs.io/en/latest/"  # [project.urls] Documentation in pyproject.toml
@@ -151,6 +155,70 @@ def _output(path):
         yield handle
 
 
+def _same_file(first, second):
+    """True when two paths name one file: the same path after symlinks, or hard links of one file."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samestat(os.stat(first), os.stat(second))
+    except OSError:  # one of them does not exist yet
+        return False
+
+
+def _check_outputs(inputs, outputs):
+    """Refuse an output that would overwrite an input or another output, before any work.
+
+    ``inputs`` and ``outputs`` are ``(option, path)``; a path of None or ``-`` (standard output)
+    is skipped. An output inside an input folder (a Parquet dataset) is refused too.
+    """
+    outputs = [(option, path) for option, path in outputs if path is not None and str(path) != "-"]
+    sources, patterns = [], []
+    for option, path in inputs:
+        if path is None:
+            continue
+        if glob.has_magic(os.fspath(path)):
+            patterns.append(path)
+            sources.extend((option, path, match) for match in glob.glob(os.fspath(path)))
+        else:
+            sources.append((option, path, path))
+    for k, (option, path) in enumerate(outputs):
+        for pattern in patterns:  # a file the input's pattern would read next time
+            if fnmatch.fnmatch(os.path.abspath(path), os.path.abspath(pattern)):
+                raise ValueError(f"{option} {path} matches the input pattern {pattern}: it would be read as input next time; choose another file")
+        for _, source, match in sources:
+            inside = os.path.isdir(match) and os.path.commonpath(
+                [os.path.realpath(match), os.path.realpath(path)]
+            ) == os.path.realpath(match)
+            if _same_file(path, match) or inside:
+                what = f"inside the input folder {source}" if inside and not _same_file(path, match) else f"the input {source}"
+                raise ValueError(f"{option} {path} is {what}: writing it would destroy the input; choose another file")
+        for other_option, other in outputs[:k]:
+            if _same_file(path, other):
+                raise ValueError(f"{other_option} {other} and {option} {path} are the same file: one would replace the other; choose two files")
+
+
+@contextlib.contextmanager
+def _warnings_on_stderr():
+    """Show angles that look like degrees as ``collide2d: warning: ...`` on standard error, once
+    per run (the first); other warnings as Python shows them."""
+    shown = []
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, io.DegreesWarning):
+            saved(message, category, filename, lineno, file, line)
+        elif not shown:
+            shown.append(message)
+            print(f"collide2d: warning: {message}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", io.DegreesWarning)
+        saved, warnings.showwarning = warnings.showwarning, show
+        try:
+            yield
+        finally:
+            warnings.showwarning = saved
+
+
 def _format_for(args):
     if args.format:
         return args.format
@@ -225,6 +293,7 @@ def _pairs_dask(args):
 def _pairs(args):
     from collide2d import broadphase
 
+    _check_outputs([("INPUT", args.input)], [("-o", args.output), ("--plot", args.plot)])
     if args.dask:
         return _pairs_dask(args)
     clock = time.perf_counter()
@@ -263,7 +332,9 @@ def _pairs(args):
         sys.stdout.flush()
         if args.plot:  # inside the block: OUTPUT is kept only if the picture is drawn too
             clock = time.perf_counter()
-            _save_plot(args.plot, lambda ax: _plotting().plot_pairs(shapes, pairs, ax=ax, shifts=shifts, periodic=periodic))
+            plotting = _plotting()
+            labels = [str(k) for k in range(_count(shapes))] if ids is None else ids
+            _save_plot(args.plot, lambda ax: plotting.plot_pairs(shapes, pairs, ax=ax, shifts=shifts, periodic=periodic, labels=labels))
             t_plot = time.perf_counter() - clock
     if not args.quiet:
         by_relation = ", ".join(f"{name} {count}" for name, count in zip(_RELATION_NAMES, counts.tolist()) if count)
@@ -281,8 +352,16 @@ def _pairs(args):
             file=sys.stderr,
         )
         if args.plot:
-            print(f"collide2d: picture written to {args.plot}", file=sys.stderr)
+            print(f"collide2d: picture written to {args.plot}{_density_note(shapes)}", file=sys.stderr)
     return 0
+
+
+def _density_note(shapes):
+    from collide2d import plotting
+
+    if _count(shapes) <= plotting.DENSITY_ABOVE:
+        return ""
+    return f" (over {plotting.DENSITY_ABOVE} shapes, too many to outline: it shows the density of the colliding pairs)"
 
 
 def _plotting():
@@ -319,9 +398,8 @@ def _save_plot(path, draw):
     FigureCanvasAgg(figure)
     ax = figure.add_subplot()
     draw(ax)
-    figure.tight_layout()
-    with io._replacing(path) as temporary:
-        figure.savefig(temporary, dpi=120, format=_picture_format(path))
+    with io._replacing(path) as temporary:  # the margins trimmed to what is drawn, the legend included
+        figure.savefig(temporary, dpi=120, format=_picture_format(path), bbox_inches="tight", pad_inches=0.1)
 
 
 def _vector(value):
@@ -506,6 +584,7 @@ def build_parser():
         description="Exact 2D collision detection: which shapes collide, how deep, how much overlap.",
         epilog=f"Run 'collide2d COMMAND --help' for the options of a command; {DOCS_URL}cli.html for the file formats.",
     )
+    parser.add_argument("--version", action="version", version=f"collide2d {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     samples = sorted(scenes.SCENES)
 
@@ -577,11 +656,45 @@ def build_parser():
     return parser
 
 
+class _Terminated(BaseException):
+    """SIGTERM or SIGHUP, raised in the main thread so that temporary files are removed as on Ctrl-C."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated(signum)
+
+
+@contextlib.contextmanager
+def _termination_raises():
+    """Within the block, SIGTERM and SIGHUP raise :class:`_Terminated` (main thread only)."""
+    import threading
+
+    names = ("SIGTERM", "SIGHUP")
+    signums = [getattr(signal, name) for name in names if hasattr(signal, name)]
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for signum in signums:
+        if signal.getsignal(signum) in (signal.SIG_DFL, None):  # keep a handler someone else installed
+            previous[signum] = signal.signal(signum, _raise_terminated)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def main(argv=None):
     """Run the command line; return the exit code (0 success, 2 bad input or usage)."""
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        with _termination_raises(), _warnings_on_stderr():
+            return args.run(args)
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -589,7 +702,14 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("collide2d: interrupted", file=sys.stderr)
         return 130
-    except (ValueError, TypeError, OSError) as error:
+    except _Terminated as stop:
+        print(f"collide2d: stopped by {signal.Signals(stop.signum).name}", file=sys.stderr)
+        return 128 + stop.signum
+    except MemoryError as error:
+        detail = f" ({error})" if str(error) else ""
+        print(f"collide2d: error: not enough memory{detail}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError, OSError, OverflowError) as error:
         message = str(error) if not isinstance(error, OSError) or not error.filename else f"{error.filename}: {error.strerror}"
         print(f"collide2d: error: {message}", file=sys.stderr)
         return 2

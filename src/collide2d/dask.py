@@ -27,9 +27,13 @@ computes it (threads by default, the active ``distributed.Client`` when there is
 from __future__ import annotations
 
 import contextlib
+import csv
+import glob
 import math
 import os
+import pathlib
 import threading
+import warnings
 
 import numpy as np
 
@@ -94,6 +98,77 @@ class _Layout:
         return self.build(moved, degrees)
 
 
+def _files(path):
+    """The files of a path: the file itself, the matches of a glob, or the data files of a folder."""
+    if glob.has_magic(path):
+        files = sorted(glob.glob(path))
+    elif os.path.isdir(path):
+        import pyarrow.dataset as ds
+
+        files = list(ds.dataset(path, format="parquet").files)
+    else:
+        files = [path]
+    if not files or not all(os.path.exists(name) for name in files):
+        raise FileNotFoundError(2, "no such file or dataset", path)
+    return files
+
+
+def _csv_frame(path):
+    """A CSV catalogue read with its header's column types fixed: floats for the shape, text for ids.
+
+    Nothing is left to pandas' type sniffing, which guesses from the first rows (whole numbers
+    there, fractions later would fail).
+    """
+    import dask.dataframe as dd
+
+    from collide2d import io
+
+    first = _files(path)[0]
+    try:
+        with open(first, newline="", encoding="utf-8-sig") as handle:
+            header = next(csv.reader(handle), None)
+    except UnicodeDecodeError:
+        raise io._not_utf8(first) from None
+    if not header:
+        raise io.InputError(f"{first}: the file is empty (a header line is needed)")
+    names = {name.strip().lower(): name for name in header}
+    layout = _Layout(names)
+    dtypes = {names[name]: "float64" for name in layout.columns}
+    if layout.has_id:
+        dtypes[names["id"]] = "str"
+    return dd.read_csv(path, usecols=list(dtypes), dtype=dtypes, encoding="utf-8", blocksize="64MB")
+
+
+def _parquet_frame(path):
+    """A Parquet dataset whose files all hold the same kind of shape in numeric columns."""
+    import dask.dataframe as dd
+    import pyarrow.parquet as pq
+
+    from collide2d import io
+
+    seen = None
+    for name in _files(path):
+        try:
+            schema = pq.read_schema(name)
+        except Exception as error:  # pyarrow raises its own exception types for broken files
+            raise io.InputError(f"{name}: not a readable Parquet file ({error})") from None
+        names = {column.lower(): column for column in schema.names}
+        layout = _Layout(names)
+        io._numeric_columns(schema, names, layout.columns, name)
+        key = (layout.kind, tuple(layout.columns), layout.has_id)
+        if seen is not None and key != seen[0]:
+            raise io.InputError(
+                f"{path}: {seen[1]} holds {_describe(*seen[0])} but {name} holds {_describe(*key)}; "
+                "a dataset holds one kind of shape with the same columns"
+            )
+        seen = seen or (key, name)
+    return dd.read_parquet(path)
+
+
+def _describe(kind, columns, has_id):
+    return f"{kind}s ({', '.join(columns + (('id',) if has_id else ()))})"
+
+
 def _as_frame(shapes):
     """A Dask DataFrame of a catalogue from a Dask or pandas DataFrame or a Parquet / CSV path."""
     import dask.dataframe as dd
@@ -101,7 +176,7 @@ def _as_frame(shapes):
 
     if isinstance(shapes, (str, os.PathLike)):
         path = os.fspath(shapes)
-        frame = dd.read_csv(path) if path.lower().endswith(".csv") else dd.read_parquet(path)
+        frame = _csv_frame(path) if path.lower().endswith(".csv") else _parquet_frame(path)
     elif isinstance(shapes, pd.DataFrame):
         frame = dd.from_pandas(shapes, npartitions=1)
     elif isinstance(shapes, dd.DataFrame):
@@ -112,6 +187,10 @@ def _as_frame(shapes):
     if any(key != value for key, value in rename.items()):
         frame = frame.rename(columns=rename)
     layout = _Layout(frame.columns)
+    for name in layout.columns:
+        dtype = frame.dtypes[name]
+        if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
+            raise ValueError(f"column {name} holds {dtype}, not numbers; the columns {', '.join(layout.columns)} must be numeric")
     frame = frame[layout.columns + (["id"] if layout.has_id else [])]
     return frame, layout
 
@@ -132,14 +211,37 @@ def _periodic_box(periodic):
     return _check_periodic(periodic)
 
 
-_SUMMARY = ("rows", "xmin", "ymin", "xmax", "ymax", "widest", "tallest", "largest_coordinate")
+_SUMMARY = (
+    "rows", "xmin", "ymin", "xmax", "ymax", "widest", "tallest", "largest_coordinate", "bad_row", "angle_row", "largest_angle"
+)
+_CHECKS = ("bad_row", "angle_row", "largest_angle")  # appended by _checked, not by the bounds
+
+
+def _invalid(data, layout):
+    """Mask of the rows that make no shape: a number that is not finite, or a radius <= 0."""
+    radii = data[:, 2:4] if layout.kind == "ellipse" else data[:, 2:3]
+    with np.errstate(invalid="ignore"):
+        return ~np.isfinite(data).all(axis=1) | np.any(~(radii > 0), axis=1)
 
 
 def _summary(part, layout, degrees, box):
-    """First pass over one partition: a row of :data:`_SUMMARY` (of the wrapped boxes if periodic)."""
+    """First pass over one partition: a row of :data:`_SUMMARY` (of the wrapped boxes if periodic).
+
+    Rows that make no shape are not built: the first one's number in the partition is
+    ``bad_row`` (-1 when none), so that the caller can name it. ``angle_row`` and
+    ``largest_angle`` say where angles in radians exceed 2 pi (-1 and 0 when none).
+    """
     import pandas as pd
 
-    raw = layout.build(_data(part, layout), degrees).bounds.reshape(-1, 4)
+    data = _data(part, layout)
+    bad = _invalid(data, layout)
+    checks = [float(np.argmax(bad)) if bad.any() else -1.0, -1.0, 0.0]
+    if "angle" in layout.columns and not degrees:
+        angle = np.abs(np.where(bad, 0.0, data[:, 4]))
+        large = angle > 2 * math.pi
+        if large.any():
+            checks[1:] = [float(np.argmax(large)), float(angle.max())]
+    raw = layout.build(data[~bad], degrees).bounds.reshape(-1, 4)
     if raw.shape[0] == 0:
         values = [0, np.inf, np.inf, -np.inf, -np.inf, 0, 0, 0]
     else:
@@ -147,7 +249,8 @@ def _summary(part, layout, degrees, box):
         extent = bounds[:, 2:] - bounds[:, :2]
         # the largest coordinate before wrapping: the owner corner is computed from unwrapped boxes
         values = [bounds.shape[0], *bounds[:, :2].min(axis=0), *bounds[:, 2:].max(axis=0), *extent.max(axis=0), np.abs(raw).max()]
-    return pd.DataFrame([np.array(values, dtype=np.float64)], columns=list(_SUMMARY))
+    values[0] = data.shape[0]  # every row counts, so that row numbers stay right
+    return pd.DataFrame([np.array(values + checks, dtype=np.float64)], columns=list(_SUMMARY))
 
 
 def _wrap(bounds, box):
@@ -441,10 +544,19 @@ def query_pairs(shapes, *, predicate="intersects", periodic=None, degrees=False,
 
     _check_predicate(predicate)
     box = _periodic_box(periodic)
-    frame, layout = _as_frame(shapes)
-    # the first pass, blockwise on the same frame as the second so that partition k is the same
-    summary_meta = pd.DataFrame({name: np.zeros(0) for name in _SUMMARY})
-    summary = frame.map_partitions(_summary, layout, degrees, box, meta=summary_meta).compute().to_numpy().reshape(-1, 8)
+    path = os.fspath(shapes) if isinstance(shapes, (str, os.PathLike)) else None
+    try:
+        frame, layout = _as_frame(shapes)
+        # the first pass, blockwise on the same frame as the second so that partition k is the same
+        summary_meta = pd.DataFrame({name: np.zeros(0) for name in _SUMMARY})
+        summary = frame.map_partitions(_summary, layout, degrees, box, meta=summary_meta).compute()
+    except ValueError as error:  # pandas' parse errors and undecodable bytes: find the file and line
+        if path is None or isinstance(error, _io().InputError):
+            raise
+        _locate(path)
+        raise ValueError(f"{path}: {' '.join(str(error).split())}") from None
+    summary = summary.to_numpy().reshape(-1, len(_SUMMARY))
+    _check_rows(summary, frame, layout, path, degrees)
     grid, _ = _make_grid(summary, box, tiles, tile_shapes)
     rows = summary[:, 0].astype(np.int64)
     meta = _meta(frame, layout, box is not None)
@@ -455,6 +567,49 @@ def query_pairs(shapes, *, predicate="intersects", periodic=None, degrees=False,
     exploded = frame.map_partitions(_explode, rows, layout, degrees, box, grid, columns, meta=explode_meta)
     tiled = exploded.set_index("tile", divisions=list(range(grid.size + 1)))
     return tiled.map_partitions(_tile_frame, layout, degrees, periodic, grid, predicate, meta, meta=meta, align_dataframes=False)
+
+
+def _io():
+    from collide2d import io
+
+    return io
+
+
+def _locate(path):
+    """Read the files of ``path`` with the single-machine reader, which raises the first bad row
+    with its file and line; return quietly when it finds none."""
+    io = _io()
+    for name in _files(path):
+        reader = io._read_csv if path.lower().endswith(".csv") else io._read_parquet
+        reader(pathlib.Path(name))
+
+
+def _check_rows(summary, frame, layout, path, degrees):
+    """Raise for the first row that makes no shape, naming it; warn once for angles beyond 2 pi."""
+    io = _io()
+    rows = summary[:, 0].astype(np.int64)
+    bad = summary[:, _SUMMARY.index("bad_row")]
+    if np.any(bad >= 0):
+        if path is not None:
+            _locate(path)
+        k = int(np.flatnonzero(bad >= 0)[0])
+        offset = int(rows[:k].sum())
+        data = _data(frame.get_partition(k).compute(), layout)
+        numbers = offset + 1 + np.arange(data.shape[0])
+        problems = io._block_problems(data, layout.columns, numbers, path or "shapes", {})
+        raise ValueError(problems[min(problems)].replace(" line ", " row ", 1) + " (rows counted from 1)")
+    angle_row = summary[:, _SUMMARY.index("angle_row")]
+    if not degrees and np.any(angle_row >= 0):
+        k = int(np.flatnonzero(angle_row >= 0)[0])
+        row = int(rows[:k].sum() + angle_row[k]) + 1
+        largest = float(summary[:, _SUMMARY.index("largest_angle")].max())
+        warnings.warn(
+            io.DegreesWarning(
+                f"{path or 'shapes'}: angles up to {largest:g} (the first at row {row}, counted from 1) are read as "
+                "radians, but |angle| > 2 pi suggests degrees; pass degrees=True (collide2d pairs --degrees) if they are degrees"
+            ),
+            stacklevel=3,
+        )
 
 
 def pairs_frame(source, *, predicate="intersects", periodic=None, degrees=False, scheduler=None):

@@ -50,6 +50,7 @@ import math
 import os
 import sys
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -98,6 +99,7 @@ OVERLAP_COLOR = np.array([120, 60, 200], dtype=np.float64)
 BOUNDS_COLOR = (150, 150, 150)
 GRID_COLOR = (222, 222, 214)
 TEXT_COLOR = (20, 20, 20)
+TEXT_BAND_ALPHA = 170  # opacity (of 255) of the band behind the text
 
 
 # -- the state ------------------------------------------------------------------------------------
@@ -558,25 +560,45 @@ def _import_pygame(headless):
 
 @dataclass
 class Timing:
-    """Accumulated per-phase times (wall clock and this thread's CPU time), in seconds."""
+    """Per-phase times (wall clock and this thread's CPU time), in seconds: totals since the
+    start, and each of the last ``window`` frames for a moving average."""
 
     phases: tuple = ("sim", "shapes", "query", "measure", "draw")
     wall: dict = field(default_factory=dict)
     cpu: dict = field(default_factory=dict)
     frames: int = 0
+    window: int = 60
 
     def __post_init__(self):
         for name in self.phases:
             self.wall.setdefault(name, 0.0)
             self.cpu.setdefault(name, 0.0)
+        self._frame = {"wall": dict.fromkeys(self.phases, 0.0), "cpu": dict.fromkeys(self.phases, 0.0)}
+        self._recent = {"wall": deque(maxlen=self.window), "cpu": deque(maxlen=self.window)}
 
     def add(self, name, wall, cpu):
         self.wall[name] += wall
         self.cpu[name] += cpu
+        self._frame["wall"][name] += wall
+        self._frame["cpu"][name] += cpu
+
+    def end_frame(self):
+        """Close the current frame: count it and keep its times for :meth:`recent_ms`."""
+        self.frames += 1
+        for which, times in self._frame.items():
+            self._recent[which].append([times[name] for name in self.phases])
+            self._frame[which] = dict.fromkeys(self.phases, 0.0)
 
     def per_frame_ms(self, which="cpu"):
+        """Milliseconds per frame of each phase, averaged over every frame since the start."""
         values = self.cpu if which == "cpu" else self.wall
         return {name: 1e3 * values[name] / max(self.frames, 1) for name in self.phases}
+
+    def recent_ms(self, which="cpu"):
+        """Milliseconds per frame of each phase, averaged over the last ``window`` frames (a moving average)."""
+        recent = self._recent[which]
+        mean = np.mean(recent, axis=0) if recent else np.zeros(len(self.phases))
+        return {name: 1e3 * float(value) for name, value in zip(self.phases, mean)}
 
 
 class _Clock:
@@ -795,7 +817,7 @@ class Demo:
                 if self.physics is not None:
                     self.physics.cap(world)
                 self.step_once = False
-        self.timing.frames += 1
+        self.timing.end_frame()
         now = time.perf_counter()
         if self._last is not None:
             rate = 1.0 / max(now - self._last, 1e-9)
@@ -960,14 +982,14 @@ class Demo:
             self.surface.blit(text, (tip[k][0] + 2, tip[k][1] - 6))
 
     def _draw_text(self):
-        ms = self.timing.per_frame_ms("cpu")
+        ms = self.timing.recent_ms("cpu")
         first = [f"{self.fps:5.1f} fps", f"{len(self.world)} shapes", f"{len(self.pairs)} colliding pairs"]
         if self.physics is not None:
             first.append(f"physics (kinetic energy {self.world.kinetic_energy():.3g})")
         if self.paused:
             first.append("paused")
         split = "  ".join(f"{name} {value:.1f}" for name, value in ms.items())
-        second = [f"cpu ms/frame: {split}"]
+        second = [f"cpu ms/frame (last {len(self.timing._recent['cpu'])} frames): {split}"]
         if self.overlays:
             second.append("overlays: " + ", ".join(name for name in OVERLAYS if name in self.overlays))
         if "overlap" in self.overlays and len(self.pairs):
@@ -975,8 +997,12 @@ class Demo:
         rows = ["  |  ".join(first) + "   (H: help)", "  |  ".join(second)]
         if self.show_help:
             rows.extend(HELP_LINES)
-        for k, row in enumerate(rows):
-            text = self.font.render(row, True, TEXT_COLOR, BACKGROUND)
+        texts = [self.font.render(row, True, TEXT_COLOR) for row in rows]  # no background of their own
+        width = max(text.get_width() for text in texts) + 12
+        band = self.pg.Surface((min(width, self.surface.get_width()), 8 + 17 * len(texts)), self.pg.SRCALPHA)
+        band.fill((*BACKGROUND, TEXT_BAND_ALPHA))  # translucent: the shapes beneath stay visible
+        self.surface.blit(band, (0, 0))
+        for k, text in enumerate(texts):
             self.surface.blit(text, (6, 6 + 17 * k))
 
     def screenshot(self, path):

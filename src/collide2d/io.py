@@ -11,9 +11,15 @@ Formats
   ``segment``, ``line``), the field names of the shape class (``center``, ``radii``, ``angle``, ...)
   and optionally ``id``.
 
+Files are UTF-8 text (a leading byte order mark is skipped). Numbers are plain decimals as
+Python writes them: digit separators (``1_000``) and non-ASCII digits are refused, not read.
 Catalogues are parsed in chunks of rows straight into float64 arrays, so a file of millions of rows
 is read once and never held as text. Every error names the file and the line (1-based; in a CSV
 file the header is line 1) and the rule broken, and is an :class:`InputError` (a ``ValueError``).
+
+Angles are radians unless ``degrees=True``. An angle whose magnitude exceeds 2 pi was most likely
+written in degrees: reading one as radians emits a :class:`DegreesWarning` (once per file or
+inline shape), naming where it is.
 """
 
 from __future__ import annotations
@@ -25,19 +31,26 @@ import json
 import math
 import os
 import pathlib
+import re
 import tempfile
+import warnings
 
 import numpy as np
 
 from collide2d import shapes as _shapes
 
-__all__ = ["InputError", "format_shape", "parse_shape", "read_shapes", "shape_records", "write_shapes"]
+__all__ = ["DegreesWarning", "InputError", "format_shape", "parse_shape", "read_shapes", "shape_records", "write_shapes"]
 
 CHUNK_ROWS = 1 << 16  # rows parsed at a time from a catalogue
+TWO_PI = 2 * math.pi
 
 
 class InputError(ValueError):
     """A file or an inline shape that cannot be read; the message says where and why."""
+
+
+class DegreesWarning(UserWarning):
+    """An angle read as radians whose magnitude exceeds 2 pi: it was probably meant in degrees."""
 
 
 _KINDS = {
@@ -61,13 +74,25 @@ def kind_name(shape):
     return _KIND_OF_CLASS[type(shape)]
 
 
+def _in_degrees(token):
+    """True when an inline number carries a degree suffix (``deg`` or the degree sign)."""
+    return token.strip().lower().endswith(("deg", "\N{DEGREE SIGN}"))
+
+
+def _plain_number(text):
+    """True when ``text`` is written as a plain number: ASCII and without digit separators."""
+    return text.isascii() and "_" not in text
+
+
 def _number(token, where):
-    """Parse one number; a ``deg`` suffix converts degrees to radians."""
+    """Parse one number; a ``deg`` suffix (or a degree sign) converts degrees to radians."""
     text = token.strip().lower()
     scale = 1.0
-    if text.endswith("deg"):
-        text, scale = text[:-3], math.pi / 180
+    if _in_degrees(text):
+        text, scale = text.removesuffix("deg").removesuffix("\N{DEGREE SIGN}"), math.pi / 180
     try:
+        if not _plain_number(text):
+            raise ValueError(text)
         value = float(text)
     except ValueError:
         raise InputError(f"{where}: {token!r} is not a number") from None
@@ -81,13 +106,19 @@ def parse_shape(text):
 
     Forms: ``point X Y``, ``circle X Y R``, ``ellipse X Y RX RY [ANGLE]``, ``box XMIN YMIN XMAX YMAX``,
     ``rotated_box X Y HX HY [ANGLE]``, ``polygon X1 Y1 X2 Y2 X3 Y3 ...``, ``segment X0 Y0 X1 Y1``,
-    ``line X Y DX DY``. Angles are radians, or degrees with a ``deg`` suffix. Commas count as
-    spaces.
+    ``line X Y DX DY``. Angles are radians, or degrees with a ``deg`` suffix (``30deg``, also
+    ``30°``). Commas count as spaces.
 
     Raises
     ------
     InputError
         For an unknown kind, a wrong count of numbers or an invalid shape; the message quotes the text.
+
+    Warns
+    -----
+    DegreesWarning
+        For an angle in radians (no suffix) whose magnitude exceeds 2 pi, such as
+        ``"ellipse 0 0 2 1 30"``: probably meant as ``30deg``.
 
     Examples
     --------
@@ -100,6 +131,12 @@ def parse_shape(text):
     Traceback (most recent call last):
     ...
     collide2d.io.InputError: shape 'circle 0 0 -1': radius must be positive...
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = parse_shape("ellipse 0 0 2 1 30")
+    >>> print(caught[0].message)
+    shape 'ellipse 0 0 2 1 30': the angle 30 is read as 30 radians; |angle| > 2 pi suggests degrees: write 30deg
     """
     words = text.replace(",", " ").split()
     if not words:
@@ -122,6 +159,14 @@ def parse_shape(text):
             args = ((v[0], v[1]), v[2])
         elif kind in ("ellipse", "rotated_box"):
             args = ((v[0], v[1]), (v[2], v[3]), v[4] if len(v) > 4 else 0.0)
+            if len(v) > 4 and abs(v[4]) > TWO_PI and not _in_degrees(words[5]):
+                warnings.warn(
+                    DegreesWarning(
+                        f"shape {text!r}: the angle {words[5]} is read as {words[5]} radians; "
+                        f"|angle| > 2 pi suggests degrees: write {words[5]}deg"
+                    ),
+                    stacklevel=2,
+                )
         else:
             args = ((v[0], v[1]), (v[2], v[3]))
     try:
@@ -183,10 +228,14 @@ def _parse_block(rows, lines, where, columns, path, problems):
     for c, (k, name) in enumerate(zip(where, columns)):
         column = [record[k] for record in rows]
         try:
+            if not _plain_number("".join(column)):  # float() reads "1_000" and non-ASCII digits: refuse them
+                raise ValueError(name)
             out[:, c] = np.array(column, dtype=np.float64)
         except ValueError:
             for row, token in enumerate(column):  # one by one, to name each offending row
                 try:
+                    if not _plain_number(token):
+                        raise ValueError(token)
                     out[row, c] = float(token)
                 except ValueError:
                     out[row, c] = np.nan
@@ -206,12 +255,50 @@ def _settle(problems, on_invalid):
     return bad
 
 
-def _read_csv(path, on_invalid=None):
+def _not_utf8(path, error=None, data=None):
+    """An :class:`InputError` naming the line and column of the first bytes of ``path`` that are not UTF-8."""
+    if data is not None and error is not None:  # the whole file was decoded at once
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        bad = data[error.start : error.start + 1]
+    else:
+        with open(path, "rb") as handle:
+            for line, raw in enumerate(handle, start=1):
+                try:
+                    raw.decode("utf-8-sig" if line == 1 else "utf-8")
+                except UnicodeDecodeError as found:
+                    column, bad = found.start + 1, raw[found.start : found.start + 1]
+                    break
+            else:  # pragma: no cover - the caller saw an error, so some line has one
+                line, column, bad = 1, 1, b"?"
+    return InputError(f"{path} line {line}, column {column}: byte 0x{bad.hex()} is not UTF-8 text; save the file as UTF-8")
+
+
+def _angle_note(notes, data, columns, lines, path, row_word="line"):
+    """Remember in ``notes`` the first angle of a parsed block beyond 2 pi in magnitude, and the largest."""
+    if "angle" not in columns:
+        return
+    angle = np.abs(data[:, columns.index("angle")])
+    large = np.flatnonzero(angle > TWO_PI)
+    if large.size:
+        notes.setdefault("first", f"{path} {row_word} {lines[large[0]]}")
+        notes["largest"] = max(notes.get("largest", 0.0), float(angle[large].max()))
+
+
+def _read_csv(path, on_invalid=None, notes=None):
     """Read a catalogue in chunks; return ``(kind, columns, data, ids, rows)``.
 
     ``rows`` holds the numbers (from 0) of the rows kept, or None when none was skipped.
+    ``notes`` (a dict) receives where the angles look like degrees.
     """
-    with open(path, newline="") as handle:
+    try:
+        return _read_csv_text(path, on_invalid, {} if notes is None else notes)
+    except UnicodeDecodeError:
+        raise _not_utf8(path) from None
+
+
+def _read_csv_text(path, on_invalid, notes):
+    with open(path, newline="", encoding="utf-8-sig") as handle:
         reader = csv.reader(handle)
         try:
             header = [name.strip().lower() for name in next(reader)]
@@ -246,6 +333,7 @@ def _read_csv(path, on_invalid=None):
             bad = _settle(problems, on_invalid)
             keep = np.ones(len(rows), dtype=bool)
             keep[bad] = False
+            _angle_note(notes, data[keep], columns, np.asarray(lines)[keep], path)
             skipped += len(bad)
             blocks.append(data[keep] if bad else data)
             kept_blocks.append(first + np.flatnonzero(keep))
@@ -260,7 +348,18 @@ def _read_csv(path, on_invalid=None):
     return kind, columns, data, ids, kept
 
 
-def _read_parquet(path, on_invalid=None):
+def _numeric_columns(schema, names, columns, where):
+    """Refuse catalogue columns that are not integers or floats (timestamps, text, booleans ...)."""
+    import pyarrow as pa
+
+    for name in columns:
+        kind = schema.field(names[name]).type
+        if not (pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind)):
+            raise InputError(f"{where}: column {names[name]} holds {kind}, not numbers; the columns {', '.join(columns)} must be numeric")
+
+
+def _read_parquet(path, on_invalid=None, notes=None):
+    notes = {} if notes is None else notes
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -271,6 +370,7 @@ def _read_parquet(path, on_invalid=None):
         raise InputError(f"{path}: not a readable Parquet file ({error})") from None
     names = {name.lower(): name for name in source.schema_arrow.names}
     kind, columns = _catalogue_columns(list(names), f"{path}")
+    _numeric_columns(source.schema_arrow, names, columns, f"{path}")
     wanted = [names[c] for c in columns] + ([names["id"]] if "id" in names else [])
     blocks, id_blocks, kept_blocks, first, skipped = [], [], [], 1, 0
     for batch in source.iter_batches(batch_size=CHUNK_ROWS, columns=wanted):
@@ -285,6 +385,7 @@ def _read_parquet(path, on_invalid=None):
         bad = _settle(problems, on_invalid)
         keep = np.ones(len(data), dtype=bool)
         keep[bad] = False
+        _angle_note(notes, data[keep], columns, lines[keep], path, row_word="row")
         skipped += len(bad)
         blocks.append(data[keep])
         kept_blocks.append(first - 1 + np.flatnonzero(keep))
@@ -324,14 +425,30 @@ def _check_record(record, where):
     return kind
 
 
+def _huge_number(value):
+    """The first integer of a JSON value too large for a float (a :class:`_HugeInt`), or None."""
+    if isinstance(value, _HugeInt):
+        return value
+    if isinstance(value, list):
+        for item in value:
+            found = _huge_number(item)
+            if found is not None:
+                return found
+    return None
+
+
 def _one_shape(kind, record, where, degrees):
     cls, fields = _KINDS[kind]
     kwargs = {name: record[name] for name in fields if name in record}
+    for name, value in kwargs.items():
+        huge = _huge_number(value)
+        if huge is not None:
+            raise InputError(f"{where}: {name}: the integer {huge.short()} is too large for a 64-bit float")
     try:
         if degrees and "angle" in kwargs:
             kwargs["angle"] = np.radians(np.asarray(kwargs["angle"], dtype=np.float64))
         return cls(**kwargs)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, OverflowError) as error:
         raise InputError(f"{where}: {error}") from None
 
 
@@ -346,7 +463,7 @@ def _fast_batch(kind, run, degrees):
         if degrees and "angle" in kwargs:
             kwargs["angle"] = np.radians(kwargs["angle"])
         return cls(**kwargs)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):
         return None
 
 
@@ -381,12 +498,14 @@ def _vertex_shape(record):
         return "ragged"
 
 
-def _records_to_shapes(numbered, degrees, on_invalid=None):
+def _records_to_shapes(numbered, degrees, on_invalid=None, notes=None):
     """Shapes for ``[(where, record or InputError)]``: consecutive records of one kind become one batch.
 
     Return ``(ids, shapes)``; bad records raise the first :class:`InputError`, or with ``on_invalid``
-    are handed to it (in file order) and skipped.
+    are handed to it (in file order) and skipped. ``notes`` (a dict) receives where the angles
+    look like degrees.
     """
+    notes = {} if notes is None else notes
     problems, runs = {}, []
     for k, (where, record) in enumerate(numbered):
         if isinstance(record, InputError):
@@ -397,6 +516,10 @@ def _records_to_shapes(numbered, degrees, on_invalid=None):
         except InputError as error:
             problems[k] = str(error)
             continue
+        angle = record.get("angle")
+        if isinstance(angle, (int, float)) and not isinstance(angle, bool) and abs(angle) > TWO_PI:
+            notes.setdefault("first", where)
+            notes["largest"] = max(notes.get("largest", 0.0), abs(float(angle)))
         key = (kind, _vertex_shape(record) if kind == "polygon" else None)
         if not runs or runs[-1][0] != key:
             runs.append((key, []))
@@ -419,26 +542,121 @@ def _records_to_shapes(numbered, degrees, on_invalid=None):
     return ids, sources
 
 
-def _json_records(path, suffix):
-    """``[(where, record)]`` of a JSON or JSON Lines file; a line of invalid JSON gives an InputError as record."""
-    if suffix == ".json":
+class _HugeInt(float):
+    """A JSON integer too large for a float: infinite as a number, its digits kept for messages."""
+
+    def __new__(cls, text):
+        value = super().__new__(cls, "-inf" if text.startswith("-") else "inf")
+        value.text = text
+        return value
+
+    def short(self):
+        digits = len(self.text.lstrip("-"))
+        return self.text if digits <= 12 else f"{self.text[:6]}...{self.text[-3:]} ({digits} digits)"
+
+    def __str__(self):
+        return self.text
+
+    __repr__ = __str__
+
+
+def _json_int(text):
+    """Python's int of a JSON integer, or a :class:`_HugeInt` beyond float range (or beyond the
+    4300 digits Python converts)."""
+    if len(text) < 19:
+        return int(text)
+    try:
+        value = int(text)
+        float(value)
+    except (ValueError, OverflowError):
+        return _HugeInt(text)
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_int=_json_int)
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _json_list(path, text):
+    """``[(where, record)]`` of a JSON list, each item decoded on its own so that it has a line."""
+    decoder, pos = _DECODER, _SPACE.match(text).end()
+    if not text.startswith("[", pos):
         try:
-            with open(path) as handle:
-                records = json.load(handle)
+            decoder.decode(text)
         except json.JSONDecodeError as error:
             raise InputError(f"{path} line {error.lineno}: invalid JSON ({error.msg})") from None
-        if not isinstance(records, list):
-            raise InputError(f"{path}: expected a JSON list of shape objects")
-        return [(f"{path} item {k} (counted from 0)", record) for k, record in enumerate(records)]
-    numbered = []
-    with open(path) as handle:
-        for line, raw in enumerate(handle, start=1):
-            if raw.strip():
-                try:
-                    numbered.append((f"{path} line {line}", json.loads(raw)))
-                except json.JSONDecodeError as error:
-                    numbered.append((f"{path} line {line}", InputError(f"{path} line {line}: invalid JSON ({error.msg})")))
+        except RecursionError:
+            raise InputError(f"{path}: JSON nested too deeply") from None
+        raise InputError(f"{path}: expected a JSON list of shape objects")
+    numbered, line, counted = [], 1, 0
+    pos = _SPACE.match(text, pos + 1).end()
+    if text.startswith("]", pos):
+        pos += 1
+    else:
+        while True:
+            line += text.count("\n", counted, pos)
+            counted = pos
+            where = f"{path} line {line}, item {len(numbered)} (counted from 0)"
+            try:
+                record, pos = decoder.raw_decode(text, pos)
+            except json.JSONDecodeError as error:
+                raise InputError(f"{path} line {error.lineno}: invalid JSON ({error.msg})") from None
+            except RecursionError:
+                raise InputError(f"{where}: JSON nested too deeply") from None
+            numbered.append((where, record))
+            pos = _SPACE.match(text, pos).end()
+            if text.startswith(",", pos):
+                pos = _SPACE.match(text, pos + 1).end()
+                continue
+            if text.startswith("]", pos):
+                pos += 1
+                break
+            line += text.count("\n", counted, pos)
+            raise InputError(f"{path} line {line}: invalid JSON (expected ',' or ']' after item {len(numbered) - 1})")
+    pos = _SPACE.match(text, pos).end()
+    if pos < len(text):
+        raise InputError(f"{path} line {text.count(chr(10), 0, pos) + 1}: invalid JSON (extra data after the list)")
     return numbered
+
+
+def _json_records(path, suffix):
+    """``[(where, record)]`` of a JSON or JSON Lines file; a bad line of JSON Lines gives an InputError as record."""
+    if suffix == ".json":
+        data = pathlib.Path(path).read_bytes()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise _not_utf8(path, error, data) from None
+        return _json_list(path, text)
+    numbered = []
+    with open(path, "rb") as handle:
+        for line, raw in enumerate(handle, start=1):
+            where = f"{path} line {line}"
+            try:
+                text = raw.decode("utf-8-sig" if line == 1 else "utf-8")
+            except UnicodeDecodeError as error:
+                numbered.append((where, InputError(f"{where}, column {error.start + 1}: byte 0x{raw[error.start:error.start + 1].hex()} is not UTF-8 text")))
+                continue
+            if text.strip():
+                try:
+                    numbered.append((where, _DECODER.decode(text)))
+                except json.JSONDecodeError as error:
+                    numbered.append((where, InputError(f"{where}: invalid JSON ({error.msg})")))
+                except RecursionError:
+                    numbered.append((where, InputError(f"{where}: JSON nested too deeply")))
+    return numbered
+
+
+def _warn_degrees(notes, path):
+    if "first" in notes:
+        warnings.warn(
+            DegreesWarning(
+                f"{path}: angles up to {notes['largest']:g} (the first at {notes['first'].removeprefix(f'{path} ')}) "
+                "are read as radians, but |angle| > 2 pi suggests degrees; read the file with degrees=True "
+                "(collide2d pairs --degrees) if they are degrees"
+            ),
+            stacklevel=3,
+        )
 
 
 # -- public readers and writers -------------------------------------------------------------------
@@ -474,7 +692,15 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
     Raises
     ------
     InputError
-        With the file name, the line number and the rule broken.
+        With the file name, the line number and the rule broken: also for bytes that are not
+        UTF-8, numbers written with digit separators (``1_000``), integers too large for a float,
+        JSON nested too deeply, and Parquet columns that hold timestamps or text.
+
+    Warns
+    -----
+    DegreesWarning
+        Without ``degrees``, when an angle's magnitude exceeds 2 pi (once per file, naming the
+        first such line and the largest angle).
 
     Examples
     --------
@@ -501,17 +727,20 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
     if not path.exists():
         raise InputError(f"{path}: no such file")
     suffix = path.suffix.lower()
+    notes = {}
     if suffix in (".csv", ".parquet", ".pq"):
         reader = _read_csv if suffix == ".csv" else _read_parquet
-        kind, columns, data, ids, kept = reader(path, on_invalid)
+        kind, columns, data, ids, kept = reader(path, on_invalid, notes)
         if ids is None and kept is not None:
             ids = kept
+        if not degrees:
+            _warn_degrees(notes, path)
         return ids, _catalogue_shapes(kind, columns, data, degrees)
     if suffix in (".json", ".jsonl", ".ndjson"):
-        try:
-            return _records_to_shapes(_json_records(path, suffix), degrees, on_invalid)
-        except UnicodeDecodeError:
-            raise InputError(f"{path}: not a text file") from None
+        result = _records_to_shapes(_json_records(path, suffix), degrees, on_invalid, notes)
+        if not degrees:
+            _warn_degrees(notes, path)
+        return result
     raise InputError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet, .json or .jsonl")
 
 
@@ -548,11 +777,19 @@ def _replacing(path):
 
     The temporary file is in the same directory (so the move is an atomic ``os.replace``) and has
     the same suffix (so writers that go by the suffix pick the same format). On any exception,
-    Ctrl-C included, it is removed and an existing ``path`` is left untouched.
+    Ctrl-C included, it is removed and an existing ``path`` is left untouched. A symbolic link is
+    written through: its target gets the new content and the link stays. An existing file keeps
+    its permissions. A device or a named pipe (``/dev/null``, ``/dev/stdout``) is written to
+    directly: it cannot be replaced, and must not be.
     """
     path = pathlib.Path(path)
+    if path.is_symlink():
+        path = pathlib.Path(os.path.realpath(path))
     if path.is_dir():
         raise InputError(f"{path}: is a directory")
+    if path.exists() and not path.is_file():  # a device or a pipe (/dev/null, /dev/stdout): written to, never replaced
+        yield path
+        return
     directory = path.parent
     if not directory.is_dir():
         raise InputError(f"{path}: no such directory {str(directory)!r}")
@@ -562,10 +799,14 @@ def _replacing(path):
         raise OSError(error.errno, error.strerror, str(path)) from None
     os.close(handle)
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # the mode open() would have given, not mkstemp's 0o600
+        try:
+            mode = os.stat(path).st_mode & 0o7777
+        except OSError:  # a new file: the mode open() would have given, not mkstemp's 0o600
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
         yield pathlib.Path(temporary)
+        os.chmod(temporary, mode)  # after writing: a read-only mode would stop the writer
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -10,6 +10,10 @@ renders in seconds. What is drawn comes from the public operations (:func:`colli
 Colours: shapes in light blue with a dark blue outline; shapes that collide outlined in red;
 overlap regions filled in orange; intersection points as black dots; witness points as small
 white-filled circles, joined by the contact normal (an arrow from ``a`` to ``b``).
+
+A scene of a few shapes is labelled with their ids; a scene too large to read as outlines (more
+than :data:`DENSITY_ABOVE` shapes) is drawn by :func:`plot_pairs` as a density map of its
+colliding pairs instead, and the figure says so.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import numpy as np
 from collide2d import scenes
 from collide2d.shapes import Shape
 
-__all__ = ["COLLIDING_COLOR", "plot_contact", "plot_pairs", "plot_shapes"]
+__all__ = ["COLLIDING_COLOR", "DENSITY_ABOVE", "LABEL_LIMIT", "plot_contact", "plot_pairs", "plot_shapes"]
 
 FACE_COLOR = "#9ecae1"
 EDGE_COLOR = "#08519c"
@@ -28,6 +32,10 @@ OVERLAP_COLOR = "#ff7f0e"  # fill of the overlap regions
 POINT_COLOR = "black"  # intersection points
 NORMAL_COLOR = "#2ca02c"  # contact normals and witness points
 _REGIONS = ("Circle", "Ellipse", "Box", "RotatedBox", "Polygon")
+#: Shapes are labelled with their ids when a scene has at most this many.
+LABEL_LIMIT = 40
+#: :func:`plot_pairs` draws a density map of the colliding pairs, not outlines, above this many shapes.
+DENSITY_ABOVE = 5000
 
 
 def _axes(ax):
@@ -61,7 +69,7 @@ def _mask(colliding, n):
     return red
 
 
-def plot_shapes(shapes, ax=None, *, colliding=None, facecolor=FACE_COLOR, edgecolor=EDGE_COLOR, alpha=0.6, linewidth=1.0):
+def plot_shapes(shapes, ax=None, *, colliding=None, labels=None, facecolor=FACE_COLOR, edgecolor=EDGE_COLOR, alpha=0.6, linewidth=1.0):
     """Draw shapes; those flagged in ``colliding`` get a red outline.
 
     Parameters
@@ -73,6 +81,9 @@ def plot_shapes(shapes, ax=None, *, colliding=None, facecolor=FACE_COLOR, edgeco
         Axes to draw on; a new figure when omitted.
     colliding : array_like of bool or of int, optional
         A mask over the numbered shapes, or the indices of those to outline in red.
+    labels : sequence of str, optional
+        One label per numbered shape (their ids), written at the centre of each shape's bounding
+        box when there are at most :data:`LABEL_LIMIT` shapes (more would cover the drawing).
     facecolor, edgecolor : color
         Fill and outline of the shapes that do not collide.
     alpha : float
@@ -161,9 +172,48 @@ def plot_shapes(shapes, ax=None, *, colliding=None, facecolor=FACE_COLOR, edgeco
         ax.scatter(xy[:, 0], xy[:, 1], s=14, c=np.where(flags, COLLIDING_COLOR, edgecolor).tolist(), zorder=3)
     for (px, py, dx, dy), flag in lines:
         ax.axline((px, py), (px + dx, py + dy), color=COLLIDING_COLOR if flag else edgecolor, linewidth=linewidth)
+    if labels is not None:
+        _label(ax, shapes, labels, n)
     ax.margins(0.04)
     ax.autoscale_view()
     return ax
+
+
+def _bounds(shapes):
+    """Bounding boxes ``(n, 4)`` of the numbered shapes (infinite for lines)."""
+    sources, _ = scenes._sources(shapes)
+    boxes = [np.asarray(source._bounds(), dtype=np.float64).reshape(-1, 4) for source in sources]
+    return np.concatenate(boxes) if boxes else np.zeros((0, 4))
+
+
+def _label(ax, shapes, labels, n):
+    """Write each shape's label at the centre of its bounding box (a line's at its point)."""
+    from matplotlib import patheffects
+
+    labels = [str(label) for label in labels]
+    if len(labels) != n:
+        raise ValueError(f"labels must give one label per shape ({n}), got {len(labels)}")
+    if n > LABEL_LIMIT:
+        return
+    bounds = _bounds(shapes)
+    with np.errstate(invalid="ignore"):  # a line's box is infinite: its centre is set below
+        centre = 0.5 * (bounds[:, :2] + bounds[:, 2:])
+    k = 0
+    for source, params, _ in _rows(shapes):
+        if source._kind == "line":  # unbounded: its point
+            centre[k : k + len(params)] = params[:, :2]
+        k += len(params)
+    # shapes centred at one place (a point in a box, concentric circles) share one label
+    finite = np.isfinite(centre).all(axis=1)
+    scale = float(np.abs(centre[finite]).max(initial=0.0)) or 1.0
+    places = {}
+    for (x, y), text, ok in zip(centre.tolist(), labels, finite.tolist()):
+        if ok:
+            places.setdefault((round(x / scale, 6), round(y / scale, 6)), [x, y, []])[2].append(text)
+    outline = [patheffects.withStroke(linewidth=2.5, foreground="white")]
+    for x, y, texts in places.values():
+        ax.annotate("\n".join(texts), (x, y), ha="center", va="center", fontsize=8, color="0.1", zorder=8,
+                    path_effects=outline, annotation_clip=True)
 
 
 def _patch(shape, **style):
@@ -224,6 +274,9 @@ def _draw_details(ax, pair_batches, *, overlaps=True, points=True, contacts=True
             arrow[:, 0], arrow[:, 1], length * arrow[:, 2], length * arrow[:, 3], angles="xy", scale_units="xy",
             scale=1.0, color=NORMAL_COLOR, width=0.004, zorder=6, label="contact normals",
         )
+        tips = arrow[:, :2] + length * arrow[:, 2:]
+        ax.update_datalim(tips[np.isfinite(tips).all(axis=1)])  # the arrows stay inside the frame
+        ax.autoscale_view()
 
 
 def _typical_size(shapes):
@@ -237,7 +290,10 @@ def _typical_size(shapes):
     return float(np.median(extents)) if extents.size else 1.0
 
 
-def plot_pairs(shapes, pairs=None, ax=None, *, predicate="intersects", periodic=None, shifts=None, detail=400, title=None):
+def plot_pairs(
+    shapes, pairs=None, ax=None, *, predicate="intersects", periodic=None, shifts=None, detail=400, title=None, labels=None,
+    legend=True, density_above=DENSITY_ABOVE,
+):
     """Draw a scene and its colliding pairs: red outlines, overlaps, intersection points, normals.
 
     Parameters
@@ -261,6 +317,14 @@ def plot_pairs(shapes, pairs=None, ax=None, *, predicate="intersects", periodic=
         ``detail`` pairs only (one artist each); red outlines for all.
     title : str, optional
         Axes title; by default the counts of shapes and pairs.
+    labels : sequence of str, optional
+        The shapes' ids, written on them when there are at most :data:`LABEL_LIMIT` shapes.
+    legend : bool, default True
+        Add a legend (outside the axes, on the right) naming what the colours and marks mean.
+    density_above : int, default :data:`DENSITY_ABOVE`
+        Above this many shapes, outlines would merge into a solid mat: draw instead a density
+        map of the colliding pairs (each pair counted at the midpoint of its two shapes' box
+        centres) over the extent of the shapes, with a colour bar, and say so under the title.
 
     Returns
     -------
@@ -277,6 +341,8 @@ def plot_pairs(shapes, pairs=None, ax=None, *, predicate="intersects", periodic=
     >>> _ = plot_pairs(c2.Circle([(0, 0), (1.5, 0), (5, 5)], 1), ax=ax)
     >>> ax.get_title()
     '3 shapes, 1 colliding pair'
+    >>> ax.get_legend().texts[1].get_text()
+    'colliding (red outline)'
     """
     from collide2d import broadphase
 
@@ -285,7 +351,13 @@ def plot_pairs(shapes, pairs=None, ax=None, *, predicate="intersects", periodic=
         pairs, shifts = broadphase.query_pairs(shapes, predicate=predicate, periodic=periodic, return_shifts=True)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(2, -1)
     n = sum(len(r) for _, r, _ in _rows(shapes))
-    plot_shapes(shapes, ax, colliding=np.unique(pairs), linewidth=0.8)
+    count = pairs.shape[1]
+    heading = f"{n} shapes, {count} colliding pair{'' if count == 1 else 's'}"
+    if n > density_above:
+        note = _density(ax, shapes, pairs, shifts, periodic)
+        ax.set_title(title if title is not None else f"{heading}\n{note}", fontsize="medium")
+        return ax
+    plot_shapes(shapes, ax, colliding=np.unique(pairs), labels=labels, linewidth=0.8)
     shown = pairs[:, :detail]
     shown_shifts = None if shifts is None else np.asarray(shifts)[:detail]
     if shown_shifts is not None and np.any(shown_shifts):
@@ -308,13 +380,75 @@ def plot_pairs(shapes, pairs=None, ax=None, *, predicate="intersects", periodic=
         ax.add_patch(Rectangle((0, 0), lx, ly, fill=False, linestyle="--", edgecolor="0.4", linewidth=1.0, zorder=1))
         ax.update_datalim([(0, 0), (lx, ly)])
         ax.autoscale_view()
-    count = pairs.shape[1]
-    ax.set_title(title if title is not None else f"{n} shapes, {count} colliding pair{'' if count == 1 else 's'}")
+    ax.set_title(title if title is not None else heading)
+    if legend:
+        _legend(ax, shown, shown_shifts, periodic)
     return ax
 
 
+def _legend(ax, shown, shifts, periodic):
+    """A legend outside the axes: only the marks that are drawn."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from matplotlib.colors import to_rgba
+
+    face = to_rgba(FACE_COLOR, 0.6)
+    handles = [
+        Patch(facecolor=face, edgecolor=EDGE_COLOR, label="shape"),
+        Patch(facecolor=face, edgecolor=COLLIDING_COLOR, linewidth=1.6, label="colliding (red outline)"),
+    ]
+    drawn = {artist.get_label() for artist in ax.collections}
+    if any(tuple(p.get_facecolor()[:3]) == to_rgba(OVERLAP_COLOR)[:3] for p in ax.patches):
+        handles.append(Patch(facecolor=OVERLAP_COLOR, alpha=0.85, label="overlap"))
+    if "intersection points" in drawn:
+        handles.append(Line2D([], [], linestyle="none", marker="o", markersize=5, color=POINT_COLOR, label="intersection point"))
+    if "witness points" in drawn:
+        handles.append(Line2D([], [], linestyle="none", marker="o", markersize=6, markerfacecolor="white",
+                              markeredgecolor=NORMAL_COLOR, label="witness point (closest or deepest)"))
+        handles.append(Line2D([], [], linestyle="none", marker=r"$\rightarrow$", markersize=14, color=NORMAL_COLOR,
+                              label="contact normal, a to b"))
+    if shifts is not None and np.any(shifts):
+        handles.append(Patch(facecolor="none", edgecolor="0.55", label="periodic image of b"))
+    if periodic is not None:
+        handles.append(Line2D([], [], linestyle="--", color="0.4", label="periodic box"))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize="small", frameon=False)
+
+
+def _density(ax, shapes, pairs, shifts, periodic):
+    """A density map of the colliding pairs over the extent of the shapes, with a colour bar; return a note saying so."""
+    from matplotlib.patches import Rectangle
+
+    bounds = _bounds(shapes)
+    finite = np.isfinite(bounds).all(axis=1)
+    if not finite.any():
+        bounds, finite = np.array([[0.0, 0.0, 1.0, 1.0]]), np.array([True])
+    lo, hi = bounds[finite, :2].min(axis=0), bounds[finite, 2:].max(axis=0)
+    if periodic is not None:
+        lo, hi = np.zeros(2), np.asarray(periodic, dtype=np.float64)
+    span = np.maximum(hi - lo, np.finfo(np.float64).tiny)
+    side = int(np.clip(np.sqrt(pairs.shape[1] / 4), 16, 160))  # cells along the long side: a few pairs per cell
+    cells = np.maximum(np.round(side * span / span.max()), 1).astype(np.int64)  # square cells
+    with np.errstate(invalid="ignore"):  # lines have infinite boxes: their pairs are left out below
+        centre = 0.5 * (bounds[:, :2] + bounds[:, 2:])
+    i, j = pairs
+    where = 0.5 * (centre[i] + centre[j] + (0.0 if shifts is None else np.asarray(shifts, dtype=np.float64).reshape(-1, 2)))
+    if periodic is not None:
+        where = np.mod(where, span)
+    where = where[np.isfinite(where).all(axis=1)]
+    counts, xedges, yedges = np.histogram2d(where[:, 0], where[:, 1], bins=cells, range=[[lo[0], hi[0]], [lo[1], hi[1]]])
+    mesh = ax.pcolormesh(xedges, yedges, np.ma.masked_equal(counts.T, 0), cmap="YlGnBu", vmin=0, zorder=2)
+    ax.add_patch(Rectangle(lo, *span, fill=False, edgecolor="0.6", linewidth=0.8, linestyle="--" if periodic is not None else "-"))
+    ax.update_datalim([lo, hi])
+    ax.margins(0.02)
+    ax.autoscale_view()
+    cell = (xedges[1] - xedges[0], yedges[1] - yedges[0])
+    ax.figure.colorbar(mesh, ax=ax, shrink=0.8, label=f"colliding pairs per cell of {cell[0]:.3g} x {cell[1]:.3g}")
+    return "too many shapes to outline: the density of the colliding pairs"
+
+
 def plot_contact(a, b, ax=None):
-    """Draw two single shapes, their overlap, intersection points, witness points and normal.
+    """Draw two single shapes (labelled a and b), their overlap, intersection points, witness points and normal.
 
     Parameters
     ----------
@@ -344,9 +478,9 @@ def plot_contact(a, b, ax=None):
         raise ValueError("plot_contact draws two single shapes; use plot_pairs for batches")
     ax = _axes(ax)
     relation = predicates.relate(a, b)
-    plot_shapes([a, b], ax, colliding=[0, 1] if relation != predicates.Relation.DISJOINT else None)
+    plot_shapes([a, b], ax, colliding=[0, 1] if relation != predicates.Relation.DISJOINT else None, labels=["a", "b"])
     _draw_details(ax, [(None, a, b)], normal_length=0.3 * _typical_size([a, b]))
     separation = measurement.contact(a, b).separation
     ax.set_title(f"{relation.name}, separation {separation:.6g}")
-    ax.legend(loc="upper right", fontsize="small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize="small", frameon=False)  # off the shapes
     return ax
