@@ -189,7 +189,7 @@ def to_shapely(shape: _shapes.Shape, *, tolerance: float | None = None) -> Any:
     return out[0] if not shape.shape else out.reshape(shape.shape)
 
 
-def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> dict:
+def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> dict[str, Any]:
     """Return the GeoJSON-like mapping of a shape (what ``shape.__geo_interface__`` gives).
 
     The geometries are those of :func:`to_shapely` (an ellipse becomes its inscribed polygon, a
@@ -784,7 +784,7 @@ def _kind_of_columns(names):
     raise ValueError(f"df must have the columns of one kind ({listing}), or a kind column; got {','.join(map(str, names))}")
 
 
-def table_from_dataframe(df: Any, *, columns: dict | None = None, degrees: bool = False) -> Any:
+def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degrees: bool = False) -> Any:
     """Return a :class:`~collide2d.ShapeTable` of the rows of a pandas DataFrame, in row order.
 
     Each row is one shape, read from the columns of its kind (angles in radians, or degrees with
