@@ -228,7 +228,8 @@ def _compile(function, subdir=None, **options):
     if numba.config.DISABLE_JIT:
         return function
     dispatcher = _get_dispatcher_class(numba)
-    targetoptions = {"nopython": True, "fastmath": False, "nogil": True, **options}
+    # no C function pointer (cfunc) entries: nothing takes a kernel's address, and each costs a compile
+    targetoptions = {"nopython": True, "fastmath": False, "nogil": True, "no_cfunc_wrapper": True, **options}
     disp = dispatcher(py_func=function, locals={}, targetoptions=targetoptions)
     if _CACHE:
         with _config_lock:  # kernel modules may be imported by several threads at once
