@@ -212,3 +212,24 @@ def test_threaded_batches_work_in_a_forked_child():
     """
     parent, child = _run(code, timeout=300).stdout.split()
     assert parent == child
+
+
+def test_kernels_compiled_for_other_kernels_get_a_python_entry_when_called_from_python(tmp_path):
+    # A kernel first compiled because another kernel calls it is built without the Python entry
+    # point and without a disk cache entry (its caller links its code); called from Python later,
+    # it is compiled once more with both, and gives the same answers either way.
+    code = """
+        import collide2d as c2
+        from collide2d._kernels import vec
+        from collide2d._kernels.relate import conic
+        a, b = c2.Ellipse((0, 0), (2, 1), 0.3), c2.Ellipse((2.5, 1), (1, 0.5), 0.4)
+        print(c2.relate(a, b).name)
+        print(len(conic._relate_float.signatures), len(vec.two_sum._inner_only))
+        print(vec.two_sum(1.0, 2.0**-60) == (1.0, 2.0**-60), len(vec.two_sum._inner_only))
+        print(len(conic._relate_exact.signatures))  # the exact (Fraction) branch is never compiled
+        import os
+        cached = [n for _, _, names in os.walk(os.environ["NUMBA_CACHE_DIR"]) for n in names if n.endswith(".nbi")]
+        print(any("relate_ellipse_ellipse" in n for n in cached), any("_relate_float" in n for n in cached))
+    """
+    lines = _run(code, _empty_cache(tmp_path)).stdout.split("\n")
+    assert lines[:5] == ["OVERLAPPING", "1 1", "True 0", "0", "True False"]

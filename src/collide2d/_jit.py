@@ -52,8 +52,19 @@ def uncompiled_package(name):
 
 
 def _is_uncompiled(function):
-    module = function.__module__
+    return _uncompiled_name(function.__module__)
+
+
+def _uncompiled_name(module):
     return any(module.startswith(name + ".") for name in _uncompiled)
+
+
+def compiled_module(module):
+    """True when the functions of ``module`` (a module name) are compiled by Numba: False in an
+    uncompiled copy of the kernel package and when ``NUMBA_DISABLE_JIT`` is set."""
+    import numba
+
+    return not (numba.config.DISABLE_JIT or _uncompiled_name(module))
 
 
 def kernel_cache_dir(numba):
@@ -84,6 +95,7 @@ def kernel_cache_dir(numba):
 _compile_lock = threading.Lock()
 _compile_state = {"seconds": 0.0, "announced": False}
 _compile_depth = threading.local()
+_callee = threading.local()  # depth of kernel-from-kernel typing (see _get_dispatcher_class)
 
 
 def compile_seconds():
@@ -138,19 +150,64 @@ def _get_dispatcher_class(numba):
     global _dispatcher_class
     with _config_lock:
         if _dispatcher_class is None:
-            from numba.core import errors, event, types
+            from numba.core import errors, event, sigutils, types
+            from numba.core.caching import NullCache
+            from numba.core.compiler_lock import global_compiler_lock
             from numba.core.registry import CPUDispatcher
 
             class Dispatcher(CPUDispatcher):
                 def get_call_template(self, args, kws):
-                    plain = tuple(types.unliteral(a) for a in args)
-                    plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
-                    if plain != tuple(args) or plain_kws != kws:
-                        try:
-                            return super().get_call_template(plain, plain_kws)
-                        except errors.TypingError:
-                            pass
-                    return super().get_call_template(args, kws)
+                    depth = getattr(_callee, "depth", 0)
+                    _callee.depth = depth + 1
+                    try:
+                        plain = tuple(types.unliteral(a) for a in args)
+                        plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+                        if plain != tuple(args) or plain_kws != kws:
+                            try:
+                                return super().get_call_template(plain, plain_kws)
+                            except errors.TypingError:
+                                pass
+                        return super().get_call_template(args, kws)
+                    finally:
+                        _callee.depth = depth
+
+                def compile(self, sig):
+                    args = tuple(sigutils.normalize_signature(sig)[0])
+                    with global_compiler_lock:
+                        inner = self.__dict__.setdefault("_inner_only", set())
+                        as_callee = getattr(_callee, "depth", 0) > 0
+                        if args in inner and not as_callee:
+                            # first called from Python after another kernel compiled it: compile
+                            # once more, now with the Python entry and into the disk cache
+                            del self.overloads[args]
+                            inner.discard(args)
+                        if as_callee and args not in self.overloads:
+                            return self._compile_inner(sig)
+                        return super().compile(sig)
+
+                def _compile_inner(self, sig):
+                    # A kernel compiled only because another kernel calls it: that caller links
+                    # its code, so the Python and C entry points and the disk cache entry would
+                    # be built for nothing (a fifth of the first-run compile time)
+                    options, cache = dict(self.targetoptions), self._cache
+                    self.targetoptions.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+                    self._cache = NullCache()
+                    self._adding_inner = True
+                    try:
+                        return super().compile(sig)
+                    finally:
+                        self.targetoptions.clear()
+                        self.targetoptions.update(options)
+                        self._cache = cache
+                        self._adding_inner = False
+
+                def add_overload(self, cres):
+                    if getattr(self, "_adding_inner", False):
+                        args = tuple(cres.signature.args)
+                        self.overloads[args] = cres  # for typing callers, not for calls from Python
+                        self._inner_only.add(args)
+                        return
+                    super().add_overload(cres)
 
             _dispatcher_class = Dispatcher
             event.register("numba:compile", _make_listener(event))
@@ -171,7 +228,8 @@ def _compile(function, subdir=None, **options):
     if numba.config.DISABLE_JIT:
         return function
     dispatcher = _get_dispatcher_class(numba)
-    targetoptions = {"nopython": True, "fastmath": False, "nogil": True, **options}
+    # no C function pointer (cfunc) entries: nothing takes a kernel's address, and each costs a compile
+    targetoptions = {"nopython": True, "fastmath": False, "nogil": True, "no_cfunc_wrapper": True, **options}
     disp = dispatcher(py_func=function, locals={}, targetoptions=targetoptions)
     if _CACHE:
         with _config_lock:  # kernel modules may be imported by several threads at once
@@ -297,18 +355,33 @@ def _pair_loop(function):
     return run
 
 
+# Loops other than pair loops compile a parallel copy only for batches of this many rows or more,
+# and only when more than one thread may run it: compiling it costs about a second of CPU, which a
+# smaller batch never wins back.
+PARALLEL_FROM = 32768
+
+
 def _runner(function, small, large, size):
-    """The callable that :func:`loop` returns: ``small(*args)`` for batches of fewer than
-    :data:`SERIAL_BELOW` rows (``size(args)``), else ``large(*args)``."""
+    """The callable that :func:`loop` returns: ``large(*args)`` (the parallel copy) for batches of
+    :data:`PARALLEL_FROM` rows or more (``size(args)``) when Numba may use more than one thread
+    here, else ``small(*args)``."""
 
     @functools.wraps(function)
     def run(*args):
-        return (small if size(args) < SERIAL_BELOW else large)(*args)
+        if size(args) < PARALLEL_FROM or _numba_threads() == 1:
+            return small(*args)
+        return large(*args)
 
     run.serial = small
     run.parallel = large
     run.py_func = function
     return run
+
+
+def _numba_threads():
+    import numba
+
+    return numba.get_num_threads()
 
 
 def loop(function):
@@ -323,9 +396,9 @@ def loop(function):
     read-only, so that each loop is compiled once whatever the caller's arrays.
 
     Any other loop is compiled twice, lazily and each with its own disk cache: with
-    ``parallel=True`` and as plain serial code, for batches of fewer than :data:`SERIAL_BELOW`
-    rows (the largest leading dimension of the array arguments). A process that only meets small
-    batches never compiles the parallel copy.
+    ``parallel=True`` and as plain serial code, for batches of fewer than :data:`PARALLEL_FROM`
+    rows (the largest leading dimension of the array arguments) or when only one thread may run.
+    A process that only meets such batches never compiles the parallel copy.
 
     The returned callable keeps the loop's signature; ``.parallel`` runs the parallel copy (the
     threaded slices for a pair loop), ``.serial`` is the serial Numba dispatcher and ``.py_func``

@@ -77,7 +77,7 @@ division). Anything else returns ``UNDECIDED`` and the glue re-runs the exact br
 
 import math
 
-from collide2d._jit import kernel
+from collide2d._jit import compiled_module, kernel
 
 from .. import codes
 from ..codes import UNKNOWN_SIGN
@@ -198,6 +198,10 @@ def _cubic(c3, c2, c1, c0, x):
 def _dcubic(c3, c2, c1, x):
     return (3 * c3 * x + 2 * c2) * x + c1
 
+
+# Compiled copies only ever run in float mode: the exact branches below are pruned from them at
+# compile time (Numba drops ``if`` branches on a constant global), which saves their compilation.
+_FLOATS_ONLY = compiled_module(__name__)
 
 # -- exact mode (eps == 0, Fractions; compiled by Numba on floats but never run there) -----------
 
@@ -1155,6 +1159,8 @@ def relate_ellipse_ellipse(pa, va, pb, vb, eps):
         if res == codes.UNDECIDED:
             return _relate_stage(pa, pb)
         return res
+    if _FLOATS_ONLY:
+        return codes.UNDECIDED
     return _relate_exact(pa, pb)
 
 
@@ -1168,6 +1174,8 @@ def intersects_ellipse_ellipse(pa, va, pb, vb, eps):
     """
     if eps > 0:
         return _intersects_float(pa, pb, eps)
+    if _FLOATS_ONLY:
+        return codes.UNDECIDED
     return _intersects_exact(pa, pb)
 
 
