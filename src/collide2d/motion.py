@@ -311,10 +311,9 @@ class _Motion:
         self.va, self.vb, self.wa, self.wb = va, vb, wa, wb
         self.ref_a = reference_points(a)[index_a]
         self.ref_b = reference_points(b)[index_b]
-        self.ext_a = _extents(a, reference_points(a))[index_a] * np.abs(wa)
-        self.ext_b = _extents(b, reference_points(b))[index_b] * np.abs(wb)
-        self.ext_a[wa == 0.0] = 0.0  # a line that does not turn
-        self.ext_b[wb == 0.0] = 0.0
+        # |w| r: the speed bound of the turn (0 without a turn, also for a line)
+        self.ext_a = np.where(wa == 0.0, 0.0, _extents(a, reference_points(a))[index_a]) * np.abs(wa)
+        self.ext_b = np.where(wb == 0.0, 0.0, _extents(b, reference_points(b))[index_b]) * np.abs(wb)
         self.still = (wa == 0.0) & (wb == 0.0)  # pure translation: b moves relative to a
 
     def contact(self, rows, t):
@@ -337,6 +336,7 @@ class _Motion:
         a = _moved(self.a, self.ia[rows], np.ascontiguousarray(self.ref_a[rows]), turn_a, shift_a)
         b = _moved(self.b, self.ib[rows], np.ascontiguousarray(self.ref_b[rows]), turn_b, shift_b)
         values = np.array(_dispatch.contact_values(a, b)).reshape(n, 9)
+        self.raw = values[:, 0].copy()  # the float separation, before its sign is made exact
         measurement._sign_consistent(a, b, values[:, 0])
         frame = np.where(still[:, None], va * tt, 0.0)
         values[:, 3:5] += frame
@@ -404,7 +404,8 @@ def _impact_flat(motion, t_max):
     start = values[:, 0] <= 0.0
     time[start] = 0.0
     point[start] = 0.5 * (values[start, 3:5] + values[start, 5:7])
-    touching = start & (values[:, 0] == 0.0)
+    # touching at 0 with closest points (not the deepest points of an overlap the float evaluation saw)
+    touching = start & (values[:, 0] == 0.0) & (motion.raw >= 0.0)
     normal[touching] = values[touching, 1:3]
     # two lines turning at different rates: parallel and apart at 0, crossing at every t > 0
     if motion.a._kind == "line" and motion.b._kind == "line":
@@ -424,31 +425,24 @@ def _impact_flat(motion, t_max):
         tol = _TIME_TOL * scale
         bracket = np.isfinite(u)
         after = ~bracket & (f + step > tm)
-        close = np.where(bracket, u - f <= tol, step <= tol)
+        close = (step <= tol) | (u - f <= tol)
         done = after | close
         if done.any():
             d = live[done]
-            time[d] = np.where(bracket[done], u[done], np.where(after[done], np.inf, f[done] + step[done]))
+            time[d] = np.where(after[done], np.inf, np.minimum(f[done] + step[done], u[done]))
             hit = np.isfinite(time[d])
             point[d[hit]] = 0.5 * (state[d[hit], 3:5] + state[d[hit], 5:7])
             normal[d[hit]] = state[d[hit], 1:3]
             live, f, u, step, bracket = live[~done], f[~done], u[~done], step[~done], bracket[~done]
             if live.size == 0:
                 break
-        probe = np.where(bracket, 0.5 * (f + u), f + step)
+        # the certified step; past a known intersecting time (only rounding puts it there): halve
+        probe = np.where(f + step < u, f + step, 0.5 * (f + u))
         got = motion.contact(live, probe)
-        s = got[:, 0]
-        apart = s > 0.0
+        apart = got[:, 0] > 0.0
         state[live[apart]] = got[apart]
         free[live[apart]] = probe[apart]
-        upper[live[s < 0.0]] = probe[s < 0.0]
-        touch = s == 0.0
-        if touch.any():
-            d = live[touch]
-            time[d] = probe[touch]
-            point[d] = 0.5 * (got[touch, 3:5] + got[touch, 5:7])
-            normal[d] = got[touch, 1:3]
-            live = live[~touch]
+        upper[live[~apart]] = probe[~apart]  # touching or overlapping: the first contact is no later
     else:  # out of steps: the last certified time (a lower bound of the first contact)
         time[live] = free[live]
         point[live] = 0.5 * (state[live, 3:5] + state[live, 5:7])
