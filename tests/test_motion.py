@@ -541,3 +541,53 @@ def test_turning_pairs_touch_at_the_time_and_are_apart_before(kind_a, kind_b):
     if math.isfinite(got.time):
         assert c2.distance(*at(got.time)) < 1e-9
         assert not c2.intersects(*at(got.time - 1e-9))
+
+
+# -- query_impacts ------------------------------------------------------------------------------------
+
+
+def _brute_impacts(shapes, v, w, t_max):
+    """time_of_impact over every pair i < j (the brute-force reference of query_impacts)."""
+    table = c2.ShapeTable(shapes)
+    n = len(table)
+    out = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            hit = c2.time_of_impact(table[i], table[j], v[i], v[j], angular_velocity_a=w[i],
+                                    angular_velocity_b=w[j], t_max=t_max)
+            if math.isfinite(hit.time):
+                out.append((i, j, hit.time))
+    return out
+
+
+@pytest.mark.parametrize("turning", [False, True])
+def test_query_impacts_against_all_pairs(turning):
+    rng = np.random.default_rng(21 + turning)
+    shapes = [random_shape(rng, kind, tuple(rng.uniform(0, 12, 2)), size=0.6) for kind in BOUNDED * 4]
+    n = len(shapes)
+    v = rng.normal(0, 2, (n, 2))
+    w = rng.normal(0, 2, n) if turning else np.zeros(n)
+    got = c2.query_impacts(shapes, v, angular_velocity=w, t_max=1.5)
+    want = _brute_impacts(shapes, v, w, 1.5)
+    assert len(want) >= 3
+    assert got.pairs.tolist() == [[i for i, _, _ in want], [j for _, j, _ in want]]
+    assert np.allclose(got.time, [t for _, _, t in want], rtol=0, atol=1e-12)
+    assert got.point.shape == (len(want), 2) and got.normal.shape == (len(want), 2)
+
+
+def test_query_impacts_batch_and_periodic():
+    rng = np.random.default_rng(8)
+    e = c2.Ellipse(rng.uniform(0, 10, (40, 2)), rng.uniform(0.1, 0.6, (40, 2)), rng.uniform(0, 3, 40))
+    v = rng.normal(0, 2, (40, 2))
+    got = c2.query_impacts(e, v, t_max=1.0)
+    want = _brute_impacts(e, v, np.zeros(40), 1.0)
+    assert got.pairs.tolist() == [[i for i, _, _ in want], [j for _, j, _ in want]]
+    # through the boundary of a periodic box: a pair 1 apart across x = 0 closing at speed 2
+    pair = c2.Circle([(0.5, 0.0), (19.5, 0.0)], 0.25)
+    hit = c2.query_impacts(pair, [(-1.0, 0.0), (1.0, 0.0)], periodic=(20.0, 20.0))
+    assert hit.pairs.tolist() == [[0], [1]] and hit.time[0] == pytest.approx(0.25, abs=1e-14)
+    assert c2.query_impacts(pair, [(-1.0, 0.0), (1.0, 0.0)]).pairs.shape == (2, 0)
+    with pytest.raises(ValueError, match="t_max"):
+        c2.query_impacts(pair, [(1.0, 0.0)] * 2, t_max=math.inf)
+    with pytest.raises(ValueError, match="velocity"):
+        c2.query_impacts(pair, [(1.0, 0.0)] * 3)

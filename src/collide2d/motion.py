@@ -19,7 +19,7 @@ from collide2d import _angles, _dispatch
 from collide2d._validate import as_float_array
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 
-__all__ = ["Impact", "rotate", "time_of_impact", "translate"]
+__all__ = ["Impact", "Impacts", "query_impacts", "rotate", "time_of_impact", "translate"]
 
 _KIND_CLASS = {"ellipse": Ellipse, "polygon": Polygon, "segment": Segment, "line": Line, "point": Point}
 
@@ -305,12 +305,15 @@ class Impact(NamedTuple):
 class _Motion:
     """The moving pairs of one call: flat per-pair arrays over the broadcast batch."""
 
-    def __init__(self, a, b, index_a, index_b, va, vb, wa, wb):
+    def __init__(self, a, b, index_a, index_b, va, vb, wa, wb, offset_b=None):
         self.a, self.b = a, b
         self.ia, self.ib = index_a, index_b
         self.va, self.vb, self.wa, self.wb = va, vb, wa, wb
+        self.offset_b = offset_b  # a translation of b (periodic images), or None
         self.ref_a = reference_points(a)[index_a]
         self.ref_b = reference_points(b)[index_b]
+        if offset_b is not None:
+            self.ref_b = self.ref_b + offset_b
         # |w| r: the speed bound of the turn (0 without a turn, also for a line)
         self.ext_a = np.where(wa == 0.0, 0.0, _extents(a, reference_points(a))[index_a]) * np.abs(wa)
         self.ext_b = np.where(wb == 0.0, 0.0, _extents(b, reference_points(b))[index_b]) * np.abs(wb)
@@ -327,6 +330,8 @@ class _Motion:
         tt = t[:, None]
         shift_a = np.where(still[:, None], 0.0, va * tt)
         shift_b = np.where(still[:, None], (vb - va) * tt, vb * tt)
+        if self.offset_b is not None:
+            shift_b = shift_b + self.offset_b[rows]
         angle_a = self.wa[rows] * t
         angle_b = self.wb[rows] * t
         turn_a = np.stack([np.cos(angle_a), np.sin(angle_a)], axis=-1)
@@ -570,3 +575,165 @@ def time_of_impact(
     if not shape:
         return Impact(float(time[0]), point[0], normal[0])
     return Impact(time.reshape(shape), point.reshape(shape + (2,)), normal.reshape(shape + (2,)))
+
+
+# -- many moving shapes --------------------------------------------------------------------------------
+
+
+class Impacts(NamedTuple):
+    """First contacts among many moving shapes (the result of :func:`query_impacts`).
+
+    ``pairs`` is an int64 array of shape ``(2, n)`` (``i < j``, sorted); ``time`` has shape
+    ``(n,)``, ``point`` and ``normal`` shape ``(n, 2)``, as in :class:`Impact`.
+    """
+
+    pairs: np.ndarray  #: shape indices, i < j, sorted
+    time: np.ndarray  #: first contact time of each pair
+    point: np.ndarray  #: a common point at that time
+    normal: np.ndarray  #: unit normal from shape i to shape j (NaN if overlapping at 0)
+
+
+_WIDTH = {"ellipse": 6, "polygon": 2, "segment": 4, "line": 4, "point": 2}
+
+
+def _groups(shapes):
+    """``[(kind shape, global indices)]``: the input as batches of one kind each."""
+    from collide2d.table import ShapeTable
+
+    if isinstance(shapes, Shape):
+        return [(shapes, np.arange(shapes.size))], shapes.size  # kernels read the flat rows
+    if not isinstance(shapes, ShapeTable):
+        if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__iter__"):
+            raise TypeError(f"shapes must be a shape, a batch of shapes, a list of shapes or a ShapeTable, "
+                            f"got {type(shapes).__name__}")
+        shapes = ShapeTable(shapes)
+    groups = []
+    for code, kind in enumerate(shapes.KIND_NAMES):
+        rows = np.flatnonzero(shapes.kinds == code)
+        if rows.size:
+            params = np.ascontiguousarray(shapes.params[rows, : _WIDTH[kind]])
+            verts = shapes.vertices if kind == "polygon" else None
+            groups.append((_kernel_shape(kind, params, verts), rows))
+    return groups, len(shapes)
+
+
+def query_impacts(
+    shapes: Shape | object,
+    velocity: ArrayLike,
+    *,
+    angular_velocity: ArrayLike = 0.0,
+    t_max: float = 1.0,
+    periodic: object = None,
+) -> Impacts:
+    """Return every pair of moving shapes that comes into contact within ``[0, t_max]``.
+
+    Parameters
+    ----------
+    shapes : Shape batch, sequence of shapes or ShapeTable
+        The shapes at time 0 (``n`` of them, in the order of :class:`ShapeTable`).
+    velocity : array_like of shape (n, 2) or (2,)
+        Velocity of each shape's reference point (see :func:`time_of_impact`).
+    angular_velocity : array_like of shape (n,) or scalar, default 0
+        Counter-clockwise turn rate of each shape about its reference point.
+    t_max : float, default 1
+        End of the time interval; finite and ``>= 0``.
+    periodic : (float, float) or Box, optional
+        A periodic box, as in :func:`collide2d.query_pairs`: pairs meet through their nearest
+        images (shapes need not lie inside it). It must exceed twice the largest swept bounds.
+
+    Returns
+    -------
+    Impacts
+        ``pairs`` (int64, shape (2, k), ``i < j``, sorted) of every pair whose first contact
+        time lies in ``[0, t_max]``, with that ``time``, a common ``point`` and the unit
+        ``normal`` from shape ``i`` to shape ``j`` (see :func:`time_of_impact`; with a periodic
+        box, in the frame of shape ``i``'s image).
+
+    Raises
+    ------
+    TypeError
+        If `shapes` is not a shape collection or a motion argument is not numeric.
+    ValueError
+        If a velocity is not finite or has the wrong shape, or `t_max` is negative or not finite.
+
+    See Also
+    --------
+    time_of_impact : one pair (or a batch of pairs).
+    collide2d.query_pairs : the same broad phase, at one instant.
+
+    Notes
+    -----
+    A swept broad phase: each shape's bounds over its whole motion (its bounds at 0 joined with
+    those at ``t_max``; for a turning shape, the disc of its farthest extent about its reference
+    point at both times), rounded outward, go through the broad phase of
+    :func:`collide2d.query_pairs`; each candidate pair then goes through :func:`time_of_impact`.
+    The swept bounds contain every position of the shape over ``[0, t_max]`` (a translation
+    moves the bounds along a segment, whose hull the two end bounds span), so no pair is missed.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> balls = c2.Circle([(0, 0), (4, 0), (0, 9)], 1)
+    >>> hits = c2.query_impacts(balls, [(1, 0), (-1, 0), (0, 0)])
+    >>> hits.pairs.tolist(), hits.time.tolist(), hits.normal.tolist()
+    ([[0], [1]], [1.0], [[1.0, 0.0]])
+    """
+    from collide2d import broadphase
+
+    groups, n = _groups(shapes)
+    v = as_float_array(velocity, "velocity", vector=True)
+    w = as_float_array(angular_velocity, "angular_velocity")
+    try:
+        v = np.ascontiguousarray(np.broadcast_to(v, (n, 2)))
+        w = np.ascontiguousarray(np.broadcast_to(w, (n,)))
+    except ValueError:
+        raise ValueError(f"velocity must have shape ({n}, 2) or (2,) and angular_velocity ({n},) or (), "
+                         f"got {v.shape} and {w.shape}") from None
+    if not (isinstance(t_max, (int, float, np.floating, np.integer)) and 0.0 <= float(t_max) < math.inf):
+        raise ValueError(f"t_max must be a finite number >= 0, got {t_max!r}")
+    t_max = float(t_max)
+    # swept bounds of every shape
+    bounds = np.empty((n, 4))
+    kind_of = np.empty(n, dtype=np.int64)
+    local = np.empty(n, dtype=np.int64)
+    for g, (shape, rows) in enumerate(groups):
+        b = np.asarray(shape._bounds(), dtype=np.float64).reshape(-1, 4)
+        turning = w[rows] != 0.0
+        if turning.any():
+            ref = reference_points(shape)
+            r = _extents(shape, ref)
+            disc = np.concatenate([ref - r[:, None], ref + r[:, None]], axis=1)
+            b = np.where(turning[:, None], disc, b)
+        moved = b + np.tile(v[rows] * t_max, 2)
+        swept = np.concatenate([np.minimum(b[:, :2], moved[:, :2]), np.maximum(b[:, 2:], moved[:, 2:])], axis=1)
+        pad = 4 * _ULP * (np.abs(swept).max(axis=1, keepdims=True) + np.abs(v[rows]).max(axis=1, keepdims=True) * t_max)
+        bounds[rows] = swept + np.concatenate([-pad, -pad, pad, pad], axis=1)
+        kind_of[rows] = g
+        local[rows] = np.arange(rows.size)
+
+    class _Swept:  # the broad phase's view of a collection: only its bounds are read without a predicate
+        kind = kinds = None
+        params = np.zeros((n, 6))
+        verts = np.zeros((0, 2))
+
+        def __len__(self):
+            return n
+
+    coll = _Swept()
+    coll.bounds = bounds
+    pairs, shifts = broadphase._query(coll, None, None, "auto", periodic, True)
+    keep = np.zeros(pairs.shape[1], dtype=bool)
+    time = np.full(pairs.shape[1], np.inf)
+    point = np.full((pairs.shape[1], 2), np.nan)
+    normal = np.full((pairs.shape[1], 2), np.nan)
+    gi, gj = kind_of[pairs[0]], kind_of[pairs[1]]
+    for key in np.unique(gi * len(groups) + gj).tolist():
+        sel = np.flatnonzero(gi * len(groups) + gj == key)
+        (a, _), (b, _) = groups[key // len(groups)], groups[key % len(groups)]
+        i, j = pairs[0, sel], pairs[1, sel]
+        offset = shifts[sel] if periodic is not None else None
+        m = _Motion(a, b, local[i], local[j], v[i], v[j], w[i], w[j], offset)
+        t, p, nrm = _impact_flat(m, np.full(sel.size, t_max))
+        time[sel], point[sel], normal[sel] = t, p, nrm
+    keep = np.isfinite(time)
+    return Impacts(np.ascontiguousarray(pairs[:, keep]), time[keep], point[keep], normal[keep])
