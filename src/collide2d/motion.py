@@ -27,6 +27,8 @@ _KIND_CLASS = {"ellipse": Ellipse, "polygon": Polygon, "segment": Segment, "line
 # (or * the time reached, when t_max is infinite) and gives up after _MAX_STEPS evaluations.
 _TIME_TOL = 2.0**-45  # 2.8e-14
 _MAX_STEPS = 4000
+_NOISE = 2.0**-42  # relative float noise of a separation (of its witness coordinates): 2.3e-13
+_CERTIFY = 2.0**-40  # the exact predicates check that the shapes are apart 9e-13 t_max before the answer
 _ULP = 2.0**-52
 
 
@@ -319,9 +321,10 @@ class _Motion:
         self.ext_b = np.where(wb == 0.0, 0.0, _extents(b, reference_points(b))[index_b]) * np.abs(wb)
         self.still = (wa == 0.0) & (wb == 0.0)  # pure translation: b moves relative to a
 
-    def contact(self, rows, t):
-        """Contact values (n, 9) of pairs ``rows`` at times ``t``, the sign exact (see contact),
-        witness points in the fixed frame."""
+    def contact(self, rows, t, exact=True):
+        """Contact values (n, 9) of pairs ``rows`` at times ``t``, witness points in the fixed
+        frame; with ``exact``, the sign of the separation is that of the exact predicates (see
+        :func:`collide2d.contact`), else the float one."""
         from collide2d import measurement
 
         n = rows.shape[0]
@@ -342,11 +345,24 @@ class _Motion:
         b = _moved(self.b, self.ib[rows], np.ascontiguousarray(self.ref_b[rows]), turn_b, shift_b)
         values = np.array(_dispatch.contact_values(a, b)).reshape(n, 9)
         self.raw = values[:, 0].copy()  # the float separation, before its sign is made exact
-        measurement._sign_consistent(a, b, values[:, 0])
+        if exact:
+            measurement._sign_consistent(a, b, values[:, 0])
         frame = np.where(still[:, None], va * tt, 0.0)
         values[:, 3:5] += frame
         values[:, 5:7] += frame
         return values
+
+    def contact_point(self, rows, values, t, at):
+        """The midpoint of the witness points of ``values`` (a contact at times ``t``), each
+        moved with its shape to the times ``at`` (first order in ``at - t``)."""
+        dt = (at - t)[:, None]
+        point = np.zeros((rows.size, 2))
+        for k, ref, v, w in ((3, self.ref_a, self.va, self.wa), (5, self.ref_b, self.vb, self.wb)):
+            p = values[:, k : k + 2]
+            r = p - (ref[rows] + v[rows] * t[:, None])  # from the reference point at time t
+            speed = v[rows] + w[rows, None] * np.stack([-r[:, 1], r[:, 0]], axis=-1)
+            point += 0.5 * (p + speed * dt)
+        return point
 
     def steps(self, rows, values, t, t_max):
         """The certified step from time ``t`` with contact ``values``: no contact before ``t + step``.
@@ -418,9 +434,10 @@ def _impact_flat(motion, t_max):
         time[spin] = 0.0
         start = start | spin
     live = np.flatnonzero(~start & (t_max > 0.0))
-    free = np.zeros(n)  # the shapes are apart at every time in [0, free]
+    free = np.zeros(n)  # the shapes are apart at every time in [0, free] (up to float rounding)
     upper = np.full(n, np.inf)  # the shapes intersect at this time (a bracket, once found)
     state = values
+    initial = values.copy()
     for _ in range(_MAX_STEPS):
         if live.size == 0:
             break
@@ -428,27 +445,55 @@ def _impact_flat(motion, t_max):
         step = motion.steps(live, state[live], f, tm)
         scale = np.where(np.isfinite(tm), tm, f + np.minimum(step, 1e300))
         tol = _TIME_TOL * scale
-        bracket = np.isfinite(u)
-        after = ~bracket & (f + step > tm)
-        close = (step <= tol) | (u - f <= tol)
-        done = after | close
-        if done.any():
-            d = live[done]
-            time[d] = np.where(after[done], np.inf, np.minimum(f[done] + step[done], u[done]))
-            hit = np.isfinite(time[d])
-            point[d[hit]] = 0.5 * (state[d[hit], 3:5] + state[d[hit], 5:7])
-            normal[d[hit]] = state[d[hit], 1:3]
-            live, f, u, step, bracket = live[~done], f[~done], u[~done], step[~done], bracket[~done]
-            if live.size == 0:
-                break
-        # the certified step; past a known intersecting time (only rounding puts it there): halve
-        probe = np.where(f + step < u, f + step, 0.5 * (f + u))
-        got = motion.contact(live, probe)
-        apart = got[:, 0] > 0.0
+        after = ~np.isfinite(u) & (f + step > tm)  # no contact up to t_max
+        close = ~after & ((step <= tol) | (u - f <= tol))
+        time[live[after]] = np.inf
+        if close.any():
+            # the answer: certified by the exact predicates a little before it (where the gap is
+            # beyond the float noise, so that the float filters of the predicates decide)
+            d = live[close]
+            answer = np.minimum(f[close] + step[close], u[close])
+            check = np.maximum(answer - _CERTIFY * scale[close], 0.0)
+            apart = np.ones(d.size, dtype=bool)
+            seen = f[close].copy()  # the time of the contact values in state
+            need = np.flatnonzero(check > 0.0)
+            if need.size:
+                cert = motion.contact(d[need], check[need])
+                apart[need] = cert[:, 0] > 0.0
+                # point and normal from there when its gap is clear of the float noise (at a
+                # gap within the noise they may be the deepest points of a float overlap)
+                clear = cert[:, 0] > _NOISE * np.abs(cert[:, 3:7]).max(axis=1)
+                state[d[need[clear]]] = cert[clear]
+                seen[need[clear]] = check[need[clear]]
+            ok, failed = d[apart], d[~apart]
+            time[ok] = answer[apart]
+            point[ok] = motion.contact_point(ok, state[ok], seen[apart], answer[apart])
+            normal[ok] = state[ok, 1:3]
+            # not apart there: a contact came earlier, within float noise of a step; search again
+            # from 0 below that time
+            upper[failed] = check[~apart]
+            free[failed] = 0.0
+            state[failed] = initial[failed]
+            live = np.concatenate([live[~(after | close)], failed])
+            continue
+        live = live[~after]
+        if live.size == 0:
+            break
+        f, u, step, tol = f[~after], u[~after], step[~after], tol[~after]
+        # the certified step; one that reaches a known intersecting time (only rounding puts it
+        # there: the root is within rounding of that time) probes a quarter tolerance before it,
+        # which then certifies it, or halves the bracket if that is more
+        probe = np.where(f + step < u, f + step, np.maximum(0.5 * (f + u), u - 0.25 * tol))
+        got = motion.contact(live, probe, exact=False)
+        apart = got[:, 0] >= 0.0
+        # a gap within the float noise of the separation: its normal may point anywhere; the
+        # step from there uses the normal of the last time clearly apart
+        near = apart & (got[:, 0] <= _NOISE * np.abs(got[:, 3:7]).max(axis=1))
+        got[near, 1:3] = state[live[near], 1:3]
         state[live[apart]] = got[apart]
         free[live[apart]] = probe[apart]
-        upper[live[~apart]] = probe[~apart]  # touching or overlapping: the first contact is no later
-    else:  # out of steps: the last certified time (a lower bound of the first contact)
+        upper[live[~apart]] = probe[~apart]  # overlapping: the first contact is no later
+    else:  # out of steps: the last time apart (a lower bound of the first contact)
         time[live] = free[live]
         point[live] = 0.5 * (state[live, 3:5] + state[live, 5:7])
         normal[live] = state[live, 1:3]
