@@ -591,3 +591,65 @@ def test_query_impacts_batch_and_periodic():
         c2.query_impacts(pair, [(1.0, 0.0)] * 2, t_max=math.inf)
     with pytest.raises(ValueError, match="velocity"):
         c2.query_impacts(pair, [(1.0, 0.0)] * 3)
+
+
+def _perram_wertheim_gap(e1, e2):
+    """``g(t) = max over lambda of F(lambda) - 1`` for two moving ellipses (Perram and Wertheim
+    1985: ``F(l) = l (1 - l) d^T [(1 - l) S1 + l S2]^-1 d`` with ``S = R diag(a^2, b^2) R^T``): > 0
+    exactly while they are apart. ``e1``, ``e2``: ``(centre, radii, angle at 0, velocity, w)``."""
+
+    def sigma(radii, angle):
+        c, s = mpmath.cos(angle), mpmath.sin(angle)
+        a2, b2 = radii[0] ** 2, radii[1] ** 2
+        return a2 * c * c + b2 * s * s, (a2 - b2) * c * s, a2 * s * s + b2 * c * c
+
+    def g(t):
+        (c1, r1, th1, v1, w1), (c2_, r2, th2, v2, w2) = e1, e2
+        dx = (c2_[0] + v2[0] * t) - (c1[0] + v1[0] * t)
+        dy = (c2_[1] + v2[1] * t) - (c1[1] + v1[1] * t)
+        s1, s2 = sigma(r1, th1 + w1 * t), sigma(r2, th2 + w2 * t)
+
+        def f(lam):
+            xx = (1 - lam) * s1[0] + lam * s2[0]
+            xy = (1 - lam) * s1[1] + lam * s2[1]
+            yy = (1 - lam) * s1[2] + lam * s2[2]
+            det = xx * yy - xy * xy
+            return lam * (1 - lam) * (yy * dx * dx - 2 * xy * dx * dy + xx * dy * dy) / det
+
+        lo, hi = mpmath.mpf(0), mpmath.mpf(1)
+        gr = (mpmath.sqrt(5) - 1) / 2
+        x1, x2 = hi - gr * (hi - lo), lo + gr * (hi - lo)
+        f1, f2 = f(x1), f(x2)
+        for _ in range(120):  # F is concave in lambda: golden sections find its maximum
+            if f1 < f2:
+                lo, x1, f1 = x1, x2, f2
+                x2 = lo + gr * (hi - lo)
+                f2 = f(x2)
+            else:
+                hi, x2, f2 = x2, x1, f1
+                x1 = hi - gr * (hi - lo)
+                f1 = f(x1)
+        return max(f1, f2) - 1
+
+    return g
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_turning_ellipse_pairs_against_perram_wertheim(seed):
+    rng = np.random.default_rng(300 + seed)
+    radii_a, radii_b = tuple(rng.uniform(0.2, 1.2, 2)), tuple(rng.uniform(0.2, 1.2, 2))
+    th_a, th_b = float(rng.uniform(0, 3)), float(rng.uniform(0, 3))
+    yb = float(rng.uniform(-1, 1))
+    vb = (float(rng.uniform(-4, -2)), float(-yb * rng.uniform(0.5, 1.5)))
+    wa, wb = float(rng.uniform(-4, 4)), float(rng.uniform(-4, 4))
+    a = c2.Ellipse((0.0, 0.0), radii_a, direction=(math.cos(th_a), math.sin(th_a)))
+    b = c2.Ellipse((4.0, yb), radii_b, direction=(math.cos(th_b), math.sin(th_b)))
+    got = c2.time_of_impact(a, b, (0, 0), vb, angular_velocity_a=wa, angular_velocity_b=wb, t_max=2.0)
+    angle = [mpmath.atan2(_mp(e._params[5]), _mp(e._params[4])) for e in (a, b)]  # the stored directions
+    g = _perram_wertheim_gap(
+        (((_mp(0), _mp(0))), tuple(map(_mp, radii_a)), angle[0], (0, 0), _mp(wa)),
+        (((_mp(4.0), _mp(yb))), tuple(map(_mp, radii_b)), angle[1], tuple(map(_mp, vb)), _mp(wb)),
+    )
+    want = _first_root(g, 2.0, samples=300)
+    assert math.isfinite(want)
+    assert got.time == pytest.approx(want, abs=1e-9)
