@@ -93,17 +93,12 @@ def reference_translation(a, b, va, vb, t_max):
     return float(t_in)
 
 
-def _maximise(f, grid=720):
-    """Maximum of ``f`` over the angle: the best of a grid, refined by golden sections on both
-    neighbouring cells (a grid fine enough for the smooth or kinked unimodal peaks used here)."""
-    step = 2 * mpmath.pi / grid
-    values = [f(k * step) for k in range(grid)]
-    k = max(range(grid), key=lambda i: values[i])
-    lo, hi = (k - 1) * step, (k + 1) * step
+def _golden_max(f, lo, hi, steps=170):
+    """Maximum of a unimodal ``f`` on ``[lo, hi]`` by golden sections."""
     g = (mpmath.sqrt(5) - 1) / 2
     x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
     f1, f2 = f(x1), f(x2)
-    for _ in range(170):
+    for _ in range(steps):
         if f1 < f2:
             lo, x1, f1 = x1, x2, f2
             x2 = lo + g * (hi - lo)
@@ -112,7 +107,16 @@ def _maximise(f, grid=720):
             hi, x2, f2 = x2, x1, f1
             x1 = hi - g * (hi - lo)
             f1 = f(x1)
-    return max(f1, f2, values[k])
+    return max(f1, f2)
+
+
+def _maximise(f, grid=720):
+    """Maximum of ``f`` over the angle: the best of a grid, refined by golden sections on both
+    neighbouring cells (a grid fine enough for the smooth or kinked unimodal peaks used here)."""
+    step = 2 * mpmath.pi / grid
+    values = [f(k * step) for k in range(grid)]
+    k = max(range(grid), key=lambda i: values[i])
+    return max(_golden_max(f, (k - 1) * step, (k + 1) * step), values[k])
 
 
 # -- flat kinds by exact rationals ----------------------------------------------------------------------
@@ -409,6 +413,20 @@ def test_lines():
     assert turn.time == pytest.approx(math.pi / 2, abs=1e-9)
 
 
+def test_turning_line_against_a_circle():
+    # a line through the origin turning at w meets a circle of radius r whose centre is at
+    # distance d and polar angle phi when sin(phi - w t) d = r
+    d, phi, r, w = 5.0, 1.2, 0.5, 2.0
+    circle = c2.Circle((d * math.cos(phi), d * math.sin(phi)), r)
+    got = c2.time_of_impact(c2.Line((0, 0), (1, 0)), circle, angular_velocity_a=w)
+    want = (phi - math.asin(r / d)) / w
+    assert got.time == pytest.approx(want, abs=1e-9)
+    assert np.allclose(got.normal, [-math.sin(w * want), math.cos(w * want)], atol=1e-6)
+    # the same, the circle moving along the line's turning direction as well
+    got = c2.time_of_impact(circle, c2.Line((0, 0), (1, 0)), angular_velocity_b=w)
+    assert got.time == pytest.approx(want, abs=1e-9)
+
+
 def test_validation():
     a, b = c2.Circle((0, 0), 1), c2.Circle((3, 0), 1)
     with pytest.raises(ValueError, match="velocity_a"):
@@ -425,6 +443,8 @@ def test_validation():
         c2.time_of_impact(c2.Circle([(0, 0)] * 2, 1), b, velocity_b=[(1, 0)] * 3)
     with pytest.raises(TypeError, match="b must"):
         c2.time_of_impact(a, "b")
+    with pytest.raises(TypeError, match="t_max"):
+        c2.time_of_impact(a, b, t_max="soon")
     assert c2.time_of_impact(a, b, t_max=0.0).time == math.inf
     assert c2.time_of_impact(a, b, velocity_b=(-1, 0), t_max=math.inf).time == 1.0
 
@@ -523,7 +543,10 @@ def test_turning_flat_shape_against_moving_point(kind):
         assert (math.isinf(want) and math.isinf(got.time)) or got.time == pytest.approx(want, abs=1e-9)
 
 
-@pytest.mark.parametrize("kind_a,kind_b", PAIRS)
+ALL_PAIRS = PAIRS + [(kind, "Line") for kind in BOUNDED + ("Line",)] + [("Point", "Point")]
+
+
+@pytest.mark.parametrize("kind_a,kind_b", ALL_PAIRS)
 def test_turning_pairs_touch_at_the_time_and_are_apart_before(kind_a, kind_b):
     rng = np.random.default_rng(7 * len(kind_a) + len(kind_b))
     a, b, va, vb = _approach(rng, kind_a, kind_b)
@@ -535,6 +558,9 @@ def test_turning_pairs_touch_at_the_time_and_are_apart_before(kind_a, kind_b):
     def at(t):
         return [c2.translate(c2.rotate(s, w * t), np.multiply(v, t)) for s, v, w in ((a, va, wa), (b, vb, wb))]
 
+    if got.time == 0.0:
+        assert c2.intersects(*at(0.0)) or (kind_a == kind_b == "Line" and wa != wb)
+        return
     ts = np.linspace(0, min(got.time, 2.0), 400, endpoint=not math.isfinite(got.time))[:-1]
     for t in ts:  # apart at every earlier sampled time
         assert not c2.intersects(*at(float(t)))
@@ -616,20 +642,7 @@ def _perram_wertheim_gap(e1, e2):
             det = xx * yy - xy * xy
             return lam * (1 - lam) * (yy * dx * dx - 2 * xy * dx * dy + xx * dy * dy) / det
 
-        lo, hi = mpmath.mpf(0), mpmath.mpf(1)
-        gr = (mpmath.sqrt(5) - 1) / 2
-        x1, x2 = hi - gr * (hi - lo), lo + gr * (hi - lo)
-        f1, f2 = f(x1), f(x2)
-        for _ in range(120):  # F is concave in lambda: golden sections find its maximum
-            if f1 < f2:
-                lo, x1, f1 = x1, x2, f2
-                x2 = lo + gr * (hi - lo)
-                f2 = f(x2)
-            else:
-                hi, x2, f2 = x2, x1, f1
-                x1 = hi - gr * (hi - lo)
-                f1 = f(x1)
-        return max(f1, f2) - 1
+        return _golden_max(f, mpmath.mpf(0), mpmath.mpf(1), steps=120) - 1  # F is concave in lambda
 
     return g
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -18,6 +19,7 @@ from numpy.typing import ArrayLike
 from collide2d import _angles, _dispatch
 from collide2d._validate import as_float_array
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
+from collide2d.table import ShapeTable
 
 __all__ = ["Impact", "Impacts", "query_impacts", "rotate", "time_of_impact", "translate"]
 
@@ -604,8 +606,11 @@ def time_of_impact(
     vb = as_float_array(velocity_b, "velocity_b", vector=True)
     wa = as_float_array(angular_velocity_a, "angular_velocity_a")
     wb = as_float_array(angular_velocity_b, "angular_velocity_b")
-    tm = np.asarray(t_max, dtype=np.float64) if not isinstance(t_max, Shape) else None
-    if tm is None or np.isnan(tm).any() or (tm < 0).any():
+    try:
+        tm = np.asarray(t_max, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"t_max must be a number or an array of numbers, got {type(t_max).__name__}") from None
+    if np.isnan(tm).any() or (tm < 0).any():
         raise ValueError(f"t_max must be >= 0 (inf allowed), got {t_max!r}")
     try:
         shape = np.broadcast_shapes(a.shape, b.shape, va.shape[:-1], vb.shape[:-1], wa.shape, wb.shape, tm.shape)
@@ -650,8 +655,6 @@ _WIDTH = {"ellipse": 6, "polygon": 2, "segment": 4, "line": 4, "point": 2}
 
 def _groups(shapes):
     """``[(kind shape, global indices)]``: the input as batches of one kind each."""
-    from collide2d.table import ShapeTable
-
     if isinstance(shapes, Shape):
         return [(shapes, np.arange(shapes.size))], shapes.size  # kernels read the flat rows
     if not isinstance(shapes, ShapeTable):
@@ -670,12 +673,12 @@ def _groups(shapes):
 
 
 def query_impacts(
-    shapes: Shape | object,
+    shapes: Shape | ShapeTable | Sequence[Shape],
     velocity: ArrayLike,
     *,
     angular_velocity: ArrayLike = 0.0,
     t_max: float = 1.0,
-    periodic: object = None,
+    periodic: tuple[float, float] | Box | None = None,
 ) -> Impacts:
     """Return every pair of moving shapes that comes into contact within ``[0, t_max]``.
 
