@@ -41,20 +41,29 @@ def _loops():
 # -- reference points, extents and moved rows ---------------------------------------------------------
 
 
+def _polygon_vertices(params, verts):
+    """All vertices of polygon rows (flat ``(n, 2)`` params) and the row owning each one."""
+    offset = params[:, 0].astype(np.int64)
+    count = params[:, 1].astype(np.int64)
+    start = np.cumsum(count) - count
+    owner = np.repeat(np.arange(count.size), count)
+    return verts[offset[owner] + (np.arange(owner.size) - start[owner])], owner, start, count
+
+
 def _polygon_centroids(params, verts):
     """Area centroids of polygon rows (flat ``(n, 2)`` params), vertices taken relative to the first."""
     rows = params.reshape(-1, 2)
-    out = np.empty((rows.shape[0], 2))
-    for k, (offset, count) in enumerate(rows.astype(np.int64).tolist()):
-        v = verts[offset : offset + count]
-        q = v - v[0]
-        x0, y0 = q[:, 0], q[:, 1]
-        x1, y1 = np.roll(x0, -1), np.roll(y0, -1)
-        cross = x0 * y1 - x1 * y0
-        area3 = 3.0 * cross.sum()
-        out[k, 0] = v[0, 0] + ((x0 + x1) * cross).sum() / area3
-        out[k, 1] = v[0, 1] + ((y0 + y1) * cross).sum() / area3
-    return out
+    v, owner, start, count = _polygon_vertices(rows, verts)
+    q = v - v[start][owner]
+    after = np.arange(owner.size) + 1
+    after[start + count - 1] = start  # the next vertex, cyclically within each polygon
+    x0, y0, x1, y1 = q[:, 0], q[:, 1], q[after, 0], q[after, 1]
+    cross = x0 * y1 - x1 * y0
+    n = rows.shape[0]
+    area3 = 3.0 * np.bincount(owner, cross, minlength=n)
+    cx = np.bincount(owner, (x0 + x1) * cross, minlength=n) / area3
+    cy = np.bincount(owner, (y0 + y1) * cross, minlength=n) / area3
+    return v[start] + np.stack([cx, cy], axis=-1)
 
 
 def reference_points(shape: Shape) -> np.ndarray:
@@ -88,10 +97,9 @@ def _extents(shape, ref):
     elif kind == "segment":
         r = np.maximum(np.hypot(*(p[:, 0:2] - ref).T), np.hypot(*(p[:, 2:4] - ref).T))
     else:
-        r = np.empty(p.shape[0])
-        for k, (offset, count) in enumerate(p.astype(np.int64).tolist()):
-            v = shape._verts[offset : offset + count] - ref[k]
-            r[k] = np.hypot(v[:, 0], v[:, 1]).max()
+        v, owner, _, _ = _polygon_vertices(p, shape._verts)
+        r = np.zeros(p.shape[0])
+        np.maximum.at(r, owner, np.hypot(*(v - ref[owner]).T))
     return r * (1.0 + 8 * _ULP)
 
 
