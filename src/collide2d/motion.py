@@ -448,6 +448,8 @@ def _impact_flat(motion, t_max):
     upper = np.full(n, np.inf)  # the shapes intersect at this time (a bracket, once found)
     state = values
     initial = values.copy()
+    retries = np.ones(n)  # the margin of the exact check doubles after each failed check of a pair
+    back = np.zeros(n)  # how far a probe backs off from a known intersecting time
     for _ in range(_MAX_STEPS):
         if live.size == 0:
             break
@@ -463,7 +465,14 @@ def _impact_flat(motion, t_max):
             # beyond the float noise, so that the float filters of the predicates decide)
             d = live[close]
             answer = np.minimum(f[close] + step[close], u[close])
-            check = np.maximum(answer - _CERTIFY * scale[close], 0.0)
+            # the gap there should exceed the float noise of the moved coordinates: at least
+            # 2**-40 t_max before, and four times the noise over the approach speed bound; twice
+            # as far after every failed check of this pair
+            noise = _NOISE * np.abs(state[d, 3:7]).max(axis=1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rate = np.where(step[close] > 0.0, state[d, 0] / step[close], np.inf)
+                margin = np.maximum(_CERTIFY * scale[close], np.where(rate > 0.0, 4.0 * noise / rate, 0.0))
+            check = np.maximum(answer - margin * retries[d], 0.0)
             apart = np.ones(d.size, dtype=bool)
             seen = f[close].copy()  # the time of the contact values in state
             need = np.flatnonzero(check > 0.0)
@@ -482,6 +491,7 @@ def _impact_flat(motion, t_max):
             # not apart there: a contact came earlier, within float noise of a step; search again
             # from 0 below that time
             upper[failed] = check[~apart]
+            retries[failed] *= 2.0
             free[failed] = 0.0
             state[failed] = initial[failed]
             live = np.concatenate([live[~(after | close)], failed])
@@ -491,9 +501,12 @@ def _impact_flat(motion, t_max):
             break
         f, u, step, tol = f[~after], u[~after], step[~after], tol[~after]
         # the certified step; one that reaches a known intersecting time (only rounding puts it
-        # there: the root is within rounding of that time) probes a quarter tolerance before it,
-        # which then certifies it, or halves the bracket if that is more
-        probe = np.where(f + step < u, f + step, np.maximum(0.5 * (f + u), u - 0.25 * tol))
+        # there: the root is within rounding of that time) backs off from it by a quarter
+        # tolerance, twice as far each time in a row that this is still not apart (the rounding
+        # of the moved shapes may exceed the tolerance), at most to the middle of the bracket
+        backing = ~(f + step < u)
+        back[live[~backing]] = 0.25 * tol[~backing]
+        probe = np.where(backing, np.maximum(0.5 * (f + u), u - back[live]), f + step)
         got = motion.contact(live, probe, exact=False)
         apart = got[:, 0] >= 0.0
         # a gap within the float noise of the separation: its normal may point anywhere; the
@@ -503,6 +516,7 @@ def _impact_flat(motion, t_max):
         state[live[apart]] = got[apart]
         free[live[apart]] = probe[apart]
         upper[live[~apart]] = probe[~apart]  # overlapping: the first contact is no later
+        back[live[backing & ~apart]] *= 2.0
     else:  # out of steps: the last time apart (a lower bound of the first contact)
         time[live] = free[live]
         point[live] = 0.5 * (state[live, 3:5] + state[live, 5:7])
@@ -583,8 +597,10 @@ def time_of_impact(
     (about ``2**-42`` of them) keeps the normal of the last clear one. Once the next step is below
     ``2**-45 t_max`` (or a probe that rounding put inside the other shape is that close), the
     answer is checked with the exact predicates (:func:`collide2d.intersects` on the moved shapes)
-    at ``2**-40 t_max`` before it, where the gap is clear of the float noise so that their float
-    filters decide: the shapes are apart there, or the search starts again below that time. The
+    at ``2**-40 t_max`` before it (farther for shapes far from the origin: four times the rounding
+    of their coordinates over the bound on the approach speed), where the gap is clear of the
+    float noise so that their float filters decide: the shapes are apart there, or the search
+    starts again below that time, with the check twice as far back. The
     time is right to about an ulp for transversal contacts (measured: at most 2.2e-16 for
     ``t_max = 1`` over all kind pairs in translation; ``docs/motion.md``), plus the rounding of
     the moved shapes divided by the approach speed. A contact that only grazes (approach speed 0
