@@ -31,6 +31,7 @@ from collide2d.predicates import (
 from collide2d.convert import from_shapely, to_patch, to_shapely
 from collide2d.broadphase import PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
+from collide2d.motion import Impact, Impacts, query_impacts, rotate, time_of_impact, translate
 from collide2d.overlay import intersection_points, iou, overlap_area
 from collide2d.perram_wertheim import PerramWertheim, perram_wertheim
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
@@ -43,6 +44,8 @@ __all__ = [
     "Circle",
     "Contact",
     "Ellipse",
+    "Impact",
+    "Impacts",
     "Line",
     "PairMeasures",
     "PerramWertheim",
@@ -73,10 +76,14 @@ __all__ = [
     "overlaps",
     "perram_wertheim",
     "query",
+    "query_impacts",
     "query_pairs",
     "relate",
+    "rotate",
+    "time_of_impact",
     "to_patch",
     "to_shapely",
     "touches",
+    "translate",
     "within",
 ]
