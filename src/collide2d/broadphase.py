@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from collide2d import _dispatch, _jit, predicates
+from collide2d._pairs import pair_batches, shifted_rows
 from collide2d._validate import check_option
 from collide2d.shapes import Box, Shape
 from collide2d.table import KIND_NAMES, ShapeTable
@@ -597,14 +598,6 @@ def _periodic_elements(bounds_a, bounds_b, box):
 # -- narrow phase ---------------------------------------------------------------------------------
 
 
-def _shifted_rows(kind, params, verts, index, shift):
-    """Rows of ``params[index]`` moved by ``shift``: :func:`collide2d.scenes.shifted_rows`, the one
-    translation that :func:`measure_pairs` (through ``scenes.translate``) uses too."""
-    from collide2d import scenes
-
-    return scenes.shifted_rows(kind, params, verts, index, shift)
-
-
 def _relate_filtered(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb, predicate):
     """Predicate values for one kind pair; ellipse pairs first go through the bounding-circle filter."""
     table = PREDICATES[predicate]
@@ -653,7 +646,7 @@ def _narrow(coll_a, coll_b, ia, jb, shift, predicate):
                                              kind_b, coll_b.params, coll_b.verts, gb[still], predicate)
             go = np.flatnonzero(moved)
             pair_shift = (shift if sel is None else shift[sel])[go]
-            rows, verts = _shifted_rows(kind_b, coll_b.params, coll_b.verts, gb[go], pair_shift)
+            rows, verts = shifted_rows(kind_b, coll_b.params, coll_b.verts, gb[go], pair_shift)
             result[go] = _relate_filtered(kind_a, coll_a.params, coll_a.verts, ga[go],
                                           kind_b, rows, verts, np.arange(go.size), predicate)
         if sel is None:
@@ -938,7 +931,7 @@ def measure_pairs(shapes, pairs, /, *, shifts=None):
     >>> pairs.tolist(), m.separation.tolist(), m.normal.tolist()
     ([[0, 1], [1, 2]], [-0.5, 0.0], [[1.0, 0.0], [1.0, 0.0]])
     """
-    from collide2d import measurement, overlay, scenes
+    from collide2d import measurement, overlay
 
     pairs = np.asarray(pairs)
     if pairs.ndim != 2 or pairs.shape[0] != 2 or not np.issubdtype(pairs.dtype, np.integer):
@@ -952,7 +945,7 @@ def measure_pairs(shapes, pairs, /, *, shifts=None):
         np.zeros(n, dtype=np.int8), np.zeros(n), np.zeros((n, 2)), np.zeros((n, 2)), np.zeros((n, 2)),
         np.zeros(n), np.zeros(n), np.zeros(n), np.full(n, np.nan),
     )
-    for where, a, b in scenes.pair_batches(shapes, pairs, shifts):
+    for where, a, b in pair_batches(shapes, pairs, shifts):
         m = len(where)
         out.relation[where] = np.broadcast_to(np.asarray(predicates.relate(a, b), dtype=np.int8), (m,))
         contact = measurement.contact(a, b)
