@@ -556,7 +556,7 @@ def test_ellipse_filter_is_certain():
     b = c2.Ellipse([(2.0, 0.0), (3.0, 0.0), (0.5, 0.0), (2.0 + 1e-15, 0.0), (1.9, 0.0)], (1.0, 0.5))
     status = np.empty(5, dtype=np.int8)
     pa, pb = a._flat_params(), b._flat_params()
-    sweep.ellipse_pair_filter(pa, np.zeros(5, dtype=np.int64), pb, np.arange(5), status)
+    sweep.ellipse_pair_filter(pa, np.zeros(5, dtype=np.int64), pb, np.arange(5), 0.0, status)
     assert status.tolist() == [2, 0, 1, 2, 2]  # touching at distance 2 is left to the exact kernel
     assert query(a, b)[1].tolist() == np.flatnonzero(c2.intersects(a, b)).tolist() == [0, 2, 4]
 

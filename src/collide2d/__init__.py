@@ -22,7 +22,7 @@ from collide2d.predicates import (
     touches,
     within,
 )
-from collide2d.broadphase import PairMeasures, measure_pairs, query, query_pairs
+from collide2d.broadphase import Index, PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
 from collide2d.overlay import intersection_points, iou, overlap_area
 from collide2d.perram_wertheim import PerramWertheim, perram_wertheim
@@ -36,6 +36,7 @@ __all__ = [
     "Circle",
     "Contact",
     "Ellipse",
+    "Index",
     "Line",
     "PairMeasures",
     "PerramWertheim",
