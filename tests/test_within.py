@@ -381,3 +381,33 @@ def test_circle_filter_with_a_gap_is_certain():
     c = c2.Circle([(0.0, 0.0), (2.0 + d, 0.0)], 1.0)
     sweep.ellipse_pair_filter(c._flat_params(), np.array([0]), c._flat_params(), np.array([1]), d, status[:1])
     assert status[0] == 2
+
+
+@pytest.mark.nojit
+def test_centre_line_filter_with_a_gap_is_certain():
+    from collide2d._kernels.broadphase import grid
+
+    rng = np.random.default_rng(10)
+    n = 600
+    a = c2.Ellipse(rng.uniform(0, 5, (n, 2)), rng.uniform(0.1, 1.5, (n, 2)), rng.uniform(0, np.pi, n))
+    b = c2.Ellipse(rng.uniform(0, 5, (n, 2)), rng.uniform(0.1, 1.5, (n, 2)), rng.uniform(0, np.pi, n))
+    index = np.arange(n)
+    dist = c2.distance(a, b)
+    for gap in (0.05, 0.5):
+        status = np.full(n, 2, dtype=np.int8)
+        status[::7] = 0  # decided before: left alone
+        grid.centre_line_rows(a._flat_params(), index, b._flat_params(), index, gap, status)
+        assert np.all(status[::7] == 0)
+        undecided_before = np.ones(n, dtype=bool)
+        undecided_before[::7] = False
+        assert np.all(dist[undecided_before & (status == 1)] <= gap)
+        assert np.all(dist[undecided_before & (status == 0)] > gap)
+        assert np.count_nonzero(status[undecided_before] != 2) > n // 2
+    # exactly at the gap along the centre line: vertex to vertex, never decided the wrong way
+    pa = c2.Ellipse([(0.0, 0.0)], (1.5, 0.5))._flat_params()
+    pb = c2.Ellipse([(3.0 + 0.25, 0.0), (3.0 + 0.25, 0.0)], (1.5, 0.5))._flat_params()
+    status = np.full(2, 2, dtype=np.int8)
+    grid.centre_line_rows(pa, np.zeros(2, dtype=np.int64), pb, np.arange(2), 0.25, status)
+    assert status[0] != 0
+    grid.centre_line_rows(pa, np.zeros(1, dtype=np.int64), pb, np.arange(1), math.nextafter(0.25, 0), status[1:])
+    assert status[1] != 1

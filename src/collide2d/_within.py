@@ -4,8 +4,9 @@ The broad phase of :func:`collide2d.query_pairs` with ``max_distance=d`` finds t
 bounds, grown by ``d / 2`` on every side, overlap; :func:`within_pairs` then decides each pair:
 
 1. ellipse pairs go through the bounding-circle filter (``sweep.ellipse_pair_filter`` with the
-   gap ``d``: circumscribed circles farther than ``d`` apart, or inscribed ones closer), which
-   settles most of them;
+   gap ``d``: circumscribed circles farther than ``d`` apart, or inscribed ones closer) and the
+   centre-line filter (``grid.centre_line_rows``: the boundary points on the segment between the
+   centres closer than ``d``, or the supports along it farther apart), which settle most of them;
 2. the rest get their floating-point separation ``s`` from the contact kernels; outside the band
    ``|s - d| <= BAND * scale`` (``scale`` the largest coordinate or size of the pair, and ``d``)
    ``s <= d`` decides: the separation is accurate to a few ulps of ``scale`` and the band leaves a
@@ -35,10 +36,10 @@ BAND = 2.0**-32
 _SQRT_BITS = 160  # bits after the binary point of the rational square-root bounds
 
 
-def _sweep_kernels():
+def _kernels(name):
     import importlib
 
-    return importlib.import_module("collide2d._kernels.broadphase.sweep")
+    return importlib.import_module(f"collide2d._kernels.broadphase.{name}")
 
 
 def within_pairs(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb, d):
@@ -52,7 +53,8 @@ def within_pairs(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb, d
     rest = np.arange(ia.shape[0])
     if kind_a == "ellipse" and kind_b == "ellipse":
         status = np.empty(ia.shape[0], dtype=np.int8)
-        _sweep_kernels().ellipse_pair_filter(params_a, ia, params_b, jb, float(d), status)
+        _kernels("sweep").ellipse_pair_filter(params_a, ia, params_b, jb, float(d), status)
+        _kernels("grid").centre_line_rows(params_a, ia, params_b, jb, float(d), status)
         out[status == 1] = True
         rest = np.flatnonzero(status == 2)
     if rest.size == 0:
