@@ -362,19 +362,24 @@ def test_errors():
     assert c2.query_pairs(circles, max_distance=np.float32(0.5)).shape == (2, 0)
 
 
+def random_ellipse_pairs(seed, n, side, smallest):
+    """Two batches of ``n`` random ellipses in a square of ``side``, and their distances."""
+    rng = np.random.default_rng(seed)
+    a, b = (c2.Ellipse(rng.uniform(0, side, (n, 2)), rng.uniform(smallest, 1.5, (n, 2)), rng.uniform(0, np.pi, n))
+            for _ in range(2))
+    return a, b, c2.distance(a, b)
+
+
 @pytest.mark.nojit
 def test_circle_filter_with_a_gap_is_certain():
     from collide2d._kernels.broadphase import sweep
 
-    rng = np.random.default_rng(9)
     n = 400
-    a = c2.Ellipse(rng.uniform(0, 6, (n, 2)), rng.uniform(0.2, 1.5, (n, 2)), rng.uniform(0, np.pi, n))
-    b = c2.Ellipse(rng.uniform(0, 6, (n, 2)), rng.uniform(0.2, 1.5, (n, 2)), rng.uniform(0, np.pi, n))
+    a, b, dist = random_ellipse_pairs(9, n, 6.0, 0.2)
     index = np.arange(n)
     status = np.empty(n, dtype=np.int8)
     d = 0.75
     sweep.ellipse_pair_filter(a._flat_params(), index, b._flat_params(), index, d, status)
-    dist = c2.distance(a, b)
     assert np.all(dist[status == 0] > d) and np.all(dist[status == 1] < d)
     assert 50 < np.count_nonzero(status == 0) and 50 < np.count_nonzero(status == 1) and np.any(status == 2)
     # exactly at the gap: circles whose circumscribed circles are d apart stay undecided
@@ -387,12 +392,9 @@ def test_circle_filter_with_a_gap_is_certain():
 def test_centre_line_filter_with_a_gap_is_certain():
     from collide2d._kernels.broadphase import grid
 
-    rng = np.random.default_rng(10)
     n = 600
-    a = c2.Ellipse(rng.uniform(0, 5, (n, 2)), rng.uniform(0.1, 1.5, (n, 2)), rng.uniform(0, np.pi, n))
-    b = c2.Ellipse(rng.uniform(0, 5, (n, 2)), rng.uniform(0.1, 1.5, (n, 2)), rng.uniform(0, np.pi, n))
+    a, b, dist = random_ellipse_pairs(10, n, 5.0, 0.1)
     index = np.arange(n)
-    dist = c2.distance(a, b)
     for gap in (0.05, 0.5):
         status = np.full(n, 2, dtype=np.int8)
         status[::7] = 0  # decided before: left alone

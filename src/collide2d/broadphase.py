@@ -1216,12 +1216,12 @@ class Index:
         if self._periodic is not None:
             pairs, shifts = entry.pairs, entry.shifts
         else:
-            pairs = self._screen(entry, coll.grown(0.5 * d) if d else coll,
-                                 d == 0.0 and predicate == "intersects" and coll.kind == "ellipse"
-                                 and _tame(coll.kind, coll.params, coll.verts))
+            # intersects among ellipses: the fused grid's filters and kernel, in the screening pass
+            fused = (d == 0.0 and predicate == "intersects" and coll.kind == "ellipse"
+                     and _tame(coll.kind, coll.params, coll.verts))
+            pairs = self._screen(entry, coll.grown(0.5 * d) if d else coll, fused)
             shifts = None
-            if predicate is None or (d == 0.0 and predicate == "intersects" and coll.kind == "ellipse"
-                                     and _tame(coll.kind, coll.params, coll.verts)):
+            if predicate is None or fused:
                 return (pairs, np.zeros((pairs.shape[1], 2))) if return_shifts else pairs
         test = (functools.partial(_within.within_pairs, d=d) if d
                 else functools.partial(_relate_filtered, predicate=predicate))
