@@ -556,7 +556,7 @@ def test_ellipse_filter_is_certain():
     b = c2.Ellipse([(2.0, 0.0), (3.0, 0.0), (0.5, 0.0), (2.0 + 1e-15, 0.0), (1.9, 0.0)], (1.0, 0.5))
     status = np.empty(5, dtype=np.int8)
     pa, pb = a._flat_params(), b._flat_params()
-    sweep.ellipse_pair_filter(pa, np.zeros(5, dtype=np.int64), pb, np.arange(5), status)
+    sweep.ellipse_pair_filter(pa, np.zeros(5, dtype=np.int64), pb, np.arange(5), 0.0, status)
     assert status.tolist() == [2, 0, 1, 2, 2]  # touching at distance 2 is left to the exact kernel
     assert query(a, b)[1].tolist() == np.flatnonzero(c2.intersects(a, b)).tolist() == [0, 2, 4]
 
@@ -669,17 +669,18 @@ def test_middle_filters_are_certain(name):
     from collide2d._kernels.broadphase import grid
 
     middle = getattr(grid, name)
+    extra = (0.0,) if name == "_centre_line_filter" else ()  # no gap: the intersects question
     a, cases = near_tangent_pairs()
     n = a.size
     decided = {1: 0, 0: 0}
     for first, b, truth in cases:
         pa, pb = a._flat_params(), b._flat_params()
-        flags = np.array([middle(*pa[k], *pb[k]) for k in range(n)])
+        flags = np.array([middle(*pa[k], *pb[k], *extra) for k in range(n)])
         assert np.all(truth[flags == 1]) and not np.any(truth[flags == 0])
         decided[1] += np.count_nonzero(flags == 1)
         decided[0] += np.count_nonzero(flags == 0)
         if first:
-            py = np.array([getattr(middle, "py_func", middle)(*pa[k], *pb[k]) for k in range(0, n, 10)])
+            py = np.array([getattr(middle, "py_func", middle)(*pa[k], *pb[k], *extra) for k in range(0, n, 10)])
             np.testing.assert_array_equal(py, flags[::10])
     assert decided[1] > n // 2 and decided[0] > n // 2  # and it does decide pairs either way
 

@@ -29,7 +29,7 @@ from collide2d.predicates import (
     within,
 )
 from collide2d.convert import from_shapely, to_patch, to_shapely
-from collide2d.broadphase import PairMeasures, measure_pairs, query, query_pairs
+from collide2d.broadphase import Index, PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
 from collide2d.motion import Impact, Impacts, query_impacts, rotate, time_of_impact, translate
 from collide2d.overlay import intersection_points, iou, overlap_area
@@ -46,6 +46,7 @@ __all__ = [
     "Ellipse",
     "Impact",
     "Impacts",
+    "Index",
     "Line",
     "PairMeasures",
     "PerramWertheim",

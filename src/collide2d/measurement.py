@@ -54,18 +54,20 @@ _BAND = 2.0**-32
 def _coordinate_scale(shape, rows=None):
     """Largest absolute coordinate or size of the given flat rows of a shape (float64 array)."""
     p = shape._flat_params()
-    if rows is not None:
-        p = p[rows]
-    kind = shape._kind
+    return row_scale(shape._kind, p if rows is None else p[rows], shape._verts)
+
+
+def row_scale(kind, p, verts):
+    """Largest absolute coordinate or size of each kernel row of ``p`` (float64 array)."""
     if kind == "polygon":
         offset = p[:, 0].astype(np.int64)
         count = p[:, 1].astype(np.int64)
         out = np.zeros(count.size)
-        if count.size == 0 or shape._verts.size == 0:
+        if count.size == 0 or verts.size == 0:
             return out
         start = np.cumsum(count) - count
         owner = np.repeat(np.arange(count.size), count)
-        v = shape._verts[offset[owner] + (np.arange(owner.size) - start[owner])]
+        v = verts[offset[owner] + (np.arange(owner.size) - start[owner])]
         np.maximum.at(out, owner, np.maximum(np.abs(v[:, 0]), np.abs(v[:, 1])))
         return out
     ncols = {"ellipse": 4, "line": 2}.get(kind, p.shape[1])  # ellipse: centre and semi-axes

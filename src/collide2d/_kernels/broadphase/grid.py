@@ -261,7 +261,7 @@ def _ellipse_terms(a, b, wx, wy, dx, dy):
 
 
 @kernel
-def _centre_line_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb):
+def _centre_line_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb, gap):
     """Middle filter for ellipse pairs the circle filter leaves: 1 / 0 / ``UNDECIDED``, certified.
 
     With ``d = c_B - c_A``, ``D = |d|^2`` and the terms of :func:`_ellipse_terms`:
@@ -272,6 +272,12 @@ def _centre_line_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb):
       ``c_A c_B``: 1;
     * the support of A along ``d`` is ``h_A = sqrt(Y_A) / |d|``; when ``h_A + h_B < |d|``, i.e.
       ``sqrt(Y_A) + sqrt(Y_B) < D``, a line perpendicular to ``d`` separates them: 0.
+
+    With ``gap > 0`` the question is whether the distance is at most ``gap``: 1 when the two
+    boundary points on the segment are less than ``gap`` apart (``(1 - s_A - s_B) |d| < gap``),
+    0 when the supports along ``d`` are more than ``gap`` apart (``sqrt(Y_A) + sqrt(Y_B) + gap |d|
+    < D``); ``gap = 0`` gives the tests above. ``sqrt(D)`` carries at most 4u, its product with
+    ``gap`` 5u: bounded by 8u, and the differences and sums by the 16u already there.
 
     Each side is evaluated with its relative error bound moved against the test (``X`` and ``Y``
     within ``eps_rel u``; ``D`` within 6u; square roots, divisions and sums 16u more). On the
@@ -291,11 +297,32 @@ def _centre_line_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb):
     XB, YB, eB = _ellipse_terms(ab, bb, wxb, wyb, dx, dy)
     if eA < 0.0 or eB < 0.0:
         return UNDECIDED
-    if (1.0 / math.sqrt(XA * (1.0 + eA * u)) + 1.0 / math.sqrt(XB * (1.0 + eB * u))) * (1.0 - 16.0 * u) > 1.0:
-        return 1
-    if (math.sqrt(YA * (1.0 + eA * u)) + math.sqrt(YB * (1.0 + eB * u))) * (1.0 + 16.0 * u) < D * (1.0 - 6.0 * u):
+    reach = (1.0 / math.sqrt(XA * (1.0 + eA * u)) + 1.0 / math.sqrt(XB * (1.0 + eB * u))) * (1.0 - 16.0 * u)
+    if gap == 0.0:
+        if reach > 1.0:
+            return 1
+        spread = 0.0
+    else:
+        spread = gap * math.sqrt(D) * (1.0 + 8.0 * u)
+        if (1.0 - reach) * (1.0 + u) * math.sqrt(D) * (1.0 + 8.0 * u) < gap * (1.0 - 2.0 * u):
+            return 1
+    if (math.sqrt(YA * (1.0 + eA * u)) + math.sqrt(YB * (1.0 + eB * u)) + spread) * (1.0 + 16.0 * u) < D * (1.0 - 6.0 * u):
         return 0
     return UNDECIDED
+
+
+@loop
+def centre_line_rows(pa, ia, pb, ib, gap, out):
+    """:func:`_centre_line_filter` (with ``gap``) on the ellipse pairs ``pa[ia[k]]``, ``pb[ib[k]]``
+    that ``out[k] == 2`` marks undecided: ``out[k]`` becomes 0 or 1 where it decides."""
+    for k in prange(ia.shape[0]):
+        if out[k] != 2:
+            continue
+        a = pa[ia[k]]
+        b = pb[ib[k]]
+        flag = _centre_line_filter(a[0], a[1], a[2], a[3], a[4], a[5], b[0], b[1], b[2], b[3], b[4], b[5], gap)
+        if flag != UNDECIDED:
+            out[k] = flag
 
 
 _SHRINK = 1.0 - 2.0**-20  # the trial points of _witness_filter sit this fraction of the way to the boundary
@@ -401,7 +428,7 @@ def resolve_rows(r0, offsets, kept, out, params_a, params_b):
                 j = -1 - t
                 xb, yb, ab, bb, wxb, wyb = (params_b[j, 0], params_b[j, 1], params_b[j, 2], params_b[j, 3],
                                             params_b[j, 4], params_b[j, 5])
-                flag = _centre_line_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb)
+                flag = _centre_line_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb, 0.0)
                 if flag == UNDECIDED:
                     flag = _witness_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb)
                 if flag == UNDECIDED:

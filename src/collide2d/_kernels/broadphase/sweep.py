@@ -263,27 +263,28 @@ def sort_rows(offsets, keys):
 
 # Bounding-circle filter for ellipse pairs, in units of the unit roundoff u = 2**-53: the squared
 # distance d2 = dx*dx + dy*dy carries at most 5u of relative error (one rounded difference per
-# coordinate, squared, then summed), the squared radius sums at most 4u; 16u covers both.
+# coordinate, squared, then summed), the squared sums of radii (and gap) at most 5u; 16u covers both.
 _CIRCLE_MARGIN = 16 * 2.0**-53
 _CIRCLE_RANGE = 2.0**460  # outside [1 / range, range] squares could underflow or overflow: no decision
 
 
 @loop
-def ellipse_pair_filter(pa, ia, pb, ib, out):
+def ellipse_pair_filter(pa, ia, pb, ib, gap, out):
     """Cheap certain answers for ellipse pairs ``pa[ia[k]]``, ``pb[ib[k]]`` before the exact kernel.
 
-    ``out[k]`` is 0 when the circumscribed circles (radius ``max(a, b)``) are apart, so the
-    ellipses are disjoint; 1 when the inscribed circles (radius ``min(a, b)``) overlap with
-    interior, so the interiors meet; 2 otherwise (the relate kernel decides). The comparisons
-    of squared lengths keep a relative margin that covers their rounding (see ``_CIRCLE_MARGIN``).
+    ``out[k]`` is 0 when the circumscribed circles (radius ``max(a, b)``) are more than ``gap``
+    apart, so the ellipses are too (with ``gap = 0``: disjoint); 1 when the inscribed circles
+    (radius ``min(a, b)``) are less than ``gap`` apart (with ``gap = 0``: overlap with interior,
+    so the interiors meet); 2 otherwise (the exact kernels decide). The comparisons of squared
+    lengths keep a relative margin that covers their rounding (see ``_CIRCLE_MARGIN``).
     """
     for k in prange(ia.shape[0]):
         a = pa[ia[k]]
         b = pb[ib[k]]
         dx = b[0] - a[0]
         dy = b[1] - a[1]
-        big = max(a[2], a[3]) + max(b[2], b[3])
-        small = min(a[2], a[3]) + min(b[2], b[3])
+        big = max(a[2], a[3]) + max(b[2], b[3]) + gap
+        small = min(a[2], a[3]) + min(b[2], b[3]) + gap
         m = max(big, max(abs(dx), abs(dy)))
         if not (small > 1.0 / _CIRCLE_RANGE and m < _CIRCLE_RANGE):
             out[k] = 2
