@@ -26,6 +26,7 @@ from collide2d.broadphase import PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
 from collide2d.overlay import intersection_points, iou, overlap_area
 from collide2d.perram_wertheim import PerramWertheim, perram_wertheim
+from collide2d.raycast import RayHit, raycast
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 from collide2d.table import ShapeTable
 
@@ -41,6 +42,7 @@ __all__ = [
     "PerramWertheim",
     "Point",
     "Polygon",
+    "RayHit",
     "Relation",
     "RotatedBox",
     "Segment",
@@ -63,6 +65,7 @@ __all__ = [
     "perram_wertheim",
     "query",
     "query_pairs",
+    "raycast",
     "relate",
     "touches",
     "within",

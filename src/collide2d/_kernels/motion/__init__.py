@@ -1,0 +1,1 @@
+"""Kernels of moving shapes: ray casts (``raycast``) and their batch loop."""
