@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _dispatch, _exact, _magnitude
-from collide2d._validate import as_float_array, check_coordinates, pair
+from collide2d._validate import MAGNITUDE_MAX, as_float_array, check_coordinates, pair
 from collide2d.shapes import Shape
 
 __all__ = ["RayHit", "raycast"]
@@ -100,18 +100,27 @@ def _max_distance(value):
 
 
 def _single(shape, ray, limit):
-    """One shape and one ray: the kernels directly, Python floats out."""
+    """One shape and one ray (``ray`` a list of four floats): the kernels directly, no NumPy
+    broadcasting."""
     decide, measure, _ = _kernel_set(shape._kind)
-    if _magnitude.tame_rows(shape) is True and _tame_rays(ray[None])[0]:
-        code, feature = decide(shape._params, shape._verts, ray, _dispatch.EPS)
+    row = _ray_row(*ray)
+    if _magnitude.tame_rows(shape) is True and all(map(_magnitude.tame_number, ray)):
+        code, feature = decide(shape._params, shape._verts, row, _dispatch.EPS)
     else:
         code = _dispatch.codes.UNDECIDED
     if code == _dispatch.codes.UNDECIDED:
         code, feature = _exact_code(shape._kind, shape._params, shape._verts, ray)
-    distance, px, py, nx, ny = measure(shape._params, shape._verts, ray, code, feature)
+    distance, px, py, nx, ny = measure(shape._params, shape._verts, row, code, feature)
     if distance > limit:
         distance, px, py, nx, ny = math.inf, math.nan, math.nan, math.nan, math.nan
     return RayHit(distance, np.array([px, py]), np.array([nx + 0.0, ny + 0.0]))  # + 0.0: no -0.0
+
+
+def _ray_row(ox, oy, dx, dy):
+    """A read-only ray row, as the batches pass them (one compiled type)."""
+    row = np.array([ox, oy, dx, dy])
+    row.flags.writeable = False
+    return row
 
 
 def raycast(
@@ -193,16 +202,19 @@ def raycast(
     [1.0, inf]
     """
     _dispatch.check_shape(shape, "shape")
-    limit = _max_distance(max_distance)
     o = pair(origin, "origin")
     d = pair(direction, "direction")
-    if not shape.shape and type(o) is tuple and type(d) is tuple and limit.ndim == 0:
+    if not shape.shape and type(o) is tuple and type(d) is tuple and type(max_distance) in (float, int):
+        limit = float(max_distance)
+        if not limit >= 0.0:
+            raise ValueError("max_distance must be >= 0 (inf for no limit), got NaN or a negative value")
         if d == (0.0, 0.0):
             raise ValueError("direction must be a non-zero vector (a ray needs a direction)")
-        check_coordinates(np.array(o), "origin")
+        if not (abs(o[0]) <= MAGNITUDE_MAX and abs(o[1]) <= MAGNITUDE_MAX):
+            check_coordinates(np.array(o), "origin")  # raises, naming the rule
         e = math.frexp(max(abs(d[0]), abs(d[1])))[1]
-        ray = np.array([o[0], o[1], math.ldexp(d[0], -e), math.ldexp(d[1], -e)])
-        return _single(shape, ray, float(limit))
+        return _single(shape, [o[0], o[1], math.ldexp(d[0], -e), math.ldexp(d[1], -e)], limit)
+    limit = _max_distance(max_distance)
     rays, ray_batch = _ray_table(o, d)
     try:
         batch = np.broadcast_shapes(shape.shape, ray_batch, limit.shape)
