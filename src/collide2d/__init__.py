@@ -24,6 +24,7 @@ from collide2d.predicates import (
 )
 from collide2d.broadphase import PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
+from collide2d.motion import Impact, Impacts, query_impacts, rotate, time_of_impact, translate
 from collide2d.overlay import intersection_points, iou, overlap_area
 from collide2d.perram_wertheim import PerramWertheim, perram_wertheim
 from collide2d.raycast import RayHit, raycast
@@ -37,6 +38,8 @@ __all__ = [
     "Circle",
     "Contact",
     "Ellipse",
+    "Impact",
+    "Impacts",
     "Line",
     "PairMeasures",
     "PerramWertheim",
@@ -64,9 +67,13 @@ __all__ = [
     "overlaps",
     "perram_wertheim",
     "query",
+    "query_impacts",
     "query_pairs",
     "raycast",
     "relate",
+    "rotate",
+    "time_of_impact",
     "touches",
+    "translate",
     "within",
 ]

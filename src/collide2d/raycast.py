@@ -39,7 +39,7 @@ def _kernel_set(kind):
     """``(decide, measure, loop)`` of a kind, imported on first use (``import collide2d`` stays fast)."""
     if kind not in _kernels:
         module = importlib.import_module("collide2d._kernels.motion.raycast")
-        loops = importlib.import_module("collide2d._kernels.motion.loops")
+        loops = importlib.import_module("collide2d._kernels.motion.loops_raycast")
         _kernels[kind] = (
             getattr(module, f"raycast_code_{kind}"),
             getattr(module, f"raycast_{kind}"),
