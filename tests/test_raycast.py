@@ -563,3 +563,20 @@ def test_raycast_exact_fallback_decides_what_the_float_bounds_cannot():
 def test_raycast_rejects_bad_input(args, kwargs, error, match):
     with pytest.raises(error, match=match):
         c2.raycast(*args, **kwargs)
+
+
+def test_raycast_large_batches_run_in_threads_with_the_same_answers():
+    # 5000 rays (beyond the serial threshold of the batch loops) against one rotated ellipse and a
+    # batch of boxes: every row equals the single call
+    rng = np.random.default_rng(1560)
+    origins = rng.uniform(-6, 6, (5000, 2))
+    directions = rng.uniform(-1, 1, (5000, 2))
+    e = c2.Ellipse((0.5, -0.25), (3.0, 0.5), 0.7)
+    boxes = c2.RotatedBox(rng.uniform(-2, 2, (5000, 2)), rng.uniform(0.2, 2, (5000, 2)), rng.uniform(-3, 3, 5000))
+    for shape in (e, boxes):
+        hits = c2.raycast(shape, origins, directions)
+        assert np.isfinite(hits.distance).sum() > 500
+        for k in rng.integers(0, 5000, 40).tolist():
+            one = c2.raycast(shape if not shape.shape else shape[k], tuple(origins[k]), tuple(directions[k]))
+            assert hits.distance[k] == one.distance
+            np.testing.assert_array_equal(hits.point[k], one.point)
