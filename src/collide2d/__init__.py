@@ -34,6 +34,7 @@ from collide2d.measurement import Contact, closest_point, contact, distance
 from collide2d.motion import Impact, Impacts, query_impacts, rotate, time_of_impact, translate
 from collide2d.overlay import intersection_points, iou, overlap_area
 from collide2d.perram_wertheim import PerramWertheim, perram_wertheim
+from collide2d.raycast import RayHit, raycast
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 from collide2d.table import ShapeTable
 
@@ -52,6 +53,7 @@ __all__ = [
     "PerramWertheim",
     "Point",
     "Polygon",
+    "RayHit",
     "Relation",
     "RotatedBox",
     "Segment",
@@ -79,6 +81,7 @@ __all__ = [
     "query",
     "query_impacts",
     "query_pairs",
+    "raycast",
     "relate",
     "rotate",
     "time_of_impact",
