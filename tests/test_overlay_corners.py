@@ -472,8 +472,8 @@ def _check_points(pairs, factor):
 def test_intersection_points_shared_vertex_shifted_and_rotated():
     # The area test's family (B's centre shifted by 1e-12 to 1e-8 or the pair rotated; 402 pairs)
     # and the pairs that once got wrong points. Each point within 16 times the first-order
-    # condition (measured worst 3.0 here; 14 over 7,300 pairs of six seeds of the family with both
-    # layouts and shifted-and-rotated pairs, where a cluster of crossings within rounding of a
+    # condition (measured worst 3.0 here; 3.6 over 7,350 pairs of six seeds of the family with
+    # both layouts and shifted-and-rotated pairs, where a cluster of crossings within rounding of a
     # contact of order 4 is bisected on the level in the frame of one ellipse).
     pairs, osculating = _shifted_and_rotated()
     regressions = [(E(a[:2], a[2:4], direction=a[4:6]), E(b[:2], b[2:4], direction=b[4:6])) for a, b in _POINT_REPRODUCERS]
