@@ -1,14 +1,18 @@
 """Overlap area, IoU and intersection points in the corners (issue 13, "Exact in every corner").
 
 Tangent points among crossings, axis-aligned pairs that share a vertex (exactly, shifted by 1e-12
-to 1e-8, and rotated), size ratios from 1e3 to 1e8 (ellipses and polygons) and thin ellipses.
+to 1e-8, and rotated), size ratios from 1e3 to 1e8 (ellipses and polygons), sizes 1e-150 and 1e150
+in one pair, thin ellipses, and long tilted segments and far lines through a small ellipse.
 
 The reference is the mpmath oracle of ``test_overlay_ellipse`` run with 40 significant digits on
 the exact stored numbers: the real roots of the quartic in ``tan(t / 2)`` (imaginary parts below
 1e-12 count as real, angles closer than 1e-15 are one point: a tangency once), the polygon of the
 points plus, between consecutive points, the segment of the ellipse whose arc lies inside the
 other (tested at the arc's quarter points and middle, the majority), or the chord-overlap
-quadrature for polygons. References are computed once per module.
+quadrature for polygons. References are computed once per module. Pairs whose numbers span 300
+decades take the same references at 640 digits; intersection points are also checked against their
+first-order condition (how far a point moves when every stored number moves by eps), and line
+points against the quadratic along the line at 50 digits.
 
 Accuracy tested, relative to the smaller area: ``AREA_RTOL`` (16 eps) everywhere but for the thin
 ellipses (1e-10, as asked in issue 13). Measured worst (2026-11-24) in the comments of each test.
