@@ -524,6 +524,7 @@ def _straight_ellipse_points(name, kernel, ellipses, straight, relation, capacit
     n = rows_e.shape[0]
     out = np.full((n, capacity, 2), np.nan)
     count = np.zeros(n, dtype=np.int64)
+    lines_lo = None  # a segment's direction p1 - p0 as hi + lo
     if name == "points_ellipse_line":
         as_line = np.ones(n, dtype=bool)
         lines = rows_s
@@ -532,14 +533,21 @@ def _straight_ellipse_points(name, kernel, ellipses, straight, relation, capacit
         outside = [(rows_s[:, i] < box[:, 0]) | (rows_s[:, i] > box[:, 2]) | (rows_s[:, i + 1] < box[:, 1])
                    | (rows_s[:, i + 1] > box[:, 3]) for i in (0, 2)]
         as_line = outside[0] & outside[1]
-        lines = np.concatenate([rows_s[:, :2], rows_s[:, 2:4] - rows_s[:, :2]], axis=1)
+        two_sum = _magnitude.error_free()[0]
+        dx, dxl = two_sum(rows_s[:, 2], -rows_s[:, 0])
+        dy, dyl = two_sum(rows_s[:, 3], -rows_s[:, 1])
+        lines = np.column_stack([rows_s[:, :2], dx, dy])
+        lines_lo = np.column_stack([dxl, dyl])
     empty = np.zeros((0, 2))
     for mask, kind_b, table, kname in ((as_line, "line", lines, "points_ellipse_line"), (~as_line, straight._kind, rows_s, name)):
         rows = np.flatnonzero(mask)
         if not rows.size:
             continue
         table_e = np.ascontiguousarray(rows_e[rows])
-        table_b = np.ascontiguousarray(_magnitude.foot_lines(table_e, table[rows]) if kind_b == "line" else table[rows])
+        if kind_b == "line":
+            table_b = _magnitude.foot_lines(table_e, table[rows], None if lines_lo is None else lines_lo[rows])
+        else:
+            table_b = np.ascontiguousarray(table[rows])
         part_out, part_count = out[rows], count[rows]
         ident = np.arange(rows.size, dtype=np.int64)
         kern = kernel if kname == name else pair_kernel("points", "ellipse", "line")[1]
@@ -574,9 +582,13 @@ def _straight_ellipse_points_single(name, kernel, ellipse, straight, relation, c
             out = np.full((capacity, 2), np.nan)
             count = kernel(ellipse._params, ellipse._verts, straight._params, straight._verts, relation, out)
             return out[:count].copy()
-        px, py, dx, dy = x0, y0, x1 - x0, y1 - y0
+        px, py = x0, y0
+        two_sum = _magnitude.error_free()[0]
+        dx, dxl = two_sum(x1, -x0)
+        dy, dyl = two_sum(y1, -y0)
     else:
         px, py, dx, dy = straight._params.tolist()
+        dxl = dyl = 0.0
         radius = max(a, b)
         if (max(abs(px - cx), abs(py - cy)) <= 16.0 * radius and max(abs(dx), abs(dy)) >= radius / 16.0
                 and _magnitude.tame_rows(straight) is True):
@@ -588,8 +600,7 @@ def _straight_ellipse_points_single(name, kernel, ellipse, straight, relation, c
     # _magnitude.foot_lines for one row, in plain floats
     e_dir = math.frexp(max(abs(dx), abs(dy)))[1]
     dx, dy = math.ldexp(dx, -e_dir), math.ldexp(dy, -e_dir)
-    t = -((px - cx) * dx + (py - cy) * dy) / (dx * dx + dy * dy)
-    fx, fy = px + t * dx, py + t * dy
+    fx, fy = _magnitude.line_foot(cx, cy, px, py, dx, dy, math.ldexp(dxl, -e_dir), math.ldexp(dyl, -e_dir))
     size = max(min(a, b), math.ldexp(max(abs(cx), abs(cy), abs(fx), abs(fy)), -50))
     shift = math.frexp(size)[1] - math.frexp(max(abs(dx), abs(dy)))[1]
     row = np.array([fx, fy, math.ldexp(dx, shift), math.ldexp(dy, shift)])

@@ -33,6 +33,7 @@ is at most ``2**1001`` apart from harmless offsets.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -373,6 +374,9 @@ def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
         return _row_area(kind_b, pb, vb)
     k, centred = pair_shift(kind_a, pa, va, kind_b, pb, vb)
     if not centred:
+        local = _local_area(kind_a, pa, va, kind_b, pb, vb)
+        if local is not None:
+            return local if local > 0.0 else _TINY
         # The overlap lies within the smaller shape: scale it to about 1, so that its lengths keep
         # their bits and no product of them underflows (the ellipse kernels divide by the radii),
         # while the squares of the larger shape's numbers stay finite (below 2**1000).
@@ -381,6 +385,126 @@ def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
         k = max(k, min(k_small, 500 - _exponent(big)))
     area = math.ldexp(float(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k), relation)), -2 * k)
     return area if area > 0.0 else _TINY
+
+
+# A far larger ellipse counts as its tangent half-plane next to a small one when its smallest
+# radius of curvature b**2 / a exceeds the small one's size by this factor: the boundary then
+# leaves the tangent line by less than 2**-60 of that size across it.
+_FLAT_CURVATURE = 2.0**60
+
+
+def _local_area(kind_a, pa, va, kind_b, pb, vb):
+    """Overlap area of a small ellipse with a far larger shape, in coordinates relative to the
+    ellipse's centre, or None when the pair is not of that kind.
+
+    For sizes more than ``2**SPAN_MAX`` apart no power of two suits both shapes: the large
+    shape's numbers squared overflow once the small one is scaled to 1 (an ellipse of radii
+    1e-120 and 1e-150 on the corner of a polygon of size 1e150 had an area of 5e-324). Near the
+    small ellipse the large shape is a set of half-planes ``n.y >= -h`` in ``y = x - c`` (its
+    edges, or the tangent half-plane of a large ellipse whose curvature is negligible there),
+    whose offsets ``h`` keep their relative accuracy (:func:`line_foot`'s error-free cross
+    products, the level of :func:`points_ellipse.offset_at`). A square of side four radii about
+    the centre clipped by those half-planes (Sutherland and Hodgman, "Reentrant polygon
+    clipping", CACM 17, 1974) has the same intersection with the ellipse; that pair, scaled to
+    about 1, runs the ellipse-polygon kernel.
+    """
+    if kind_a == "ellipse" and kind_b in ("ellipse", "polygon"):
+        small, kind_big, big, verts_big = pa, kind_b, pb, vb
+    elif kind_b == "ellipse" and kind_a == "polygon":
+        small, kind_big, big, verts_big = pb, kind_a, pa, va
+    else:
+        return None
+    cx, cy, ra, rb = (float(v) for v in small[:4])
+    radius = max(ra, rb)
+    if kind_big == "ellipse":
+        if max(float(big[2]), float(big[3])) < radius:
+            small, big = big, small
+            cx, cy, ra, rb = (float(v) for v in small[:4])
+            radius = max(ra, rb)
+        a_big, b_big = float(big[2]), float(big[3])
+        lo, hi = min(a_big, b_big), max(a_big, b_big)
+        if lo / hi * lo < _FLAT_CURVATURE * radius:
+            return None
+        planes = [_ellipse_half_plane(big, cx, cy)]
+    else:
+        if _extent("polygon", big, verts_big) < _FLAT_CURVATURE * radius:
+            return None
+        planes = _polygon_half_planes(big, verts_big, cx, cy)
+    e = _exponent(radius)
+    side = 2.0 * radius
+    square = [(-side, -side), (side, -side), (side, side), (-side, side)]
+    for nx, ny, h in planes:
+        if h >= 4.0 * side:  # the whole square is inside this half-plane
+            continue
+        square = _clip(square, nx, ny, h)
+        if not square:
+            return 0.0
+    if len(square) < 3:
+        return 0.0
+    from collide2d._dispatch import pair_kernel
+    from collide2d._kernels import codes
+
+    kernel = pair_kernel("area", "ellipse", "polygon")[1]
+    row_e = np.array([0.0, 0.0, math.ldexp(ra, -e), math.ldexp(rb, -e), float(small[4]), float(small[5])])
+    verts = np.ldexp(np.array(square, dtype=np.float64), -e)
+    row_p = np.array([0.0, float(len(square))])
+    return math.ldexp(float(kernel(row_e, np.zeros((0, 2)), row_p, verts, codes.OVERLAPPING)), 2 * e)
+
+
+def _polygon_half_planes(row, verts, cx, cy):
+    """``(nx, ny, h)`` per edge of a counter-clockwise polygon: inward unit normal and the signed
+    distance of ``(cx, cy)`` from the edge's line (positive inside), the latter from error-free
+    cross products."""
+    offset, count = int(row[0]), int(row[1])
+    v = verts[offset : offset + count]
+    planes = []
+    for i in range(count):
+        x0, y0 = float(v[i, 0]), float(v[i, 1])
+        x1, y1 = float(v[(i + 1) % count, 0]), float(v[(i + 1) % count, 1])
+        two_sum = error_free()[0]
+        dx, dxl = two_sum(x1, -x0)
+        dy, dyl = two_sum(y1, -y0)
+        e = _exponent(max(abs(dx), abs(dy)))
+        dx, dy, dxl, dyl = (math.ldexp(t, -e) for t in (dx, dy, dxl, dyl))
+        norm = math.hypot(dx, dy)
+        planes.append((-dy / norm, dx / norm, -_cross_ratio(cx, cy, x0, y0, dx, dy, dxl, dyl) * norm))
+    return planes
+
+
+def _ellipse_half_plane(row, cx, cy):
+    """The tangent half-plane of a large ellipse next to the point ``(cx, cy)``: its inward unit
+    normal and the signed distance of the point from the boundary (positive inside), to first
+    order ``-(q - 1) / |grad q|`` with the level from error-free sums (its second-order error,
+    ``h**2`` over the radius of curvature, lies far below rounding here)."""
+    from collide2d._kernels.overlay.points_ellipse import offset_at
+
+    sp, sr, g = offset_at(cx, cy, np.asarray(row, dtype=np.float64))
+    a, b, wx, wy = (float(v) for v in row[2:6])
+    if a == b:
+        wx, wy = 1.0, 0.0
+    norm = math.hypot(wx, wy)
+    ux, uy = wx / norm, wy / norm
+    gx = sp / a * ux - sr / b * uy  # half the gradient of q
+    gy = sp / a * uy + sr / b * ux
+    glen = math.hypot(gx, gy)
+    return -gx / glen, -gy / glen, -0.5 * g / glen
+
+
+def _clip(polygon, nx, ny, h):
+    """A convex polygon clipped to the half-plane ``nx x + ny y + h >= 0``."""
+    out = []
+    count = len(polygon)
+    for i in range(count):
+        x0, y0 = polygon[i]
+        x1, y1 = polygon[(i + 1) % count]
+        s0 = nx * x0 + ny * y0 + h
+        s1 = nx * x1 + ny * y1 + h
+        if s0 >= 0.0:
+            out.append((x0, y0))
+        if (s0 >= 0.0) != (s1 >= 0.0):
+            t = s0 / (s0 - s1)
+            out.append((x0 + t * (x1 - x0), y0 + t * (y1 - y0)))
+    return out
 
 
 def lift_line_directions(ellipse_rows, line_rows):
@@ -403,19 +527,56 @@ def lift_line_directions(ellipse_rows, line_rows):
     return out
 
 
-def foot_lines(ellipse_rows, line_rows):
+@functools.lru_cache(maxsize=None)
+def error_free():
+    """``(two_sum, two_product)`` of the kernels' ``vec`` as plain Python (the exact twin's copy), which
+    work on floats and NumPy arrays alike."""
+    from collide2d import _exact
+
+    vec = _exact.twin_module("vec")
+    return vec.two_sum, vec.two_product
+
+
+def line_foot(cx, cy, px, py, dx, dy, dxl=0.0, dyl=0.0):
+    """The foot of ``(cx, cy)`` on the line through ``(px, py)`` along ``(dx + dxl, dy + dyl)``.
+
+    ``f = c + k (-d_y, d_x)`` with ``k = d x (p - c) / |d|^2``: the cross product is carried as
+    ``hi + lo`` (TwoSum, TwoProduct; Ogita, Rump & Oishi, "Accurate sum and dot product", SIAM J.
+    Sci. Comput. 26, 2005), so the line's offset from ``c`` keeps its relative accuracy however
+    far away ``p`` is stored (``f = p + t d`` loses ``eps |p - c|`` across a tilted line: a
+    segment from -1e15 to 1e15 met the unit circle 0.1 off). Direction components in ``[0.5, 1)``
+    or below (scaled by the caller) keep the products finite. Floats or arrays alike.
+    """
+    k = _cross_ratio(cx, cy, px, py, dx, dy, dxl, dyl)
+    return cx - k * dy, cy + k * dx
+
+
+def _cross_ratio(cx, cy, px, py, dx, dy, dxl=0.0, dyl=0.0):
+    """``k = d x (p - c) / |d|^2`` (the foot of ``c`` is ``c + k (-d_y, d_x)``), the cross product
+    carried as ``hi + lo`` (see :func:`line_foot`)."""
+    two_sum, two_product = error_free()
+    ex, exl = two_sum(px, -cx)
+    ey, eyl = two_sum(py, -cy)
+    a, al = two_product(dx, ey)
+    b, bl = two_product(dy, ex)
+    h, hl = two_sum(a, -b)
+    cross = h + (hl + (al - bl) + ((dx * eyl + dxl * ey) - (dy * exl + dyl * ex)))
+    return cross / (dx * dx + dy * dy)
+
+
+def foot_lines(ellipse_rows, line_rows, direction_lo=None):
     """Line rows ``(px, py, dx, dy)`` re-based at the foot of each ellipse centre, for the points kernel.
 
     ``points_ellipse_line`` measures along the line from its stored point: from a point 1e16 away
     the points come out with an error of about 1e16 ulps (a crossing of the unit circle at 0 or
-    0.875 instead of +-1). The same line through its foot ``f = p + t d``, ``t = -(p - c).d / d.d``
-    (computed in float64: ``f`` lies on the line within rounding of ``|f|``, which is of the
-    ellipse's scale whenever the line meets it) gives points accurate to that scale. Directions are
-    then scaled as by :func:`lift_line_directions`.
+    0.875 instead of +-1). The same line through its foot (:func:`line_foot`, on the line within
+    rounding of the ellipse's scale whenever the line meets it) gives points accurate to that
+    scale. ``direction_lo``: the rounding errors of the directions (a segment's ``p1 - p0``), or
+    none. Directions are then scaled as by :func:`lift_line_directions`.
     """
-    c = ellipse_rows[:, :2]
-    p = line_rows[:, :2]
     _, e = np.frexp(np.max(np.abs(line_rows[:, 2:4]), axis=1))
     d = np.ldexp(line_rows[:, 2:4], -e[:, None])  # largest component in [0.5, 1): d.d cannot overflow
-    t = -np.sum((p - c) * d, axis=1) / np.sum(d * d, axis=1)
-    return lift_line_directions(ellipse_rows, np.concatenate([p + t[:, None] * d, d], axis=1))
+    dl = np.zeros_like(d) if direction_lo is None else np.ldexp(direction_lo, -e[:, None])
+    fx, fy = line_foot(ellipse_rows[:, 0], ellipse_rows[:, 1], line_rows[:, 0], line_rows[:, 1], d[:, 0], d[:, 1],
+                       dl[:, 0], dl[:, 1])
+    return lift_line_directions(ellipse_rows, np.column_stack([fx, fy, d]))

@@ -321,7 +321,8 @@ def _polish(X, Y, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
     ``|F| / |grad F|`` to the two curves (so the loop ends at rounding level); none is taken where
     the curves are nearly tangent (the sine of their angle below ``_MIN_CROSSING_SINE``).
     Returns ``(X, Y, r)``, ``r`` the two residuals relative to the magnitudes of their terms (a
-    few ``eps`` where both equations hold to rounding).
+    few ``eps`` where both equations hold to rounding), divided by the sine of the crossing angle
+    when above that (the point's first-order error then).
     """
     res = math.inf
     rel = math.inf
@@ -329,6 +330,8 @@ def _polish(X, Y, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
     pX = X
     pY = Y
     shift = 1.0 if form == 1 else 0.0
+    cond = 1.0
+    pcond = 1.0
     for it in range(10):
         f1 = (X * X + Y * Y) - 1.0
         if form == 2:
@@ -354,6 +357,7 @@ def _polish(X, Y, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
                 X = pX  # the last step did not help: undo it
                 Y = pY
                 rel = prel
+                cond = pcond
                 break
         res = nres
         # the residuals relative to the magnitudes of their terms (rounding gives a few eps)
@@ -367,14 +371,20 @@ def _polish(X, Y, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
         rel = abs(f1) / (h1 * h1 + 1.0) + abs(f2 + shift * f1) / mag
         det = X * g2y - Y * g2x
         # at the level of rounding already (the usual case for the line-circle points): done
+        cond = (h1 * hb) / max(abs(det), 1e-300)  # 1 / sine of the crossing angle
         if not (rel > 4.0 * _EPS) or not (abs(det) > _MIN_CROSSING_SINE * h1 * hb) or it == 9:
             break
         # J = 2 [[X, Y], [g2x, g2y]]; solve J (dX, dY) = -(f1, f2)
         pX = X
         pY = Y
         prel = rel
+        pcond = cond
         X = pX - (f1 * g2y - f2 * Y) / (2.0 * det)
         Y = pY - (pX * f2 - g2x * f1) / (2.0 * det)
+    if rel > 4.0 * _EPS:
+        # not at the level of rounding: the point is only known to about its residual over the
+        # sine of the crossing angle (a residual of 1e-13 at a sine of 1e-8 leaves it 1e-5 off)
+        rel = rel * cond
     return X, Y, rel
 
 
@@ -567,13 +577,15 @@ def crossings_in_frame(p1, p2, r1, r2, sp, sr, g, tol):
 @kernel
 def resolved_crossings(p1, p2, r1, r2, sp, sr, g):
     """The crossings of :func:`crossings_in_frame`, searched again by :func:`crossings_by_sign` when
-    the pencil left some unresolved or split off a line within ``_NEAR_TANGENT`` of tangency.
+    the pencil left some unresolved, split off a line within ``_NEAR_TANGENT`` of tangency or found
+    fewer than two (both lines missing the circle by rounding, as near a contact of order 4).
 
-    Returns ``(n, X0, Y0, ..., X3, Y3, gap, fx, fy)``.
+    Returns ``(n, X0, Y0, ..., X3, Y3, gap, fx, fy)``; after the search, ``(fx, fy)`` is the
+    extremum of the level next to the foot (nearer the cluster or tangent point than the foot).
     """
     n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy, n_all = crossings_in_frame(p1, p2, r1, r2, sp, sr, g, UNRESOLVED)
-    if n_all > n or gap < _NEAR_TANGENT:
-        n, X0, Y0, X1, Y1, X2, Y2, X3, Y3 = crossings_by_sign(p1, p2, r1, r2, sp, sr, g, n, n_all, X0, Y0, X1, Y1, X2, Y2, X3, Y3, fx, fy)
+    if n_all > n or gap < _NEAR_TANGENT or n < 2:
+        n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, fx, fy = crossings_by_sign(p1, p2, r1, r2, sp, sr, g, n, n_all, X0, Y0, X1, Y1, X2, Y2, X3, Y3, fx, fy)
     return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy
 
 
@@ -586,66 +598,114 @@ def crossings_by_sign(p1, p2, r1, r2, sp, sr, g, n, n_all, X0, Y0, X1, Y1, X2, Y
     a cluster of three or four intersections, such as two crossings a fourth root of the distance
     from a contact of order 4 apart, which the pencil resolves only to about that root of eps.
     ``F`` (:func:`circle_level`, without the cancellation of ``q_B - 1``) is sampled at
-    ``_SIGN_SAMPLES`` equal steps of the angle, at every unresolved point and at the foot (those
-    lie inside their cluster, where the sign differs from around it; resolved points sit on a
-    root, where the sign is noise), and each sign change between neighbouring samples is bisected
+    ``_SIGN_SAMPLES`` equal steps of the angle, at every unresolved point, at the foot and at the
+    extremum of ``F`` next to the foot (those lie inside their cluster, where the sign differs
+    from around it; resolved points sit on a root, where the sign is noise), and each sign change
+    between neighbouring samples is bisected
     to the last bit of the angle. The
     new corners replace the old ones when there are 2 or 4 of them and no fewer than the ``n``
     resolved points (each snapped to a resolved point within 1e-9 rad); otherwise those stay (a
     pair of crossings closer than the samples can be missed: its sliver then counts for the arc
-    test of the area).
+    test of the area). Also returns the extremum next to the foot, ``(ex, ey)``.
     """
     d11, d12, d22, d13, d23, d33, form = base_member(p1, p2, r1, r2, sp, sr, g)
     count = 0
     R0 = R1 = R2 = R3 = 0.0
     step = (2.0 * math.pi) / _SIGN_SAMPLES
+    t_foot = math.atan2(fy, fx)
+    t_ext = _extremum_near(t_foot, 0.25 * step, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+    ex = math.cos(t_ext)
+    ey = math.sin(t_ext)
     for k in range(_SIGN_SAMPLES):
         lo = -math.pi + k * step
         hi = lo + step if k + 1 < _SIGN_SAMPLES else math.pi
-        # the computed points inside [lo, hi), sorted (absent ones at +inf)
-        s0 = s1 = s2 = s3 = math.inf
-        # the computed points and the foot inside [lo, hi) (absent ones at +inf), sorted
-        s0 = s1 = s2 = s3 = s4 = math.inf
-        for i in range(5):
+        # the computed points, the foot and the extremum inside [lo, hi) (absent ones at +inf), sorted
+        s0 = s1 = s2 = s3 = s4 = s5 = math.inf
+        for i in range(6):
             if n <= i < n_all:  # unresolved points (resolved ones have a level of ~0, no sign)
                 t = math.atan2(pick4(i, Y0, Y1, Y2, Y3), pick4(i, X0, X1, X2, X3))
-            elif i == 4:
-                t = math.atan2(fy, fx)
+            elif i >= 4:
+                t = t_foot if i == 4 else t_ext
             else:
                 continue
             if lo <= t < hi:
                 if i < 4:
                     s0, s1, s2, s3 = put4(i, t, s0, s1, s2, s3)
-                else:
+                elif i == 4:
                     s4 = t
-        for _ in range(4):  # bubble sort of five entries
+                else:
+                    s5 = t
+        for _ in range(5):  # bubble sort of six entries
             s0, s1 = min(s0, s1), max(s0, s1)
             s1, s2 = min(s1, s2), max(s1, s2)
             s2, s3 = min(s2, s3), max(s2, s3)
             s3, s4 = min(s3, s4), max(s3, s4)
+            s4, s5 = min(s4, s5), max(s4, s5)
         a = lo
         fa = circle_level(a, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
-        for j in range(6):
-            b = hi if j == 5 else (s0 if j == 0 else (s1 if j == 1 else (s2 if j == 2 else (s3 if j == 3 else s4))))
+        for j in range(7):
+            b = hi if j == 6 else (s0 if j == 0 else (s1 if j == 1 else (s2 if j == 2 else (s3 if j == 3 else (s4 if j == 4 else s5)))))
             if not (b < math.inf) or b <= a:
                 continue
             fb = circle_level(b, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
             if (fa < 0.0) != (fb < 0.0):
                 if count == 4:
-                    return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3
+                    return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, ex, ey
                 root = _bisect_level(a, b, fa < 0.0, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
                 R0, R1, R2, R3 = put4(count, root, R0, R1, R2, R3)
                 count += 1
             a = b
             fa = fb
     if (count != 2 and count != 4) or count < n:
-        return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3
+        return n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, ex, ey
     # a root next to a resolved point is that point (polished, usually more accurate)
     Z0x, Z0y = _snap(R0, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
     Z1x, Z1y = _snap(R1, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
     Z2x, Z2y = _snap(R2, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
     Z3x, Z3y = _snap(R3, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3)
-    return count, Z0x, Z0y, Z1x, Z1y, Z2x, Z2y, Z3x, Z3y
+    return count, Z0x, Z0y, Z1x, Z1y, Z2x, Z2y, Z3x, Z3y, ex, ey
+
+
+@kernel
+def _extremum_near(t0, h, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
+    """The extremum of :func:`circle_level` in ``[t0 - h, t0 + h]`` (in ``[-pi, pi)``).
+
+    A cluster of crossings next to the foot of a nearly tangent line need not straddle the foot,
+    but it surrounds the extremum of the level there: the minimum when the level is positive at
+    the ends of the window, else the maximum. Golden-section search (the level has no usable
+    derivative at a contact of order 4, where Newton's method on ``F'`` stalls).
+    """
+    lo = t0 - h
+    hi = t0 + h
+    f_lo = circle_level(lo, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+    f_hi = circle_level(hi, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+    sign = 1.0 if f_lo + f_hi > 0.0 else -1.0  # minimise sign * level
+    ratio = 0.6180339887498949
+    x1 = hi - ratio * (hi - lo)
+    x2 = lo + ratio * (hi - lo)
+    f1 = sign * circle_level(x1, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+    f2 = sign * circle_level(x2, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+    for _ in range(90):
+        if not (lo < x1 < x2 < hi):
+            break
+        if f1 <= f2:
+            hi = x2
+            x2 = x1
+            f2 = f1
+            x1 = hi - ratio * (hi - lo)
+            f1 = sign * circle_level(x1, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+        else:
+            lo = x1
+            x1 = x2
+            f1 = f2
+            x2 = lo + ratio * (hi - lo)
+            f2 = sign * circle_level(x2, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr)
+    t = 0.5 * (lo + hi)
+    if t >= math.pi:
+        return t - 2.0 * math.pi
+    if t < -math.pi:
+        return t + 2.0 * math.pi
+    return t
 
 
 @kernel
@@ -824,8 +884,8 @@ def crossing_points_ellipse_ellipse(pa, pb, kind, out):
     tangency (a line of the split pencil member within ``_NEAR_TANGENT`` of tangency to the unit
     circle, or two points within ``_NEAR_PAIR`` of each other, in frame units), the kernel
     returns -2 and the glue decides ``kind`` exactly; otherwise the points found are returned.
-    A computed pair of points that the exact count says does not exist (a near miss within
-    rounding) is dropped; a missing one (a nearly tangent line that missed the circle) is
+    A computed pair of points (or single point next to the foot of the nearly tangent line) that
+    the exact count says does not exist (a near miss within rounding) is dropped; a missing one (a nearly tangent line that missed the circle) is
     returned as two copies of the foot of that line.
 
     A tangent point is found twice (once on each of two lines through it), once, or not at all
@@ -857,12 +917,24 @@ def crossing_points_ellipse_ellipse(pa, pb, kind, out):
             lone_d = nearest
             lone = i
     if kind < 0:
-        if gap < _NEAR_TANGENT or close < _NEAR_PAIR:
+        # fewer than two points: rounding hid a cluster of crossings (at least two exist)
+        if gap < _NEAR_TANGENT or close < _NEAR_PAIR or n < 2:
             return -2
         kind = n
     if kind == n or kind == 2 or kind == 4 or (kind == 1 and n < 2):
+        # 3 found, 2 exist: drop the one nearest the foot (a near miss, as 4 found drop a pair)
+        drop = -1
+        if n == 3 and kind == 2:
+            near = math.inf
+            for i in range(3):
+                d = hypot(pick4(i, X0, X1, X2, X3) - fx, pick4(i, Y0, Y1, Y2, Y3) - fy)
+                if d < near:
+                    near = d
+                    drop = i
         count = 0
         for i in range(n):
+            if i == drop:
+                continue
             if kind == n or n < 4 or (i != ci and i != cj):  # 4 found, 2 exist: drop the closest pair
                 out[count, 0], out[count, 1] = from_frame(pick4(i, X0, X1, X2, X3), pick4(i, Y0, Y1, Y2, Y3), cx, cy, a, b, ux, uy)
                 count += 1
