@@ -21,6 +21,7 @@ import math
 import mpmath as mpm
 import numpy as np
 import pytest
+import shapely
 from mpmath import mp, mpf
 
 from conftest import JIT_DISABLED
@@ -436,6 +437,91 @@ def test_overlap_area_properties_on_random_batches():
     # the scalar path gives the batch's numbers
     for k in rng.choice(n, 20, replace=False):
         assert overlap_area(a[k], b[k]) == area_ab[k]
+
+
+def _polygon_bounds(params, sides):
+    """Shapely polygons inscribed in and circumscribed about each ellipse row ``(cx, cy, a, b, ux, uy)``.
+
+    The unit frame's regular ``sides``-gon through the circle (inscribed) and the same one scaled by
+    ``1 / cos(pi / sides)`` (circumscribed, its edges tangent to the circle) mapped to the ellipse.
+    """
+    t = 2 * np.pi * np.arange(sides) / sides
+    cx, cy, a, b, ux, uy = (params[:, k : k + 1] for k in range(6))
+    out = []
+    for scale in (1.0, 1.0 / math.cos(math.pi / sides)):
+        x, y = scale * np.cos(t), scale * np.sin(t)
+        out.append(shapely.polygons(np.stack([cx + a * ux * x - b * uy * y, cy + a * uy * x + b * ux * y], axis=-1)))
+    return out
+
+
+def test_overlap_area_between_polygon_bounds_for_disparate_sizes():
+    # Semi-axes from 0.1 to 10 (log-uniform): one ellipse is often far longer or larger than the
+    # other, so that either one is the frame and the arcs of the other are tested in its own unit
+    # frame. Independent bracket (GEOS on polygons, no code shared with the kernels): the overlap
+    # of the inscribed polygons <= the overlap area <= the overlap of the circumscribed ones. The
+    # bracket is ~3e-4 of the larger area wide; a misplaced arc or segment is far outside it.
+    rng = np.random.default_rng(21)
+    n, sides = 1500, 256
+    a = c2.Ellipse(rng.normal(size=(n, 2)) * 0.7, 10 ** rng.uniform(-1, 1, (n, 2)), rng.uniform(0, 7, n))
+    b = c2.Ellipse(rng.normal(size=(n, 2)) * 0.7, 10 ** rng.uniform(-1, 1, (n, 2)), rng.uniform(0, 7, n))
+    area_ab, area_ba = overlap_area(a, b), overlap_area(b, a)
+    (in_a, out_a), (in_b, out_b) = _polygon_bounds(a._params, sides), _polygon_bounds(b._params, sides)
+    lower = shapely.area(shapely.intersection(in_a, in_b))
+    upper = shapely.area(shapely.intersection(out_a, out_b))
+    margin = 1e-12 * np.maximum(shapely.area(out_a), shapely.area(out_b))  # GEOS' own rounding
+    overlapping = c2.relate(a, b) == c2.Relation.OVERLAPPING
+    assert overlapping.sum() > 500
+    for area in (area_ab, area_ba):
+        assert np.all(area >= lower - margin) and np.all(area <= upper + margin)
+
+
+_TANGENT_AND_CROSSINGS = {
+    # ellipse 2 x 1 and a circle inside it at one vertex, crossing it twice besides (exact numbers)
+    "circle-right": (c2.Ellipse((0, 0), (2, 1)), c2.Circle((1, 0), 1)),
+    "circle-left": (c2.Ellipse((0, 0), (2, 1)), c2.Circle((-0.5, 0), 1.5)),
+    "big-circle-top": (c2.Ellipse((0, 0), (2, 1)), c2.Circle((0, -1), 2)),
+    "big-circle-bottom": (c2.Ellipse((0, 0), (2, 1)), c2.Circle((0, 1), 2)),
+}
+
+
+@pytest.mark.parametrize("name", list(_TANGENT_AND_CROSSINGS))
+def test_overlap_in_frame_tangent_point_once_in_any_order(name):
+    # The area kernel takes its 2..4 corners in any order and with a tangent point once, twice or
+    # not at all (its docstring). Here the two crossings and the tangent point, once, from the
+    # 30-digit reference (the double root merged), in all six orders, against the chord quadrature.
+    a, b = _TANGENT_AND_CROSSINGS[name]
+    frame, other = (a, b) if _area(a) <= _area(b) else (b, a)
+    ts = _crossings(_ell(frame), _ell(other), imag_tol=mpf(10) ** -10, merge=mpf(10) ** -10)
+    assert len(ts) == 3
+    corners = [(float(mpm.cos(t)), float(mpm.sin(t))) for t in ts]
+    p1, p2, r1, r2, sp, sr, _ = points_ellipse.conic_in_frame(frame._params, other._params)
+    ref = ref_area_quadrature(a, b)
+    scale = frame._params[2] * frame._params[3]
+    for order in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+        xy = [v for k in order for v in corners[k]]
+        area = scale * area_ellipse.overlap_in_frame(p1, p2, r1, r2, sp, sr, 3, *xy, 0.0, 0.0)
+        assert abs(area - ref) <= AREA_RTOL * _area(frame), order
+
+
+@pytest.mark.parametrize("depth", [1e-4, 1e-8, 1e-12])
+def test_arc_inside_ignores_a_sliver_at_the_middle(depth):
+    # An arc of the unit circle between two corners lies outside a circle B that pokes in by
+    # `depth` exactly at the arc's middle (two crossings closer than the pencil resolves, a sliver
+    # of area ~ depth^1.5): the arc counts as outside, as do its points outside the sliver. The
+    # reference: B's level at 64 points along the arc (mpmath), the majority side.
+    radius = 0.5
+    centre = 1 + radius - depth  # B = circle of this radius about (centre, 0)
+    p = 1 / radius
+    for half in (0.3, 1.0, 2.0):  # arcs of 0.6, 2 and 4 rad, symmetric about the angle 0
+        levels = [((mpm.cos(t) - centre) ** 2 + mpm.sin(t) ** 2) * p * p - 1 for t in mpm.linspace(-half, half, 64)]
+        inside = sum(level < 0 for level in levels) > len(levels) // 2
+        x0, y0 = math.cos(-half), math.sin(-half)
+        x1, y1 = math.cos(half), math.sin(half)
+        got = area_ellipse._arc_inside(True, x0, y0, x1, y1, 2 * half, p, 0.0, 0.0, p, centre * p, 0.0, p * p)
+        assert got == inside is False
+        # and the same arc with B's level shifted to contain it: inside
+        got = area_ellipse._arc_inside(True, x0, y0, x1, y1, 2 * half, p / 4, 0.0, 0.0, p / 4, 0.0, 0.0, p * p / 16)
+        assert got is True
 
 
 def _sweep(make, ts):
