@@ -503,6 +503,27 @@ def test_overlap_in_frame_tangent_point_once_in_any_order(name):
         assert abs(area - ref) <= AREA_RTOL * _area(frame), order
 
 
+@pytest.mark.parametrize("n", [3, 4])
+def test_corner_steps_of_a_closed_chain_sum_to_a_full_turn(n):
+    # Corners sorted by angle on a convex curve, one of them found twice (a tangent point) with
+    # the copy a hair behind the original: its counter-clockwise step is -1e-15 rad, which
+    # ccw_angle returns as 2 pi - 1e-15. The steps of a closed chain sum to 2 pi: the repaired
+    # steps are the exact ones (mpmath angles), the backward hair as 0, whichever step it is.
+    rng = np.random.default_rng(n)
+    for repeat in range(n - 1):
+        for _ in range(5):
+            angles = sorted(mpf(float(t)) for t in rng.uniform(-math.pi, math.pi, n - 1))
+            angles.insert(repeat + 1, angles[repeat] - mpf("1e-15"))
+            unit = [(float(mpm.cos(t)), float(mpm.sin(t))) for t in angles]
+            steps = [area_ellipse.ccw_angle(*unit[i], *unit[(i + 1) % n]) for i in range(n)] + [0.0] * (4 - n)
+            assert steps[repeat] > 6  # the wrong-way rounding this repairs
+            fixed = area_ellipse._fix_wrap(n, *steps, n - 1)
+            exact = [max(mpf(0), angles[i + 1] - angles[i]) for i in range(n - 1)]
+            exact.append(2 * mpm.pi - sum(angles[i + 1] - angles[i] for i in range(n - 1)))
+            for got, want in zip(fixed[:n], exact):
+                assert abs(got - want) <= 1e-14
+
+
 @pytest.mark.parametrize("depth", [1e-4, 1e-8, 1e-12])
 def test_arc_inside_ignores_a_sliver_at_the_middle(depth):
     # An arc of the unit circle between two corners lies outside a circle B that pokes in by
