@@ -41,7 +41,7 @@ KERNELS = "src/collide2d/_kernels"
 # family -> (kernel files, stages of the focused test selection: pytest arguments each). The
 # stages run in order and the first failing one kills the mutant, so most mutants stop after the
 # quick stage; only survivors (and mutants that only the slow tests catch) run every stage.
-_SLOW_BROADPHASE = "middle_filters or periodic_matches_nine_images or mixed_kinds_match_brute_force or fused_grid_matches"
+_SLOW_BROADPHASE = "middle_filters_are_certain or periodic_matches_nine_images or mixed_kinds_match_brute_force or fused_grid_matches"
 FAMILIES = {
     "area": (
         ["overlay/area_ellipse.py", "overlay/area_flat.py"],
