@@ -716,6 +716,53 @@ def test_intersection_points_tangent_and_degenerate_cases(name):
         np.testing.assert_allclose(points[key], expected[np.lexsort(expected.T)], rtol=0, atol=8 * EPS)
 
 
+_TANGENT_POINT = {
+    "circle-right": (2, 0),
+    "circle-left": (-2, 0),
+    "big-circle-top": (0, 1),
+    "big-circle-bottom": (0, -1),
+}
+# the same kind turned by Pythagorean directions (exact): an ellipse 2k x k and a circle of radius
+# k about k u, u = (3, 4) / 5 or (5, 12) / 13, touching at 2 k u and crossing twice
+for _d, _k in (((3, 4), 5), ((-4, 3), 5), ((5, 12), 13), ((12, -5), 13)):
+    _TANGENT_AND_CROSSINGS[f"turned-{_d[0]}-{_d[1]}"] = (c2.Ellipse((0, 0), (2 * _k, _k), direction=_d), c2.Circle(_d, _k))
+    _TANGENT_POINT[f"turned-{_d[0]}-{_d[1]}"] = (2 * _d[0], 2 * _d[1])
+
+
+@pytest.mark.parametrize("name", list(_TANGENT_AND_CROSSINGS))
+def test_intersection_points_two_crossings_and_a_tangent_point(name):
+    # Exact kind 3: the tangent point once (exact here), the two crossings, all on both boundaries.
+    a, b = _TANGENT_AND_CROSSINGS[name]
+    tangent = np.array(_TANGENT_POINT[name], dtype=float)
+    scale = np.abs(tangent).max()
+    assert len(_crossings(_ell(a), _ell(b), imag_tol=mpf(10) ** -10, merge=mpf(10) ** -10)) == 3
+    for first, second in ((a, b), (b, a)):
+        points = intersection_points(first, second)
+        assert points.shape == (3, 2)
+        assert np.count_nonzero(np.hypot(*(points - tangent).T) <= 4 * EPS * scale) == 1
+        for p in points:
+            assert _residual(a, p) <= RESIDUAL_ULPS and _residual(b, p) <= RESIDUAL_ULPS
+
+
+@pytest.mark.parametrize("ulps", [1, -1])
+@pytest.mark.parametrize("turn", [((1, 0), 1), ((3, 4), 5), ((-4, 3), 5), ((5, 12), 13)], ids=str)
+def test_intersection_points_near_miss_beside_two_crossings(turn, ulps):
+    # The circle touching the ellipse at 2 k u (as above) grown or shrunk by one ulp of its
+    # radius: the tangency becomes a near miss (2 crossings) or a pair of crossings ~1e-8 apart
+    # (4), which the 30-digit reference counts; a pair found by rounding where none exists is
+    # dropped.
+    d, k = turn
+    a = c2.Ellipse((0, 0), (2 * k, k), direction=d)
+    b = c2.Circle(d, k * (1 + ulps * 2.0**-52))
+    count = len(_crossings(_ell(a), _ell(b)))
+    assert count in (2, 4)
+    for first, second in ((a, b), (b, a)):
+        points = intersection_points(first, second)
+        assert len(points) == count
+        for p in points:
+            assert _residual(a, p) <= RESIDUAL_ULPS and _residual(b, p) <= RESIDUAL_ULPS
+
+
 def _osculating_pair(sx, sy):
     # The circle of curvature of x^2/45^2 + y^2/80^2 = 1 at (27, 64) (eccentric angle with cos 3/5,
     # sin 4/5: centre ((a^2 - b^2)/a cos^3, (b^2 - a^2)/b sin^3) = (-21, 28), radius
