@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 
-def as_float_array(value, name, *, vector=False):
+def as_float_array(value, name, *, vector=False) -> np.ndarray:
     """Return ``value`` as a float64 array, finite everywhere (``value`` itself when it already is
     one: do not write into the result).
 

@@ -25,7 +25,7 @@ from typing import Any, Literal, NamedTuple, Union, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _dispatch, _jit, _within, predicates
+from collide2d import _dispatch, _jit, _pairs, _within, predicates
 from collide2d._pairs import pair_batches, shifted_rows
 from collide2d._validate import check_option
 from collide2d.shapes import Box, Shape
@@ -1108,7 +1108,7 @@ class Index:
         self._periodic = periodic
         self._coll = _Collection(shapes, "shapes")
         self._inflated = self._coll.grown(self._margin).bounds
-        self._lists: dict = {}
+        self._lists: dict[Any, Any] = {}
 
     def __len__(self) -> int:
         return len(self._coll)
@@ -1430,7 +1430,7 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
         raise ValueError(f"pairs must be an integer array of shape (2, n), got {pairs.dtype} {pairs.shape}")
     n = pairs.shape[1]
     if n:
-        count = int(scenes._sources(shapes)[1][-1])
+        count = int(_pairs._sources(shapes)[1][-1])
         low, high = int(pairs.min()), int(pairs.max())
         if low < 0 or high >= count:
             wrong = low if low < 0 else high

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -869,6 +869,7 @@ def query_impacts(
         local[rows] = np.arange(rows.size)
 
     class _Swept:  # the broad phase's view of a collection: only its bounds are read without a predicate
+        bounds: Any
         kind = kinds = None
         params = np.zeros((n, 6))
         verts = np.zeros((0, 2))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from collide2d import scenes
+from collide2d import _pairs
 from collide2d.shapes import Shape
 
 __all__ = ["COLLIDING_COLOR", "DENSITY_ABOVE", "LABEL_LIMIT", "plot_contact", "plot_pairs", "plot_shapes"]
@@ -49,7 +49,7 @@ def _axes(ax):
 
 def _rows(shapes):
     """``[(shape batch, kernel rows, vertices)]`` of a collection, in numbering order."""
-    sources, _ = scenes._sources(shapes)
+    sources, _ = _pairs._sources(shapes)
     for source in sources:
         if not isinstance(source, Shape):
             raise TypeError(f"shapes must be collide2d shapes, got {type(source).__name__}")
@@ -181,7 +181,7 @@ def plot_shapes(shapes, ax=None, *, colliding=None, labels=None, facecolor=FACE_
 
 def _bounds(shapes):
     """Bounding boxes ``(n, 4)`` of the numbered shapes (infinite for lines)."""
-    sources, _ = scenes._sources(shapes)
+    sources, _ = _pairs._sources(shapes)
     boxes = [np.asarray(source._bounds(), dtype=np.float64).reshape(-1, 4) for source in sources]
     return np.concatenate(boxes) if boxes else np.zeros((0, 4))
 
@@ -280,7 +280,7 @@ def _draw_details(ax, pair_batches, *, overlaps=True, points=True, contacts=True
 
 
 def _typical_size(shapes):
-    sources, _ = scenes._sources(shapes)
+    sources, _ = _pairs._sources(shapes)
     extents = []
     for source in sources:
         bounds = np.asarray(source._bounds(), dtype=np.float64).reshape(-1, 4)
@@ -363,13 +363,13 @@ def plot_pairs(
     if shown_shifts is not None and np.any(shown_shifts):
         # images of b across the periodic edges, outlined in grey, where the overlaps are drawn
         moved = np.flatnonzero(np.any(shown_shifts != 0, axis=1))
-        ghosts = [b for _, _, b in scenes.pair_batches(shapes, shown[:, moved], shown_shifts[moved])]
+        ghosts = [b for _, _, b in _pairs.pair_batches(shapes, shown[:, moved], shown_shifts[moved])]
         plot_shapes(ghosts, ax, facecolor="none", edgecolor="0.55", alpha=1.0, linewidth=0.6)
     if shown.shape[1]:
         crowded = shown.shape[1] > 40
         _draw_details(
             ax,
-            scenes.pair_batches(shapes, shown, shown_shifts),
+            _pairs.pair_batches(shapes, shown, shown_shifts),
             normal_length=(0.15 if crowded else 0.35) * _typical_size(shapes),
             marker=5.0 if crowded else 16.0,
         )

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _dispatch, _exact, _magnitude
+from collide2d._kernels import codes
 from collide2d._validate import MAGNITUDE_MAX, as_float_array, check_coordinates, pair
 from collide2d.shapes import Shape
 
@@ -205,7 +206,7 @@ def raycast(
     o = pair(origin, "origin")
     d = pair(direction, "direction")
     if not shape.shape and type(o) is tuple and type(d) is tuple and type(max_distance) in (float, int):
-        limit = float(max_distance)
+        limit = float(max_distance)  # type: ignore[arg-type]  # an int or a float here
         if not limit >= 0.0:
             raise ValueError("max_distance must be >= 0 (inf for no limit), got NaN or a negative value")
         if d == (0.0, 0.0):
@@ -232,7 +233,7 @@ def raycast(
     params = shape._flat_params()
     kind = shape._kind
     decide, measure, loop = _kernel_set(kind)
-    undecided = _dispatch.codes.UNDECIDED
+    undecided = codes.UNDECIDED
     if n:
         tame_s = _magnitude.tame_rows(shape)
         wild = ~_tame_rays(rays)[index_r]
@@ -257,5 +258,5 @@ def raycast(
     if beyond.any():
         out[beyond] = (np.inf, np.nan, np.nan, np.nan, np.nan)
     out[:, 3:5] += 0.0  # no -0.0 in the normals
-    out = out.reshape(batch + (5,))
+    out = out.reshape(batch + (5,))  # type: ignore[assignment]
     return RayHit(out[..., 0], out[..., 1:3], out[..., 3:5])
