@@ -72,6 +72,7 @@ API_SECTIONS = [
     ("Predicates", ["collide2d.predicates"]),
     ("Measures", ["collide2d.measurement", "collide2d.overlay", "collide2d.perram_wertheim"]),
     ("Many shapes", ["collide2d.broadphase"]),
+    ("Motion", ["collide2d.motion", "collide2d.raycast"]),
     ("Converters", ["collide2d.convert"]),
 ]
 OTHER = "More functions and classes"  # public names of modules not listed above

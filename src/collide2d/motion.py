@@ -680,7 +680,7 @@ def time_of_impact(
     float noise so that their float filters decide: the shapes are apart there, or the search
     starts again below that time, with the check twice as far back. The
     time is right to about an ulp for transversal contacts (measured: at most 2.2e-16 for
-    ``t_max = 1`` over all kind pairs in translation; ``docs/motion.md``), plus the rounding of
+    ``t_max = 1`` over all kind pairs in translation; see https://collide2d.readthedocs.io/en/latest/motion.html), plus the rounding of
     the moved shapes divided by the approach speed. A contact that only grazes (approach speed 0
     at contact) is ill-conditioned: there the time is only determined to about the square root
     of that rounding. Turning shapes converge linearly, fast when the bound on the approach speed
