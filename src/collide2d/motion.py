@@ -30,8 +30,8 @@ _KIND_CLASS = {"ellipse": Ellipse, "polygon": Polygon, "segment": Segment, "line
 _TIME_TOL = 2.0**-45  # 2.8e-14
 _MAX_STEPS = 4000
 _SWEEP_AFTER = 32  # turning pairs still searching after this many steps advance in batches of
-_SWEEP_SAMPLES = 256  # this many steps, twice as many each time, up to
-_SWEEP_MOST = 32768
+_SWEEP_SAMPLES = 64  # this many steps, twice as many each time, up to
+_SWEEP_MOST = 8192
 _NOISE = 2.0**-42  # relative float noise of a separation (of its witness coordinates): 2.3e-13
 _CERTIFY = 2.0**-40  # the exact predicates check that the shapes are apart 9e-13 t_max before the answer
 _ULP = 2.0**-52
@@ -446,37 +446,51 @@ class _Motion:
         return np.minimum(step, cap)
 
 
-def _sweep(motion, row, f, step, t_max, state, free, upper, samples):
-    """Conservative advancement of one pair, ``samples`` steps at once.
+def _sweep(motion, rows, f, step, t_end, samples, state, free, upper):
+    """Conservative advancement of the pairs ``rows``, ``samples[k]`` steps at once each.
 
     Used when single steps crawl (a turning pair passing close by, or meeting at a small approach
-    speed): the separation is evaluated at ``samples`` times spaced by the current step, in one
-    batch. Each time apart is free of contact over a ball (back by :meth:`_Motion.back_steps`,
-    ahead by :meth:`_Motion.steps`); the pair advances to the last time whose ball joins the ones
-    before without a gap. A time at which the shapes overlap bounds the first contact from above.
+    speed): the separation of each pair is evaluated at ``samples`` times spaced by its current
+    step, all pairs in one batch. Each time apart is free of contact over a ball (back by
+    :meth:`_Motion.back_steps`, ahead by :meth:`_Motion.steps`); a pair advances to the last time
+    whose ball joins the ones before without a gap. A time at which the shapes overlap bounds the
+    first contact from above. Returns whether each pair made progress, and how many of its
+    times joined.
     """
-    ts = f + step * np.arange(1, samples + 1)
-    ts = ts[ts < t_max]
-    if ts.size == 0:
-        ts = np.array([t_max])
-    rows = np.full(ts.size, row)
-    got = motion.contact(rows, ts, exact=False)
+    count = samples.astype(np.int64)
+    start = np.cumsum(count) - count
+    owner = np.repeat(np.arange(rows.size), count)
+    j = np.arange(owner.size) - start[owner] + 1
+    ts = f[owner] + step[owner] * j
+    inside = ts < t_end[owner]
+    ts, owner = ts[inside], owner[inside]
+    got = motion.contact(rows[owner], ts, exact=False)
     s = got[:, 0]
     clear = s > _NOISE * np.abs(got[:, 3:7]).max(axis=1)
-    ahead = np.where(clear, motion.steps(rows, got, ts, np.full(ts.size, t_max)), 0.0)
-    behind = np.where(clear, motion.back_steps(rows, got), 0.0)
-    # covered[j]: free up to there from f, using the balls of the times before j
-    reach = np.maximum.accumulate(np.concatenate([[f + step], ts + ahead]))
-    joins = clear & (ts - behind <= reach[:-1])
-    gap = np.flatnonzero(~joins)
-    last = (gap[0] if gap.size else ts.size) - 1
-    if last >= 0:
-        free[row] = ts[last]
-        state[row] = got[last]
-    overlap = np.flatnonzero(s < 0.0)
-    if overlap.size:
-        upper[row] = min(upper[row], ts[overlap[0]])
-    return last >= 0 or (overlap.size > 0 and ts[overlap[0]] < t_max)
+    ahead = np.where(clear, motion.steps(rows[owner], got, ts, t_end[owner]), 0.0)
+    behind = np.where(clear, motion.back_steps(rows[owner], got), 0.0)
+    moved = np.zeros(rows.size, dtype=bool)
+    joined = np.zeros(rows.size)
+    bounds = np.searchsorted(owner, np.arange(rows.size + 1))
+    for k in range(rows.size):
+        lo, hi = bounds[k], bounds[k + 1]
+        if lo == hi:
+            continue
+        # reach[i]: free up to there from f, by the balls of the times before i
+        reach = np.maximum.accumulate(np.concatenate([[f[k] + step[k]], ts[lo:hi] + ahead[lo:hi]]))
+        joins = clear[lo:hi] & (ts[lo:hi] - behind[lo:hi] <= reach[:-1])
+        gap = np.flatnonzero(~joins)
+        last = (gap[0] if gap.size else hi - lo) - 1
+        joined[k] = last + 1
+        if last >= 0:
+            free[rows[k]] = ts[lo + last]
+            state[rows[k]] = got[lo + last]
+            moved[k] = True
+        overlap = np.flatnonzero(s[lo:hi] < 0.0)
+        if overlap.size:
+            upper[rows[k]] = min(upper[rows[k]], ts[lo + overlap[0]])
+            moved[k] = True
+    return moved, joined
 
 
 def _impact_flat(motion, t_max):
@@ -565,13 +579,15 @@ def _impact_flat(motion, t_max):
         f, u, step, tol, tm = f[~after], u[~after], step[~after], tol[~after], tm[~after]
         if iteration >= _SWEEP_AFTER:  # crawling turning pairs: many steps in one batch each
             crawl = ~motion.still[live] & (f + step < u)
-            for k in np.flatnonzero(crawl):
-                row = live[k]
+            if crawl.any():
+                rows = live[crawl]
+                moved, joined = _sweep(motion, rows, f[crawl], step[crawl], np.minimum(tm[crawl], u[crawl]),
+                                       sweeps[rows], state, free, upper)
                 # no progress: the gaps ahead are within the float noise; the time is known to
                 # the bracket, or to the next step
-                stalled[row] = not _sweep(motion, row, f[k], step[k], min(tm[k], u[k]), state, free, upper,
-                                          int(sweeps[row]))
-                sweeps[row] = min(2.0 * sweeps[row], _SWEEP_MOST)  # wider each time
+                stalled[rows] = ~moved
+                # next time twice as many times as joined (all of them joined: twice as many)
+                sweeps[rows] = np.clip(2.0 * joined, _SWEEP_SAMPLES, _SWEEP_MOST)
             go = ~crawl  # the others take one step below; the swept pairs stay live
             probing, f, u, step, tol = live[go], f[go], u[go], step[go], tol[go]
         else:
@@ -667,9 +683,13 @@ def time_of_impact(
     * **Turning shapes**: conservative advancement (Mirtich, *Impulse-based dynamic simulation of
       rigid body systems*, 1996; Zhang, Lee, Kim, Tang and Manocha, C2A, 2006): the gap along the
       separating direction shrinks at most at ``max(0, -V . n) + |w_a| r_a + |w_b| r_b``, ``r`` the
-      farthest extent of each shape from its reference point, so a step of separation over that
-      bound cannot pass a contact, however fast or thin the shapes (no tunnelling). A turning
-      line, which has no finite extent, uses a bound through its distance to the other shape.
+      farthest extent of each shape from its reference point (0 for a circle), so a step of
+      separation over that bound cannot pass a contact, however fast or thin the shapes (no
+      tunnelling). A turning line, which has no finite extent, uses a bound through its distance
+      to the other shape. A pair whose steps crawl (passing close by, or meeting at a small
+      approach speed) takes hundreds of steps at once: the separation at many times in one
+      batch, each time apart free of contact over a ball of that radius backwards and forwards,
+      advancing to the end of the balls that join without a gap.
 
     The search evaluates float separations; a gap within the float noise of the coordinates
     (about ``2**-42`` of them) keeps the normal of the last clear one. Once the next step is below
@@ -684,8 +704,9 @@ def time_of_impact(
     the moved shapes divided by the approach speed. A contact that only grazes (approach speed 0
     at contact) is ill-conditioned: there the time is only determined to about the square root
     of that rounding. Turning shapes converge linearly, fast when the bound on the approach speed
-    is tight; the search gives up after 4000 steps and then returns the last time known apart (a
-    lower bound). Two lines turning at different rates, parallel and apart at 0, cross at every
+    is tight; their search also ends when the gap is within the float noise, where the time is
+    only known to about that noise over the approach speed. After 4000 steps the search gives up
+    and returns the last time known apart (a lower bound). Two lines turning at different rates, parallel and apart at 0, cross at every
     later time: the time is 0.0 (the infimum) with NaN point and normal.
 
     The point is the midpoint of the witness points of :func:`collide2d.contact` at the checked
