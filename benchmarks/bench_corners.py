@@ -1,7 +1,8 @@
 """Times the paths that the exactness corners touch, for before/after comparisons.
 
 * ``overlap_area`` and ``intersection_points`` on the overlapping ellipse pairs of the
-  ``bench_predicates.py`` workload (``common.random_pairs``), batched;
+  ``bench_predicates.py`` workload (``common.random_pairs``), batched, and ``perram_wertheim`` on
+  all its pairs;
 * ``intersection_points`` of ellipses against segments and lines: short segments near the
   ellipse (the segment kernel), long tilted segments and far lines (through the foot of the
   centre), batched and one pair at a time;
@@ -44,6 +45,8 @@ def main():
     a, b = c2.Ellipse(ca[keep], ra[keep], ta[keep]), c2.Ellipse(cb[keep], rb[keep], tb[keep])
     add("`overlap_area`, overlapping ellipse pairs", keep.size, lambda: c2.overlap_area(a, b))
     add("`intersection_points`, overlapping ellipse pairs", keep.size, lambda: c2.intersection_points(a, b))
+    a_all, b_all = c2.Ellipse(ca, ra, ta), c2.Ellipse(cb, rb, tb)
+    add("`perram_wertheim`, all ellipse pairs", args.n, lambda: c2.perram_wertheim(a_all, b_all))
 
     rng = np.random.default_rng(SEED)
     n = 100_000

@@ -52,7 +52,7 @@ from numba import prange
 
 from collide2d._jit import kernel, loop
 
-from ..relate.conic import pw_maximise
+from ..relate.conic import _pw_value, pw_maximise
 from ..vec import hypot
 
 _EPS = 2.0**-53
@@ -761,7 +761,22 @@ def _pair_frame(pa, pb):
 
 
 @kernel
-def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy):
+def _pw_newton(nA, nB, DA, DB, T, lam):
+    """One more Newton step on the stationarity polynomial ``P`` at ``lam`` in (0, 1/2], kept
+    only if it lowers ``|P|``: :func:`conic.pw_maximise` stops at a step of 1e-11 of ``lam``,
+    which can leave the contact point 1e-11 off; Newton's quadratic convergence makes one step
+    enough."""
+    P, dP = _pw_value(lam, nA, nB, DA, DB, T)
+    if not (dP < 0.0) or P == 0.0:
+        return lam
+    new = lam - P / dP
+    if not (new > 0.0 and new < 1.0):
+        return lam
+    return new if abs(_pw_value(new, nA, nB, DA, DB, T)[0]) < abs(P) else lam
+
+
+@kernel
+def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy, polish=False):
     """Maximise the Perram-Wertheim function in the frame of A (scaled); section 1.2.
 
     F(l) = l (1 - l) [(1 - l) n_A + l n_B] / [(1 - l)^2 D_A + l^2 D_B + l (1 - l) T] with the
@@ -769,7 +784,8 @@ def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy):
     D = a^2 b^2, T = tr(adj Sigma_A Sigma_B). Newton on the stationarity polynomial
     P = N'D - N D' (one sign change on (0, 1), P(0) > 0 > P(1)) inside a bracket, bisection when a
     step leaves it, started at h_A / (h_A + h_B) (exact for circles).
-    Returns ``(lam, F*, iterations)``.
+    With ``polish`` (the contact point is wanted, not only a seed), :func:`_pw_newton` refines
+    ``lam``. Returns ``(lam, F*, iterations)``.
     """
     dB0 = cphi * dx + sphi * dy
     dB1 = cphi * dy - sphi * dx
@@ -784,6 +800,11 @@ def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy):
     hA = hypot(aA * dx, bA * dy) / dd
     hB = hypot(aB * dB0, bB * dB1) / dd
     lam, it = pw_maximise(nA, nB, DA, DB, T, hA / (hA + hB))
+    if polish:  # in the orientation where the smaller of lam, 1 - lam has full precision
+        if lam > 0.5:
+            lam = 1.0 - _pw_newton(nB, nA, DB, DA, T, 1.0 - lam)
+        else:
+            lam = _pw_newton(nA, nB, DA, DB, T, lam)
     mu = 1.0 - lam
     F = lam * mu * (mu * nA + lam * nB) / (mu * mu * DA + lam * lam * DB + lam * mu * T)
     return lam, F, it
@@ -829,7 +850,7 @@ def perram_wertheim_ellipse_ellipse(pa, va, pb, vb):
     and approach distance NaN, scale 0.
     """
     S, ux, uy, aA, bA, aB, bB, cphi, sphi, dx, dy = _pair_frame(pa, pb)
-    lam, F, _ = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy)
+    lam, F, _ = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy, True)
     if F == 0.0:
         return pa[0], pa[1], _NAN, _NAN, 0.0, _NAN
     x0, x1, m0, m1 = _pw_geometry(aA, bA, aB, bB, cphi, sphi, dx, dy, lam)
