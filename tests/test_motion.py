@@ -693,3 +693,22 @@ def test_far_from_the_origin(far, monkeypatch):
         got = c2.time_of_impact(a, b, velocity_b=(-3.7, 0.1), angular_velocity_a=w, t_max=2)
         assert got.time == pytest.approx(near.time, abs=1e-12 + 64 * far * 2.0**-52 / 3.7)
         assert len(calls) < 200
+
+
+@pytest.mark.parametrize("gap", [1e-4, 7e-6, 6e-6, 1e-6])
+def test_turning_near_miss_and_near_graze(gap):
+    # a point passing just above an ellipse that turns slowly: the top rises by about 6.75e-6
+    # while the point passes, so it misses above 7e-6 and hits (at a small approach speed) below;
+    # the search must neither report the near miss as a hit nor crawl (a regression)
+    e = c2.Ellipse((0, 0), (1, 0.5))
+    got = c2.time_of_impact(e, c2.Point((-3, 0.5 + gap)), velocity_b=(1, 0), angular_velocity_a=1e-3, t_max=6)
+
+    def g(t):
+        x, y = t - 3, mpmath.mpf(0.5 + gap)
+        th = mpmath.mpf(1e-3) * t
+        u = mpmath.cos(th) * x + mpmath.sin(th) * y
+        v = -mpmath.sin(th) * x + mpmath.cos(th) * y
+        return u**2 + (v / mpmath.mpf(0.5)) ** 2 - 1
+
+    want = _first_root(g, 6.0, samples=20000)
+    assert (math.isinf(want) and math.isinf(got.time)) or got.time == pytest.approx(want, abs=1e-8)

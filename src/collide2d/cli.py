@@ -421,6 +421,13 @@ def _warmup_tasks():
                     tasks.append((f"{name} {first}-{second} ({size})", functools.partial(operation, a, b)))
     for size, pair in (("single", (single["ellipse"], c2.Circle((3.0, 0.0), 1.0))), ("batch", (batch["ellipse"], batch["ellipse"][::-1]))):
         tasks.append((f"perram_wertheim ellipse-ellipse ({size})", functools.partial(c2.perram_wertheim, *pair)))
+    # motion: the rigid moves of every kind (single and batched), and time of impact turning
+    for size, shapes in (("single", single), ("batch", batch)):
+        for kind, shape in shapes.items():
+            tasks.append((f"rotate {kind} ({size})", functools.partial(c2.rotate, shape, 0.5)))
+    tasks.append(("time_of_impact ellipse-polygon (turning)", functools.partial(
+        c2.time_of_impact, single["ellipse"], c2.Box((4.0, 0.0), (5.0, 1.0)), velocity_b=(-4.0, 0.0),
+        angular_velocity_a=1.0)))
     # exact fallback: exactly tangent circles
     tasks.append(("exact fallback", functools.partial(c2.touches, c2.Circle((0.0, 0.0), 1.0), c2.Circle((2.0, 0.0), 1.0))))
     rng = np.random.default_rng(0)

@@ -29,6 +29,9 @@ _KIND_CLASS = {"ellipse": Ellipse, "polygon": Polygon, "segment": Segment, "line
 # (or * the time reached, when t_max is infinite) and gives up after _MAX_STEPS evaluations.
 _TIME_TOL = 2.0**-45  # 2.8e-14
 _MAX_STEPS = 4000
+_SWEEP_AFTER = 32  # turning pairs still searching after this many steps advance in batches of
+_SWEEP_SAMPLES = 64  # this many steps, twice as many each time, up to
+_SWEEP_MOST = 8192
 _NOISE = 2.0**-42  # relative float noise of a separation (of its witness coordinates): 2.3e-13
 _CERTIFY = 2.0**-40  # the exact predicates check that the shapes are apart 9e-13 t_max before the answer
 _ULP = 2.0**-52
@@ -101,6 +104,17 @@ def _extents(shape, ref):
         r = np.zeros(p.shape[0])
         np.maximum.at(r, owner, np.hypot(*(v - ref[owner]).T))
     return r * (1.0 + 8 * _ULP)
+
+
+def _turn_extents(shape):
+    """The extents that bound how fast a turn about the reference point moves the shape's
+    boundary: those of :func:`_extents`, but 0 for circles (a turn about the centre leaves the
+    set as it is)."""
+    r = _extents(shape, reference_points(shape))
+    if shape._kind == "ellipse":
+        p = shape._flat_params()
+        r[p[:, 2] == p[:, 3]] = 0.0
+    return r
 
 
 def _kernel_shape(kind, params, verts=None):
@@ -327,8 +341,8 @@ class _Motion:
         if offset_b is not None:
             self.ref_b = self.ref_b + offset_b
         # |w| r: the speed bound of the turn (0 without a turn, also for a line)
-        self.ext_a = np.where(wa == 0.0, 0.0, _extents(a, reference_points(a))[index_a]) * np.abs(wa)
-        self.ext_b = np.where(wb == 0.0, 0.0, _extents(b, reference_points(b))[index_b]) * np.abs(wb)
+        self.ext_a = np.where(wa == 0.0, 0.0, _turn_extents(a)[index_a]) * np.abs(wa)
+        self.ext_b = np.where(wb == 0.0, 0.0, _turn_extents(b)[index_b]) * np.abs(wb)
         self.still = (wa == 0.0) & (wb == 0.0)  # pure translation: b moves relative to a
 
     def contact(self, rows, t, exact=True):
@@ -398,6 +412,16 @@ class _Motion:
             step[line] = self._line_steps(rows[line], values[line], t[line], t_max[line])
         return step
 
+    def back_steps(self, rows, values):
+        """How far back in time from ``values`` (apart) no contact can be: the separation over
+        ``max(0, V . n) + |w_a| r_a + |w_b| r_b`` (as :meth:`steps`, run backwards; 0 for lines)."""
+        v = self.vb[rows] - self.va[rows]
+        n = values[:, 1:3]
+        rate = np.maximum(0.0, v[:, 0] * n[:, 0] + v[:, 1] * n[:, 1]) + self.ext_a[rows] + self.ext_b[rows]
+        rate = rate * (1.0 + 16 * _ULP)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(np.isfinite(rate), np.where(rate > 0.0, values[:, 0] / rate, np.inf), 0.0)
+
     def _line_steps(self, rows, values, t, t_max):
         """Certified steps for pairs with a turning line (see :func:`_Motion.steps`)."""
         s = values[:, 0]
@@ -420,6 +444,53 @@ class _Motion:
             step = np.where(rate > 0.0, s / rate, np.inf)
             cap = np.where(speed > 0.0, radius / speed, np.inf)
         return np.minimum(step, cap)
+
+
+def _sweep(motion, rows, f, step, t_end, samples, state, free, upper):
+    """Conservative advancement of the pairs ``rows``, ``samples[k]`` steps at once each.
+
+    Used when single steps crawl (a turning pair passing close by, or meeting at a small approach
+    speed): the separation of each pair is evaluated at ``samples`` times spaced by its current
+    step, all pairs in one batch. Each time apart is free of contact over a ball (back by
+    :meth:`_Motion.back_steps`, ahead by :meth:`_Motion.steps`); a pair advances to the last time
+    whose ball joins the ones before without a gap. A time at which the shapes overlap bounds the
+    first contact from above. Returns whether each pair made progress, and how many of its
+    times joined.
+    """
+    count = samples.astype(np.int64)
+    start = np.cumsum(count) - count
+    owner = np.repeat(np.arange(rows.size), count)
+    j = np.arange(owner.size) - start[owner] + 1
+    ts = f[owner] + step[owner] * j
+    inside = ts < t_end[owner]
+    ts, owner = ts[inside], owner[inside]
+    got = motion.contact(rows[owner], ts, exact=False)
+    s = got[:, 0]
+    clear = s > _NOISE * np.abs(got[:, 3:7]).max(axis=1)
+    ahead = np.where(clear, motion.steps(rows[owner], got, ts, t_end[owner]), 0.0)
+    behind = np.where(clear, motion.back_steps(rows[owner], got), 0.0)
+    moved = np.zeros(rows.size, dtype=bool)
+    joined = np.zeros(rows.size)
+    bounds = np.searchsorted(owner, np.arange(rows.size + 1))
+    for k in range(rows.size):
+        lo, hi = bounds[k], bounds[k + 1]
+        if lo == hi:
+            continue
+        # reach[i]: free up to there from f, by the balls of the times before i
+        reach = np.maximum.accumulate(np.concatenate([[f[k] + step[k]], ts[lo:hi] + ahead[lo:hi]]))
+        joins = clear[lo:hi] & (ts[lo:hi] - behind[lo:hi] <= reach[:-1])
+        gap = np.flatnonzero(~joins)
+        last = (gap[0] if gap.size else hi - lo) - 1
+        joined[k] = last + 1
+        if last >= 0:
+            free[rows[k]] = ts[lo + last]
+            state[rows[k]] = got[lo + last]
+            moved[k] = True
+        overlap = np.flatnonzero(s[lo:hi] < 0.0)
+        if overlap.size:
+            upper[rows[k]] = min(upper[rows[k]], ts[lo + overlap[0]])
+            moved[k] = True
+    return moved, joined
 
 
 def _impact_flat(motion, t_max):
@@ -450,7 +521,9 @@ def _impact_flat(motion, t_max):
     initial = values.copy()
     retries = np.ones(n)  # the margin of the exact check doubles after each failed check of a pair
     back = np.zeros(n)  # how far a probe backs off from a known intersecting time
-    for _ in range(_MAX_STEPS):
+    sweeps = np.full(n, float(_SWEEP_SAMPLES))  # steps per batch of a crawling pair (see _sweep)
+    stalled = np.zeros(n, dtype=bool)  # a batch of steps that made no progress
+    for iteration in range(_MAX_STEPS):
         if live.size == 0:
             break
         f, u, tm = free[live], upper[live], t_max[live]
@@ -458,7 +531,11 @@ def _impact_flat(motion, t_max):
         scale = np.where(np.isfinite(tm), tm, f + np.minimum(step, 1e300))
         tol = _TIME_TOL * scale
         after = ~np.isfinite(u) & (f + step > tm)  # no contact up to t_max
-        close = ~after & ((step <= tol) | (u - f <= tol))
+        # done: the next step is below the tolerance, or the bracket is, or (turning pairs) the
+        # gap is within the float noise, where the time is only known to about that noise over the
+        # approach speed (Newton steps of a translation still gain there: its normal is kept)
+        blurred = ~motion.still[live] & (state[live, 0] <= _NOISE * np.abs(state[live, 3:7]).max(axis=1))
+        close = ~after & ((step <= tol) | (u - f <= tol) | blurred | stalled[live])
         time[live[after]] = np.inf
         if close.any():
             # the answer: certified by the exact predicates a little before it (where the gap is
@@ -499,24 +576,41 @@ def _impact_flat(motion, t_max):
         live = live[~after]
         if live.size == 0:
             break
-        f, u, step, tol = f[~after], u[~after], step[~after], tol[~after]
+        f, u, step, tol, tm = f[~after], u[~after], step[~after], tol[~after], tm[~after]
+        if iteration >= _SWEEP_AFTER:  # crawling turning pairs: many steps in one batch each
+            crawl = ~motion.still[live] & (f + step < u)
+            if crawl.any():
+                rows = live[crawl]
+                moved, joined = _sweep(motion, rows, f[crawl], step[crawl], np.minimum(tm[crawl], u[crawl]),
+                                       sweeps[rows], state, free, upper)
+                # no progress: the gaps ahead are within the float noise; the time is known to
+                # the bracket, or to the next step
+                stalled[rows] = ~moved
+                # next time twice as many times as joined (all of them joined: twice as many)
+                sweeps[rows] = np.clip(2.0 * joined, _SWEEP_SAMPLES, _SWEEP_MOST)
+            go = ~crawl  # the others take one step below; the swept pairs stay live
+            probing, f, u, step, tol = live[go], f[go], u[go], step[go], tol[go]
+        else:
+            probing = live
         # the certified step; one that reaches a known intersecting time (only rounding puts it
         # there: the root is within rounding of that time) backs off from it by a quarter
         # tolerance, twice as far each time in a row that this is still not apart (the rounding
         # of the moved shapes may exceed the tolerance), at most to the middle of the bracket
+        if probing.size == 0:
+            continue
         backing = ~(f + step < u)
-        back[live[~backing]] = 0.25 * tol[~backing]
-        probe = np.where(backing, np.maximum(0.5 * (f + u), u - back[live]), f + step)
-        got = motion.contact(live, probe, exact=False)
+        back[probing[~backing]] = 0.25 * tol[~backing]
+        probe = np.where(backing, np.maximum(0.5 * (f + u), u - back[probing]), f + step)
+        got = motion.contact(probing, probe, exact=False)
         apart = got[:, 0] >= 0.0
         # a gap within the float noise of the separation: its normal may point anywhere; the
         # step from there uses the normal of the last time clearly apart
         near = apart & (got[:, 0] <= _NOISE * np.abs(got[:, 3:7]).max(axis=1))
-        got[near, 1:3] = state[live[near], 1:3]
-        state[live[apart]] = got[apart]
-        free[live[apart]] = probe[apart]
-        upper[live[~apart]] = probe[~apart]  # overlapping: the first contact is no later
-        back[live[backing & ~apart]] *= 2.0
+        got[near, 1:3] = state[probing[near], 1:3]
+        state[probing[apart]] = got[apart]
+        free[probing[apart]] = probe[apart]
+        upper[probing[~apart]] = probe[~apart]  # overlapping: the first contact is no later
+        back[probing[backing & ~apart]] *= 2.0
     else:  # out of steps: the last time apart (a lower bound of the first contact)
         time[live] = free[live]
         point[live] = 0.5 * (state[live, 3:5] + state[live, 5:7])
@@ -589,9 +683,13 @@ def time_of_impact(
     * **Turning shapes**: conservative advancement (Mirtich, *Impulse-based dynamic simulation of
       rigid body systems*, 1996; Zhang, Lee, Kim, Tang and Manocha, C2A, 2006): the gap along the
       separating direction shrinks at most at ``max(0, -V . n) + |w_a| r_a + |w_b| r_b``, ``r`` the
-      farthest extent of each shape from its reference point, so a step of separation over that
-      bound cannot pass a contact, however fast or thin the shapes (no tunnelling). A turning
-      line, which has no finite extent, uses a bound through its distance to the other shape.
+      farthest extent of each shape from its reference point (0 for a circle), so a step of
+      separation over that bound cannot pass a contact, however fast or thin the shapes (no
+      tunnelling). A turning line, which has no finite extent, uses a bound through its distance
+      to the other shape. A pair whose steps crawl (passing close by, or meeting at a small
+      approach speed) takes hundreds of steps at once: the separation at many times in one
+      batch, each time apart free of contact over a ball of that radius backwards and forwards,
+      advancing to the end of the balls that join without a gap.
 
     The search evaluates float separations; a gap within the float noise of the coordinates
     (about ``2**-42`` of them) keeps the normal of the last clear one. Once the next step is below
@@ -606,8 +704,9 @@ def time_of_impact(
     the moved shapes divided by the approach speed. A contact that only grazes (approach speed 0
     at contact) is ill-conditioned: there the time is only determined to about the square root
     of that rounding. Turning shapes converge linearly, fast when the bound on the approach speed
-    is tight; the search gives up after 4000 steps and then returns the last time known apart (a
-    lower bound). Two lines turning at different rates, parallel and apart at 0, cross at every
+    is tight; their search also ends when the gap is within the float noise, where the time is
+    only known to about that noise over the approach speed. After 4000 steps the search gives up
+    and returns the last time known apart (a lower bound). Two lines turning at different rates, parallel and apart at 0, cross at every
     later time: the time is 0.0 (the infimum) with NaN point and normal.
 
     The point is the midpoint of the witness points of :func:`collide2d.contact` at the checked
