@@ -21,7 +21,6 @@ import collide2d as c2
 from collide2d import _exact
 
 EPS = 2.0**-52
-mpmath.mp.dps = 40
 
 # -- the reference ---------------------------------------------------------------------------------
 
@@ -187,7 +186,13 @@ def _ref_point(row, o, d):
 
 
 def reference(shape, o, d):
-    """``(status, distance, point, normal)`` of one shape (single) and one ray, as mpf values."""
+    """``(status, distance, point, normal)`` of one shape (single) and one ray, as mpf values
+    computed at 40 digits."""
+    with mpmath.workdps(40):
+        return _reference(shape, o, d)
+
+
+def _reference(shape, o, d):
     kind = shape._kind
     if kind == "ellipse":
         status, t, normal = _ref_ellipse(shape._params, o, d)

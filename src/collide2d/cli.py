@@ -508,6 +508,11 @@ def _warmup_tasks():
     tasks.append(("time_of_impact ellipse-polygon (turning)", functools.partial(
         c2.time_of_impact, single["ellipse"], c2.Box((4.0, 0.0), (5.0, 1.0)), velocity_b=(-4.0, 0.0),
         angular_velocity_a=1.0)))
+    # ray casts: every kind, one ray and a small batch of rays
+    for size, shapes in (("single", single), ("batch", batch)):
+        origin, direction = ((-4.0, 0.3), (1.0, 0.1)) if size == "single" else ([(-4.0, 0.3), (0.5, 5.0)], [(1.0, 0.1), (0.0, -1.0)])
+        for kind, shape in shapes.items():
+            tasks.append((f"raycast {kind} ({size})", functools.partial(c2.raycast, shape, origin, direction)))
     # exact fallback: exactly tangent circles
     tasks.append(("exact fallback", functools.partial(c2.touches, c2.Circle((0.0, 0.0), 1.0), c2.Circle((2.0, 0.0), 1.0))))
     rng = np.random.default_rng(0)

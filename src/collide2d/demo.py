@@ -7,9 +7,8 @@ pairs get a red outline. Overlays show what the library measures for the collidi
 boundary intersection points, contact normals with the penetration depth, the overlap regions,
 the bounding boxes and the broad-phase grid. In the physics mode the shapes push each other
 apart with a Hertz-like force built from :func:`collide2d.measurement.contact` (penetration depth,
-normal and the curvature of both boundaries at the contact), and every step moves each shape only up to
-its first contact in that step (:func:`collide2d.query_impacts`), so that fast shapes never pass
-through each other. The bullets mode (``--bullets``, :class:`BulletsDemo`) fires fast small shapes
+normal and the curvature of both boundaries at the contact), and every step stops shapes fast enough
+to pass through each other at their first contact in that step (:func:`collide2d.query_impacts`). The bullets mode (``--bullets``, :class:`BulletsDemo`) fires fast small shapes
 through thin walls and spinning needles and stops each at its first contact
 (:func:`collide2d.time_of_impact`), drawing its swept path.
 
@@ -444,8 +443,8 @@ class World:
         ``groups`` (the shapes as they are now) supplies the bounds for the walls; ``force`` and
         ``torque`` (per shape) come from :class:`Physics`; ``frozen`` shapes (being dragged) stay.
         Semi-implicit Euler: velocities first, then positions. With ``swept`` (and ``groups``),
-        each shape moves only up to its first new contact in the step (:meth:`first_contacts`),
-        so that fast shapes never pass through each other.
+        shapes fast enough to pass through each other move only up to their first contact in the
+        step (:meth:`first_contacts`).
         """
         if len(self) == 0:
             return
@@ -1084,7 +1083,6 @@ HELP_LINES = (
 
 # -- bullets: fast small shapes stopped at their first contact ----------------------------------------
 
-WALL_COLOR = (90, 90, 90)
 TRAIL_COLOR = (150, 170, 200)
 GHOST_COLOR = (190, 200, 220)
 STUCK_COLOR = (230, 120, 20)
