@@ -293,6 +293,26 @@ def test_contact_lines():
     assert (c.separation, c.normal.tolist(), c.point_a.tolist()) == (0.0, [0.0, 1.0], [7.0, 0.0])
 
 
+def test_contact_crossing_lines_witness_is_the_crossing_point():
+    # Random crossing lines: both witnesses at the crossing point, solved here on exact rationals.
+    from fractions import Fraction
+
+    rng = np.random.default_rng(29)
+    for _ in range(40):
+        p, d, q, e = (rng.uniform(-3, 3, 2) for _ in range(4))
+        a, b = c2.Line(tuple(p), tuple(d)), c2.Line(tuple(q), tuple(e))
+        P, D, Q, E = ([Fraction(float(v)) for v in w] for w in (p, d, q, e))
+        t = ((Q[0] - P[0]) * E[1] - (Q[1] - P[1]) * E[0]) / (D[0] * E[1] - D[1] * E[0])
+        crossing = np.array([float(P[0] + t * D[0]), float(P[1] + t * D[1])])
+        c = contact(a, b)
+        assert c.separation == -math.inf
+        # conditioned by the sine of the angle between the lines (measured: 1.4 * 2**-52 * scale / sine)
+        sine = abs(float(D[0] * E[1] - D[1] * E[0])) / math.hypot(*d) / math.hypot(*e)
+        scale = max(1.0, np.abs(crossing).max())
+        for w in (c.point_a, c.point_b):
+            assert np.abs(w - crossing).max() <= 8 * 2.0**-52 * scale / sine
+
+
 def test_contact_points_and_polygon_point():
     # Test 16: coincident points: 0 along (1, 0).
     c = contact(c2.Point((1, 2)), c2.Point((1, 2)))
