@@ -101,12 +101,7 @@ def main():
         rows.append((f"{n_shapes} ellipses, {name}", f"{seconds:.3f}", f"{LAST_CPU[0]:.3f}", hit.pairs.shape[1]))
     print(f"\nquery_impacts ({n_shapes} moving ellipses, t_max = 1)\n")
     print(table(["case", "wall s", "CPU s", "pairs in contact"], rows))
-
-    # ---------------------------------------------------------------------------------------------
-    # PLACE FOR THE BOX2D / PARRY COMPARISON (time of impact on polygon stand-ins, with the wrong
-    # answers each makes). Not written here: it belongs to the raycast and bullets work, which
-    # adds it as a function below and calls it from main().
-    # ---------------------------------------------------------------------------------------------
+    # The comparison with Box2D's time of impact on polygon stand-ins: bench_motion_box2d.py.
 
 
 if __name__ == "__main__":
