@@ -315,6 +315,28 @@ def test_overlap_area_sizes_1e150_apart():
         np.testing.assert_array_equal(overlap_area(batch_b, batch_a), [overlap_area(p[1], p[0]) for p in chosen])
 
 
+def test_overlap_area_small_polygon_on_a_huge_ellipse():
+    # The mirror case: a polygon of size 1e-150 across the boundary of an ellipse of size 1e150
+    # (at its vertex, the only place near the origin where such a boundary passes exactly). Before:
+    # a ZeroDivisionError from the scaled kernel. Within 4 eps of the polygon's area, both orders,
+    # single and batched.
+    s = 2.0**498
+    t = 1e-150
+    huge = [E((s, 0.0), (s, 0.5 * s), 0.0), C((0.0, -s), s), E((-s, 0.0), (s, 0.25 * s), 0.0)]
+    shapes = [c2.Box((-t, -t), (t, t)), c2.RotatedBox((0.0, 0.0), (t, 0.5 * t), 0.3),
+              c2.Polygon([(-t, 0.0), (t, -t), (t, t)])]
+    for big in huge:
+        for small in shapes:
+            if not c2.intersects(big, small) or c2.relate(big, small) != c2.Relation.OVERLAPPING:
+                continue
+            ref = _ref_wide(big, small)
+            for first, second in ((big, small), (small, big)):
+                error = abs(overlap_area(first, second) - ref) / (EPS * _area(small))
+                assert error <= 4.0, (big, small, overlap_area(first, second), ref)
+        batch = c2.Box([(-t, -t), (0.5 * t, -t)], [(t, t), (3 * t, t)])
+        np.testing.assert_array_equal(overlap_area(big, batch), [overlap_area(big, batch[k]) for k in range(2)])
+
+
 # -- properties on a mixed batch ----------------------------------------------------------------------------
 
 

@@ -414,6 +414,8 @@ def _local_area(kind_a, pa, va, kind_b, pb, vb):
         small, kind_big, big, verts_big = pb, kind_a, pa, va
     else:
         return None
+    if kind_big == "polygon" and _extent("polygon", big, verts_big) < max(float(small[2]), float(small[3])):
+        return _small_polygon_area(small, big, verts_big)
     cx, cy, ra, rb = (float(v) for v in small[:4])
     radius = max(ra, rb)
     if kind_big == "ellipse":
@@ -449,6 +451,35 @@ def _local_area(kind_a, pa, va, kind_b, pb, vb):
     verts = np.ldexp(np.array(square, dtype=np.float64), -e)
     row_p = np.array([0.0, float(len(square))])
     return math.ldexp(float(kernel(row_e, np.zeros((0, 2)), row_p, verts, codes.OVERLAPPING)), 2 * e)
+
+
+def _small_polygon_area(ellipse, row, verts):
+    """Overlap area of a small polygon with a far larger ellipse whose curvature is negligible at
+    the polygon's size (see :data:`_FLAT_CURVATURE`), or None when it is not: the polygon, in
+    coordinates relative to its first vertex, clipped to the ellipse's tangent half-plane there
+    (the mirror case of :func:`_local_area`), and its area by the shoelace formula."""
+    offset, count = int(row[0]), int(row[1])
+    v = verts[offset : offset + count]
+    size = _extent("polygon", row, verts)
+    lo, hi = sorted((float(ellipse[2]), float(ellipse[3])))
+    if lo / hi * lo < _FLAT_CURVATURE * size:
+        return None
+    x0, y0 = float(v[0, 0]), float(v[0, 1])
+    nx, ny, h = _ellipse_half_plane(ellipse, x0, y0)
+    e = _exponent(size)
+    if h >= 4.0 * size:  # the polygon lies inside the half-plane
+        h = math.inf
+    # vertices within 2**SPAN_MAX of each other's size: their differences are exact or rounded once
+    shape = [(math.ldexp(float(x) - x0, -e), math.ldexp(float(y) - y0, -e)) for x, y in v]
+    clipped = shape if h == math.inf else _clip(shape, nx, ny, math.ldexp(h, -e))
+    if len(clipped) < 3:
+        return 0.0
+    twice = 0.0
+    for i in range(len(clipped)):
+        xa, ya = clipped[i]
+        xb, yb = clipped[(i + 1) % len(clipped)]
+        twice += xa * yb - xb * ya
+    return math.ldexp(max(twice, 0.0) / 2.0, 2 * e)
 
 
 def _polygon_half_planes(row, verts, cx, cy):
