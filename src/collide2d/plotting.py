@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from collide2d import scenes
+from collide2d import _pairs, scenes
 from collide2d.shapes import Shape
 
 __all__ = ["COLLIDING_COLOR", "plot_contact", "plot_pairs", "plot_shapes"]
@@ -41,7 +41,7 @@ def _axes(ax):
 
 def _rows(shapes):
     """``[(shape batch, kernel rows, vertices)]`` of a collection, in numbering order."""
-    sources, _ = scenes._sources(shapes)
+    sources, _ = _pairs._sources(shapes)
     for source in sources:
         if not isinstance(source, Shape):
             raise TypeError(f"shapes must be collide2d shapes, got {type(source).__name__}")
@@ -227,7 +227,7 @@ def _draw_details(ax, pair_batches, *, overlaps=True, points=True, contacts=True
 
 
 def _typical_size(shapes):
-    sources, _ = scenes._sources(shapes)
+    sources, _ = _pairs._sources(shapes)
     extents = []
     for source in sources:
         bounds = np.asarray(source._bounds(), dtype=np.float64).reshape(-1, 4)
