@@ -337,6 +337,19 @@ def test_overlap_area_small_polygon_on_a_huge_ellipse():
         np.testing.assert_array_equal(overlap_area(big, batch), [overlap_area(big, batch[k]) for k in range(2)])
 
 
+def test_overlap_area_sizes_2_to_239_apart_on_a_curved_boundary():
+    # A shape 2**-199 in size on the vertex of an ellipse of aspect 2**100 and size 2**40: too far
+    # apart in size for one power of two (more than 2**198), too curved there for a tangent
+    # half-plane (radius of curvature 2**-160, only 2**39 times the small size). The scaled pair
+    # still holds the small shape's bits: within 4 eps of its area, both orders.
+    a, r = 2.0**40, 2.0**-199
+    big = E((0.0, 0.0), (a, a * 2.0**-100), 0.0)
+    for small in (C((a, 0.0), r), E((a, 0.0), (r, r / 3), 0.4)):  # (a box there is not a float box)
+        ref = _ref_wide(big, small)
+        for first, second in ((big, small), (small, big)):
+            assert abs(overlap_area(first, second) - ref) <= 4.0 * EPS * _area(small), (small, ref)
+
+
 # -- properties on a mixed batch ----------------------------------------------------------------------------
 
 
