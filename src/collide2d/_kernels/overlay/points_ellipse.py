@@ -892,7 +892,8 @@ def crossing_points_ellipse_ellipse(pa, pb, kind, out):
     (the nearly tangent line misses the circle by rounding); it is rebuilt from the nearest pair
     or the foot of that line and polished by Newton's method on ``dq/dt = 0`` along the unit
     circle (``t`` the angle; a simple root where ``q_B - 1`` has a double one), a contact of
-    order 3 on ``d2q/dt2 = 0``.
+    order 3 on ``d2q/dt2 = 0``, started from the point where ``|dq/dt|`` is least (the points
+    come in no particular order; the simple crossing is the one where it is greatest).
     """
     cx, cy, a, b, ux, uy = unit_frame(pa)
     p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
@@ -964,10 +965,29 @@ def crossing_points_ellipse_ellipse(pa, pb, kind, out):
                     tx += pick4(i, X0, X1, X2, X3)
                     ty += pick4(i, Y0, Y1, Y2, Y3)
             out[0, 0], out[0, 1] = from_frame(pick4(lone, X0, X1, X2, X3), pick4(lone, Y0, Y1, Y2, Y3), cx, cy, a, b, ux, uy)
-        else:  # two or three points: keep the first one, polish the last one as the contact
-            tx = pick4(n - 1, X0, X1, X2, X3)
-            ty = pick4(n - 1, Y0, Y1, Y2, Y3)
-            out[0, 0], out[0, 1] = from_frame(X0, Y0, cx, cy, a, b, ux, uy)
+        else:
+            # two or three points, in no particular order (crossings_by_sign lists them by angle):
+            # the level F has a triple root at the contact, so F' vanishes there and not at the
+            # simple crossing. Keep the point of largest |F'|, polish the one of smallest as the contact.
+            lone = 0
+            contact = n - 1
+            steep = -1.0
+            flat = math.inf
+            for i in range(n):
+                t_i = math.atan2(pick4(i, Y0, Y1, Y2, Y3), pick4(i, X0, X1, X2, X3))
+                slope = abs(_circle_slopes(t_i, d11, d12, d22, d13, d23)[0])
+                if slope > steep:
+                    steep = slope
+                    lone = i
+                if slope < flat:
+                    flat = slope
+                    contact = i
+            if contact == lone:  # no usable slopes (NaN): the order of the points
+                lone = 0
+                contact = n - 1
+            tx = pick4(contact, X0, X1, X2, X3)
+            ty = pick4(contact, Y0, Y1, Y2, Y3)
+            out[0, 0], out[0, 1] = from_frame(pick4(lone, X0, X1, X2, X3), pick4(lone, Y0, Y1, Y2, Y3), cx, cy, a, b, ux, uy)
         count = 1
         order = 2
     t = _circle_newton(math.atan2(ty, tx), d11, d12, d22, d13, d23, order)
@@ -994,6 +1014,19 @@ def put4(i, v, a0, a1, a2, a3):
 
 
 @kernel
+def _circle_slopes(t, d11, d12, d22, d13, d23):
+    """The first three derivatives of ``F(t)`` (:func:`_circle_newton`) at the angle ``t``."""
+    c = math.cos(t)
+    s = math.sin(t)
+    xdx = c * (d11 * c + d12 * s) + s * (d12 * c + d22 * s)
+    xdp = -s * (d11 * c + d12 * s) + c * (d12 * c + d22 * s)
+    pdp = s * (d11 * s - d12 * c) - c * (d12 * s - d22 * c)
+    dx = d13 * c + d23 * s
+    dp = d23 * c - d13 * s
+    return 2.0 * (xdp + dp), 2.0 * (pdp - xdx - dx), -8.0 * xdp - 2.0 * dp
+
+
+@kernel
 def _circle_newton(t, d11, d12, d22, d13, d23, order):
     """Newton's method on the ``order``-th derivative (1 or 2) of ``F(t) = (X, 1)^T D (X, 1)``.
 
@@ -1004,16 +1037,7 @@ def _circle_newton(t, d11, d12, d22, d13, d23, order):
     """
     best = math.inf
     for _ in range(12):
-        c = math.cos(t)
-        s = math.sin(t)
-        xdx = c * (d11 * c + d12 * s) + s * (d12 * c + d22 * s)
-        xdp = -s * (d11 * c + d12 * s) + c * (d12 * c + d22 * s)
-        pdp = s * (d11 * s - d12 * c) - c * (d12 * s - d22 * c)
-        dx = d13 * c + d23 * s
-        dp = d23 * c - d13 * s
-        f1 = 2.0 * (xdp + dp)
-        f2 = 2.0 * (pdp - xdx - dx)
-        f3 = -8.0 * xdp - 2.0 * dp
+        f1, f2, f3 = _circle_slopes(t, d11, d12, d22, d13, d23)
         value = f1 if order == 1 else f2
         slope = f2 if order == 1 else f3
         if not (abs(value) < best) or slope == 0.0:
