@@ -235,8 +235,11 @@ def test_long_tilted_segment_through_unit_circle():
     segment, circle = c2.Segment((-2e15, -1e15), (2e15, 1e15)), c2.Circle((0, 0), 1)
     points = np.sort(c2.intersection_points(segment, circle), axis=0)
     x = 2 / math.sqrt(5)
-    np.testing.assert_allclose(points, [[-x, -x / 2], [x, x / 2]], atol=1.0)  # float64 of |ends|: 1e15 ulps
-    np.testing.assert_allclose(np.hypot(points[:, 0], points[:, 1]), 1.0, atol=0.5)
+    # the line through the stored ends is exactly y = x / 2: the points are accurate to the radius,
+    # not to the ends' magnitude (1e15)
+    np.testing.assert_allclose(points, [[-x, -x / 2], [x, x / 2]], rtol=0, atol=4 * 2.0**-52)
+    for first, second in ((segment, circle), (circle, segment)):
+        np.testing.assert_array_equal(np.sort(c2.intersection_points(first, second), axis=0), points)
 
 
 # -- tiny magnitudes -------------------------------------------------------------------------
