@@ -155,6 +155,8 @@ def _get_dispatcher_class(numba):
             from numba.core.compiler_lock import global_compiler_lock
             from numba.core.registry import CPUDispatcher
 
+            pipeline = _make_pipeline_class()
+
             class Dispatcher(CPUDispatcher):
                 def get_call_template(self, args, kws):
                     depth = getattr(_callee, "depth", 0)
@@ -188,14 +190,18 @@ def _get_dispatcher_class(numba):
                 def _compile_inner(self, sig):
                     # A kernel compiled only because another kernel calls it: that caller links
                     # its code, so the Python and C entry points and the disk cache entry would
-                    # be built for nothing (a fifth of the first-run compile time)
+                    # be built for nothing (a fifth of the first-run compile time), and so would
+                    # its machine code (see _make_pipeline_class)
                     options, cache = dict(self.targetoptions), self._cache
                     self.targetoptions.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
                     self._cache = NullCache()
                     self._adding_inner = True
+                    outer = getattr(_callee, "inner", None)
+                    _callee.inner = self.py_func
                     try:
                         return super().compile(sig)
                     finally:
+                        _callee.inner = outer
                         self.targetoptions.clear()
                         self.targetoptions.update(options)
                         self._cache = cache
@@ -204,14 +210,64 @@ def _get_dispatcher_class(numba):
                 def add_overload(self, cres):
                     if getattr(self, "_adding_inner", False):
                         args = tuple(cres.signature.args)
+                        if cres.entry_point is None:
+                            # lowered without machine code: callers find its code under this key
+                            key = _InnerKey(cres.fndesc.qualname)
+                            self.targetctx.insert_user_function(key, cres.fndesc, [cres.library])
+                            cres = cres._replace(entry_point=key)
                         self.overloads[args] = cres  # for typing callers, not for calls from Python
                         self._inner_only.add(args)
                         return
                     super().add_overload(cres)
 
+            Dispatcher._default_pipeline = pipeline
             _dispatcher_class = Dispatcher
             event.register("numba:compile", _make_listener(event))
     return _dispatcher_class
+
+
+class _InnerKey:
+    """Stands for the machine-code entry point of a kernel lowered only for its callers."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"<lowered only for callers: {self.name}>"
+
+
+def _make_pipeline_class():
+    """Numba's compiler pipeline, lowering a kernel compiled only for other kernels to LLVM IR
+    that its callers link, without turning it into machine code of its own.
+
+    Numba makes machine code of every function it compiles, then links the LLVM module of each
+    callee into its caller and optimizes and compiles the whole again; for a kernel that only
+    other kernels call, the first round is wasted. Such a kernel's library keeps its optimized
+    module for linking and is never handed to the JIT engine.
+    """
+    from numba.core import compiler
+    from numba.core.codegen import JITCodeLibrary
+
+    class LinkOnlyLibrary(JITCodeLibrary):
+        def _finalize_final_module(self):
+            self._finalize_dynamic_globals()
+            self._verify_declare_only_symbols()
+            self._finalized = True
+
+        def get_pointer_to_function(self, name):
+            return 0
+
+    class Pipeline(compiler.Compiler):
+        def compile_extra(self, func):
+            if func is getattr(_callee, "inner", None) and self.state.flags.no_cpython_wrapper:
+                _callee.inner = None
+                self.state.flags.no_compile = True
+                self.state.library = LinkOnlyLibrary(self.state.targetctx.codegen(), func.__qualname__)
+            return super().compile_extra(func)
+
+    return Pipeline
 
 
 def _compile(function, subdir=None, **options):
@@ -230,7 +286,7 @@ def _compile(function, subdir=None, **options):
     dispatcher = _get_dispatcher_class(numba)
     # no C function pointer (cfunc) entries: nothing takes a kernel's address, and each costs a compile
     targetoptions = {"nopython": True, "fastmath": False, "nogil": True, "no_cfunc_wrapper": True, **options}
-    disp = dispatcher(py_func=function, locals={}, targetoptions=targetoptions)
+    disp = dispatcher(py_func=function, locals={}, targetoptions=targetoptions, pipeline_class=dispatcher._default_pipeline)
     if _CACHE:
         with _config_lock:  # kernel modules may be imported by several threads at once
             previous = numba.config.CACHE_DIR
