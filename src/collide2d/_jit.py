@@ -338,8 +338,9 @@ def _make_pipeline_class():
 
     Numba makes machine code of every function it compiles, then links the LLVM module of each
     callee into its caller and optimizes and compiles the whole again; for a kernel that only
-    other kernels call, the first round is wasted. Such a kernel's library keeps its optimized
-    module for linking and is never handed to the JIT engine.
+    other kernels call, the first round is wasted. Such a kernel's library keeps its module
+    (optimized function by function) for linking and is never handed to the JIT engine; the
+    module-level optimization runs once, in the caller called from Python.
     """
     from numba.core import compiler
     from numba.core.codegen import JITCodeLibrary
@@ -352,6 +353,12 @@ def _make_pipeline_class():
 
         def get_pointer_to_function(self, name):
             return 0
+
+        def _optimize_final_module(self):
+            # its callers optimize the module they link it into (inlining across kernels happens
+            # there); a first module-level pass here was half of its LLVM time, and the machine
+            # code of the callers comes out as fast
+            pass
 
     class Pipeline(compiler.Compiler):
         def compile_extra(self, func):
