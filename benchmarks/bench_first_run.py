@@ -12,9 +12,9 @@ functions compile, how often and with which signatures, their inclusive CPU time
 callees they compile) and exclusive CPU time, the time per compiler pass and the time spent
 holding the LLVM lock. The log costs a little CPU of its own; compare totals without it.
 
-    PYTHONPATH=src python benchmarks/bench_first_run.py              # one run
-    PYTHONPATH=src python benchmarks/bench_first_run.py --repeat 3   # three fresh runs, best and median
-    PYTHONPATH=src python benchmarks/bench_first_run.py --log --top 40
+    python benchmarks/bench_first_run.py              # one run
+    python benchmarks/bench_first_run.py --repeat 3   # three fresh runs, best and median
+    python benchmarks/bench_first_run.py --log --top 40
 """
 
 from __future__ import annotations

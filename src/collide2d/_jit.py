@@ -264,9 +264,15 @@ def _install_typing_memo():
 
     Numba types every call site anew, in every round of type inference and again when lowering
     an operation with a constant operand, by trying each template of the function in turn: the
-    tour types about 10,000 such calls, of fewer than 200 kinds. While one of our kernels
+    README tour types about 10,000 such calls, of fewer than 200 kinds. While one of our kernels
     compiles (see :func:`_memo_scope`), the answer (a signature, or the typing error) is kept per
     function type, target, typing context and argument types; other Numba code is unaffected.
+
+    Three more questions that lowering asks again and again get the same treatment: the ABI
+    size of an LLVM type, whether an implementation takes a ``loc`` argument, and the reference
+    counting of numbers and tuples of numbers (they hold no memory of the runtime: Numba emits
+    nothing for a number, and for a tuple only reads of its members that nothing uses). All of
+    these only save Numba work, not any of the work of the compiled code.
     """
     from numba.core import errors
     from numba.core.target_extension import get_local_target
@@ -319,6 +325,65 @@ def _install_typing_memo():
 
     BaseContext.get_abi_sizeof = get_abi_sizeof
 
+    # ... and, for every call it lowers, whether the implementation takes a ``loc`` argument,
+    # by building the implementation's inspect.signature
+    from numba.core import base
+
+    original_has_loc = base._has_loc
+
+    def _has_loc(fn):
+        memo = getattr(_memo, "calls", None)
+        if memo is None:
+            return original_has_loc(fn)
+        try:
+            key = ("has_loc", fn)
+            hit = memo.get(key)
+        except TypeError:
+            return original_has_loc(fn)
+        if hit is None:
+            hit = memo[key] = original_has_loc(fn)
+        return hit
+
+    base._has_loc = _has_loc
+
+    # ... and asks the runtime to reference-count every number it lets go of (nothing to count:
+    # no code comes out, only the data model of the value is walked, member by member)
+    from numba.core import types
+    from numba.core.lowering import Lower
+    from numba.core.runtime.context import NRTContext
+
+    plain = (types.Number, types.Boolean, types.NoneType)
+
+    def _uncounted(typ):
+        memo = getattr(_memo, "calls", None)
+        if memo is None:
+            return False
+        key = ("uncounted", typ)
+        hit = memo.get(key)
+        if hit is None:
+            if isinstance(typ, types.BaseTuple):
+                hit = all(isinstance(t, plain) for t in typ.types)
+            else:
+                hit = isinstance(typ, plain)
+            memo[key] = hit
+        return hit
+
+    original_lower_decref = Lower.decref
+    original_call_incref_decref = NRTContext._call_incref_decref
+
+    def decref(self, typ, val):
+        if _uncounted(typ):
+            return
+        return original_lower_decref(self, typ, val)
+
+    def _call_incref_decref(self, builder, typ, value, funcname):
+        if _uncounted(typ):
+            return
+        return original_call_incref_decref(self, builder, typ, value, funcname)
+
+    Lower.decref = decref
+    NRTContext._call_incref_decref = _call_incref_decref
+
 
 class _InnerKey:
     """Stands for the machine-code entry point of a kernel lowered only for its callers."""
@@ -342,7 +407,7 @@ def _make_pipeline_class():
     (optimized function by function) for linking and is never handed to the JIT engine; the
     module-level optimization runs once, in the caller called from Python.
     """
-    from numba.core import compiler
+    from numba.core import compiler, untyped_passes
     from numba.core.codegen import JITCodeLibrary
 
     class LinkOnlyLibrary(JITCodeLibrary):
@@ -361,6 +426,18 @@ def _make_pipeline_class():
             pass
 
     class Pipeline(compiler.Compiler):
+        def define_pipelines(self):
+            # Numba's nopython pipeline without the pass that inlines closures, reductions,
+            # stencils and list comprehensions, none of which a kernel uses (a tenth of the
+            # passes' time before type inference); a parallel copy keeps the whole pipeline
+            pipelines = super().define_pipelines()
+            if self.state.flags.auto_parallel.enabled or self.state.flags.force_pyobject:
+                return pipelines
+            for pm in pipelines:
+                pm.passes = [p for p in pm.passes if p[0] is not untyped_passes.InlineClosureLikes]
+                pm.finalize()
+            return pipelines
+
         def compile_extra(self, func):
             if func is getattr(_callee, "inner", None) and self.state.flags.no_cpython_wrapper:
                 _callee.inner = None
