@@ -233,3 +233,28 @@ def test_kernels_compiled_for_other_kernels_get_a_python_entry_when_called_from_
     """
     lines = _run(code, _empty_cache(tmp_path)).stdout.split("\n")
     assert lines[:5] == ["OVERLAPPING", "1 1", "True 0", "0", "True False"]
+
+
+def test_kernels_compiled_for_other_kernels_get_no_machine_code_and_compile_shortcuts_end_with_the_compile(tmp_path):
+    # Such a kernel is lowered to LLVM IR that its callers link (no machine code of its own, no
+    # module in the JIT engine); the typing memo of a compilation is dropped when it ends, so other
+    # Numba code in the process types its calls as usual.
+    code = """
+        import numba
+        import collide2d as c2
+        from collide2d import _jit
+        from collide2d._kernels.relate import conic
+        a, b = c2.Ellipse((0, 0), (2, 1), 0.3), c2.Ellipse((2.5, 1), (1, 0.5), 0.4)
+        print(c2.relate(a, b).name, c2.intersects(a, b))
+        inner = conic._relate_float.overloads[next(iter(conic._relate_float.overloads))]
+        print(type(inner.library).__name__, type(inner.entry_point).__name__, inner.library._finalized)
+        print(_jit._memo.calls is None)
+
+        @numba.njit
+        def other(x, y):
+            return abs(x * y) + 2 * x
+
+        print(other(1.5, -2.0), other(3, 4))
+    """
+    lines = _run(code, _empty_cache(tmp_path)).stdout.split("\n")
+    assert lines[:4] == ["OVERLAPPING True", "LinkOnlyLibrary _InnerKey True", "True", "6.0 18"]
