@@ -378,6 +378,84 @@ def test_thin_and_elongated():
     assert np.allclose(got.point, (0.0, 0.25), atol=1e-14)
 
 
+# Grazes made exact by the data: every shape below has its top at height 1 exactly, every shape
+# above its lowest point at height 1 + dy exactly, and the motion is along x. With dy = 0 they
+# touch for one instant (or, for a flat side, from the instant its end arrives on); with dy > 0
+# their y ranges are disjoint, so they never meet.
+GRAZE_BELOW = {
+    "Circle": lambda: c2.Circle((0, 0), 1),
+    "Ellipse": lambda: c2.Ellipse((0, 0), (2, 1)),
+    "Ellipse90": lambda: c2.Ellipse((0, 0), (1, 3), direction=(0, 1)),  # a quarter turn, exactly
+    "Box": lambda: c2.Box((-1, 0), (1, 1)),  # a flat top from x = -1 to 1
+    "Triangle": lambda: c2.Polygon([(-1, -1), (1, -1), (0, 1)]),  # a vertex at the top
+}
+GRAZE_ABOVE = {  # (shape with its lowest point at (x, y), half width of its flat bottom)
+    "Point": lambda x, y: (c2.Point((x, y)), 0),
+    "Circle": lambda x, y: (c2.Circle((x, y + 0.5), 0.5), 0),
+    "Ellipse": lambda x, y: (c2.Ellipse((x, y + 0.25), (3, 0.25)), 0),
+    "Ellipse90": lambda x, y: (c2.Ellipse((x, y + 3), (3, 1), direction=(0, 1)), 0),
+    "Box": lambda x, y: (c2.Box((x - 1, y), (x + 1, y + 1)), 1),
+    "RotatedBox": lambda x, y: (c2.RotatedBox((x, y + 0.5), (0.5, 1.0), direction=(0, 1)), 1),
+    "Polygon": lambda x, y: (c2.Polygon([(x, y), (x + 1, y + 2), (x - 1, y + 2)]), 0),
+    "Segment": lambda x, y: (c2.Segment((x - 1, y), (x + 1, y)), 1),
+    "SegmentEnd": lambda x, y: (c2.Segment((x, y), (x + 1, y + 2)), 0),
+}
+
+
+@pytest.mark.parametrize("below", GRAZE_BELOW)
+def test_exact_grazes_touch_at_the_closest_approach(below):
+    # the reference is exact: the first contact is when the lowest point of the upper shape (or
+    # the end of its flat bottom) reaches the top of the lower one (or the end of its flat top)
+    a = GRAZE_BELOW[below]()
+    top = 1 if below == "Box" else 0
+    for x0, vx, va in [(-5.0, 10.0, (0.0, 0.0)), (-5.3, 7.1, (1.0, 0.0)), (-50.3, 71.0, (-0.3, 0.0))]:
+        vb = (va[0] + vx, 0.0)
+        for above, make in GRAZE_ABOVE.items():
+            b, bottom = make(x0, 1.0)
+            want = (-Fraction(x0) - top - bottom) / Fraction(vx)
+            for got, normal in ((c2.time_of_impact(a, b, va, vb), (0.0, 1.0)),
+                                (c2.time_of_impact(b, a, vb, va), (0.0, -1.0))):
+                assert abs(Fraction(got.time) - want) <= 2.0**-51, (below, above, x0)
+                if "Ellipse" in below + above or "Circle" in below + above:
+                    assert got.normal.tolist() == pytest.approx(normal, abs=1e-7)
+                    assert abs(got.point[1] - 1.0) <= 1e-15
+                else:  # a vertex: a normal of its cone; the point moved from the check 2**-40 before
+                    assert abs(got.point[1] - 1.0) <= vx * 2.0**-40
+            # just above: never (the y ranges are disjoint), both orders
+            b, _ = make(x0, 1.0 + 1e-14)
+            assert c2.time_of_impact(a, b, va, vb).time == math.inf
+            assert c2.time_of_impact(b, a, vb, va).time == math.inf
+    # along a diagonal: unit and radius-4 circles whose centres pass at distance exactly 5
+    hit = c2.time_of_impact(c2.Circle((0, 0), 1), c2.Circle((-1, 7), 4), velocity_b=(8, -6))
+    assert abs(hit.time - 0.5) <= 2.0**-52 and np.allclose(hit.point, (0.6, 0.8), atol=1e-15)
+    assert np.allclose(hit.normal, (0.6, 0.8), atol=1e-15)
+    assert c2.time_of_impact(c2.Circle((0, 0), 1), c2.Circle((-1, 7 + 1e-14), 4), velocity_b=(8, -6)).time == math.inf
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("below", ["Circle", "Ellipse"])
+def test_near_grazes_of_a_point(below):
+    # a point at height y passing over a circle (x^2 + y^2 = 1) or an ellipse (x^2/4 + y^2 = 1):
+    # above 1 it never meets it; below, first at x = -sqrt(1 - y^2) (times 2 for the ellipse),
+    # computed in mpmath. Near the graze the time is ill-conditioned: a separation known to a few
+    # ulps (delta) moves it by delta over the approach speed, vx |x| / (radius of the boundary).
+    a = GRAZE_BELOW[below]()
+    half = 1 if below == "Circle" else 2
+    x0, vx = -5.3, 7.1
+    for dy in (1e-14, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4):
+        for sign in (1.0, -1.0):
+            y = 1.0 + sign * dy
+            got = c2.time_of_impact(a, c2.Point((x0, y)), velocity_b=(vx, 0.0))
+            if y > 1.0:
+                assert got.time == math.inf
+                continue
+            x = -half * mpmath.sqrt(1 - _mp(y) ** 2)
+            want = (x - _mp(x0)) / _mp(vx)
+            speed = vx * float(-x) / float(mpmath.sqrt(x * x + (half * half * _mp(y)) ** 2) / half)  # V . n
+            tolerance = 16 * 2.0**-52 * half / speed
+            assert got.time == pytest.approx(float(want), abs=max(tolerance, 2.0**-52)), (dy, tolerance)
+
+
 @pytest.mark.nojit
 def test_grazing_and_start_states():
     # two unit circles passing at exactly distance 2: they touch for one instant, at t = 5
