@@ -492,10 +492,49 @@ def test_lines():
     assert c2.time_of_impact(line, c2.Line((0, 2), (-3, 0)), velocity_b=(5, -1), t_max=3).time == 2.0
     assert c2.time_of_impact(line, c2.Line((0, 2), (-3, 0)), velocity_b=(5, 1), t_max=3).time == math.inf
     spin = c2.time_of_impact(line, c2.Line((0, 2), (-3, 0)), angular_velocity_b=0.1)
-    assert spin.time == 0.0 and np.isnan(spin.point).all()
+    assert spin.time == 0.0 and spin.point.tolist() == [-math.inf, 0.0] and spin.normal.tolist() == [0.0, 1.0]
     # a line turning about the origin meets a point at distance 2 after a quarter turn at 1 rad/s
     turn = c2.time_of_impact(line, c2.Point((0, 2)), angular_velocity_a=1.0, t_max=2.0)
     assert turn.time == pytest.approx(math.pi / 2, abs=1e-9)
+
+
+def _mp_crossing(a, b, va, vb, wa, wb, t):
+    """The crossing point of two moving lines at time ``t``, in mpmath (each line turning about
+    its point)."""
+    def at(line, v, w):
+        px, py, ux, uy = (_mp(x) for x in line._params)
+        c, s = mpmath.cos(w * t), mpmath.sin(w * t)
+        return px + _mp(v[0]) * t, py + _mp(v[1]) * t, c * ux - s * uy, s * ux + c * uy
+
+    (ax, ay, ux, uy), (bx, by, wx, wy) = at(a, va, _mp(wa)), at(b, vb, _mp(wb))
+    lam = ((bx - ax) * wy - (by - ay) * wx) / (ux * wy - uy * wx)
+    return ax + lam * ux, ay + lam * uy
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("direction", [(1.0, 0.0), (0.0, 1.0), (3.0, -4.0)])
+def test_parallel_lines_turning_at_different_rates(direction):
+    # apart at 0, crossing at every t > 0: the time is the infimum 0.0, the normal that at 0, and
+    # the point the limit of the crossing as t -> 0+, at infinity along the lines (finite across)
+    u = np.array(direction) / math.hypot(*direction)
+    m = np.array([-u[1], u[0]])
+    for offset, wa, wb, va, vb in [(2.0, 0.0, 0.1, (0, 0), (0, 0)), (2.0, 0.3, 0.1, (1, 2), (0, 0)),
+                                   (-1.5, -0.3, 0.1, (0, 0), (0.5, 0)), (3.0, 0.25, -2.0, (0, 0), (0, 0))]:
+        a = c2.Line((0.5, -0.25), direction)
+        b = c2.Line(tuple(np.array([0.5, -0.25]) + offset * m + 7 * u), tuple(-2 * np.array(direction)))
+        got = c2.time_of_impact(a, b, va, vb, angular_velocity_a=wa, angular_velocity_b=wb)
+        assert got.time == 0.0 and not c2.intersects(a, b)
+        assert got.normal.tolist() == pytest.approx((np.sign(offset) * m).tolist(), abs=1e-15)
+        x, y = _mp_crossing(a, b, va, vb, wa, wb, mpmath.mpf("1e-25"))
+        for want, far, component in ((x, 1e20, got.point[0]), (y, 1e20, got.point[1])):
+            if abs(want) > far:  # receding: an infinite coordinate of the same sign
+                assert component == math.copysign(math.inf, want)
+            else:
+                assert component == pytest.approx(float(want), abs=1e-12)
+        # the swapped pair: the same point, the opposite normal
+        swapped = c2.time_of_impact(b, a, vb, va, angular_velocity_a=wb, angular_velocity_b=wa)
+        assert swapped.time == 0.0 and swapped.point.tolist() == pytest.approx(got.point.tolist(), abs=1e-15)
+        assert swapped.normal.tolist() == pytest.approx((-got.normal).tolist(), abs=1e-15)
 
 
 @pytest.mark.nojit

@@ -545,6 +545,30 @@ def _slope_newton(v, values, lo, hi, noise, estimate):
     return np.where(np.isfinite(t) & (t >= lo) & (t <= reach), t, estimate)
 
 
+def _receding_crossing(motion, rows):
+    """The limit, as ``t -> 0+``, of the crossing point of two lines parallel and apart at 0 that
+    turn at different rates ``w_a != w_b`` (pairs ``rows``): a point at infinity along the lines.
+
+    With ``u`` the unit direction of line `a` at 0, ``m`` its normal ``(-u_y, u_x)`` and ``P_a``,
+    ``P_b`` the points of the lines, the crossing ``P_a + l R(w_a t) u`` has, to first order in
+    ``t`` (the velocities only add terms that stay finite along ``u``),
+    ``l = D / ((w_b - w_a) t) + O(1)`` with ``D = (P_a - P_b) . m``, and its coordinate along
+    ``m`` tends to ``P_a . m + l w_a t -> P_a . m + D w_a / (w_b - w_a)``. So the limit is that
+    coordinate along ``m`` and ``sign(l) inf`` along ``u``: ``+-inf`` in every axis that ``u`` is
+    not perpendicular to, finite in the other one.
+    """
+    pa = motion.a._flat_params()[motion.ia[rows]]
+    pb = motion.b._flat_params()[motion.ib[rows]][:, 0:2] + (0.0 if motion.offset_b is None else motion.offset_b[rows])
+    u = pa[:, 2:4] / np.hypot(pa[:, 2], pa[:, 3])[:, None]
+    m = np.stack([-u[:, 1], u[:, 0]], axis=-1)
+    wa, wb = motion.wa[rows], motion.wb[rows]
+    d = ((pa[:, 0:2] - pb) * m).sum(axis=1)
+    across = (pa[:, 0:2] * m).sum(axis=1) + d * wa / (wb - wa)
+    along = np.sign(d / (wb - wa))[:, None] * u  # d != 0: the lines are apart
+    with np.errstate(invalid="ignore"):
+        return np.where(along != 0.0, along * np.inf, across[:, None] * m)
+
+
 def _closest_approach(motion, rows, lo, values, step, t_end, tol):
     """The closest approach of translating pairs ``rows``, apart at the times ``lo`` with contact
     ``values``, still approaching there (certified step ``step``); searched up to ``t_end``.
@@ -675,6 +699,8 @@ def _impact_flat(motion, t_max):
     if motion.a._kind == "line" and motion.b._kind == "line":
         spin = ~start & (motion.wa != motion.wb)
         time[spin] = 0.0
+        point[spin] = _receding_crossing(motion, np.flatnonzero(spin))
+        normal[spin] = values[spin, 1:3]
         start = start | spin
     live = np.flatnonzero(~start & (t_max > 0.0))
     free = np.zeros(n)  # the shapes are apart at every time in [0, free] (up to float rounding)
@@ -899,7 +925,9 @@ def time_of_impact(
     is tight; their search also ends when the gap is within the float noise, where the time is
     only known to about that noise over the approach speed. After 4000 steps the search gives up
     and returns the last time known apart (a lower bound). Two lines turning at different rates, parallel and apart at 0, cross at every
-    later time: the time is 0.0 (the infimum) with NaN point and normal.
+    later time but not at 0: the time is 0.0 (the infimum), the normal that of the lines at 0, and
+    the point the limit of their crossing as the time goes to 0, which recedes to infinity along
+    the lines: ``+-inf`` in each axis the lines are not perpendicular to, finite in the other.
 
     The point is the midpoint of the witness points of :func:`collide2d.contact` at the checked
     time, moved with the shapes to the answer (to first order); the normal is that contact's.
