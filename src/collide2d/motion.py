@@ -679,6 +679,39 @@ def _closest_approach(motion, rows, lo, values, step, t_end, tol):
     return outcome, t_out, got_out, free, at_free
 
 
+def _opening_start(motion, rows, values, t_max):
+    """Turning pairs ``rows`` apart at 0 by less than the float noise (``values`` at 0) whose gap
+    opens: their first contact, if any, comes after the gap clears the noise.
+
+    Within the noise the float separation can have either sign and its steps no size, so the
+    start is decided to first order: the witness points move at ``v + w x (p - ref)``, and the
+    gap changes at their relative velocity along the normal. A pair whose gap opens at a rate
+    ``r`` is probed at ``8 noise / r``, where its gap is about eight times the noise; if it is
+    apart there beyond the noise, the search goes on from there (kept in ``motion.opened`` and
+    ``motion.opened_values``). Returns those pairs.
+    """
+    if rows.size == 0:
+        return rows
+    v = values[rows]
+    n = v[:, 1:3]
+    rate = np.zeros(rows.size)
+    for k, ref, vel, w, sign in ((3, motion.ref_a, motion.va, motion.wa, -1.0), (5, motion.ref_b, motion.vb, motion.wb, 1.0)):
+        r = v[:, k : k + 2] - ref[rows]
+        speed = vel[rows] + w[rows, None] * np.stack([-r[:, 1], r[:, 0]], axis=-1)
+        rate += sign * (speed[:, 0] * n[:, 0] + speed[:, 1] * n[:, 1])
+    noise = _NOISE * np.abs(v[:, 3:7]).max(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        probe = 8.0 * noise / rate
+    go = (rate > 0.0) & (probe < t_max[rows])
+    rows, probe = rows[go], probe[go]
+    if rows.size == 0:
+        return rows
+    got = motion.contact(rows, probe, exact=False)
+    clear = got[:, 0] > _NOISE * np.abs(got[:, 3:7]).max(axis=1)
+    motion.opened, motion.opened_values = probe[clear], got[clear]
+    return rows[clear]
+
+
 def _impact_flat(motion, t_max):
     """Time, point and normal of every pair of a :class:`_Motion` (flat arrays)."""
     n = motion.ia.shape[0]
@@ -713,6 +746,10 @@ def _impact_flat(motion, t_max):
     stalled = np.zeros(n, dtype=bool)  # a batch of steps that made no progress
     last_step = np.full(n, np.inf)  # the previous step of each pair
     grazed = ~motion.still  # the closest approach was searched (translating pairs only, once)
+    noisy_start = values[:, 0] <= _NOISE * np.abs(values[:, 3:7]).max(axis=1)  # apart at 0 within the noise
+    opening = _opening_start(motion, live[noisy_start[live] & ~motion.still[live]], values, t_max)
+    if opening.size:
+        free[opening], state[opening], noisy_start[opening] = motion.opened, motion.opened_values, False
     held = np.zeros(0, dtype=np.int64)  # pairs out of this iteration, live again in the next
     for iteration in range(_MAX_STEPS):
         live, held = np.concatenate([live, held]), held[:0]
@@ -725,9 +762,16 @@ def _impact_flat(motion, t_max):
         after = ~np.isfinite(u) & (f + step > tm)  # no contact up to t_max
         # done: the next step is below the tolerance, or the bracket is, or (turning pairs) the
         # gap is within the float noise, where the time is only known to about that noise over the
-        # approach speed (Newton steps of a translation still gain there: its normal is kept)
-        blurred = ~motion.still[live] & (state[live, 0] <= _NOISE * np.abs(state[live, 3:7]).max(axis=1))
-        close = ~after & ((step <= tol) | (u - f <= tol) | blurred | stalled[live])
+        # approach speed (Newton steps of a translation still gain there: its normal is kept). A
+        # turning pair that starts within the noise (apart by the exact predicates at 0) steps on
+        # until its gap clears the noise (moving apart: its steps grow), for at least
+        # _SWEEP_AFTER steps however small (closing in: they stay small, and the search ends as
+        # for a crawling pair).
+        within = state[live, 0] <= _NOISE * np.abs(state[live, 3:7]).max(axis=1)
+        noisy_start[live] &= within
+        blurred = ~motion.still[live] & ~noisy_start[live] & within
+        early = noisy_start[live] & ~motion.still[live] & (iteration < _SWEEP_AFTER)  # see blurred
+        close = ~after & (((step <= tol) & ~early) | (u - f <= tol) | blurred | stalled[live])
         time[live[after]] = np.inf
         # translating pairs whose steps shrink slowly (a graze, a near miss or a near graze):
         # the minimum of the separation decides whether they touch (see _closest_approach)
@@ -796,7 +840,7 @@ def _impact_flat(motion, t_max):
             continue
         f, u, step, tol, tm = f[~after], u[~after], step[~after], tol[~after], tm[~after]
         if iteration >= _SWEEP_AFTER:  # crawling turning pairs: many steps in one batch each
-            crawl = ~motion.still[live] & (f + step < u)
+            crawl = ~motion.still[live] & (f + step < u) & ~noisy_start[live]  # (its batch would be all noise)
             if crawl.any():
                 rows = live[crawl]
                 moved, joined = _sweep(motion, rows, f[crawl], step[crawl], np.minimum(tm[crawl], u[crawl]),
