@@ -608,6 +608,50 @@ def test_spinning_needle_hits_disc_at_first_touch():
     assert np.allclose(swapped.normal, -got.normal, atol=1e-6)
 
 
+@pytest.mark.parametrize("minor,w,closing,t_max", [(0.9, 10.0, 0.01, 200.0), (0.99, 30.0, 0.003, 700.0),
+                                                  (0.999, 100.0, 0.001, 2000.0)])
+def test_long_slow_crawl(minor, w, closing, t_max):
+    # a point closing in slowly on an ellipse of semi-axes (1, minor) that spins fast: its steps
+    # are bounded by w (the turn) against a gap that shrinks at `closing` (hundreds of thousands of
+    # certified steps, batched). No contact before the point is within 1 of the centre, at
+    # t0 = 1 / closing; then within one half turn, when the major axis points at it. Reference:
+    # the first sign change of its implicit function in the turning frame over [t0, t0 + pi / w]
+    # (a grid of 4000 times, then bisection at 40 digits).
+    got = c2.time_of_impact(c2.Ellipse((0, 0), (1, minor)), c2.Point((0, 2)), velocity_b=(0, -closing),
+                            angular_velocity_a=w, t_max=t_max)
+    b, vy, w_ = _mp(minor), -_mp(closing), _mp(w)
+
+    def g(t):
+        y = 2 + vy * t
+        return (mpmath.sin(w_ * t) * y) ** 2 + (mpmath.cos(w_ * t) * y / b) ** 2 - 1
+
+    t0 = -1 / vy
+    assert g(t0 - mpmath.mpf("1e-9")) > 0
+    prev, want = t0, None
+    for k in range(1, 4001):
+        t = t0 + mpmath.pi / w_ * k / 4000
+        if g(t) <= 0:
+            lo, hi = prev, t
+            for _ in range(80):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if g(mid) > 0 else (lo, mid)
+            want = float(hi)
+            break
+        prev = t
+    assert want is not None and got.time == pytest.approx(want, abs=1e-9 * t_max)
+
+
+def test_out_of_rounds_warns_with_a_lower_bound(monkeypatch):
+    # the search gives up after motion._MAX_STEPS rounds: never silently
+    monkeypatch.setattr(motion, "_MAX_STEPS", 3)
+    needle, disc = c2.Ellipse((0, 0), (5, 0.01)), c2.Circle((0, 4), 0.05)
+    full = 0.0389198891  # the first contact (see test_spinning_needle_hits_disc_at_first_touch)
+    with pytest.warns(RuntimeWarning, match="stopped after 3 rounds.*lower bound"):
+        got = c2.time_of_impact(needle, disc, angular_velocity_a=40.0)
+    assert 0.0 < got.time < full
+    assert not c2.intersects(c2.rotate(needle, 40.0 * got.time), disc)
+
+
 def _first_root(g, t_max, samples=4000, halvings=140):
     """First sign change of ``g`` (positive at 0) on a grid, bisected at 40 digits."""
     prev = mpmath.mpf(0)
