@@ -522,6 +522,35 @@ def _sweep(motion, rows, f, step, t_end, samples, state, free, upper):
     return moved, joined
 
 
+def _turn_rate(v, values):
+    """The slope ``V . n`` of the separation of translating pairs with contact ``values``, and its
+    rate of change ``|V_t|**2 / (rho_a + rho_b + s)`` (see :func:`_slope_newton`)."""
+    n = values[:, 1:3]
+    slope = v[:, 0] * n[:, 0] + v[:, 1] * n[:, 1]
+    across = v - slope[:, None] * n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho = 1.0 / values[:, 7] + 1.0 / values[:, 8] + np.maximum(values[:, 0], 0.0)
+        return slope, (across[:, 0] ** 2 + across[:, 1] ** 2) / rho
+
+
+def _bend(motion, rows, values, step):
+    """How far the separation of translating pairs ``rows`` (contact ``values``) rises above its
+    tangent over ``step``, the boundary of their Minkowski difference taken as a circle of radius
+    ``rho = rho_a + rho_b`` at the witness: the relative position starts at ``rho + s`` from its
+    centre along ``n`` and moves by ``V step``, so the separation ends at ``|(rho + s) n + V step|
+    - rho`` against the tangent's ``s + (V . n) step``, above it by ``w**2 / (A + hypot(A, w))``
+    with ``A = rho + s + (V . n) step`` and ``w = |V_t| step`` (about ``w**2 / 2 A`` for a large
+    radius, ``w`` at a corner)."""
+    v = motion.vb[rows] - motion.va[rows]
+    n = values[:, 1:3]
+    slope = v[:, 0] * n[:, 0] + v[:, 1] * n[:, 1]
+    w = np.hypot(v[:, 0] - slope * n[:, 0], v[:, 1] - slope * n[:, 1]) * step
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho = 1.0 / values[:, 7] + 1.0 / values[:, 8]
+        big = np.maximum(rho + np.maximum(values[:, 0], 0.0) + slope * step, 0.0)
+        return np.where(np.isfinite(big), w * w / (big + np.hypot(big, w)), 0.0)
+
+
 def _slope_newton(v, values, lo, hi, noise, estimate):
     """The minimum of the separation found from its last time ``lo`` with a negative slope
     (contact ``values``), in a bracket ``[lo, hi]`` of the search: Newton's step on the slope.
@@ -538,14 +567,10 @@ def _slope_newton(v, values, lo, hi, noise, estimate):
     that time past it; else (a straight edge at the witness, no finite step, or a kink of the
     separation where a point crosses a segment or a line) the bracket's ``estimate``.
     """
-    n = values[:, 1:3]
-    slope = v[:, 0] * n[:, 0] + v[:, 1] * n[:, 1]
-    across = v - slope[:, None] * n
-    speed2 = across[:, 0] ** 2 + across[:, 1] ** 2
+    slope, rate = _turn_rate(v, values)
     with np.errstate(divide="ignore", invalid="ignore"):
-        rho = 1.0 / values[:, 7] + 1.0 / values[:, 8] + np.maximum(values[:, 0], 0.0)
-        t = lo - slope * rho / speed2
-        reach = hi + 2.0 * np.sqrt(2.0 * noise * rho / speed2)
+        t = lo - slope / rate
+        reach = hi + 2.0 * np.sqrt(2.0 * noise / rate)
     return np.where(np.isfinite(t) & (t >= lo) & (t <= reach), t, estimate)
 
 
@@ -749,6 +774,7 @@ def _impact_flat(motion, t_max):
     sweeps = np.full(n, float(_SWEEP_SAMPLES))  # steps per batch of a crawling pair (see _sweep)
     stalled = np.zeros(n, dtype=bool)  # a batch of steps that made no progress
     last_step = np.full(n, np.inf)  # the previous step of each pair
+    fresh = values[:, 1:3].copy()  # the normal of the last time apart as evaluated (see near, below)
     grazed = ~motion.still  # the closest approach was searched (translating pairs only, once)
     noisy_start = values[:, 0] <= _NOISE * np.abs(values[:, 3:7]).max(axis=1)  # apart at 0 within the noise
     opening = _opening_start(motion, live[noisy_start[live] & ~motion.still[live]], values, t_max)
@@ -781,12 +807,21 @@ def _impact_flat(motion, t_max):
         # the minimum of the separation decides whether they touch (see _closest_approach)
         slow = ~after & ~close & ~grazed[live] & ~np.isfinite(u) & (step >= _SLOW * last_step[live])
         last_step[live] = step
-        # a translating pair whose next step is below the tolerance with its gap still beyond the
-        # noise: a transversal contact within the tolerance, or a near miss at a kink of the
-        # separation (a point passing a corner); the search for the minimum tells them apart
+        # a translating pair whose next step is below the tolerance: a transversal contact within
+        # the tolerance, unless the separation bends away from its tangent over the step by more
+        # than the noise (a near miss at a sharp minimum: a point passing a corner, its normal
+        # turning fast) or may end at a kink (below), which the search for the minimum tells apart
         unsure = close & ~grazed[live] & ~np.isfinite(u) & (step > 0.0)
         if unsure.any():
-            unsure[unsure] = state[live[unsure], 0] > motion.noise(live[unsure], state[live[unsure]])
+            k = live[unsure]
+            seen = state[k].copy()
+            seen[:, 1:3] = fresh[k]  # the normal as evaluated, not the one the step kept
+            noise = motion.noise(k, seen)
+            # a corner against a straight edge: the separation is linear until the corner passes
+            # the edge's end, which the contact does not tell: unsure when the gap is not noise
+            corner = np.isinf(seen[:, 7]) | np.isinf(seen[:, 8])
+            edge = (seen[:, 7] == 0.0) | (seen[:, 8] == 0.0)
+            unsure[unsure] = (_bend(motion, k, seen, step[unsure]) > noise) | (corner & edge & (seen[:, 0] > noise))
             slow |= unsure
             close &= ~unsure
         if slow.any():
@@ -837,6 +872,7 @@ def _impact_flat(motion, t_max):
             retries[failed] *= 2.0
             free[failed] = 0.0
             state[failed] = initial[failed]
+            fresh[failed] = initial[failed, 1:3]
             live = np.concatenate([live[~(after | close)], failed])
             continue
         live = live[~after]
@@ -872,6 +908,7 @@ def _impact_flat(motion, t_max):
         # a gap within the float noise of the separation: its normal may point anywhere; the
         # step from there uses the normal of the last time clearly apart
         near = apart & (got[:, 0] <= _NOISE * np.abs(got[:, 3:7]).max(axis=1))
+        fresh[probing[apart]] = got[apart, 1:3]
         got[near, 1:3] = state[probing[near], 1:3]
         state[probing[apart]] = got[apart]
         free[probing[apart]] = probe[apart]
