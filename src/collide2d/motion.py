@@ -137,9 +137,10 @@ def _kernel_shape(kind, params, verts=None):
     return new
 
 
-def _moved(shape, index, origin, turn, shift):
+def _moved(shape, index, origin, turn, shift, single=False):
     """Rows ``index`` of ``shape`` turned by ``turn`` (cos, sin) about ``origin``, then shifted by
-    ``shift`` (arrays of shape ``(len(index), 2)``), as a batch of its kernel kind."""
+    ``shift`` (arrays of shape ``(len(index), 2)``), as a batch of its kernel kind (with
+    ``single``, of one row: a single shape of its kernel kind)."""
     loops = _loops()
     params = np.ascontiguousarray(shape._flat_params())
     kind = shape._kind
@@ -149,10 +150,10 @@ def _moved(shape, index, origin, turn, shift):
         verts = np.empty((int(counts.sum()), 2))
         loops.move_polygon_loop(params, np.ascontiguousarray(shape._verts), index, origin, turn, shift, offsets, verts)
         rows = np.stack([offsets.astype(np.float64), counts.astype(np.float64)], axis=-1)
-        return _kernel_shape(kind, rows, verts)
+        return _kernel_shape(kind, rows[0] if single else rows, verts)
     out = np.empty((index.shape[0], params.shape[1]))
     getattr(loops, f"move_{kind}_loop")(params, index, origin, turn, shift, out)
-    return _kernel_shape(kind, out)
+    return _kernel_shape(kind, out[0] if single else out)
 
 
 # -- translate and rotate -----------------------------------------------------------------------------
@@ -362,6 +363,8 @@ class _Motion:
         """Contact values (n, 9) of pairs ``rows`` at times ``t``, witness points in the fixed
         frame; with ``exact``, the sign of the separation is that of the exact predicates (see
         :func:`collide2d.contact`), else the float one."""
+        if rows.shape[0] == 1:
+            return self._contact_one(int(rows[0]), float(t[0]), exact)
         from collide2d import measurement
 
         n = rows.shape[0]
@@ -387,6 +390,36 @@ class _Motion:
         frame = np.where(still[:, None], va * tt, 0.0)
         values[:, 3:5] += frame
         values[:, 5:7] += frame
+        return values
+
+    def _contact_one(self, r, t, exact):
+        """:meth:`contact` of the one pair ``r`` at the time ``t``: the same moves and kernels,
+        through the scalar path of the contact (no batch loops) and Python floats around it."""
+        from collide2d import measurement
+
+        still = bool(self.still[r])
+        (vax, vay), (vbx, vby) = self.va[r].tolist(), self.vb[r].tolist()
+        if still:
+            shift_a, shift_b = (0.0, 0.0), ((vbx - vax) * t, (vby - vay) * t)
+        else:
+            shift_a, shift_b = (vax * t, vay * t), (vbx * t, vby * t)
+        if self.offset_b is not None:
+            ox, oy = self.offset_b[r].tolist()
+            shift_b = (shift_b[0] + ox, shift_b[1] + oy)
+        moved = []
+        for shape, index, ref, w, shift in ((self.a, self.ia, self.ref_a, self.wa, shift_a),
+                                            (self.b, self.ib, self.ref_b, self.wb, shift_b)):
+            angle = float(w[r]) * t
+            turn = (math.cos(angle), math.sin(angle)) if angle != 0.0 else (1.0, 0.0)
+            moved.append(_moved(shape, index[r : r + 1], np.ascontiguousarray(ref[r : r + 1]), np.array([turn]),
+                                np.array([shift]), single=True))
+        a, b = moved
+        values = np.array([_dispatch.contact_values(a, b)])
+        self.raw = values[:, 0].copy()
+        if exact:
+            values[0, 0] = measurement._sign_consistent(a, b, float(values[0, 0]))
+        if still:
+            values[0, 3:7] += (vax * t, vay * t, vax * t, vay * t)
         return values
 
     def sizes(self, rows):
