@@ -1052,11 +1052,12 @@ def time_of_impact(
 
     **Grazes** (translation). Near a contact of approach speed 0 the separation grows like the
     square of the time from it, so its root is only known to the square root of its float noise.
-    A translating pair whose Newton steps slow to a linear rate (or whose step falls below the
-    tolerance with its gap still beyond the noise) looks instead for the minimum of its
-    separation, the root of its slope ``V . n``, which crosses 0 linearly there: regula falsi
-    (Illinois) in a bracket, finished by Newton's step on the slope from the curvatures of the
-    witness points. The shapes touch there when the separation is within ``2**-49`` (8 ulps) of
+    A translating pair whose Newton steps slow to a linear rate (or whose last step, below the
+    tolerance, may cross a sharp minimum: its separation bends above the tangent by more than the
+    noise over the step, or a corner faces an edge whose end it may pass) looks instead for the
+    minimum of its separation, the root of its slope ``V . n``, which crosses 0 linearly there:
+    regula falsi (Illinois) in a bracket, finished by Newton's step on the slope from the
+    curvatures of the witness points. The shapes touch there when the separation is within ``2**-49`` (8 ulps) of
     their largest coordinate or extent, else they never meet or meet earlier (a transversal
     contact, found as above). So a pair that touches for one instant gets that instant to about
     an ulp (measured: 1.1e-16 for ``t_max = 1`` on 270 exact grazes of every curved kind against
