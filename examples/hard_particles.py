@@ -309,33 +309,32 @@ class EllipseSimulation(Simulation):
         self.predict(pairs[0], pairs[1], shifts)
 
     def predict(self, i, j, shift, delay=0.0):
-        """Push the next collision of the pairs ``(i[k], j[k])`` (``j`` moved by ``shift``), searched
-        from ``now + delay`` to the rebuild."""
-        start = self.now + delay
+        """Push the next collision of the pairs ``(i[k], j[k])`` (``j`` moved by ``shift``), each
+        searched from ``now + delay[k]`` to the rebuild, in one batched call."""
+        start = self.now + np.broadcast_to(np.asarray(delay, dtype=np.float64), i.shape)
         horizon = self.next_rebuild - start
-        if i.size == 0 or horizon <= 0.0:
-            return
         ri, rj = self.positions_at(i, start), self.positions_at(j, start) + shift
         vi, vj = self.vel[i], self.vel[j]
         # the bounding circles (radius a_max) must meet before the horizon: closest approach of the centres
         r, v = rj - ri, vj - vi
         vv = np.einsum("ij,ij->i", v, v)
         with np.errstate(invalid="ignore", divide="ignore"):
-            s = np.clip(np.where(vv > 0.0, -np.einsum("ij,ij->i", r, v) / vv, 0.0), 0.0, horizon)
+            s = np.clip(np.where(vv > 0.0, -np.einsum("ij,ij->i", r, v) / vv, 0.0), 0.0, np.maximum(horizon, 0.0))
         closest = np.hypot(*(r + v * s[:, None]).T)
-        k = np.flatnonzero(closest <= 2.0 * self.reach * (1.0 + 1e-9))
+        k = np.flatnonzero((closest <= 2.0 * self.reach * (1.0 + 1e-9)) & (horizon > 0.0))
         if k.size == 0:
             return
         self.impact_calls += k.size
-        hit = c2.time_of_impact(self.shapes(ri[k], self.angles_at(i[k], start)),
-                                self.shapes(rj[k], self.angles_at(j[k], start)), vi[k], vj[k],
+        hit = c2.time_of_impact(self.shapes(ri[k], self.angles_at(i[k], start[k])),
+                                self.shapes(rj[k], self.angles_at(j[k], start[k])), vi[k], vj[k],
                                 angular_velocity_a=self.omega[i[k]], angular_velocity_b=self.omega[j[k]],
-                                t_max=horizon)
+                                t_max=horizon[k])
+        start = start[k]
         t = np.asarray(hit.time, dtype=np.float64)
         point = hit.point  # a common point at the event time
         for kk in np.flatnonzero(np.isfinite(t)).tolist():
             a, b = int(i[k[kk]]), int(j[k[kk]])
-            heapq.heappush(self.events, (start + float(t[kk]), a, b, int(self.count[a]), int(self.count[b]),
+            heapq.heappush(self.events, (float(start[kk] + t[kk]), a, b, int(self.count[a]), int(self.count[b]),
                                          tuple(shift[k[kk]].tolist()), tuple(point[kk].tolist()),
                                          tuple(hit.normal[kk].tolist())))
 
@@ -374,14 +373,12 @@ class EllipseSimulation(Simulation):
                 self.next_rebuild = min(self.next_rebuild, self.now + (0.5 * self.skin - moved) / speed)
         # the pair itself, from just after the contact (at the contact its gap is zero), then the
         # other neighbours of both
-        self.predict(np.array([a]), np.array([b]), shift[None, :], delay=self.delay)
-        parts = []
+        parts = [(np.array([a]), np.array([b]), shift[None, :], np.array([self.delay]))]
         for body, other in ((a, b), (b, a)):
             nb, sh = self.neighbours(body)
             keep = nb != other
-            parts.append((np.full(int(keep.sum()), body), nb[keep], sh[keep]))
-        self.predict(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                     np.concatenate([p[2] for p in parts]))
+            parts.append((np.full(int(keep.sum()), body), nb[keep], sh[keep], np.zeros(int(keep.sum()))))
+        self.predict(*(np.concatenate([p[q] for p in parts]) for q in range(4)))
         return un < 0.0
 
     def overlaps(self):
