@@ -63,10 +63,11 @@ def main():
         top.plot(eta, spt, color="tab:red", lw=1, ls=":", label=f"ellipses {aspect:g}:1: SPT, gamma = {gamma:.4f}")
         top.plot(eta, boublik, color="tab:red", lw=1, label=f"ellipses {aspect:g}:1: Boublik")
         bottom.plot(eta, 100 * (spt / boublik - 1), color="tab:red", lw=1, ls=":")
-    groups = (("disk", "collide2d", "o", None, "tab:blue", "disks, collide2d time_of_impact"),
-              ("disk", "numpy", "s", "none", "tab:green", "disks, NumPy quadratic (baseline)"),
-              ("ellipse", "collide2d", "D", None, "tab:red", "ellipses, collide2d (turning)"))
-    for shape, engine, marker, face, color, label in groups:
+    # (shape, engine, marker, face, colour, label, offset in eta so that points at one eta stay apart)
+    groups = (("disk", "collide2d", "o", None, "tab:blue", "disks, collide2d time_of_impact", 0.0),
+              ("disk", "numpy", "s", "none", "tab:green", "disks, NumPy quadratic (baseline)", -0.006),
+              ("ellipse", "collide2d", "D", None, "tab:red", "ellipses, collide2d (turning)", 0.006))
+    for shape, engine, marker, face, color, label, offset in groups:
         mine = [r for r in runs if r.get("shape", "disk") == shape and r.get("engine", "collide2d") == engine]
         if not mine:
             continue
@@ -79,7 +80,7 @@ def main():
             ref = np.array([hp.boublik_convex(r["eta"], hp.nonsphericity(0.5 * r["aspect"], 0.5)) for r in mine])
         style = {"fmt": marker, "capsize": 3, "markersize": 6, "mfc": face, "color": color}
         top.errorbar(x, z, yerr=err, label=label, **style)
-        bottom.errorbar(x, 100 * (z / ref - 1), yerr=100 * err / ref, **style)
+        bottom.errorbar(x + offset, 100 * (z / ref - 1), yerr=100 * err / ref, **style)
     top.set_ylabel("Z = PA / (N kT)")
     top.set_ylim(1.0, 9.0)
     top.legend(fontsize=8)
