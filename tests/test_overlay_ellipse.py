@@ -650,6 +650,45 @@ def test_iou_values():
 # -- intersection points --------------------------------------------------------------------------------------
 
 
+def _root_error_bound(c2_, c1, c0, root):
+    """First-order error of a float root of ``x^3 + c2 x^2 + c1 x + c0`` whose cubic is evaluated
+    to rounding: ``u sum |c_i| |x|^i / |f'(x)|`` (exact arithmetic on the exact ``root``)."""
+    x = Fraction(root)
+    magnitude = abs(x) ** 3 + abs(Fraction(c2_)) * x * x + abs(Fraction(c1) * x) + abs(Fraction(c0))
+    slope = abs((3 * x + 2 * Fraction(c2_)) * x + Fraction(c1))
+    return float(Fraction(EPS) * magnitude / slope)
+
+
+def test_real_cubic_roots_against_exact_roots():
+    """The pencil's cubic solver (``points_ellipse.real_cubic_roots``) on cubics built from exact
+    dyadic roots (coefficients exact in floats): three distinct real roots, each within 4 times its
+    first-order error bound (measured 2.1), and one real root (the other two complex) within 4
+    ulps of the larger of the root and the complex pair's modulus (measured 0.9). Scaled by 2^-20
+    to 2^20, so the trigonometric and Cardano branches see every magnitude."""
+    rng = np.random.default_rng(1832)
+    for _ in range(150):
+        while True:
+            ks = sorted(int(v) for v in rng.integers(-64, 65, 3))
+            if ks[0] < ks[1] < ks[2]:
+                break
+        e = int(rng.integers(-20, 21))
+        roots = [math.ldexp(k, e - 3) for k in ks]
+        c2_ = -(roots[0] + roots[1] + roots[2])
+        c1 = roots[0] * roots[1] + roots[0] * roots[2] + roots[1] * roots[2]
+        c0 = -roots[0] * roots[1] * roots[2]
+        n, *got = points_ellipse.real_cubic_roots(c2_, c1, c0)
+        assert n == 3, (roots, n)
+        for x, r in zip(sorted(got), roots):
+            assert abs(x - r) <= 4 * _root_error_bound(c2_, c1, c0, r), (roots, got)
+        # (x - r)(x^2 + p x + q) with p^2 < 4 q: one real root
+        r = math.ldexp(int(rng.integers(-64, 65)), e - 3)
+        p = math.ldexp(int(rng.integers(-16, 17)), e - 3)
+        q = math.ldexp(int(rng.integers(70, 200)), 2 * (e - 3))
+        n, x0, x1, x2 = points_ellipse.real_cubic_roots(p - r, q - r * p, -r * q)
+        assert n == 1 and x0 == x1 == x2, (r, p, q, n)
+        assert abs(x0 - r) <= 4 * EPS * max(abs(r), math.sqrt(q)), (r, p, q, x0)
+
+
 def _residual(shape, point):
     """Distance of the float ``point`` from the ellipse boundary, in ulps of its coordinate scale.
 
