@@ -687,6 +687,20 @@ def test_real_cubic_roots_against_exact_roots():
         n, x0, x1, x2 = points_ellipse.real_cubic_roots(p - r, q - r * p, -r * q)
         assert n == 1 and x0 == x1 == x2, (r, p, q, n)
         assert abs(x0 - r) <= 4 * EPS * max(abs(r), math.sqrt(q)), (r, p, q, x0)
+    # two roots 2^-34 to 2^-24 apart, where the cosine of the trigonometric form rounds to
+    # 1 + 2^-52 or -1 - 2^-52 (and must be clamped); reference: 60-digit polyroots of the float
+    # coefficients (these products round), within the same first-order bound
+    for k0, k1, gap in ((17, -34, 2.0**-34), (-51, 51, 2.0**-26), (-57, 21, 2.0**-24), (-15, 61, 2.0**-29)):
+        roots = [k0 / 8, k0 / 8 + gap, k1 / 8]
+        c2_ = -(roots[0] + roots[1] + roots[2])
+        c1 = roots[0] * roots[1] + roots[0] * roots[2] + roots[1] * roots[2]
+        c0 = -roots[0] * roots[1] * roots[2]
+        n, *got = points_ellipse.real_cubic_roots(c2_, c1, c0)
+        with mp.workdps(60):
+            want = sorted(float(mpm.re(z)) for z in mpm.polyroots([1, c2_, c1, c0], maxsteps=200, extraprec=200))
+        assert n == 3, (roots, n)
+        for x, r in zip(sorted(got), want):
+            assert abs(x - r) <= 4 * _root_error_bound(c2_, c1, c0, r), (roots, got, want)
 
 
 def test_tangent_points_in_frame_are_the_extremisers():
@@ -770,6 +784,23 @@ def test_intersection_points_random_pairs_on_both_boundaries_and_counted():
         assert len(swapped) == len(points)
         for p in points:  # the same set, whatever the order
             assert np.min(np.hypot(*(swapped - p).T)) <= 1e-13 * max(1.0, np.abs(p).max())
+
+
+@pytest.mark.parametrize("direction", [(0.6, 0.8), (3.0, 4.0), (-5.0, 12.0), (0.25, -0.125)], ids=str)
+def test_intersection_points_with_stored_directions_of_any_length(direction):
+    """An ellipse's stored direction is used exactly, whatever its length, also when a component
+    equals a semi-axis (here ``a = |w_x|``): the crossing points of a circle and the ellipse with
+    semi-axes ``|w_x|``, ``|w_x| / 2`` about (0.3, 0.1) lie on both boundaries, as many as the
+    reference finds, both orders (30-digit residuals)."""
+    a = abs(direction[0])
+    ellipse = c2.Ellipse((0.3, 0.1), (a, 0.5 * a), direction=direction)
+    circle = c2.Circle((0.3 + 0.7 * a, 0.1), 0.8 * a)
+    assert c2.relate(circle, ellipse) == c2.Relation.OVERLAPPING
+    for first, second in ((circle, ellipse), (ellipse, circle)):
+        points = intersection_points(first, second)
+        assert len(points) == len(_crossings(_ell(first), _ell(second)))
+        for p in points:
+            assert _residual(first, p) <= RESIDUAL_ULPS and _residual(second, p) <= RESIDUAL_ULPS
 
 
 def test_intersection_points_gte_case():
