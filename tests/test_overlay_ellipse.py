@@ -525,6 +525,18 @@ def test_corner_steps_of_a_closed_chain_sum_to_a_full_turn(n):
                 assert abs(got - want) <= 1e-14
 
 
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_corner_steps_that_all_vanish_make_the_long_step_a_full_turn(n):
+    """All corners at one point to rounding (a crossing pair at a tangency): every step is ~0 and
+    ``_fix_wrap`` gives the full turn to the step ``long_index``, whichever it is, and leaves the
+    others; the steps then sum to 2 pi exactly."""
+    tiny = [0.0, 1e-17, 0.0, 2e-17][:n] + [0.0] * (4 - n)
+    for long_index in range(n):
+        fixed = area_ellipse._fix_wrap(n, *tiny, long_index)
+        for k in range(n):
+            assert fixed[k] == (tiny[k] + 2 * math.pi if k == long_index else tiny[k]), (n, long_index, fixed)
+
+
 @pytest.mark.parametrize("depth", [1e-4, 1e-8, 1e-12])
 def test_arc_inside_ignores_a_sliver_at_the_middle(depth):
     # An arc of the unit circle between two corners lies outside a circle B that pokes in by
