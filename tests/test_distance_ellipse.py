@@ -677,6 +677,15 @@ def test_iteration_counts():
                 counts[mode].append(K.contact_ellipse_ellipse_iterations(A._params, EMPTY, B._params, EMPTY))
     assert max(counts["apart"]) <= 40
     assert max(counts["overlap"]) <= 200
+    assert min(counts["apart"] + counts["overlap"]) >= 1  # g is evaluated at least once
+    # apart pairs symmetric about their centre line (the centre direction is the maximiser, g' = 0
+    # there exactly): the one evaluation of g at the centre direction settles them
+    for A, B in (
+        (c2.Circle((0, 0), 1), c2.Circle((3, 0), 1)),
+        (c2.Ellipse((0, 0), (2, 1)), c2.Ellipse((5, 0), (2, 1))),
+        (c2.Ellipse((0, 0), (2, 1)), c2.Ellipse((0, 4), (1, 2))),
+    ):
+        assert K.contact_ellipse_ellipse_iterations(A._params, EMPTY, B._params, EMPTY) == 1
 
 
 def test_kernel_python_function_agrees():
