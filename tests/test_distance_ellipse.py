@@ -591,6 +591,25 @@ def test_ellipse_and_circle_pairs_both_orders():
             assert abs(float(mp.mpf(r[0]) - ref)) <= TOL_PAIR * 2
             check_invariants(r, 2.0)
             assert (r[0] > 0) == c2.disjoint(A, B)
+            # curvatures at the witness points: 1 / r for the circle, the ellipse's own at its point
+            for shape, k, point in ((A, r[7], r[3:5]), (B, r[8], r[5:7])):
+                if shape is c:
+                    assert k == 1.0 / c.radius
+                else:
+                    assert k == pytest.approx(ellipse_curvature_at(shape, *point), rel=1e-9)
+
+
+def test_concentric_circles_report_a_unit_normal():
+    # no direction is preferred: the normal is (0, +-1) (by the sign bit of d_y), a unit vector,
+    # and the witness points lie on the circles along it, both orders
+    A, B = c2.Circle((1.0, 2.0), 0.5), c2.Circle((1.0, 2.0), 2.0)
+    for first, second in ((A, B), (B, A)):
+        r = kern("ellipse", first, second)
+        ra, rb = first.radius, second.radius
+        assert r[0] == -2.5 and r[1] == 0.0 and abs(r[2]) == 1.0
+        assert (r[3], r[4]) == (1.0, 2.0 + ra * r[2]) and (r[5], r[6]) == (1.0, 2.0 - rb * r[2])
+        assert (r[7], r[8]) == (1.0 / ra, 1.0 / rb)
+        check_invariants(r, 2.0)
 
 
 def test_circles_as_ellipses_at_any_angle():
