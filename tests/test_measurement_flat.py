@@ -760,3 +760,18 @@ def test_point_edge_at_zero_distance_reports_the_left_normal():
         d, ux, uy = distance_flat.point_edge(x1 + (x1 - x0), y1 + (y1 - y0), x0, y0, x1, y1)
         assert d == pytest.approx(length, rel=4 * EPS) and (ux, uy) == pytest.approx(((x1 - x0) / length, (y1 - y0) / length), abs=4 * EPS)
     assert distance_flat.point_edge(1.0, 1.0, 1.0, 1.0, 1.0, 1.0) == (0.0, 1.0, 0.0)
+
+
+@pytest.mark.parametrize("size_exp", [-30, 0, 30])
+def test_contact_of_overlapping_boxes_is_the_exact_depth_at_any_size(size_exp):
+    """Two axis-aligned boxes of side ``u = 2^k`` (k = -30, 0, 30) overlapping by ``2^-30 u`` and
+    ``2^-40 u`` along x: the separation is minus that depth exactly (every number is a power of two),
+    with normal (1, 0), both orders. The rounding band of the separating-axis value scales with the
+    shapes, not with 1 (at ``u = 2^-30`` a unit band would swallow both depths)."""
+    u = 2.0**size_exp
+    for depth in (2.0**-30 * u, 2.0**-40 * u):
+        a = c2.Box((0.0, 0.0), (u, u))
+        b = c2.Box((u - depth, 0.25 * u), (2 * u, 0.75 * u))
+        for first, second, sign in ((a, b, 1.0), (b, a, -1.0)):
+            c = contact(first, second)
+            assert c.separation == -depth and tuple(c.normal) == (sign, 0.0), (size_exp, depth, c)
