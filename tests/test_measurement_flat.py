@@ -709,8 +709,9 @@ def _support_run(vertices, u):
 @pytest.mark.parametrize("per_side", [1, 3, 12])
 def test_support_chain_finds_whole_faces_of_collinear_vertices(per_side):
     """``support_chain`` walks the whole face when it carries many collinear vertices: rectangles
-    (and a right triangle) whose sides carry ``per_side`` extra vertices, their integer coordinates
-    turned by quarter turns (exact), after another polygon in the vertex array (an offset), in the
+    (and a right triangle) whose sides carry ``per_side`` extra vertices, and a triangle whose one
+    face holds all vertices but one, their integer coordinates turned by quarter turns (exact), the
+    list started at various vertices (also mid-face), after another polygon in the vertex array (an offset), in the
     directions of the face normals, of the corners and in between (a single vertex); against the
     run of maximisers found by brute force on the integers. And segments, which are one face."""
     def side(p, q):
@@ -720,19 +721,22 @@ def test_support_chain_finds_whole_faces_of_collinear_vertices(per_side):
     w, h = 3 * span, span
     rectangle = side((0, 0), (w, 0)) + side((w, 0), (w, h)) + side((w, h), (0, h)) + side((0, h), (0, 0))
     triangle = side((0, 0), (w, 0)) + side((w, 0), (0, h)) + side((0, h), (0, 0))
+    fan = side((0, 0), (w, 0)) + [(w, 0), (0, h)]  # one face holds all but one vertex
     directions = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, 3), (h, w), (-3, -1)]
-    for polygon in (rectangle, triangle):
+    for polygon in (rectangle, triangle, fan):
         for turn in range(4):
             turned = polygon
             for _ in range(turn):
                 turned = [(-y + 7, x - 5) for x, y in turned]
+            start = (3 * turn + 1) % len(turned)  # the list may start anywhere, also mid-face
+            turned = turned[start:] + turned[:start]
             before = [(100.0, 100.0), (101.0, 100.0), (100.0, 101.0)]
             V = np.array(before + [(float(x), float(y)) for x, y in turned])
             off, cnt = len(before), len(turned)
             for u in directions:
                 norm = math.hypot(*u)
                 first, last = distance_flat.support_chain(V, off, cnt, u[0] / norm, u[1] / norm)
-                assert (first - off, last - off) == _support_run(turned, u), (polygon is triangle, turn, u)
+                assert (first - off, last - off) == _support_run(turned, u), (len(polygon), turn, u)
     # a segment (two vertices, as the segment kinds store them) is one face in its normal
     # directions: both ends, in stored order, and no walk beyond them; along it, the far end only
     for q0, q1 in (((0.0, 0.0), (span, 0.0)), ((3.0, -2.0), (3.0, 5.0)), ((1.0, 1.0), (-4.0, 1.0))):
