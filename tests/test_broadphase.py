@@ -852,3 +852,32 @@ def test_grid_kernels_python_and_compiled_agree():
     assert np.all(results[0][3] >= 0)  # nothing undecided in this scene
     np.testing.assert_array_equal(results[0][3], expected[1])
     np.testing.assert_array_equal(np.repeat(np.arange(n), results[0][2]), expected[0])
+
+
+@pytest.mark.nojit
+def test_brute_rows_counts_a_range_of_rows():
+    """``brute_rows`` counting the rows ``r0 .. r1 - 1`` (as ``grid_rows`` documents: row ``row``'s
+    count goes to ``offsets[row - r0]``) gives the slice of the counts of all rows, for ranges that
+    do not start at 0; self mode and two sets. The counts are checked by brute force on the boxes."""
+    from collide2d._kernels.broadphase import sweep
+
+    rng = np.random.default_rng(61)
+    lo = rng.uniform(0, 10, (40, 2))
+    bounds = np.c_[lo, lo + rng.uniform(0.2, 3, (40, 2))]
+    meets = (bounds[:, None, 0] <= bounds[None, :, 2]) & (bounds[None, :, 0] <= bounds[:, None, 2])
+    meets &= (bounds[:, None, 1] <= bounds[None, :, 3]) & (bounds[None, :, 1] <= bounds[:, None, 3])
+    for self_mode in (True, False):
+        if self_mode:  # every box a query and a target; pairs (q, t) with t > q
+            qid, tid = np.arange(40), np.arange(40)
+            want = np.triu(meets, 1).sum(axis=1)
+        else:  # boxes 0..24 query boxes 25..39
+            qid = np.r_[np.arange(25), np.full(15, -1)]
+            tid = np.r_[np.full(25, -1), np.arange(15)]
+            want = meets[:25, 25:].sum(axis=1)
+        elements = broadphase._Elements(bounds, qid, tid, self_mode)
+        columns = elements.columns() + (self_mode,)
+        empty = np.empty(0, dtype=np.int64)
+        for r0, r1 in ((0, len(want)), (3, 11), (7, len(want))):
+            counts = np.full(r1 - r0, -1, dtype=np.int64)
+            sweep.brute_rows(r0, r1, *columns, counts, empty)
+            np.testing.assert_array_equal(counts, want[r0:r1])
