@@ -8,6 +8,8 @@ exact predicates return: same pairs, same order.
 from __future__ import annotations
 
 import functools
+import math
+from fractions import Fraction
 
 import numba
 import numpy as np
@@ -765,6 +767,45 @@ def test_middle_filters_decide_the_clear_cases():
         assert np.array_equal(want[want >= 0] == 1, truth[want >= 0])  # the rules themselves hold
 
 
+def _form_exact(a, b, wx, wy, dx, dy):
+    """Exact rationals: the quadratic form of the ellipse with radii ``a, b`` along ``w`` at ``d``."""
+    a, b, wx, wy, dx, dy = map(Fraction, (a, b, wx, wy, dx, dy))
+    p, r = wx * dx + wy * dy, wx * dy - wy * dx
+    return (p * p / (a * a) + r * r / (b * b)) / (wx * wx + wy * wy)
+
+
+@pytest.mark.nojit
+def test_middle_filters_on_touching_translated_needles():
+    """A needle (aspect ratio 2^10 to 2^40) and its translate by ``d``: they meet exactly when
+    ``d / 2`` lies in the needle (``A ∩ (A + d)`` is not empty iff ``d`` is in ``A - A = 2 A``), and
+    then touch on the centre line, where the centre-line filter looks. ``d`` is taken at an angle of
+    a few ``b / a`` from the long axis, where the rounding of the form grows with the aspect ratio,
+    and scaled to tangency within 1e-8 relative (exact answer from rationals). Neither middle filter
+    may contradict it; their error bounds must cover the aspect ratio."""
+    from collide2d._kernels.broadphase import grid
+
+    rng = np.random.default_rng(5)
+    for _ in range(120):
+        ratio = 2.0 ** rng.uniform(10, 40)
+        a = float(rng.uniform(0.5, 2.0))
+        b = a / ratio
+        turn = rng.uniform(0, 2 * np.pi)
+        wx, wy = math.cos(turn), math.sin(turn)
+        along = turn + rng.uniform(-3, 3) * b / a
+        ux, uy = math.cos(along), math.sin(along)
+        t = 2 / math.sqrt(float(_form_exact(a, b, wx, wy, ux, uy))) * (1 + rng.uniform(-1, 1) * 1e-8)
+        xa, ya = float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1))
+        xb, yb = xa + t * ux, ya + t * uy
+        meet = _form_exact(a, b, wx, wy, Fraction(xb) - Fraction(xa), Fraction(yb) - Fraction(ya)) <= 4
+        flags = (
+            grid._centre_line_filter(xa, ya, a, b, wx, wy, xb, yb, a, b, wx, wy, 0.0),
+            grid._centre_line_filter(xb, yb, a, b, wx, wy, xa, ya, a, b, wx, wy, 0.0),
+            grid._witness_filter(xa, ya, a, b, wx, wy, xb, yb, a, b, wx, wy),
+            grid._witness_filter(xb, yb, a, b, wx, wy, xa, ya, a, b, wx, wy),
+        )
+        assert all(flag == grid.UNDECIDED or flag == int(meet) for flag in flags), (ratio, t, meet, flags)
+
+
 @pytest.mark.nojit
 def test_grid_kernels_python_and_compiled_agree():
     """The fused-grid kernels as plain Python (``py_func``) give the compiled result, with the
@@ -811,3 +852,32 @@ def test_grid_kernels_python_and_compiled_agree():
     assert np.all(results[0][3] >= 0)  # nothing undecided in this scene
     np.testing.assert_array_equal(results[0][3], expected[1])
     np.testing.assert_array_equal(np.repeat(np.arange(n), results[0][2]), expected[0])
+
+
+@pytest.mark.nojit
+def test_brute_rows_counts_a_range_of_rows():
+    """``brute_rows`` counting the rows ``r0 .. r1 - 1`` (as ``grid_rows`` documents: row ``row``'s
+    count goes to ``offsets[row - r0]``) gives the slice of the counts of all rows, for ranges that
+    do not start at 0; self mode and two sets. The counts are checked by brute force on the boxes."""
+    from collide2d._kernels.broadphase import sweep
+
+    rng = np.random.default_rng(61)
+    lo = rng.uniform(0, 10, (40, 2))
+    bounds = np.c_[lo, lo + rng.uniform(0.2, 3, (40, 2))]
+    meets = (bounds[:, None, 0] <= bounds[None, :, 2]) & (bounds[None, :, 0] <= bounds[:, None, 2])
+    meets &= (bounds[:, None, 1] <= bounds[None, :, 3]) & (bounds[None, :, 1] <= bounds[:, None, 3])
+    for self_mode in (True, False):
+        if self_mode:  # every box a query and a target; pairs (q, t) with t > q
+            qid, tid = np.arange(40), np.arange(40)
+            want = np.triu(meets, 1).sum(axis=1)
+        else:  # boxes 0..24 query boxes 25..39
+            qid = np.r_[np.arange(25), np.full(15, -1)]
+            tid = np.r_[np.full(25, -1), np.arange(15)]
+            want = meets[:25, 25:].sum(axis=1)
+        elements = broadphase._Elements(bounds, qid, tid, self_mode)
+        columns = elements.columns() + (self_mode,)
+        empty = np.empty(0, dtype=np.int64)
+        for r0, r1 in ((0, len(want)), (3, 11), (7, len(want))):
+            counts = np.full(r1 - r0, -1, dtype=np.int64)
+            sweep.brute_rows(r0, r1, *columns, counts, empty)
+            np.testing.assert_array_equal(counts, want[r0:r1])

@@ -684,3 +684,98 @@ def test_sign_agrees_with_intersects_after_shifting_to_tangency(kind_a, kind_b):
     sep = contact(ba, bb).separation
     np.testing.assert_array_equal(sep, [contact(a, b).separation for a, b in pairs])
     np.testing.assert_array_equal(sep > 0, ~c2.intersects(ba, bb))
+
+
+# -- the support chain of a polygon ----------------------------------------------------------------
+
+
+def _support_run(vertices, u):
+    """Brute force on integers: the cyclic run of vertices with the largest ``u.v`` as ``(first,
+    last)`` in counter-clockwise order (every vertex of the run is a maximiser, none beside it)."""
+    n = len(vertices)
+    values = [u[0] * x + u[1] * y for x, y in vertices]
+    top = max(values)
+    on = [v == top for v in values]
+    if all(on):
+        raise ValueError("the whole polygon is one face")
+    first = next(i for i in range(n) if on[i] and not on[i - 1])
+    last = first
+    while on[(last + 1) % n]:
+        last = (last + 1) % n
+    assert sum(on) == (last - first) % n + 1  # one run: the polygon is convex
+    return first, last
+
+
+@pytest.mark.parametrize("per_side", [1, 3, 12])
+def test_support_chain_finds_whole_faces_of_collinear_vertices(per_side):
+    """``support_chain`` walks the whole face when it carries many collinear vertices: rectangles
+    (and a right triangle) whose sides carry ``per_side`` extra vertices, and a triangle whose one
+    face holds all vertices but one, their integer coordinates turned by quarter turns (exact), the
+    list started at various vertices (also mid-face), after another polygon in the vertex array (an offset), in the
+    directions of the face normals, of the corners and in between (a single vertex); against the
+    run of maximisers found by brute force on the integers. And segments, which are one face."""
+    def side(p, q):
+        return [(p[0] + (q[0] - p[0]) * k // (per_side + 1), p[1] + (q[1] - p[1]) * k // (per_side + 1)) for k in range(per_side + 1)]
+
+    span = 2 * (per_side + 1)
+    w, h = 3 * span, span
+    rectangle = side((0, 0), (w, 0)) + side((w, 0), (w, h)) + side((w, h), (0, h)) + side((0, h), (0, 0))
+    triangle = side((0, 0), (w, 0)) + side((w, 0), (0, h)) + side((0, h), (0, 0))
+    fan = side((0, 0), (w, 0)) + [(w, 0), (0, h)]  # one face holds all but one vertex
+    directions = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, 3), (h, w), (-3, -1)]
+    for polygon in (rectangle, triangle, fan):
+        for turn in range(4):
+            turned = polygon
+            for _ in range(turn):
+                turned = [(-y + 7, x - 5) for x, y in turned]
+            start = (3 * turn + 1) % len(turned)  # the list may start anywhere, also mid-face
+            turned = turned[start:] + turned[:start]
+            before = [(100.0, 100.0), (101.0, 100.0), (100.0, 101.0)]
+            V = np.array(before + [(float(x), float(y)) for x, y in turned])
+            off, cnt = len(before), len(turned)
+            for u in directions:
+                norm = math.hypot(*u)
+                first, last = distance_flat.support_chain(V, off, cnt, u[0] / norm, u[1] / norm)
+                assert (first - off, last - off) == _support_run(turned, u), (len(polygon), turn, u)
+    # a segment (two vertices, as the segment kinds store them) is one face in its normal
+    # directions: both ends, in stored order, and no walk beyond them; along it, the far end only
+    for q0, q1 in (((0.0, 0.0), (span, 0.0)), ((3.0, -2.0), (3.0, 5.0)), ((1.0, 1.0), (-4.0, 1.0))):
+        V = np.array([(9.0, 9.0), q0, q1])
+        ex, ey = q1[0] - q0[0], q1[1] - q0[1]
+        length = math.hypot(ex, ey)
+        for ux, uy in ((-ey / length, ex / length), (ey / length, -ex / length)):
+            assert distance_flat.support_chain(V, 1, 2, ux, uy) == (1, 2), (q0, q1, ux, uy)
+        assert distance_flat.support_chain(V, 1, 2, ex / length, ey / length) == (2, 2)
+        assert distance_flat.support_chain(V, 1, 2, -ex / length, -ey / length) == (1, 1)
+
+
+def test_point_edge_at_zero_distance_reports_the_left_normal():
+    """``point_edge`` at distance 0 (the point at either end of the edge, or on it) returns the
+    edge's unit left normal, as documented, for edges of any length (a degenerate edge: (1, 0)); off
+    the edge, the unit direction from the foot. Exact where the lengths are Pythagorean."""
+    for (x0, y0, x1, y1) in ((0.0, 0.0, 3.0, 4.0), (1.0, 2.0, 1.0, 2.0 + 1e-3), (-5.0, 1.0, 7.0, 6.0), (2.0, 2.0, -6.0, -4.0)):
+        length = math.hypot(x1 - x0, y1 - y0)
+        left = (-(y1 - y0) / length, (x1 - x0) / length)
+        for px, py in ((x0, y0), (x1, y1), (0.5 * (x0 + x1), 0.5 * (y0 + y1))):
+            d, ux, uy = distance_flat.point_edge(px, py, x0, y0, x1, y1)
+            assert d == 0.0
+            assert abs(ux - left[0]) <= 2 * EPS and abs(uy - left[1]) <= 2 * EPS, ((x0, y0, x1, y1), (px, py), ux, uy)
+        # beyond the second end along the edge, and beside the first end: directions from the ends
+        d, ux, uy = distance_flat.point_edge(x1 + (x1 - x0), y1 + (y1 - y0), x0, y0, x1, y1)
+        assert d == pytest.approx(length, rel=4 * EPS) and (ux, uy) == pytest.approx(((x1 - x0) / length, (y1 - y0) / length), abs=4 * EPS)
+    assert distance_flat.point_edge(1.0, 1.0, 1.0, 1.0, 1.0, 1.0) == (0.0, 1.0, 0.0)
+
+
+@pytest.mark.parametrize("size_exp", [-30, 0, 30])
+def test_contact_of_overlapping_boxes_is_the_exact_depth_at_any_size(size_exp):
+    """Two axis-aligned boxes of side ``u = 2^k`` (k = -30, 0, 30) overlapping by ``2^-30 u`` and
+    ``2^-40 u`` along x: the separation is minus that depth exactly (every number is a power of two),
+    with normal (1, 0), both orders. The rounding band of the separating-axis value scales with the
+    shapes, not with 1 (at ``u = 2^-30`` a unit band would swallow both depths)."""
+    u = 2.0**size_exp
+    for depth in (2.0**-30 * u, 2.0**-40 * u):
+        a = c2.Box((0.0, 0.0), (u, u))
+        b = c2.Box((u - depth, 0.25 * u), (2 * u, 0.75 * u))
+        for first, second, sign in ((a, b, 1.0), (b, a, -1.0)):
+            c = contact(first, second)
+            assert c.separation == -depth and tuple(c.normal) == (sign, 0.0), (size_exp, depth, c)

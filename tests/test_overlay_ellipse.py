@@ -525,6 +525,18 @@ def test_corner_steps_of_a_closed_chain_sum_to_a_full_turn(n):
                 assert abs(got - want) <= 1e-14
 
 
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_corner_steps_that_all_vanish_make_the_long_step_a_full_turn(n):
+    """All corners at one point to rounding (a crossing pair at a tangency): every step is ~0 and
+    ``_fix_wrap`` gives the full turn to the step ``long_index``, whichever it is, and leaves the
+    others; the steps then sum to 2 pi exactly."""
+    tiny = [0.0, 1e-17, 0.0, 2e-17][:n] + [0.0] * (4 - n)
+    for long_index in range(n):
+        fixed = area_ellipse._fix_wrap(n, *tiny, long_index)
+        for k in range(n):
+            assert fixed[k] == (tiny[k] + 2 * math.pi if k == long_index else tiny[k]), (n, long_index, fixed)
+
+
 @pytest.mark.parametrize("depth", [1e-4, 1e-8, 1e-12])
 def test_arc_inside_ignores_a_sliver_at_the_middle(depth):
     # An arc of the unit circle between two corners lies outside a circle B that pokes in by
@@ -650,6 +662,109 @@ def test_iou_values():
 # -- intersection points --------------------------------------------------------------------------------------
 
 
+def _root_error_bound(c2_, c1, c0, root):
+    """First-order error of a float root of ``x^3 + c2 x^2 + c1 x + c0`` whose cubic is evaluated
+    to rounding: ``u sum |c_i| |x|^i / |f'(x)|`` (exact arithmetic on the exact ``root``)."""
+    x = Fraction(root)
+    magnitude = abs(x) ** 3 + abs(Fraction(c2_)) * x * x + abs(Fraction(c1) * x) + abs(Fraction(c0))
+    slope = abs((3 * x + 2 * Fraction(c2_)) * x + Fraction(c1))
+    return float(Fraction(EPS) * magnitude / slope)
+
+
+def test_real_cubic_roots_against_exact_roots():
+    """The pencil's cubic solver (``points_ellipse.real_cubic_roots``) on cubics built from exact
+    dyadic roots (coefficients exact in floats): three distinct real roots, each within 4 times its
+    first-order error bound (measured 2.1), and one real root (the other two complex) within 4
+    ulps of the larger of the root and the complex pair's modulus (measured 0.9). Scaled by 2^-20
+    to 2^20, so the trigonometric and Cardano branches see every magnitude."""
+    rng = np.random.default_rng(1832)
+    for _ in range(150):
+        while True:
+            ks = sorted(int(v) for v in rng.integers(-64, 65, 3))
+            if ks[0] < ks[1] < ks[2]:
+                break
+        e = int(rng.integers(-20, 21))
+        roots = [math.ldexp(k, e - 3) for k in ks]
+        c2_ = -(roots[0] + roots[1] + roots[2])
+        c1 = roots[0] * roots[1] + roots[0] * roots[2] + roots[1] * roots[2]
+        c0 = -roots[0] * roots[1] * roots[2]
+        n, *got = points_ellipse.real_cubic_roots(c2_, c1, c0)
+        assert n == 3, (roots, n)
+        for x, r in zip(sorted(got), roots):
+            assert abs(x - r) <= 4 * _root_error_bound(c2_, c1, c0, r), (roots, got)
+        # (x - r)(x^2 + p x + q) with p^2 < 4 q: one real root
+        r = math.ldexp(int(rng.integers(-64, 65)), e - 3)
+        p = math.ldexp(int(rng.integers(-16, 17)), e - 3)
+        q = math.ldexp(int(rng.integers(70, 200)), 2 * (e - 3))
+        n, x0, x1, x2 = points_ellipse.real_cubic_roots(p - r, q - r * p, -r * q)
+        assert n == 1 and x0 == x1 == x2, (r, p, q, n)
+        assert abs(x0 - r) <= 4 * EPS * max(abs(r), math.sqrt(q)), (r, p, q, x0)
+    # two roots 2^-34 to 2^-24 apart, where the cosine of the trigonometric form rounds to
+    # 1 + 2^-52 or -1 - 2^-52 (and must be clamped); reference: 60-digit polyroots of the float
+    # coefficients (these products round), within the same first-order bound
+    for k0, k1, gap in ((17, -34, 2.0**-34), (-51, 51, 2.0**-26), (-57, 21, 2.0**-24), (-15, 61, 2.0**-29)):
+        roots = [k0 / 8, k0 / 8 + gap, k1 / 8]
+        c2_ = -(roots[0] + roots[1] + roots[2])
+        c1 = roots[0] * roots[1] + roots[0] * roots[2] + roots[1] * roots[2]
+        c0 = -roots[0] * roots[1] * roots[2]
+        n, *got = points_ellipse.real_cubic_roots(c2_, c1, c0)
+        with mp.workdps(60):
+            want = sorted(float(mpm.re(z)) for z in mpm.polyroots([1, c2_, c1, c0], maxsteps=200, extraprec=200))
+        assert n == 3, (roots, n)
+        for x, r in zip(sorted(got), want):
+            assert abs(x - r) <= 4 * _root_error_bound(c2_, c1, c0, r), (roots, got, want)
+
+
+def test_tangent_points_in_frame_are_the_extremisers():
+    """``points_ellipse.tangent_points_in_frame`` returns the global extremisers of ``q_B = |P X -
+    s|^2`` on the unit circle, for any ``P, s`` (a tangent point when ``B`` touches the circle).
+
+    One extremiser: random ``P, s``, the reference from 30-digit mpmath (the best of 120 samples,
+    then ``findroot`` on ``dq/dt``); within 32 ulps (measured 15) and on the circle within 2 ulps
+    (measured 1.5). Two (the symmetric case, ``P`` diagonal and ``s`` on the passive axis, with an
+    axis gap ``|r2^2 - p1^2|`` below and above 1): ``(+-sqrt(1 - y^2), y)``, ``y = r2 s / gap``,
+    within 4 ulps."""
+    rng = np.random.default_rng(7)
+    for k in range(24):
+        P = [float(v) for v in rng.uniform(-2, 2, 4)]
+        s = [float(v) for v in rng.uniform(-2, 2, 2)]
+        maximise = bool(k % 2)
+        X, Y, _, _ = points_ellipse.tangent_points_in_frame(*P, *s, maximise, 1)
+        p1, p2, r1, r2 = map(mpf, P)
+        sp, sr = map(mpf, s)
+
+        def q(t):
+            return (p1 * mpm.cos(t) + p2 * mpm.sin(t) - sp) ** 2 + (r1 * mpm.cos(t) + r2 * mpm.sin(t) - sr) ** 2
+
+        def dq(t):
+            c, z = mpm.cos(t), mpm.sin(t)
+            return (p1 * c + p2 * z - sp) * (p2 * c - p1 * z) + (r1 * c + r2 * z - sr) * (r2 * c - r1 * z)
+
+        # q is a trigonometric polynomial of degree 2 (at most 4 stationary points): 120 samples
+        # find the global extremum's basin
+        ts = [2 * mpm.pi * i / 120 for i in range(120)]
+        values = [q(t) for t in ts]
+        best = (max if maximise else min)(range(120), key=values.__getitem__)
+        t = mpm.findroot(dq, ts[best])
+        assert float(mpm.hypot(X - mpm.cos(t), Y - mpm.sin(t))) <= 32 * EPS, (P, s, maximise, X, Y)
+        assert abs(float(mpm.hypot(X, Y) - 1)) <= 2 * EPS
+    for p1, r2, side in ((0.5, 0.9, 0.2), (0.5, 1.5, 0.75), (1.25, 0.375, -0.125), (0.25, 2.0, -1.5)):
+        gap = abs(r2 * r2 - p1 * p1)
+        # the axis of the larger |entry| is the one where the extremisers sit apart; the passive axis
+        # carries s: minimise with s on the larger entry's axis, maximise with s on the smaller's
+        if abs(p1) < abs(r2):
+            got = points_ellipse.tangent_points_in_frame(p1, 0.0, 0.0, r2, 0.0, side, False, 2)
+            y = mpf(r2) * mpf(side) / mpf(gap)
+            want = [(mpm.sqrt(1 - y * y), y), (-mpm.sqrt(1 - y * y), y)]
+        else:
+            got = points_ellipse.tangent_points_in_frame(p1, 0.0, 0.0, r2, side, 0.0, False, 2)
+            x = mpf(p1) * mpf(side) / mpf(gap)
+            want = [(x, mpm.sqrt(1 - x * x)), (x, -mpm.sqrt(1 - x * x))]
+        pairs = [(got[0], got[1]), (got[2], got[3])]
+        for wx, wy in want:
+            assert min(float(mpm.hypot(gx - wx, gy - wy)) for gx, gy in pairs) <= 4 * EPS, (p1, r2, side, got)
+
+
 def _residual(shape, point):
     """Distance of the float ``point`` from the ellipse boundary, in ulps of its coordinate scale.
 
@@ -681,6 +796,23 @@ def test_intersection_points_random_pairs_on_both_boundaries_and_counted():
         assert len(swapped) == len(points)
         for p in points:  # the same set, whatever the order
             assert np.min(np.hypot(*(swapped - p).T)) <= 1e-13 * max(1.0, np.abs(p).max())
+
+
+@pytest.mark.parametrize("direction", [(0.6, 0.8), (3.0, 4.0), (-5.0, 12.0), (0.25, -0.125)], ids=str)
+def test_intersection_points_with_stored_directions_of_any_length(direction):
+    """An ellipse's stored direction is used exactly, whatever its length, also when a component
+    equals a semi-axis (here ``a = |w_x|``): the crossing points of a circle and the ellipse with
+    semi-axes ``|w_x|``, ``|w_x| / 2`` about (0.3, 0.1) lie on both boundaries, as many as the
+    reference finds, both orders (30-digit residuals)."""
+    a = abs(direction[0])
+    ellipse = c2.Ellipse((0.3, 0.1), (a, 0.5 * a), direction=direction)
+    circle = c2.Circle((0.3 + 0.7 * a, 0.1), 0.8 * a)
+    assert c2.relate(circle, ellipse) == c2.Relation.OVERLAPPING
+    for first, second in ((circle, ellipse), (ellipse, circle)):
+        points = intersection_points(first, second)
+        assert len(points) == len(_crossings(_ell(first), _ell(second)))
+        for p in points:
+            assert _residual(first, p) <= RESIDUAL_ULPS and _residual(second, p) <= RESIDUAL_ULPS
 
 
 def test_intersection_points_gte_case():
@@ -854,6 +986,29 @@ def test_intersection_points_internal_contact_uses_exact_count():
     c2.exact_fallback_counts(reset=True)
     intersection_points(c2.Ellipse((0, 0), (2, 1)), c2.Ellipse((0.1, 0), (1, 0.5), 0.3))
     assert "contact_count_ellipse_ellipse" not in c2.exact_fallback_counts()
+
+
+@pytest.mark.parametrize("inner", ["circle", "ellipse"])
+def test_intersection_points_nested_ulps_from_internal_tangency(inner):
+    """Inside the ellipse (2, 1) and touching it at (0, 1) from within: the circle of radius 1/2
+    about (0, 1/2), or the ellipse (1/2, 3/4) about (0, 1/4). One ulp smaller (or its centre one
+    ulp lower) the pair is strictly nested (exact relation CONTAINS) and has no boundary point,
+    although only the exact contact count can tell (the float filter cannot); touching (CONTAINS
+    too), it has exactly (0, 1). Both orders."""
+    outer = c2.Ellipse((0, 0), (2, 1))
+    if inner == "circle":
+        touching = c2.Circle((0, 0.5), 0.5)
+        nested = [c2.Circle((0, 0.5), 0.5 - 2.0**-54), c2.Circle((0, 0.5 - 2.0**-54), 0.5)]
+    else:
+        touching = c2.Ellipse((0, 0.25), (0.5, 0.75))
+        nested = [c2.Ellipse((0, 0.25), (0.5, 0.75 - 2.0**-53)), c2.Ellipse((0, 0.25 - 2.0**-54), (0.5, 0.75))]
+    for shape in nested:
+        assert c2.relate(outer, shape) == c2.Relation.CONTAINS
+        assert intersection_points(outer, shape).shape == (0, 2)
+        assert intersection_points(shape, outer).shape == (0, 2)
+    assert c2.relate(outer, touching) == c2.Relation.CONTAINS  # boundaries meet, interiors nested
+    np.testing.assert_array_equal(intersection_points(outer, touching), [[0.0, 1.0]])
+    np.testing.assert_array_equal(intersection_points(touching, outer), [[0.0, 1.0]])
 
 
 def test_intersection_points_near_tangent_pair_is_two_crossings():

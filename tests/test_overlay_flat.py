@@ -213,6 +213,30 @@ def test_capacity_polygon_polygon_is_reached_by_a_hexagram():
     assert same_point_sets(pts, oracle_points(up, down), point_tol(up, down))
 
 
+def test_constant_capacities_are_reached():
+    """Each fixed capacity is the most points the pair can have, not just a bound: a pair with
+    exactly that many (a square crossed by a segment or a line, a point on its outline, collinear
+    overlapping segments, a segment on a line, crossing lines, a point on a segment or a line,
+    equal points)."""
+    square = c2.Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
+    examples = {
+        "points_polygon_segment": (square, c2.Segment((-1, 1), (3, 1))),
+        "points_polygon_line": (square, c2.Line((1, 1), (1, 0.5))),
+        "points_polygon_point": (square, c2.Point((2, 1))),
+        "points_segment_segment": (c2.Segment((0, 0), (2, 2)), c2.Segment((1, 1), (3, 3))),
+        "points_segment_line": (c2.Segment((0, 0), (2, 2)), c2.Line((5, 5), (1, 1))),
+        "points_segment_point": (c2.Segment((0, 0), (2, 2)), c2.Point((1, 1))),
+        "points_line_line": (c2.Line((0, 0), (1, 2)), c2.Line((1, 0), (0, 1))),
+        "points_line_point": (c2.Line((0, 0), (1, 2)), c2.Point((2, 4))),
+        "points_point_point": (c2.Point((1, 3)), c2.Point((1, 3))),
+    }
+    assert set(examples) == set(points_flat.CAPACITY) - {"points_polygon_polygon"}
+    for name, (a, b) in examples.items():
+        assert name == f"points_{a._kind}_{b._kind}"
+        _, count = points_of(a, b, mode="py_func")  # a count only: no compilation needed
+        assert count == points_flat.CAPACITY[name](0, 0), name
+
+
 @pytest.mark.parametrize(("kind_a", "kind_b"), POINT_PAIRS, ids=lambda k: k)
 def test_capacity_is_never_exceeded_and_glue_rows_suffice(kind_a, kind_b):
     capacity = points_flat.CAPACITY[f"points_{kind_a}_{kind_b}"]
