@@ -725,9 +725,10 @@ def test_tangent_points_in_frame_are_the_extremisers():
     axis gap ``|r2^2 - p1^2|`` below and above 1): ``(+-sqrt(1 - y^2), y)``, ``y = r2 s / gap``,
     within 4 ulps."""
     rng = np.random.default_rng(7)
-    for k in range(24):
-        P = [float(v) for v in rng.uniform(-2, 2, 4)]
-        s = [float(v) for v in rng.uniform(-2, 2, 2)]
+    for k in range(32):
+        size = 2.0 if k < 16 else 0.4  # B small in A's frame, or large: axis gaps above and below 1
+        P = [float(v) for v in rng.uniform(-size, size, 4)]
+        s = [float(v) for v in rng.uniform(-size, size, 2)]
         maximise = bool(k % 2)
         X, Y, _, _ = points_ellipse.tangent_points_in_frame(*P, *s, maximise, 1)
         p1, p2, r1, r2 = map(mpf, P)
