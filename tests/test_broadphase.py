@@ -881,3 +881,16 @@ def test_brute_rows_counts_a_range_of_rows():
             counts = np.full(r1 - r0, -1, dtype=np.int64)
             sweep.brute_rows(r0, r1, *columns, counts, empty)
             np.testing.assert_array_equal(counts, want[r0:r1])
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("backend", ["grid", "sweep", "brute"])
+def test_a_single_candidate_pair_is_written(backend):
+    """Scenes with exactly one candidate pair (a write buffer of one slot): the pair is found, in
+    self mode and between two sets; against the exact predicate."""
+    pair = [c2.Circle((0.0, 0.0), 1.0), c2.Circle((1.5, 0.0), 1.0)]
+    assert_same(query_pairs(pair, backend=backend), np.array([[0], [1]]))
+    ellipses = c2.Ellipse([(0.0, 0.0), (1.5, 0.5)], [(1.0, 0.5), (0.75, 0.5)], [0.3, 1.0])
+    want = np.array([[0], [1]]) if c2.intersects(ellipses[0], ellipses[1]) else np.zeros((2, 0), dtype=np.int64)
+    assert_same(query_pairs(ellipses, backend=backend), want)
+    assert_same(query(c2.Circle((0.0, 0.0), 1.0), c2.Circle([(1.5, 0.0), (9.0, 9.0)], 1.0), backend=backend), np.array([[0], [0]]))

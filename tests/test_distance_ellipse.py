@@ -415,6 +415,36 @@ def test_point_foot_iteration_count():
     assert np.mean(counts) <= 3.6 and max(counts) <= 12, (np.mean(counts), max(counts))
 
 
+def test_point_scaling_by_powers_of_two_is_exact():
+    """Scaling an ellipse and a point by ``2^k`` scales the contact exactly (every operation
+    commutes with it), also for semi-axes beyond ``2^300`` and below ``2^-300``, where the kernel
+    rescales by a power of two itself; circles, the separation-only path, and a circle about the
+    point (the point problem for its centre) too."""
+    rng = np.random.default_rng(17)
+    for _ in range(6):
+        radii = (float(rng.uniform(0.5, 2)), float(rng.uniform(0.05, 0.5)))
+        angle = float(rng.uniform(-3, 3))
+        centre = rng.uniform(-1, 1, 2)
+        point = rng.uniform(-3, 3, 2)
+        for shape in (c2.Ellipse(centre, radii, angle), c2.Circle(centre, radii[0])):
+            base = contact(shape, c2.Point(point))
+            for k in (-450, -310, 310, 450):
+                f = 2.0**k
+                moved = c2.Ellipse(centre * f, (radii[0] * f, radii[1] * f), angle) if shape._kind == "ellipse" and shape._params[2] != shape._params[3] else c2.Circle(centre * f, radii[0] * f)
+                got = contact(moved, c2.Point(point * f))
+                assert got.separation == base.separation * f, (k, shape)
+                np.testing.assert_array_equal(got.normal, base.normal)
+                np.testing.assert_array_equal(got.point_a, base.point_a * f)
+                assert c2.distance(moved, c2.Point(point * f)) == max(base.separation, 0.0) * f
+                # a circle about the point (the point problem for its centre), both orders, the
+                # kernel itself (the public functions may rescale the pair before calling it)
+                small, big = c2.Circle(point, 0.125), c2.Circle(point * f, 0.125 * f)
+                for first, second, want in ((moved, big, kern("ellipse", shape, small)), (big, moved, kern("ellipse", small, shape))):
+                    got = kern("ellipse", first, second)
+                    assert got[0] == want[0] * f and got[1:3] == want[1:3], (k, shape)
+                    assert got[3:7] == tuple(v * f for v in want[3:7]) and got[7:9] == tuple(v / f for v in want[7:9])
+
+
 def test_point_exactly_on_the_boundary():
     # (3a/5, 4b/5) with a = 5, b = 2.5: the point (3, 2) lies exactly on the stored ellipse.
     e = c2.Ellipse((0.0, 0.0), (5.0, 2.5))

@@ -725,9 +725,10 @@ def test_tangent_points_in_frame_are_the_extremisers():
     axis gap ``|r2^2 - p1^2|`` below and above 1): ``(+-sqrt(1 - y^2), y)``, ``y = r2 s / gap``,
     within 4 ulps."""
     rng = np.random.default_rng(7)
-    for k in range(24):
-        P = [float(v) for v in rng.uniform(-2, 2, 4)]
-        s = [float(v) for v in rng.uniform(-2, 2, 2)]
+    for k in range(32):
+        size = 2.0 if k < 16 else 0.4  # B small in A's frame, or large: axis gaps above and below 1
+        P = [float(v) for v in rng.uniform(-size, size, 4)]
+        s = [float(v) for v in rng.uniform(-size, size, 2)]
         maximise = bool(k % 2)
         X, Y, _, _ = points_ellipse.tangent_points_in_frame(*P, *s, maximise, 1)
         p1, p2, r1, r2 = map(mpf, P)
@@ -1036,8 +1037,9 @@ def _flat_crossings(ellipse, shape):
     """mpmath reference: the points where the ellipse boundary meets the straight pieces of ``shape``.
 
     On each piece ``p + t (q - p)`` the ellipse's ``q_E = 1`` is a quadratic in ``t``, solved in
-    30 digits; roots outside ``[0, 1]`` of a bounded piece are dropped, and a corner met from
-    both of its sides counts once.
+    30 digits; roots outside ``[0, 1]`` of a bounded piece are dropped (beyond its 30-digit
+    rounding: an end on the boundary is a root at 0 or 1), and a corner met from both of its sides
+    counts once.
     """
     E = _ell(ellipse)
     found = []
@@ -1051,8 +1053,9 @@ def _flat_crossings(ellipse, shape):
         if disc < 0:
             continue
         for t in {(-qb - mpm.sqrt(disc)) / (2 * qa), (-qb + mpm.sqrt(disc)) / (2 * qa)}:
-            if bounded and not 0 <= t <= 1:
-                continue
+            if bounded and not -mpf(10) ** -25 <= t <= 1 + mpf(10) ** -25:  # an end on the boundary
+                continue  # may come out a 30-digit rounding outside [0, 1]
+            t = min(max(t, mpf(0)), mpf(1)) if bounded else t
             x, y = px + t * dx, py + t * dy
             if all(abs(x - fx) + abs(y - fy) > mpf(10) ** -25 for fx, fy in found):
                 found.append((x, y))
@@ -1137,6 +1140,31 @@ def test_intersection_points_ellipse_with_ends_on_the_boundary(other):
             assert min(abs(float(p[0] - x)) + abs(float(p[1] - y)) for x, y in want) <= 8 * EPS * 3
     _, count = intersection_points(c2.Ellipse([(0, 0)], [(2, 1)]), other)  # a batch of one: the loops
     assert count.tolist() == [len(want)]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        c2.Segment((0, 0), (3, 2)),  # from inside to a boundary point off the axes
+        c2.Segment((3, 2), (0, 0)),
+        c2.Segment((6, 4), (3, 2)),  # from outside to it
+        c2.Segment((3, 2), (-4, -1.5)),  # a chord between two such points
+        c2.Segment((-4, 1.5), (3, 2)),
+        c2.Polygon([(3, 2), (-4, 1.5), (-3, -2), (4, -1.5)]),  # inscribed, corners off the axes
+        c2.Polygon([(3, 2), (-4, 1.5), (0, -5)]),  # two corners on the boundary, one outside
+    ],
+    ids=lambda shape: repr(shape)[:48],
+)
+def test_intersection_points_ellipse_with_ends_on_the_boundary_off_the_axes(other):
+    # the ellipse (5, 2.5) passes exactly through (3, 2), (-4, 1.5), (-3, -2), (4, -1.5) (3-4-5
+    # triangles), where the certified sign of an end point cannot be decided in floats: the end
+    # points are reported as themselves, as many as the mpmath reference finds, both orders
+    e = c2.Ellipse((0, 0), (5, 2.5))
+    want = _flat_crossings(e, other)
+    for points in (intersection_points(e, other), intersection_points(other, e)):
+        assert len(points) == len(want), (points, want)
+        for p in points:
+            assert min(abs(float(p[0] - x)) + abs(float(p[1] - y)) for x, y in want) <= 8 * EPS * 5
 
 
 def test_intersection_points_batches():
