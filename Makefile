@@ -30,7 +30,7 @@ $(DOCS_STAMP): $(RUN_STAMP)
 	touch $(DOCS_STAMP)
 
 # The main job on a built-in sample: the pairs as a table on the screen, and a picture in pairs.png.
-# The first run compiles the kernels it needs (about half a minute of CPU; cached on disk).
+# The first run compiles the kernels it needs (20 to 30 s of CPU; cached on disk).
 run: $(RUN_STAMP)
 	$(PY) -m collide2d pairs --sample mixed --plot pairs.png
 
