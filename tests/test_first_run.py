@@ -258,3 +258,19 @@ def test_kernels_compiled_for_other_kernels_get_no_machine_code_and_compile_shor
     """
     lines = _run(code, _empty_cache(tmp_path)).stdout.split("\n")
     assert lines[:4] == ["OVERLAPPING True", "LinkOnlyLibrary _InnerKey True", "True", "6.0 18"]
+
+
+def test_kernels_compile_the_plain_way_without_the_shortcuts(tmp_path):
+    # the fallback for Numba releases the shortcuts were not written for: same answers, plain
+    # Numba libraries with machine code of their own
+    code = """
+        import collide2d as c2
+        from collide2d._kernels.relate import conic
+        a, b = c2.Ellipse((0, 0), (2, 1), 0.3), c2.Ellipse((2.5, 1), (1, 0.5), 0.4)
+        print(c2.relate(a, b).name, c2.intersects(a, b), c2.contact(a, b).separation < 0)
+        inner = conic._relate_float.overloads[next(iter(conic._relate_float.overloads))]
+        print(type(inner.library).__name__)
+    """
+    env = dict(_empty_cache(tmp_path), COLLIDE2D_COMPILE_SHORTCUTS="0")
+    lines = _run(code, env).stdout.split("\n")
+    assert lines[:2] == ["OVERLAPPING True True", "JITCodeLibrary"]

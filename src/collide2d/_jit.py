@@ -156,8 +156,11 @@ def _get_dispatcher_class(numba):
             from numba.core.compiler_lock import global_compiler_lock
             from numba.core.registry import CPUDispatcher
 
-            pipeline = _make_pipeline_class()
-            _install_typing_memo()
+            pipeline = _make_pipeline_class() if compile_shortcuts(numba) else None
+            if pipeline is None:
+                from numba.core.compiler import Compiler as pipeline
+            else:
+                _install_typing_memo()
 
             class Dispatcher(CPUDispatcher):
                 def get_call_template(self, args, kws):
@@ -395,6 +398,32 @@ class _InnerKey:
 
     def __repr__(self):
         return f"<lowered only for callers: {self.name}>"
+
+
+# The compile-time shortcuts below (_make_pipeline_class, _install_typing_memo) reach into
+# Numba's internals; they were written and tested against these Numba releases. On any other
+# release the kernels compile the plain way: the same machine code, a slower first run.
+_SHORTCUT_RELEASES = ((0, 68),)
+
+
+def compile_shortcuts(numba):
+    """True when the first-run compile shortcuts apply to this Numba release (see above);
+    ``COLLIDE2D_COMPILE_SHORTCUTS=0`` turns them off."""
+    if os.environ.get("COLLIDE2D_COMPILE_SHORTCUTS", "1") == "0":
+        return False
+    try:
+        release = tuple(int(part) for part in numba.__version__.split(".")[:2])
+    except ValueError:
+        return False
+    if release not in _SHORTCUT_RELEASES:
+        return False
+    from numba.core import base, untyped_passes
+    from numba.core.codegen import JITCodeLibrary
+
+    needed = ("_finalize_final_module", "_finalize_dynamic_globals", "_verify_declare_only_symbols",
+              "_optimize_final_module", "get_pointer_to_function")
+    return (all(hasattr(JITCodeLibrary, name) for name in needed) and hasattr(base, "_has_loc")
+            and hasattr(untyped_passes, "InlineClosureLikes"))
 
 
 def _make_pipeline_class():
