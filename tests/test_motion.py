@@ -899,3 +899,44 @@ def test_apart_at_the_start_by_less_than_the_noise(wa):
             if math.isfinite(want):
                 assert got.time == pytest.approx(want, abs=1e-12 * t_max)
                 assert got.normal.tolist() == pytest.approx([-0.8, 0.6], abs=1e-12)
+
+
+@pytest.mark.parametrize("r, phi, w, gap", [
+    *(pytest.param(*case, 0.0, marks=pytest.mark.nojit)
+      for case in ((0.5, 0.5, 1.0), (0.25, 0.5, 3.0), (2.0, 0.5, 0.1), (0.5, 0.5, -1.0), (0.1, 1.3, 2.0))),
+    (0.1, 1.3, 2.0, 1e-9)])
+def test_turning_ellipse_tip_grazes_a_disc(r, phi, w, gap):
+    # an ellipse of semi-axes (2, 0.5) spinning at w about the origin and a disc of radius r
+    # centred at distance 2 + r (+ gap) in the direction phi pi: the tip touches the disc for one
+    # instant, the first time the major axis points at the centre (w t = direction mod pi); with
+    # a gap it never touches. The float centre is taken exactly into mpmath.
+    t_max = 8.0 / abs(w)
+    angle = mpmath.mpf(phi) * mpmath.pi
+    centre = tuple(float((2 + mpmath.mpf(r) + gap) * f(angle)) for f in (mpmath.cos, mpmath.sin))
+    got = c2.time_of_impact(c2.Ellipse((0, 0), (2, 0.5)), c2.Circle(centre, r), angular_velocity_a=w, t_max=t_max)
+    x, y = (mpmath.mpf(c) for c in centre)
+    dist = mpmath.sqrt(x * x + y * y) - 2 - mpmath.mpf(r)
+    if gap:
+        assert dist > 1e-10 and math.isinf(got.time)
+        return
+    assert abs(dist) < 1e-15  # a touch or a miss within the noise
+    want = float((mpmath.atan2(y, x) * mpmath.sign(w)) % mpmath.pi / abs(w))
+    assert abs(got.time - want) <= 1e-12 * t_max
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("wa, wb", [(1.0, 1.0), (1.0, 3.0), (1.0, -1.0), (0.5, 1.5), (-1.0, 3.0)])
+def test_turning_ellipse_tips_graze(wa, wb):
+    # ellipses of semi-axes (2, 0.5) at the origin and (1, 0.3) at (0, 3) spinning at wa and wb
+    # about their centres: apart until both major axes are vertical at once (their tips meet at
+    # (0, 2) for one instant), the first t with wa t and wb t both pi/2 mod pi. The search passes
+    # the instants where only one of them is vertical (a local minimum of the separation apart).
+    t_max = 8.0
+    got = c2.time_of_impact(c2.Ellipse((0, 0), (2, 0.5)), c2.Ellipse((0, 3), (1, 0.3)),
+                            angular_velocity_a=wa, angular_velocity_b=wb, t_max=t_max)
+    half = mpmath.mpf(1) / 2
+    times = ((j + half) * mpmath.pi / abs(wa) for j in range(8))
+    turns = ((abs(wb) * t / mpmath.pi + half, t) for t in times)  # wb t = pi/2 mod pi: a whole number of turns
+    want = next(t for q, t in turns if abs(q - mpmath.nint(q)) < 1e-30)
+    assert abs(got.time - float(want)) <= 1e-12 * t_max
+    assert got.point == pytest.approx((0.0, 2.0), abs=1e-12)

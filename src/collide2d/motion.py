@@ -48,6 +48,12 @@ _ULP = 2.0**-52
 _SLOW = 0.25
 _GRAZE = 2.0**-49  # 1.8e-15
 _GRAZE_STEPS = 200
+# A turning pair searches for its minimum when its gap is below _TURN_NEAR of its size, only up
+# to _TURN_REACH certified steps ahead (its separation is not convex: a search from far could
+# pass a graze to a later minimum), and again after a minimum apart beyond the band (the
+# conservative advancement goes on from its last certified time).
+_TURN_REACH = 64
+_TURN_NEAR = 1.0 / 64
 
 
 def _loops():
@@ -555,6 +561,27 @@ def _sweep(motion, rows, f, step, t_end, samples, state, free, upper):
     return moved, joined
 
 
+def _slopes(motion, rows, values, t):
+    """The slope ``s'(t)`` of the separation of pairs ``rows`` with contact ``values`` at times
+    ``t``: ``V . n`` in translation; for rigid motions, by the envelope theorem, ``n . (u_b - u_a)``
+    with ``u = v + w x (p - c(t))`` the velocity of the witness point ``p`` of each shape turning
+    about its reference point ``c(t)``."""
+    n = values[:, 1:3]
+    v = motion.vb[rows] - motion.va[rows]
+    slope = v[:, 0] * n[:, 0] + v[:, 1] * n[:, 1]
+    turning = ~motion.still[rows]
+    if turning.any():
+        rt, nt, tt = rows[turning], n[turning], t[turning]
+        rate = np.zeros(rt.size)
+        for k, ref, vel, w, sign in ((3, motion.ref_a, motion.va, motion.wa, -1.0),
+                                     (5, motion.ref_b, motion.vb, motion.wb, 1.0)):
+            r = values[turning, k : k + 2] - (ref[rt] + vel[rt] * tt[:, None])
+            speed = vel[rt] + w[rt, None] * np.stack([-r[:, 1], r[:, 0]], axis=-1)
+            rate += sign * (speed[:, 0] * nt[:, 0] + speed[:, 1] * nt[:, 1])
+        slope[turning] = rate
+    return slope
+
+
 def _turn_rate(v, values):
     """The slope ``V . n`` of the separation of translating pairs with contact ``values``, and its
     rate of change ``|V_t|**2 / (rho_a + rho_b + s)`` (see :func:`_slope_newton`)."""
@@ -632,8 +659,8 @@ def _receding_crossing(motion, rows):
 
 
 def _closest_approach(motion, rows, lo, values, step, t_end, tol):
-    """The closest approach of translating pairs ``rows``, apart at the times ``lo`` with contact
-    ``values``, still approaching there (certified step ``step``); searched up to ``t_end``.
+    """The closest approach of pairs ``rows``, apart at the times ``lo`` with contact ``values``,
+    still approaching there (certified step ``step``); searched up to ``t_end``.
 
     A graze is ill-conditioned as a root of the separation ``s(t)``: near a contact of approach
     speed 0, ``s`` grows like ``(t - t0)**2``, so the float noise ``delta`` of ``s`` moves its root
@@ -649,6 +676,11 @@ def _closest_approach(motion, rows, lo, values, step, t_end, tol):
     are apart at a time with ``V . n < 0`` they are apart at every time before it (``s``
     decreases up to it).
 
+    Turning pairs search the same way with the slope of :func:`_slopes`, but their separation is
+    not convex: no early miss from the tangents, no Newton step on the slope (the bracket's
+    estimate), and the caller bounds ``t_end`` to a few certified steps ahead and keeps only the
+    time the conservative advancement certified apart (``free`` is not used for them).
+
     Returns ``(outcome, t, got, free, at_free)`` per pair: outcome 0, no contact up to ``t_end``
     (the minimum is apart by more than the noise, see :meth:`_Motion.noise`); 1, touching at the
     minimum ``t`` (within the noise) with contact ``got`` there; 2, overlapping by more than the
@@ -657,9 +689,10 @@ def _closest_approach(motion, rows, lo, values, step, t_end, tol):
     """
     k = rows.size
     v = motion.vb[rows] - motion.va[rows]
+    still = motion.still[rows]
     free, at_free = lo.copy(), values.copy()
     lo, at_lo = lo.copy(), values.copy()
-    slope_lo = v[:, 0] * values[:, 1] + v[:, 1] * values[:, 2]
+    slope_lo = _slopes(motion, rows, values, lo)
     prev, slope_prev = np.full(k, np.nan), np.full(k, np.nan)  # the time with V . n < 0 before lo
     advance = step.copy()  # how far the last probe ahead of lo went
     hi, at_hi, slope_hi = np.full(k, np.inf), values.copy(), np.zeros(k)
@@ -701,7 +734,7 @@ def _closest_approach(motion, rows, lo, values, step, t_end, tol):
             m_lo, m_hi = slope_lo[a], slope_hi[a]
             cross = (at_hi[a, 0] - at_lo[a, 0] + m_lo * l - m_hi * h) / (m_lo - m_hi)
             below = np.where(m_lo < m_hi, at_lo[a, 0] + m_lo * (cross - l), np.maximum(at_lo[a, 0], at_hi[a, 0]))
-        missed = bracketed & ~done & (below > _NOISE * np.abs(at_lo[a, 3:7]).max(axis=1))
+        missed = bracketed & ~done & (below > _NOISE * np.abs(at_lo[a, 3:7]).max(axis=1)) & still[a]
         if missed.any():
             outcome[a[missed]] = 0
             a, t, l, h, done = a[~missed], t[~missed], l[~missed], h[~missed], done[~missed]
@@ -721,7 +754,7 @@ def _closest_approach(motion, rows, lo, values, step, t_end, tol):
             with np.errstate(divide="ignore", invalid="ignore"):
                 root = l[done] + np.maximum(at_lo[d, 0], 0.0) / -slope_lo[d]  # of the separation, at a kink
             estimate = np.where(np.isfinite(root), np.clip(root, l[done], h[done]), np.clip(t[done], l[done], h[done]))
-            t_out[d] = _slope_newton(v[d], at_lo[d], l[done], h[done], noise, estimate)
+            t_out[d] = np.where(still[d], _slope_newton(v[d], at_lo[d], l[done], h[done], noise, estimate), estimate)
             got_out[d] = got
             outcome[d] = np.where(s > noise + kink, 0, np.where(s >= -noise, 1, 2))
             a, t = a[~done], t[~done]
@@ -730,7 +763,7 @@ def _closest_approach(motion, rows, lo, values, step, t_end, tol):
                 continue
         got = motion.contact(rows[a], t, exact=False)
         s = got[:, 0]
-        slope = v[a, 0] * got[:, 1] + v[a, 1] * got[:, 2]
+        slope = _slopes(motion, rows[a], got, t)
         noise = motion.noise(rows[a], got)
         over = s < -noise  # a contact at or before t, transversal enough for the Newton search
         end = ~over & ~np.isfinite(hi[a]) & (t >= t_end[a]) & ~(slope >= 0.0)  # still approaching at the end
@@ -822,8 +855,10 @@ def _impact_flat(motion, t_max):
     stalled = np.zeros(n, dtype=bool)  # a batch of steps that made no progress
     last_step = np.full(n, np.inf)  # the previous step of each pair
     slowed = np.zeros(n)  # how many steps in a row shrank by less than _SLOW
+    searches = np.zeros(n)  # how many searches of a turning pair found a minimum apart
     fresh = values[:, 1:3].copy()  # the normal of the last time apart as evaluated (see near, below)
-    grazed = ~motion.still  # the closest approach was searched (translating pairs only, once)
+    # the closest approach was searched (once; not for a turning line: no finite extent)
+    grazed = ~(np.isfinite(motion.ext_a) & np.isfinite(motion.ext_b))
     noisy_start = values[:, 0] <= _NOISE * np.abs(values[:, 3:7]).max(axis=1)  # apart at 0 within the noise
     opening = _opening_start(motion, live[noisy_start[live] & ~motion.still[live]], values, t_max)
     if opening.size:
@@ -857,11 +892,20 @@ def _impact_flat(motion, t_max):
         slowed[live] = np.where(step >= _SLOW * last_step[live], slowed[live] + 1, 0)
         slow = ~after & ~close & ~grazed[live] & ~np.isfinite(u) & (slowed[live] >= 2)
         last_step[live] = step
+        # a turning pair: only from a time certified apart with a falling separation, clear of the
+        # noise, and near (a gap below _TURN_NEAR of its size: a search from far costs evaluations
+        # one at a time, where the certified steps of a crawl go in batches)
+        turning = slow & ~motion.still[live]
+        if turning.any():
+            k = live[turning]
+            turning[turning] = (~noisy_start[k] & (_slopes(motion, k, state[k], f[turning]) < 0.0)
+                                & (state[k, 0] <= _TURN_NEAR * motion.sizes(k)))
+            slow &= motion.still[live] | turning
         # a translating pair whose next step is below the tolerance: a transversal contact within
         # the tolerance, unless the separation bends away from its tangent over the step by more
         # than the noise (a near miss at a sharp minimum: a point passing a corner, its normal
         # turning fast) or may end at a kink (below), which the search for the minimum tells apart
-        unsure = close & ~grazed[live] & ~np.isfinite(u) & (step > 0.0)
+        unsure = close & ~grazed[live] & ~np.isfinite(u) & (step > 0.0) & motion.still[live]
         if unsure.any():
             k = live[unsure]
             seen = state[k].copy()
@@ -877,15 +921,26 @@ def _impact_flat(motion, t_max):
         if slow.any():
             g = live[slow]
             grazed[g] = True
-            outcome, t_min, got, lo, at_lo = _closest_approach(motion, g, f[slow], state[g], step[slow], tm[slow],
+            reach = np.where(motion.still[g], tm[slow], np.minimum(tm[slow], f[slow] + _TURN_REACH * step[slow]))
+            outcome, t_min, got, lo, at_lo = _closest_approach(motion, g, f[slow], state[g], step[slow], reach,
                                                                 tol[slow] / 64)
             touch = outcome == 1
             time[g[touch]] = t_min[touch]
             point[g[touch]] = 0.5 * (got[touch, 3:5] + got[touch, 5:7])
             normal[g[touch]] = got[touch, 1:3]
             over = outcome == 2  # overlapping beyond the noise: the Newton search goes on in the bracket
-            upper[g[over]], free[g[over]], state[g[over]] = t_min[over], lo[over], at_lo[over]
-            held = g[over]
+            upper[g[over]] = t_min[over]
+            # translating pairs are apart up to the last probe apart with a negative slope (the
+            # separation is convex); turning pairs only up to where the conservative advancement
+            # certified them, and a minimum apart beyond the band goes on from there too
+            keep = over & motion.still[g]
+            free[g[keep]], state[g[keep]] = lo[keep], at_lo[keep]
+            again = (outcome == 0) & ~motion.still[g]
+            # again after twice as many slow steps each time (a near miss or a transversal contact
+            # far ahead can slow the steps many times)
+            searches[g[again]] += 1
+            grazed[g[again]], slowed[g[again]] = False, 2.0 - 2.0 ** searches[g[again]]
+            held = g[over | again]
             live, f, u, step, tol, tm, after, close, scale = (
                 x[~slow] for x in (live, f, u, step, tol, tm, after, close, scale))
         if close.any():
@@ -1082,9 +1137,14 @@ def time_of_impact(
     rounding of the moved shapes divided by the approach speed. Turning shapes converge
     linearly, fast when the bound on the approach speed is tight; their search also ends when
     the gap is within the float noise, where the time is only known to about that noise over the
-    approach speed (their grazes are not searched as above). Turning shapes apart at 0 by less
-    than that noise are decided by the first-order motion of their witness points: a gap that
-    opens is followed until it clears the noise, one that closes meets at once; gliding along
+    approach speed. Their grazes are searched for the minimum of the separation too, its slope
+    by the envelope theorem ``n . (u_b - u_a)`` with ``u = v + w x (p - c(t))`` the velocity of
+    each witness point ``p`` turning about its reference point ``c(t)``, once the certified steps
+    slow down with a gap below 1/64 of the pair's size, and within 64 of them ahead of the last
+    time certified apart (the separation is not convex); a minimum within the band touches, one
+    apart beyond it continues the certified steps. Turning shapes apart at 0 by less than that
+    noise are decided by the first-order motion of their witness points: a gap that opens is
+    followed until it clears the noise, one that closes meets at once; gliding along
     each other (no first-order change) they are decided by the sign of the float separation. A
     search that has not ended after 4000 rounds (a step each, or a batch of steps for a
     crawling pair; the slowest crawl of the tests, about a million certified steps, ends within
