@@ -387,6 +387,51 @@ def _install_typing_memo():
     Lower.decref = decref
     NRTContext._call_incref_decref = _call_incref_decref
 
+    # ... and, in every analysis of variable lifetimes (several per function and pass), lists the
+    # variables of each statement by a recursive walk over its attributes: the same walk, with the
+    # common leaves (names, locations, numbers) told apart by their exact type first
+    from numba.core import ir
+
+    original_rec_list_vars = ir.Inst._rec_list_vars
+    var, inst = ir.Var, ir.Inst
+    leaves = frozenset((ir.Loc, str, int, float, bool, type(None)))
+
+    def _rec_list_vars(self, val):
+        if getattr(_memo, "calls", None) is None:
+            return original_rec_list_vars(self, val)
+        return _walk(val)
+
+    def _walk(val):
+        kind = type(val)
+        if kind is var:
+            return [val]
+        if kind is dict:
+            items = val.values()
+        elif kind is list or kind is tuple:
+            items = val
+        elif kind in leaves:
+            return []
+        elif isinstance(val, var):
+            return [val]
+        elif isinstance(val, inst):
+            return val.list_vars()
+        elif isinstance(val, (list, tuple)):
+            items = val
+        elif isinstance(val, dict):
+            items = val.values()
+        else:
+            return []
+        found = []
+        for item in items:
+            kind = type(item)
+            if kind is var:
+                found.append(item)
+            elif kind not in leaves:
+                found.extend(_walk(item))
+        return found
+
+    ir.Inst._rec_list_vars = _rec_list_vars
+
 
 class _InnerKey:
     """Stands for the machine-code entry point of a kernel lowered only for its callers."""
@@ -417,13 +462,58 @@ def compile_shortcuts(numba):
         return False
     if release not in _SHORTCUT_RELEASES:
         return False
-    from numba.core import base, untyped_passes
+    from numba.core import base, ir, typed_passes, untyped_passes
     from numba.core.codegen import JITCodeLibrary
+    from numba.np.ufunc import array_exprs
 
     needed = ("_finalize_final_module", "_finalize_dynamic_globals", "_verify_declare_only_symbols",
               "_optimize_final_module", "get_pointer_to_function")
     return (all(hasattr(JITCodeLibrary, name) for name in needed) and hasattr(base, "_has_loc")
-            and hasattr(untyped_passes, "InlineClosureLikes"))
+            and hasattr(untyped_passes, "InlineClosureLikes") and hasattr(typed_passes, "NopythonRewrites")
+            and hasattr(array_exprs, "_is_ufunc") and hasattr(ir.Inst, "_rec_list_vars"))
+
+
+# The rewrites that Numba registers to run after type inference, by class name: _may_rewrite knows
+# what each of them looks for. Any other registered rewrite makes every function run them all.
+_KNOWN_REWRITES = frozenset(("RewriteStringLiteralGetitems", "RewriteStringLiteralSetitems", "RewriteArrayExprs",
+                             "RewriteArrayOfConsts"))
+
+
+def _may_rewrite(state):
+    """True unless no rewrite of Numba's after-inference registry can match the typed IR of
+    ``state``.
+
+    What each rewrite matches (``numba/core/rewrites/static_getitem.py``,
+    ``numba/np/ufunc/array_exprs.py``, ``numba/core/inline_closurecall.py``): an item read or
+    written with a string-literal index; an array-valued unary or binary operator, or an
+    array-valued call of a ufunc; ``np.array`` of a list built in place (any list built here).
+    A function with none of these comes out of the pass unchanged.
+    """
+    from numba.core import ir, types
+    from numba.core.rewrites import rewrite_registry
+    from numba.np.ufunc.array_exprs import _is_ufunc
+
+    if any(cls.__name__ not in _KNOWN_REWRITES for cls in rewrite_registry.rewrites["after-inference"]):
+        return True
+    typemap = state.typemap
+    for block in state.func_ir.blocks.values():
+        for stmt in block.body:
+            if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr):
+                expr, op = stmt.value, stmt.value.op
+                if op == "build_list":
+                    return True
+                if op == "getitem" and isinstance(typemap.get(expr.index.name), types.StringLiteral):
+                    return True
+                if isinstance(typemap.get(stmt.target.name), types.Array):
+                    if op in ("unary", "binop"):
+                        return True
+                    if op == "call":
+                        callee = typemap.get(expr.func.name)
+                        if isinstance(callee, types.Function) and _is_ufunc(callee.typing_key):
+                            return True
+            elif isinstance(stmt, ir.SetItem) and isinstance(typemap.get(stmt.index.name), types.StringLiteral):
+                return True
+    return False
 
 
 def _make_pipeline_class():
@@ -436,8 +526,22 @@ def _make_pipeline_class():
     (optimized function by function) for linking and is never handed to the JIT engine; the
     module-level optimization runs once, in the caller called from Python.
     """
-    from numba.core import compiler, untyped_passes
+    from numba.core import compiler, typed_passes, untyped_passes
     from numba.core.codegen import JITCodeLibrary
+    from numba.core.compiler_machinery import register_pass
+
+    @register_pass(mutates_CFG=True, analysis_only=False)
+    class _Rewrites(typed_passes.NopythonRewrites):
+        # Numba's rewrites after type inference, run only on a function where one of them could
+        # apply: each run computes the variables' lifetimes over the whole function twice (a
+        # tenth of the time of the passes outside lowering), and for a kernel on floats all the
+        # rewrites decline (see _may_rewrite)
+        _name = "collide2d_nopython_rewrites"
+
+        def run_pass(self, state):
+            if not _may_rewrite(state):
+                return False
+            return super().run_pass(state)
 
     class LinkOnlyLibrary(JITCodeLibrary):
         def _finalize_final_module(self):
@@ -463,7 +567,8 @@ def _make_pipeline_class():
             if self.state.flags.auto_parallel.enabled or self.state.flags.force_pyobject:
                 return pipelines
             for pm in pipelines:
-                pm.passes = [p for p in pm.passes if p[0] is not untyped_passes.InlineClosureLikes]
+                pm.passes = [(_Rewrites, d) if p is typed_passes.NopythonRewrites else (p, d)
+                             for p, d in pm.passes if p is not untyped_passes.InlineClosureLikes]
                 pm.finalize()
             return pipelines
 
