@@ -274,3 +274,25 @@ def test_kernels_compile_the_plain_way_without_the_shortcuts(tmp_path):
     env = dict(_empty_cache(tmp_path), COLLIDE2D_COMPILE_SHORTCUTS="0")
     lines = _run(code, env).stdout.split("\n")
     assert lines[:2] == ["OVERLAPPING True True", "JITCodeLibrary"]
+
+
+def test_rewrites_after_type_inference_still_run_where_one_applies(tmp_path):
+    # the shortcuts skip Numba's after-inference rewrites on a function where none can match; an
+    # array expression still becomes one fused loop (Numba's array_expr function in the IR)
+    code = """
+        import numpy as np
+        from collide2d import _jit
+
+        def fused(a, b):
+            return a + 2.0 * b
+
+        def scalar(x, y):
+            return x + 2.0 * y
+
+        f, g = _jit._compile(fused), _jit._compile(scalar)
+        print(f(np.arange(3.0), np.ones(3)).tolist(), g(1.0, 2.0))
+        print("array_expr" in f.inspect_llvm(f.signatures[0]), "array_expr" in g.inspect_llvm(g.signatures[0]))
+    """
+    env = dict(_empty_cache(tmp_path), COLLIDE2D_NUMBA_CACHE="0")
+    lines = _run(code, env).stdout.split("\n")
+    assert lines[:2] == ["[2.0, 3.0, 4.0] 5.0", "True False"]
