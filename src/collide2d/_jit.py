@@ -526,9 +526,11 @@ def _make_pipeline_class():
     (optimized function by function) for linking and is never handed to the JIT engine; the
     module-level optimization runs once, in the caller called from Python.
     """
-    from numba.core import compiler, typed_passes, untyped_passes
+    from numba.core import compiler, config, typed_passes, untyped_passes
     from numba.core.codegen import JITCodeLibrary
     from numba.core.compiler_machinery import register_pass
+    from numba.core.ir_utils import build_definitions
+    from numba.core.ssa import reconstruct_ssa
 
     @register_pass(mutates_CFG=True, analysis_only=False)
     class _Rewrites(typed_passes.NopythonRewrites):
@@ -542,6 +544,33 @@ def _make_pipeline_class():
             if not _may_rewrite(state):
                 return False
             return super().run_pass(state)
+
+    @register_pass(mutates_CFG=True, analysis_only=False)
+    class _StripPhis(typed_passes.PreLowerStripPhis):
+        # Numba's removal of the SSA phi nodes before lowering, without the lifetime analysis it
+        # runs afterwards: the last pass before lowering (IR legalization) runs it again, and no
+        # pass in between reads it for a function that is not a generator
+        _name = "collide2d_strip_phis"
+
+        def run_pass(self, state):
+            if state.func_ir.is_generator:
+                return super().run_pass(state)
+            state.func_ir = self._strip_phi_nodes(state.func_ir)
+            state.func_ir._definitions = build_definitions(state.func_ir.blocks)
+            return True
+
+    @register_pass(mutates_CFG=True, analysis_only=False)
+    class _SSA(untyped_passes.ReconstructSSA):
+        # the same for Numba's SSA reconstruction: type inference reads no lifetimes
+        _name = "collide2d_reconstruct_ssa"
+
+        def run_pass(self, state):
+            if state.func_ir.is_generator or config.DEBUG or config.DUMP_SSA:
+                return super().run_pass(state)
+            state.func_ir = reconstruct_ssa(state.func_ir)
+            self._patch_locals(state)
+            state.func_ir._definitions = build_definitions(state.func_ir.blocks)
+            return True
 
     class LinkOnlyLibrary(JITCodeLibrary):
         def _finalize_final_module(self):
@@ -567,8 +596,9 @@ def _make_pipeline_class():
             if self.state.flags.auto_parallel.enabled or self.state.flags.force_pyobject:
                 return pipelines
             for pm in pipelines:
-                pm.passes = [(_Rewrites, d) if p is typed_passes.NopythonRewrites else (p, d)
-                             for p, d in pm.passes if p is not untyped_passes.InlineClosureLikes]
+                swap = {typed_passes.NopythonRewrites: _Rewrites, typed_passes.PreLowerStripPhis: _StripPhis,
+                        untyped_passes.ReconstructSSA: _SSA}
+                pm.passes = [(swap.get(p, p), d) for p, d in pm.passes if p is not untyped_passes.InlineClosureLikes]
                 pm.finalize()
             return pipelines
 
