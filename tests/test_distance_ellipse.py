@@ -944,6 +944,19 @@ def test_perram_wertheim_geometry_and_batch():
     assert batch.scale[1] == one.scale and (batch.normal[1] == one.normal).all()
 
 
+def test_perram_wertheim_normal_is_unit_to_rounding():
+    # the normal is divided by its own hypot last, so |n| = 1 within 3u (hypot errs by less than
+    # 1 ulp, at most 2u near 1, the two quotients by u): measured 1.70u on 1e4 pairs; |n| at 30 digits
+    rng = np.random.default_rng(57)
+    worst = 0.0
+    with mp.workdps(30):
+        for k in range(300):
+            A, B = random_pair(rng, 10 ** rng.uniform(0, 3), "apart" if k % 2 else "overlap")
+            nx, ny = perram_wertheim(A, B).normal
+            worst = max(worst, float(abs(mp.hypot(mp.mpf(float(nx)), mp.mpf(float(ny))) - 1)))
+    assert worst <= 3 * 2.0**-53, worst / 2.0**-53
+
+
 # -- the osculating-circle approximation (NaokiHori/Collision-of-Ellipse) --------------------------
 
 
