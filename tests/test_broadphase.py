@@ -852,6 +852,31 @@ def test_middle_filters_on_touching_translated_needles():
 
 
 @pytest.mark.nojit
+def test_cell_order_is_a_stable_sort_by_the_cell_of_the_box_centre():
+    """``grid.cell_order``: element indices in row-major order of the cell of their box centre,
+    equal cells in index order. Boxes with integer corners in a grid of 8 x 8 cells of side 4 (and
+    some outside it, clamped to the edge cells): the centre and its cell are exact, the reference
+    is a stable sort by ``floor((centre - origin) / 4)`` on exact rationals."""
+    from collide2d._kernels.broadphase import grid
+
+    rng = np.random.default_rng(71)
+    n = 300
+    lo = rng.integers(-8, 36, (n, 2)).astype(float)
+    hi = lo + rng.integers(0, 7, (n, 2))
+    nx = ny = 8
+    x0, y0, inv = -2.0, 1.0, 0.25
+
+    def cell(a, b, origin):
+        return min(max(math.floor((Fraction(a) + Fraction(b)) / 2 - Fraction(origin)) // 4, 0), 7)
+
+    key = [cell(lo[e, 1], hi[e, 1], y0) * nx + cell(lo[e, 0], hi[e, 0], x0) for e in range(n)]
+    want = sorted(range(n), key=lambda e: (key[e], e))
+    got = grid.cell_order(lo[:, 0].copy(), lo[:, 1].copy(), hi[:, 0].copy(), hi[:, 1].copy(), x0, y0, inv, nx, ny)
+    assert len(set(key)) > 40
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.nojit
 def test_grid_kernels_python_and_compiled_agree():
     """The fused-grid kernels as plain Python (``py_func``) give the compiled result, with the
     targets packed in element order or in cell order (``PACK_BY_CELL``)."""

@@ -21,6 +21,7 @@ parameter rows converted exactly to 40-digit mpmath numbers):
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -413,6 +414,24 @@ def test_point_foot_iteration_count():
             p, q = (c + 1) * (mp.mpf(y0) / e0) / (s + c), (mp.mpf(y1) / e1m) / s
             assert abs(p * p + q * q - 1) <= 1e-14, (k, e1, y0, y1)
     assert np.mean(counts) <= 3.6 and max(counts) <= 12, (np.mean(counts), max(counts))
+
+
+def test_pow2_above_is_the_smallest_power_of_two_at_least_x():
+    # the scale of the rescaled kernels: the smallest power of two >= x for x > 0 finite (checked on
+    # exact rationals, subnormal to 2^1023), and 1 for 0, negative and non-finite x (its docstring)
+    rng = np.random.default_rng(73)
+    xs = [1.0, 3.0, 0.75, 2.0**-1074, 3 * 2.0**-1074, 2.0**-1022, 2.0**1023, 1e300, 1e-300]
+    xs += [float(v) for v in 2.0 ** rng.uniform(-1070, 1020, 200)]
+    for x in xs:
+        f = Fraction(x)
+        k = f.numerator.bit_length() - f.denominator.bit_length()
+        while Fraction(2) ** k < f:
+            k += 1
+        while Fraction(2) ** (k - 1) >= f:
+            k -= 1
+        assert K._pow2_above(x) == 2.0**k, x
+    for x in (0.0, -0.0, -2.5, math.inf, -math.inf, math.nan):
+        assert K._pow2_above(x) == 1.0, x
 
 
 def test_point_scaling_by_powers_of_two_is_exact():
