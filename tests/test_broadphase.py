@@ -715,6 +715,24 @@ def _form(centre, radii, direction, point):
     return ((wx * dx + wy * dy) / (a * norm)) ** 2 + ((wx * dy - wy * dx) / (b * norm)) ** 2
 
 
+def _centre_line_terms(a, b, pa, pb, k):
+    """mpmath, pair ``k``: ``(ea, eb, d, |d|, reach, apart)``, the terms of the centre-line filter's
+    rule. A's boundary lies at ``1 / sqrt(X_A)`` of ``d = c_B - c_A`` from ``c_A``, B's at ``1 - 1 /
+    sqrt(X_B)``: ``reach`` is the sum of the two fractions; ``apart`` is ``|d|`` minus the supports
+    of both along ``d``."""
+    from mpmath import mpf, sqrt
+
+    ea = (a.center[k], a.radii[k], pa[k, 4:6])
+    eb = (b.center[k], b.radii[k], pb[k, 4:6])
+    d = [mpf(float(b.center[k][i])) - mpf(float(a.center[k][i])) for i in range(2)]
+    length = sqrt(d[0] ** 2 + d[1] ** 2)
+    far = (mpf(float(b.center[k][0])), mpf(float(b.center[k][1])))
+    near = (mpf(float(a.center[k][0])), mpf(float(a.center[k][1])))
+    reach = 1 / sqrt(_form(*ea, far)) + 1 / sqrt(_form(*eb, near))
+    apart = length - (_support(*ea, d)[1] + _support(*eb, d)[1]) / length
+    return ea, eb, d, length, reach, apart
+
+
 @pytest.mark.nojit
 def test_middle_filters_decide_the_clear_cases():
     """Each middle filter settles every pair its own rule settles with a margin (1e-6 here), the rule
@@ -736,15 +754,7 @@ def test_middle_filters_decide_the_clear_cases():
     margin = mpf("1e-6")
     expected = {"_centre_line_filter": [], "_witness_filter": []}
     for k in range(n):
-        ea = (a.center[k], a.radii[k], pa[k, 4:6])
-        eb = (b.center[k], b.radii[k], pb[k, 4:6])
-        d = [mpf(float(b.center[k][i])) - mpf(float(a.center[k][i])) for i in range(2)]
-        length = sqrt(d[0] ** 2 + d[1] ** 2)
-        far = (mpf(float(b.center[k][0])), mpf(float(b.center[k][1])))
-        near = (mpf(float(a.center[k][0])), mpf(float(a.center[k][1])))
-        # centre line: A's boundary at 1 / sqrt(X_A) of d from c_A, B's at 1 - 1 / sqrt(X_B)
-        reach = 1 / sqrt(_form(*ea, far)) + 1 / sqrt(_form(*eb, near))
-        gap = length - (_support(*ea, d)[1] + _support(*eb, d)[1]) / length
+        ea, eb, d, length, reach, gap = _centre_line_terms(a, b, pa, pb, k)
         expected["_centre_line_filter"].append(1 if reach > 1 + margin else (0 if gap > margin * length else None))
         # witness: support points towards the other, projections on the four axes
         inside = _form(*eb, _support(*ea, d)[0]) < 1 - margin or _form(*ea, _support(*eb, [-d[0], -d[1]])[0]) < 1 - margin
@@ -765,6 +775,41 @@ def test_middle_filters_decide_the_clear_cases():
         assert np.count_nonzero(want == 1) > n // 10 and np.count_nonzero(want == 0) > n // 10
         np.testing.assert_array_equal(got[want >= 0], want[want >= 0])
         assert np.array_equal(want[want >= 0] == 1, truth[want >= 0])  # the rules themselves hold
+
+
+@pytest.mark.nojit
+def test_centre_line_filter_with_a_gap_decides_the_clear_cases():
+    """With ``gap > 0`` (is the distance at most ``gap``?) the centre-line filter settles every pair
+    its rule settles with a relative margin of 1e-6, the rule in 40-digit mpmath: within (1) when
+    the boundary points on the centre line are less than ``gap`` apart, ``(1 - s_A - s_B) |d| <
+    gap``; beyond (0) when the supports along the centre line leave more than ``gap``. The rule
+    itself is checked against ``c2.distance``."""
+    from mpmath import mp, mpf
+
+    from collide2d._kernels.broadphase import grid
+
+    mp.dps = 40
+    rng = np.random.default_rng(53)
+    n = 400
+    a = c2.Ellipse(rng.uniform(-1, 1, (n, 2)), rng.uniform(0.1, 2.0, (n, 2)), rng.uniform(0, 7, n))
+    b = c2.Ellipse(rng.uniform(-4, 4, (n, 2)), rng.uniform(0.1, 2.0, (n, 2)), rng.uniform(0, 7, n))
+    gaps = 2.0 ** rng.uniform(-4, 1, n)
+    pa, pb = a._flat_params(), b._flat_params()
+    margin = mpf("1e-6")
+    want = np.full(n, -1)
+    for k in range(n):
+        _, _, _, length, reach, apart = _centre_line_terms(a, b, pa, pb, k)
+        gap = mpf(float(gaps[k]))
+        if (1 - reach) * length < gap * (1 - margin):
+            want[k] = 1
+        elif apart > gap * (1 + margin):
+            want[k] = 0
+    got = np.array([grid._centre_line_filter(*pa[k], *pb[k], float(gaps[k])) for k in range(n)])
+    assert np.count_nonzero(want == 1) > n // 10 and np.count_nonzero(want == 0) > n // 10
+    assert np.count_nonzero((want == 1) & (np.asarray(c2.intersects(a, b)) == 0)) > n // 20  # apart, within gap
+    np.testing.assert_array_equal(got[want >= 0], want[want >= 0])
+    distance = np.asarray(c2.distance(a, b))
+    assert np.array_equal(want[want >= 0] == 1, distance[want >= 0] <= gaps[want >= 0])  # the rule holds
 
 
 def _form_exact(a, b, wx, wy, dx, dy):
@@ -804,6 +849,31 @@ def test_middle_filters_on_touching_translated_needles():
             grid._witness_filter(xb, yb, a, b, wx, wy, xa, ya, a, b, wx, wy),
         )
         assert all(flag == grid.UNDECIDED or flag == int(meet) for flag in flags), (ratio, t, meet, flags)
+
+
+@pytest.mark.nojit
+def test_cell_order_is_a_stable_sort_by_the_cell_of_the_box_centre():
+    """``grid.cell_order``: element indices in row-major order of the cell of their box centre,
+    equal cells in index order. Boxes with integer corners in a grid of 8 x 8 cells of side 4 (and
+    some outside it, clamped to the edge cells): the centre and its cell are exact, the reference
+    is a stable sort by ``floor((centre - origin) / 4)`` on exact rationals."""
+    from collide2d._kernels.broadphase import grid
+
+    rng = np.random.default_rng(71)
+    n = 300
+    lo = rng.integers(-8, 36, (n, 2)).astype(float)
+    hi = lo + rng.integers(0, 7, (n, 2))
+    nx = ny = 8
+    x0, y0, inv = -2.0, 1.0, 0.25
+
+    def cell(a, b, origin):
+        return min(max(math.floor((Fraction(a) + Fraction(b)) / 2 - Fraction(origin)) // 4, 0), 7)
+
+    key = [cell(lo[e, 1], hi[e, 1], y0) * nx + cell(lo[e, 0], hi[e, 0], x0) for e in range(n)]
+    want = sorted(range(n), key=lambda e: (key[e], e))
+    got = grid.cell_order(lo[:, 0].copy(), lo[:, 1].copy(), hi[:, 0].copy(), hi[:, 1].copy(), x0, y0, inv, nx, ny)
+    assert len(set(key)) > 40
+    np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.nojit

@@ -475,9 +475,8 @@ def disc_polygon_in_frame(pa, pb, vb, cx, cy, a, b, ux, uy):
     for i in range(count):
         x, y = to_frame(vb[offset + i, 0], vb[offset + i, 1], cx, cy, a, b, ux, uy)
         far = far or x * x + y * y > 4.0
-    gr = 0.0
     if far:
-        xr = yr = 0.0
+        xr = yr = gr = 0.0  # gr is not read then
     else:
         gr = level_at(vrx, vry, pa)
     for i in range(count):

@@ -331,7 +331,7 @@ def _polish(X, Y, d11, d12, d22, d13, d23, d33, form, p1, p2, r1, r2, sp, sr):
     pY = Y
     shift = 1.0 if form == 1 else 0.0
     cond = 1.0
-    pcond = 1.0
+    pcond = cond
     for it in range(10):
         f1 = (X * X + Y * Y) - 1.0
         if form == 2:
