@@ -476,6 +476,28 @@ def test_overlap_area_between_polygon_bounds_for_disparate_sizes():
         assert np.all(area >= lower - margin) and np.all(area <= upper + margin)
 
 
+def test_overlap_area_thin_flank_cutting_a_cap_between_polygon_bounds():
+    # A needle (semi-axes 0.05 x 40, larger in area, so the round ellipse is the frame) whose flank
+    # cuts a cap off the ellipse 1 x 0.8: two crossings, and the needle's arc between them is the
+    # long way round its own unit frame (more than 3 pi / 2), whose middle is the opposite of the
+    # bisector of its two ends. Turned by 15 degrees at a time, so that the needle's thin axis
+    # makes every angle with the frame's axes: a middle taken from a wrong end (one coordinate of
+    # the other corner) points into the short arc and swaps the needle's two pieces. Independent
+    # bracket as above (GEOS on inscribed and circumscribed 1024-gons), far narrower than the cap.
+    phi, d = (v.ravel() for v in np.meshgrid(np.radians(np.arange(0, 360, 15)), [0.97, 1.0, 1.03]))
+    n = len(phi)
+    a = c2.Ellipse(np.zeros((n, 2)), np.tile([1.0, 0.8], (n, 1)), np.zeros(n))
+    b = c2.Ellipse(np.stack([d * np.cos(phi), 0.8 * d * np.sin(phi)], -1), np.tile([0.05, 40.0], (n, 1)), phi)
+    assert np.all(c2.relate(a, b) == c2.Relation.OVERLAPPING)
+    (in_a, out_a), (in_b, out_b) = _polygon_bounds(a._params, 1024), _polygon_bounds(b._params, 1024)
+    lower = shapely.area(shapely.intersection(in_a, in_b))
+    upper = shapely.area(shapely.intersection(out_a, out_b))
+    assert np.all(upper - lower < 0.05 * lower)  # the caps: 0.005 to 0.04
+    margin = 1e-12 * shapely.area(out_b)
+    for area in (overlap_area(a, b), overlap_area(b, a)):
+        assert np.all(area >= lower - margin) and np.all(area <= upper + margin)
+
+
 _TANGENT_AND_CROSSINGS = {
     # ellipse 2 x 1 and a circle inside it at one vertex, crossing it twice besides (exact numbers)
     "circle-right": (c2.Ellipse((0, 0), (2, 1)), c2.Circle((1, 0), 1)),
@@ -503,6 +525,19 @@ def test_overlap_in_frame_tangent_point_once_in_any_order(name):
         area = scale * area_ellipse.overlap_in_frame(p1, p2, r1, r2, sp, sr, 3, *xy, 0.0, 0.0)
         assert abs(area - ref) <= AREA_RTOL * _area(frame), order
 
+
+@pytest.mark.parametrize("tangent", [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)], ids=str)
+def test_overlap_in_frame_tangent_point_given_twice(tangent):
+    # Two corners at one point, as for a crossing pair that rounding merged at a tangency: the
+    # steps of each curve are 0 and a full turn, and the full-turn arc is tested at its middle,
+    # the point opposite the corner (the corner itself, where both levels are 0, decides nothing).
+    # The unit circle A and a circle B of radius r tangent to it at `tangent` (exact numbers: B's
+    # frame Z = X / r - c / r): B inside A (r = 1/2), A inside B (r = 2), B outside A (r = 1/2).
+    # Reference: the area of the inner circle, pi r^2 or pi, and 0.
+    tx, ty = tangent
+    for r, c, want in ((0.5, 0.5, math.pi / 4), (2.0, -1.0, math.pi), (0.5, 1.5, 0.0)):
+        args = (1 / r, 0.0, 0.0, 1 / r, c * tx / r, c * ty / r, 2, tx, ty, tx, ty, 0.0, 0.0, 0.0, 0.0)
+        assert abs(area_ellipse.overlap_in_frame(*args) - want) <= AREA_RTOL * math.pi, (r, c)
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_corner_steps_of_a_closed_chain_sum_to_a_full_turn(n):
@@ -731,6 +766,33 @@ def test_dd_quotient_against_exact_rationals():
         exact = (Fraction(v1) * (Fraction(x1) + Fraction(x1l)) + Fraction(v2) * (Fraction(x2) + Fraction(x2l))) / Fraction(c)
         magnitude = (abs(Fraction(v1) * Fraction(x1)) + abs(Fraction(v2) * Fraction(x2))) / Fraction(c)
         assert abs(Fraction(hi) + Fraction(lo) - exact) <= 16 * EPS * EPS * magnitude, (v1, x1, x1l, v2, x2, x2l, c)
+
+
+@pytest.mark.parametrize("k", [3, 20, 27])
+def test_crossings_by_sign_samples_an_unresolved_point_beside_the_foot(k):
+    """``crossings_by_sign`` samples the level at every unresolved point, besides the foot and the
+    extremum next to it (its docstring). A sliver of depth 1e-6 (a circle of radius 1/2 poking
+    into the unit circle, about 1.6e-3 rad wide) lies inside the ``k``-th of the sample intervals,
+    at 0.8 of it, where only the fourth unresolved point sees it: the foot is at 0.2 of the same
+    interval, beyond the window of the extremum search (a quarter of an interval), the other
+    unresolved points are far off. The two crossings are found (30-digit mpmath, from the stored
+    centre; 1e-12, measured 5.3e-14: the curves cross at a small angle)."""
+    step = 2 * math.pi / points_ellipse._SIGN_SAMPLES
+    lo = -math.pi + k * step
+    sliver, foot = lo + 0.8 * step, lo + 0.2 * step
+    d = 1.5 - 1e-6
+    a, b = c2.Circle((0.0, 0.0), 1.0), c2.Circle((d * math.cos(sliver), d * math.sin(sliver)), 0.5)
+    p1, p2, r1, r2, sp, sr, g = points_ellipse.conic_in_frame(a._params, b._params)
+    points = [v for t in (sliver + 1.0, sliver + 2.5, sliver - 2.0, sliver) for v in (math.cos(t), math.sin(t))]
+    n, *xy = points_ellipse.crossings_by_sign(p1, p2, r1, r2, sp, sr, g, 0, 4, *points, math.cos(foot), math.sin(foot))
+    assert n == 2
+    cx, cy, r = (mpf(float(v)) for v in b._params[:3])
+    centre = mpm.atan2(cy, cx)
+    half = mpm.acos((1 + cx * cx + cy * cy - r * r) / (2 * mpm.sqrt(cx * cx + cy * cy)))
+    want = sorted((float(mpm.cos(centre + s * half)), float(mpm.sin(centre + s * half))) for s in (-1, 1))
+    got = sorted([(xy[0], xy[1]), (xy[2], xy[3])])
+    for (x, y), (u, v) in zip(got, want):
+        assert abs(x - u) <= 1e-12 and abs(y - v) <= 1e-12, (got, want)
 
 
 def test_crossings_in_frame_count_each_point_once():

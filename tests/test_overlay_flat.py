@@ -19,6 +19,8 @@ Python original (``kernel.py_func``).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 import shapely
@@ -290,6 +292,42 @@ def test_area_polygon_polygon_known_answers(mode):
     up = c2.Polygon([(0, 4), (-3.5, -2), (3.5, -2)])
     down = c2.Polygon([(0, -4), (3.5, 2), (-3.5, 2)])
     assert area_of(up, down, mode) == pytest.approx(14.0, rel=0, abs=AREA_ULPS * EPS * 32)
+
+
+# Touching along a side that neither polygon lists first (a's second side, b's third; integer
+# vertices, stored in this order): clipping b by a's first side puts a rounded crossing at an end
+# of the shared side, a hair off its line, so the clip of b by a alone leaves a sliver of rounding
+# (5.7e-14 to 9.1e-13 here) where the exact area is 0
+_TOUCHING_SIDE_LAST = [
+    ([(151, -78), (-34, 38), (85, -95)], [(-104, 61), (47, -112), (85, -95), (-85, 95)]),
+    ([(-29, 26), (-108, 24), (-36, 8)], [(-170, 0), (10, -58), (18, -4), (-162, 36)]),
+    ([(-14, -76), (10, 9), (-40, -36)], [(22, 56), (-78, -14), (-60, -54), (40, 36)]),
+    ([(0, -66), (24, 51), (-16, -34)], [(-20, 118), (-66, -60), (-32, -68), (48, 102)]),
+]
+
+
+def _exact_side(p, q, r):
+    return (Fraction(q[0]) - p[0]) * (Fraction(r[1]) - p[1]) - (Fraction(q[1]) - p[1]) * (Fraction(r[0]) - p[0])
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", range(len(_TOUCHING_SIDE_LAST)))
+def test_area_polygon_polygon_touching_along_a_side_is_exactly_zero(case, mode):
+    # The contract: DISJOINT and TOUCHING pairs have area exactly 0.0. Reference on exact
+    # rationals: a line through two vertices of each polygon has one polygon on each closed side,
+    # so the interiors do not meet (the pair touches along that line: the area is 0).
+    pa, pb = _TOUCHING_SIDE_LAST[case]
+    separating = []
+    for i, u in enumerate(pa):
+        v = pa[(i + 1) % len(pa)]
+        side_a = [_exact_side(u, v, w) for w in pa]
+        side_b = [_exact_side(u, v, w) for w in pb]
+        if (min(side_a) >= 0 >= max(side_b) or max(side_a) <= 0 <= min(side_b)) and side_b.count(0) >= 2:
+            separating.append((u, v))
+    assert separating  # a side of a on a line that b touches along a side of its own
+    a, b = c2.Polygon(pa), c2.Polygon(pb)
+    assert relation(a, b) == codes.TOUCHING
+    assert area_of(a, b, mode) == 0.0 and area_of(b, a, mode) == 0.0
 
 
 # -- overlap area: random pairs against shapely, properties ----------------------------------------
