@@ -539,6 +539,7 @@ def test_overlap_in_frame_tangent_point_given_twice(tangent):
         args = (1 / r, 0.0, 0.0, 1 / r, c * tx / r, c * ty / r, 2, tx, ty, tx, ty, 0.0, 0.0, 0.0, 0.0)
         assert abs(area_ellipse.overlap_in_frame(*args) - want) <= AREA_RTOL * math.pi, (r, c)
 
+
 @pytest.mark.parametrize("n", [3, 4])
 def test_corner_steps_of_a_closed_chain_sum_to_a_full_turn(n):
     # Corners sorted by angle on a convex curve, one of them found twice (a tangent point) with
