@@ -262,6 +262,50 @@ def _memo_scope():
         _memo.calls = None
 
 
+_lock_events = threading.local()  # per thread: was the event of each LLVM-lock entry sent? (a stack)
+
+
+def _quiet_llvm_lock_events():
+    """No ``numba:llvm_lock`` event while one of our kernels compiles, unless someone listens.
+
+    Numba broadcasts an event each time it takes the LLVM lock, which is every call into LLVM
+    (about 40,000 in the README tour), and each compilation on the stack listens with a timer of
+    its own, which only fills the ``timers`` entry of its metadata. While one of our kernels
+    compiles and those timers are the only listeners, the event is not sent (about 3% of the
+    first-run compile time); a listener of any other kind gets every event as before.
+    """
+    from llvmlite.binding import ffi
+    from numba.core import event
+
+    lock = getattr(getattr(ffi, "lib", None), "_lock", None)
+    callbacks = getattr(lock, "_cblist", None)
+    registered = getattr(event, "_registered", None)
+    timer = getattr(event, "TimingListener", None)
+    if not isinstance(callbacks, list) or registered is None or timer is None:
+        return
+    for i, (enter, leave) in enumerate(callbacks):
+        if getattr(enter, "__qualname__", "") != "_initialize_llvm_lock_event.<locals>.enter_fn":
+            continue
+
+        def quiet_enter(enter=enter):
+            stack = getattr(_lock_events, "stack", None)
+            if stack is None:
+                stack = _lock_events.stack = []
+            send = getattr(_memo, "calls", None) is None or any(
+                type(listener) is not timer for listener in registered.get("numba:llvm_lock", ())
+            )
+            stack.append(send)
+            if send:
+                enter()
+
+        def quiet_leave(leave=leave):
+            if _lock_events.stack.pop():
+                leave()
+
+        callbacks[i] = (quiet_enter, quiet_leave)
+        return
+
+
 def _install_typing_memo():
     """Type each builtin call (``float64 * float64``, ``abs(float64)``, ...) once per compilation.
 
@@ -386,6 +430,8 @@ def _install_typing_memo():
 
     Lower.decref = decref
     NRTContext._call_incref_decref = _call_incref_decref
+
+    _quiet_llvm_lock_events()
 
     # ... and, in every analysis of variable lifetimes (several per function and pass), lists the
     # variables of each statement by a recursive walk over its attributes: the same walk, with the
@@ -723,7 +769,7 @@ def _read_only(array):
     return array
 
 
-def _pair_loop(function):
+def _pair_loop(function, calls=None, tail=()):
     """A pair loop: only a serial copy is compiled; large batches run it on slices in threads.
 
     The slices split the rows ``k`` of the batch: ``ia``, ``ib`` and every array argument after
@@ -734,13 +780,20 @@ def _pair_loop(function):
     """
     serial = _compile(function, subdir="serial")
 
+    def address(pa, va, pb, vb):
+        if calls is None:
+            return ()
+        from collide2d._by_address import address_of
+
+        return (address_of(calls, pa, va, pb, vb, *tail),)
+
     def run_serial(*args):
         pa, va, ia, pb, vb, ib = (_read_only(x) for x in args[:6])
-        return serial(pa, va, ia, pb, vb, ib, *args[6:])
+        return serial(pa, va, ia, pb, vb, ib, *args[6:], *address(pa, va, pb, vb))
 
     def run_threaded(*args):
         pa, va, ia, pb, vb, ib = (_read_only(x) for x in args[:6])
-        rest = args[6:]
+        rest = args[6:] + address(pa, va, pb, vb)
 
         def piece(s, e):
             sliced = tuple(x[s:e] if type(x) is _ndarray else x for x in rest)
@@ -782,7 +835,7 @@ def _numba_threads():
     return numba.get_num_threads()
 
 
-def loop(function):
+def loop(function=None, *, calls=None, tail=()):
     """Compile a batch loop; its ``prange`` runs on all cores for large batches.
 
     A *pair loop*, whose parameters begin with ``pa, va, ia, pb, vb, ib`` (parameter tables,
@@ -798,13 +851,21 @@ def loop(function):
     rows (the largest leading dimension of the array arguments) or when only one thread may run.
     A process that only meets such batches never compiles the parallel copy.
 
+    ``@loop(calls=kernel, tail=("float64",))`` makes a pair loop whose last parameter, ``at``, is
+    not passed by the caller: it receives the address of ``kernel``'s machine code for the call
+    ``kernel(pa[i], va, pb[j], vb, <arguments of the types in tail>)``, which the loop makes with
+    :func:`collide2d._by_address.call_at` instead of linking the kernel's code into its own (for
+    the large kernels: their call tree is then compiled once, not once more per loop).
+
     The returned callable keeps the loop's signature; ``.parallel`` runs the parallel copy (the
     threaded slices for a pair loop), ``.serial`` is the serial Numba dispatcher and ``.py_func``
     the Python function.
     """
+    if function is None:
+        return functools.partial(loop, calls=calls, tail=tail)
     if _is_uncompiled(function):
         return function
     code = function.__code__
     if code.co_varnames[: min(code.co_argcount, 6)] == _PAIR_PARAMETERS:
-        return _pair_loop(function)
+        return _pair_loop(function, calls, tail)
     return _runner(function, _compile(function, subdir="serial"), _compile(function, parallel=True), _work_size)
