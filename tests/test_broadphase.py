@@ -910,7 +910,7 @@ def test_grid_kernels_python_and_compiled_agree():
             out = np.empty(off[-1], dtype=np.int64)
             kept = np.zeros(n, dtype=np.int64)
             pick(grid.fused_rows)(0, n, *common, off, kept, out)
-            pick(grid.resolve_rows)(0, off, kept, out, table.params, table.params)
+            pick(grid.resolve_rows)(0, off, kept, out, table.params, table.params, None)
             kept_offsets = np.concatenate([[0], np.cumsum(kept)])
             result = np.empty(kept_offsets[-1], dtype=np.int64)
             pick(grid.compact_rows)(off, kept, kept_offsets, out, result)

@@ -2,20 +2,24 @@
 
 A Numba function that calls another links the callee's code into its own and optimizes and
 compiles the whole again. For a loop over one of the large pair kernels (ellipse against
-ellipse: relate, contact, overlap area) that doubled the first-run compile time of the
-operation: the kernel's call tree was compiled once for the single-pair call from Python and
-once more inside the loop. Here the loop calls the kernel's compiled entry point instead:
-the loop is given the address as an integer argument (so its code, with no address in it, is
-cached on disk like any other) and calls through it with Numba's own calling convention, so a
-kernel error propagates exactly as from a linked call.
+ellipse: relate, intersects, contact, overlap area) that doubled the first-run compile time of
+the operation: the kernel's call tree was compiled once for the single-pair call from Python
+and once more inside the loop. Here the loop can call the kernel's compiled entry point
+instead: the loop is given the address as an integer argument (so its code, with no address in
+it, is cached on disk like any other) and calls through it with Numba's own calling convention,
+so a kernel error propagates exactly as from a linked call.
+
+A call through an address cannot be inlined and passes each array as its seven to nine fields:
+it costs about 10 to 25 ns, 3 to 10% of a batch of these kernels. So the same loop source is
+compiled in two ways, told apart by the type of ``at``: an integer address, used for batches of
+fewer than :data:`LINKED_FROM` pairs (the first-run case: a loop that costs a tenth of a second
+to compile), and ``None``, which links the kernel as a plain call does, for larger batches, where
+the extra second-fraction of compiling is won back (see :func:`collide2d._jit.loop`).
 
 The kernel must already be compiled for the argument types the loop passes; :func:`address_of`
-compiles it, as a call from Python would, and returns the address. A call through an address
-cannot be inlined and passes each array as its seven to nine fields: it costs about 20 ns, so it
-is meant for kernels that cost far more (hundreds of nanoseconds and up), after the loop's own
-cheap filters. The ``intersects`` loop keeps its linked kernel: most pairs that reach it are
-cheap, and the call made the batch about 10% slower. Without compilation
-(``NUMBA_DISABLE_JIT=1``) :func:`call_at` simply calls the kernel and the address is 0.
+compiles it, as a call from Python would, and returns the address. Without compilation
+(``NUMBA_DISABLE_JIT=1``, or a loop's ``py_func``) :func:`call_at` simply calls the kernel, and
+the address is 0.
 """
 
 from __future__ import annotations
@@ -25,7 +29,12 @@ import threading
 
 import numba
 from numba.core import cgutils, types
-from numba.extending import intrinsic
+from numba.extending import lower_builtin, type_callable
+
+# Batches of this many pairs or more run the loop with the kernel linked in (see above): compiling
+# it costs 0.1 to 0.4 s of CPU more, which 65,536 pairs at 10 to 25 ns each (the cost of the call
+# by address) take a few hundred calls to win back, and a large batch is rarely called once.
+LINKED_FROM = 65536
 
 _addresses: dict = {}  # (kernel, argument types) -> address, once compiled
 _lock = threading.Lock()
@@ -63,36 +72,59 @@ def address_of(kernel, pa, va, pb, vb, *tail):
     return address
 
 
-if numba.config.DISABLE_JIT:
+def kernel_at(kernel, n, pa, va, pb, vb, *tail):
+    """The ``at`` argument of a loop making ``n`` calls ``kernel(pa[i], va, pb[j], vb, *tail)``:
+    the kernel's address (:func:`address_of`) when ``n`` is below :data:`LINKED_FROM`, else
+    ``None`` (the copy of the loop that links the kernel in)."""
+    if n >= LINKED_FROM:
+        return None
+    return address_of(kernel, pa, va, pb, vb, *tail)
 
-    def call_at(kernel, address, args):
-        """``kernel(*args)``: without compilation there is no address to call."""
-        return kernel(*args)
 
-else:
+def call_at(kernel, address, row_a, va, row_b, vb, tail):
+    """``kernel(row_a, va, row_b, vb, *tail)``, called at ``address`` in compiled code.
 
-    @intrinsic
-    def call_at(typingctx, kernel, address, args):
-        """``kernel(*args)`` through the machine code at ``address`` (see :func:`address_of`).
+    In a compiled loop the call is typed as a call of ``kernel`` would be, then lowered as an
+    indirect call through ``address`` with Numba's calling convention (return value through a
+    pointer, status code, exception info), and a failing status is passed on to the caller as
+    from a direct call; with ``address`` ``None`` it is a plain call, the kernel's code linked
+    in. ``tail`` is a tuple of numbers: the arrays are passed one by one, since packing them
+    into a tuple would count references to each, at every call. Called from Python (a loop
+    run uncompiled), it calls ``kernel``.
+    """
+    return kernel(row_a, va, row_b, vb, *tail)
 
-        ``kernel`` is only read for the signature: the call is typed as a call of the kernel
-        would be, then lowered as an indirect call with Numba's calling convention (return value
-        through a pointer, status code, exception info), and a failing status is passed on to
-        the caller as from a direct call.
-        """
-        if not isinstance(kernel, types.Dispatcher) or not isinstance(args, types.BaseTuple):
+
+def _callee(typing_context, kernel, row_a, va, row_b, vb, tail):
+    """The signature of the kernel call that ``call_at`` makes, or None if it does not type."""
+    if not isinstance(kernel, types.Dispatcher) or not isinstance(tail, types.BaseTuple):
+        return None
+    if not all(isinstance(t, types.Number) for t in tail.types):
+        return None
+    return kernel.get_call_type(typing_context, (row_a, va, row_b, vb) + tuple(tail.types), {})
+
+
+@type_callable(call_at)
+def _type_call_at(context):
+    def typer(kernel, address, row_a, va, row_b, vb, tail):
+        if not isinstance(address, (types.Integer, types.NoneType)):
             return None
-        callee = kernel.get_call_type(typingctx, tuple(args.types), {})
-        signature = callee.return_type(kernel, address, args)
+        callee = _callee(context, kernel, row_a, va, row_b, vb, tail)
+        return None if callee is None else callee.return_type
 
-        def codegen(context, builder, sig, llargs):
-            argtypes = tuple(args.types)
-            function_type = context.call_conv.get_function_type(callee.return_type, argtypes)
-            pointer = builder.inttoptr(llargs[1], function_type.as_pointer())
-            values = cgutils.unpack_tuple(builder, llargs[2], len(argtypes))
-            status, result = context.call_conv.call_function(builder, pointer, callee.return_type, argtypes, values)
-            with cgutils.if_unlikely(builder, status.is_error):
-                context.call_conv.return_status_propagate(builder, status)
-            return result
+    return typer
 
-        return signature, codegen
+
+@lower_builtin(call_at, types.VarArg(types.Any))
+def _lower_call_at(context, builder, sig, llargs):
+    kernel, address, row_a, va, row_b, vb, tail = sig.args
+    callee = _callee(context.typing_context, kernel, row_a, va, row_b, vb, tail)
+    values = list(llargs[2:6]) + cgutils.unpack_tuple(builder, llargs[6], len(tail.types))
+    if isinstance(address, types.NoneType):  # a plain call: the kernel's code is linked in
+        return context.get_function(kernel, callee)(builder, values)
+    function_type = context.call_conv.get_function_type(callee.return_type, callee.args)
+    pointer = builder.inttoptr(llargs[1], function_type.as_pointer())
+    status, result = context.call_conv.call_function(builder, pointer, callee.return_type, callee.args, values)
+    with cgutils.if_unlikely(builder, status.is_error):
+        context.call_conv.return_status_propagate(builder, status)
+    return result

@@ -780,20 +780,22 @@ def _pair_loop(function, calls=None, tail=()):
     """
     serial = _compile(function, subdir="serial")
 
-    def address(pa, va, pb, vb):
+    def address(pa, va, ia, pb, vb):
+        # the kernel's address for a small batch, else None: the copy of the loop with the kernel
+        # linked in (see collide2d._by_address)
         if calls is None:
             return ()
-        from collide2d._by_address import address_of
+        from collide2d._by_address import kernel_at
 
-        return (address_of(calls, pa, va, pb, vb, *tail),)
+        return (kernel_at(calls, ia.shape[0], pa, va, pb, vb, *tail),)
 
     def run_serial(*args):
         pa, va, ia, pb, vb, ib = (_read_only(x) for x in args[:6])
-        return serial(pa, va, ia, pb, vb, ib, *args[6:], *address(pa, va, pb, vb))
+        return serial(pa, va, ia, pb, vb, ib, *args[6:], *address(pa, va, ia, pb, vb))
 
     def run_threaded(*args):
         pa, va, ia, pb, vb, ib = (_read_only(x) for x in args[:6])
-        rest = args[6:] + address(pa, va, pb, vb)
+        rest = args[6:] + address(pa, va, ia, pb, vb)
 
         def piece(s, e):
             sliced = tuple(x[s:e] if type(x) is _ndarray else x for x in rest)
@@ -852,10 +854,13 @@ def loop(function=None, *, calls=None, tail=()):
     A process that only meets such batches never compiles the parallel copy.
 
     ``@loop(calls=kernel, tail=("float64",))`` makes a pair loop whose last parameter, ``at``, is
-    not passed by the caller: it receives the address of ``kernel``'s machine code for the call
-    ``kernel(pa[i], va, pb[j], vb, <arguments of the types in tail>)``, which the loop makes with
-    :func:`collide2d._by_address.call_at` instead of linking the kernel's code into its own (for
-    the large kernels: their call tree is then compiled once, not once more per loop).
+    not passed by the caller: for a batch of fewer than
+    :data:`collide2d._by_address.LINKED_FROM` pairs it receives the address of ``kernel``'s
+    machine code for the call ``kernel(pa[i], va, pb[j], vb, <arguments of the types in tail>)``,
+    which the loop makes with :func:`collide2d._by_address.call_at` instead of linking the
+    kernel's code into its own (for the large kernels: their call tree is then compiled once, not
+    once more per loop); for a larger batch it receives ``None``, and that copy of the loop links
+    the kernel in, as a plain call would.
 
     The returned callable keeps the loop's signature; ``.parallel`` runs the parallel copy (the
     threaded slices for a pair loop), ``.serial`` is the serial Numba dispatcher and ``.py_func``

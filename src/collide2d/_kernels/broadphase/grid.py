@@ -38,6 +38,7 @@ import math
 import numpy as np
 from numba import prange
 
+from collide2d._by_address import call_at
 from collide2d._jit import kernel, loop
 
 from ..codes import DISJOINT, UNDECIDED
@@ -406,9 +407,11 @@ def _witness_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb):
 
 
 @loop
-def resolve_rows(r0, offsets, kept, out, params_a, params_b):
+def resolve_rows(r0, offsets, kept, out, params_a, params_b, at):
     """Decide the candidates the circle filter left (stored ``-1 - j``): :func:`_centre_line_filter`,
-    :func:`_witness_filter`, then the full ``intersects`` kernel (``conic.intersects_ellipse_ellipse``).
+    :func:`_witness_filter`, then the full ``intersects`` kernel (``conic.intersects_ellipse_ellipse``),
+    called at ``at``: the address of its machine code (see :mod:`collide2d._by_address`; ``None``
+    links it in).
 
     Row ``r`` (query ``params_a[r0 + r]``) holds ``kept[r]`` columns from
     ``out[offsets[r] - offsets[0]]`` on; each ``-1 - j`` becomes ``j`` when the ellipses meet, is
@@ -432,7 +435,8 @@ def resolve_rows(r0, offsets, kept, out, params_a, params_b):
                 if flag == UNDECIDED:
                     flag = _witness_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb)
                 if flag == UNDECIDED:
-                    flag = intersects_ellipse_ellipse(params_a[r0 + r], params_a, params_b[-1 - t], params_b, _EPS)
+                    flag = call_at(intersects_ellipse_ellipse, at, params_a[r0 + r], params_a, params_b[-1 - t], params_b,
+                                   (_EPS,))
                 if flag == 0:
                     continue
                 if flag == 1:

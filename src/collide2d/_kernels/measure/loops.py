@@ -55,9 +55,9 @@ def store(out, k, r):
 
 @loop(calls=contact_ellipse_ellipse)
 def contact_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, out, at):
-    # the kernel is called at its own machine code (see collide2d._by_address)
+    # the kernel is called at its own machine code for small batches (see collide2d._by_address)
     for k in prange(ia.shape[0]):
-        store(out, k, call_at(contact_ellipse_ellipse, at, (pa[ia[k]], va, pb[ib[k]], vb)))
+        store(out, k, call_at(contact_ellipse_ellipse, at, pa[ia[k]], va, pb[ib[k]], vb, ()))
 
 
 @loop

@@ -16,9 +16,9 @@ from .area_flat import area_polygon_polygon  # noqa: E402
 
 @loop(calls=area_ellipse_ellipse, tail=("int64",))
 def area_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, relation, out, at):
-    # the kernel is called at its own machine code (see collide2d._by_address)
+    # the kernel is called at its own machine code for small batches (see collide2d._by_address)
     for k in prange(ia.shape[0]):
-        out[k] = call_at(area_ellipse_ellipse, at, (pa[ia[k]], va, pb[ib[k]], vb, np.int64(relation[k])))
+        out[k] = call_at(area_ellipse_ellipse, at, pa[ia[k]], va, pb[ib[k]], vb, (np.int64(relation[k]),))
 
 
 @loop

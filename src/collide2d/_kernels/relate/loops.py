@@ -42,12 +42,12 @@ def relate_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, eps, out, at):
     # two passes: the cheap certified filter first (see conic.quick_relate_ellipse_ellipse), the
     # full kernel only on the pairs it leaves; one pass through the full kernel costs several
     # times more even on pairs that its filter settles at once. The full kernel is called at its
-    # own machine code (``at``, see collide2d._by_address), not compiled into the loop once more.
+    # own machine code for small batches (``at``, see collide2d._by_address).
     for k in prange(ia.shape[0]):
         out[k] = quick_relate_ellipse_ellipse(pa[ia[k]], pb[ib[k]], eps)
     for k in prange(ia.shape[0]):
         if out[k] == UNDECIDED:
-            out[k] = call_at(relate_ellipse_ellipse, at, (pa[ia[k]], va, pb[ib[k]], vb, eps))
+            out[k] = call_at(relate_ellipse_ellipse, at, pa[ia[k]], va, pb[ib[k]], vb, (eps,))
 
 
 @loop
@@ -137,13 +137,11 @@ def relate_point_point_loop(pa, va, ia, pb, vb, ib, eps, out):
 # -- dedicated ``intersects`` kernels (1 / 0 / UNDECIDED): no containment classification -------
 
 
-@loop
-def intersects_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, eps, out):
-    # two passes, as relate_ellipse_ellipse_loop; the full kernel is linked into the loop, not
-    # called at its address: most pairs it gets are cheap, and an indirect call (about 20 ns
-    # with the arrays' fields passed one by one) made the batch 10% slower
+@loop(calls=intersects_ellipse_ellipse, tail=("float64",))
+def intersects_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, eps, out, at):
+    # two passes, as relate_ellipse_ellipse_loop
     for k in prange(ia.shape[0]):
         out[k] = quick_intersects_ellipse_ellipse(pa[ia[k]], pb[ib[k]], eps)
     for k in prange(ia.shape[0]):
         if out[k] == UNDECIDED:
-            out[k] = intersects_ellipse_ellipse(pa[ia[k]], va, pb[ib[k]], vb, eps)
+            out[k] = call_at(intersects_ellipse_ellipse, at, pa[ia[k]], va, pb[ib[k]], vb, (eps,))
