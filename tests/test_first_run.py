@@ -270,10 +270,17 @@ def test_kernels_compile_the_plain_way_without_the_shortcuts(tmp_path):
         print(c2.relate(a, b).name, c2.intersects(a, b), c2.contact(a, b).separation < 0)
         inner = conic._relate_float.overloads[next(iter(conic._relate_float.overloads))]
         print(type(inner.library).__name__)
+        # and the loops link their kernel in, even for a small batch (no call by address)
+        import numpy as np
+        from collide2d._kernels.relate import loops
+        many = c2.Ellipse(np.random.default_rng(1).uniform(0, 9, (50, 2)), (1.0, 0.5), 0.3)
+        codes = c2.relate(many, many[::-1]).tolist()
+        print(codes == [int(c2.relate(many[k], many[49 - k])) for k in range(50)], len(set(codes)) > 1)
+        print(sorted({str(s[-1]) for s in loops.relate_ellipse_ellipse_loop.serial.signatures}))
     """
     env = dict(_empty_cache(tmp_path), COLLIDE2D_COMPILE_SHORTCUTS="0")
     lines = _run(code, env).stdout.split("\n")
-    assert lines[:2] == ["OVERLAPPING True True", "JITCodeLibrary"]
+    assert lines[:4] == ["OVERLAPPING True True", "JITCodeLibrary", "True True", "['none']"]
 
 
 def test_rewrites_after_type_inference_still_run_where_one_applies(tmp_path):

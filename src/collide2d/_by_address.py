@@ -29,6 +29,7 @@ import threading
 
 import numba
 from numba.core import cgutils, types
+from numba.core.types.misc import VarArg
 from numba.extending import lower_builtin, type_callable
 
 # Batches of this many pairs or more run the loop with the kernel linked in (see above): compiling
@@ -49,15 +50,34 @@ def _row_type(table):
     return context.resolve_function_type(operator.getitem, (numba.typeof(table), types.int64), {}).return_type
 
 
+def _calls_by_address():
+    """Whether loops call kernels at their address: on the Numba releases that the compile
+    shortcuts were checked against (the calling convention used here is Numba's own, not a
+    public interface); on any other, and with ``COLLIDE2D_COMPILE_SHORTCUTS=0``, the kernels
+    are linked into the loops as plain calls."""
+    global _by_address_ok
+    if _by_address_ok is None:
+        from collide2d._jit import compile_shortcuts
+
+        _by_address_ok = compile_shortcuts(numba)
+    return _by_address_ok
+
+
+_by_address_ok = None
+
+
 def address_of(kernel, pa, va, pb, vb, *tail):
     """Address of ``kernel``'s machine code for the call ``kernel(pa[i], va, pb[j], vb, *tail)``.
 
     ``tail`` names the Numba types of the trailing arguments (``"float64"``, ``"int64"``). The
     kernel is compiled (or loaded from the disk cache) as for a call from Python. 0 without
-    compilation.
+    compilation; ``None`` (link the kernel in) where calls by address are off (see
+    :func:`_calls_by_address`).
     """
     if numba.config.DISABLE_JIT:
         return 0
+    if not _calls_by_address():
+        return None
     key = (kernel, numba.typeof(pa), numba.typeof(va), numba.typeof(pb), numba.typeof(vb), tail)
     address = _addresses.get(key)
     if address is None:
@@ -115,7 +135,7 @@ def _type_call_at(context):
     return typer
 
 
-@lower_builtin(call_at, types.VarArg(types.Any))
+@lower_builtin(call_at, VarArg(types.Any))
 def _lower_call_at(context, builder, sig, llargs):
     kernel, address, row_a, va, row_b, vb, tail = sig.args
     callee = _callee(context.typing_context, kernel, row_a, va, row_b, vb, tail)
