@@ -130,6 +130,24 @@ def test_loops_called_by_address_match_the_scalar_kernel_pair_by_pair(operation,
         assert (out > 0).sum() > n // 10  # overlaps, not only zeros
 
 
+@pytest.mark.skipif(JIT_DISABLED, reason="NUMBA_DISABLE_JIT is set: nothing is called at an address")
+def test_a_tolerance_of_another_float_type_reaches_the_kernel_as_float64(call_mode):
+    # the kernel was compiled, and its address taken, for a float64 eps: the loop converts
+    from collide2d._dispatch import EPS
+    from collide2d._kernels.relate import loops as relate_loops
+
+    pa, va, pb, vb = _ellipse_rows(33, n=300)
+    index = np.arange(300, dtype=np.int64)
+    for name in ("relate", "intersects"):
+        loop = getattr(relate_loops, f"{name}_ellipse_ellipse_loop")
+        expected = np.empty(300, dtype=np.int8)
+        loop(pa, va, index, pb, vb, index, EPS, expected)
+        for eps in (np.float32(EPS), np.float64(EPS)):
+            out = np.empty(300, dtype=np.int8)
+            loop(pa, va, index, pb, vb, index, eps, out)
+            np.testing.assert_array_equal(out, expected, err_msg=f"{name} {type(eps).__name__}")
+
+
 BATCH_FIRST = r"""
 import json
 import numpy as np

@@ -303,3 +303,39 @@ def test_rewrites_after_type_inference_still_run_where_one_applies(tmp_path):
     env = dict(_empty_cache(tmp_path), COLLIDE2D_NUMBA_CACHE="0")
     lines = _run(code, env).stdout.split("\n")
     assert lines[:2] == ["[2.0, 3.0, 4.0] 5.0", "True False"]
+
+
+LOCK_RACE = r"""
+import threading, time
+import numba
+errors, stop = [], []
+
+def user_compiles():  # another library's functions, compiled while collide2d sets itself up
+    i = 0
+    while not stop:
+        ns = {}
+        exec(f"def f{i}(x):\n    s = 0.0\n    for k in range(x.shape[0]):\n        s += x[k] * {i}\n    return s", ns)
+        try:
+            numba.njit(ns[f"f{i}"]).compile("float64(float64[:])")
+        except Exception as error:  # reported below
+            errors.append(repr(error))
+            return
+        i += 1
+
+thread = threading.Thread(target=user_compiles, daemon=True)
+thread.start()
+time.sleep(0.5)
+from collide2d._kernels.relate import conic  # the first kernel module: the compile shortcuts go in
+time.sleep(0.5)
+stop.append(True)
+thread.join(30)
+from llvmlite.binding import ffi
+print(errors, ffi.lib._lock._lock.acquire(timeout=5))
+"""
+
+
+def test_quieting_the_llvm_lock_events_leaves_other_threads_compiling(tmp_path):
+    # the callbacks of Numba's LLVM lock are swapped while another thread compiles its own
+    # functions: that thread must leave the lock as it entered it, and the lock must be free after
+    assert _run(LOCK_RACE, _empty_cache(tmp_path)).stdout.strip().splitlines()[-1] == "[] True"
+

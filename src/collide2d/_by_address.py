@@ -28,7 +28,7 @@ import operator
 import threading
 
 import numba
-from numba.core import cgutils, types
+from numba.core import cgutils, errors, types
 from numba.core.types.misc import VarArg
 from numba.extending import lower_builtin, type_callable
 
@@ -41,13 +41,15 @@ _addresses: dict = {}  # (kernel, argument types) -> address, once compiled
 _lock = threading.Lock()
 
 
-def _row_type(table):
-    """The Numba type of ``table[i]`` for an integer ``i``."""
+def _row_type(table_type):
+    """The Numba type of ``table[i]`` for a table of type ``table_type`` and an integer ``i``."""
+    from numba.core.compiler_lock import global_compiler_lock
     from numba.core.registry import cpu_target
 
     context = cpu_target.typing_context
-    context.refresh()  # the typing registries load on the first compilation
-    return context.resolve_function_type(operator.getitem, (numba.typeof(table), types.int64), {}).return_type
+    with global_compiler_lock:  # the typing context is shared with compilations in other threads
+        context.refresh()  # its registries load on the first compilation
+        return context.resolve_function_type(operator.getitem, (table_type, types.int64), {}).return_type
 
 
 def _calls_by_address():
@@ -69,7 +71,9 @@ _by_address_ok = None
 def address_of(kernel, pa, va, pb, vb, *tail):
     """Address of ``kernel``'s machine code for the call ``kernel(pa[i], va, pb[j], vb, *tail)``.
 
-    ``tail`` names the Numba types of the trailing arguments (``"float64"``, ``"int64"``). The
+    ``tail`` names the Numba types of the trailing arguments (``"float64"``, ``"int64"``); the
+    loop must pass them as exactly these types (``float(eps)``, ``np.int64(code)``), since the
+    call at the address is lowered for the types it is typed with. The
     kernel is compiled (or loaded from the disk cache) as for a call from Python. 0 without
     compilation; ``None`` (link the kernel in) where calls by address are off (see
     :func:`_calls_by_address`).
@@ -81,7 +85,7 @@ def address_of(kernel, pa, va, pb, vb, *tail):
     key = (kernel, numba.typeof(pa), numba.typeof(va), numba.typeof(pb), numba.typeof(vb), tail)
     address = _addresses.get(key)
     if address is None:
-        args = (_row_type(pa), key[2], _row_type(pb), key[4]) + tuple(getattr(types, name) for name in tail)
+        args = (_row_type(key[1]), key[2], _row_type(key[3]), key[4]) + tuple(getattr(types, name) for name in tail)
         with _lock:
             kernel.compile(args)  # a kernel only linked into another so far is compiled again, with its entry
             result = kernel.overloads[args]
@@ -130,7 +134,14 @@ def _type_call_at(context):
         if not isinstance(address, (types.Integer, types.NoneType)):
             return None
         callee = _callee(context, kernel, row_a, va, row_b, vb, tail)
-        return None if callee is None else callee.return_type
+        if callee is None:
+            return None
+        if isinstance(address, types.Integer) and tuple(callee.args) in kernel.dispatcher.__dict__.get("_inner_only", ()):
+            # compiled only to be linked: no address can exist for these argument types, so one
+            # given for others would be called with the wrong ones
+            raise errors.TypingError(f"call_at: {kernel.dispatcher.py_func.__qualname__} has no machine code of its own "
+                                     f"for {callee.args}; see address_of")
+        return callee.return_type
 
     return typer
 

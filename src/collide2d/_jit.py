@@ -281,13 +281,10 @@ def _quiet_llvm_lock_events():
     callbacks = getattr(lock, "_cblist", None)
     registered = getattr(event, "_registered", None)
     timer = getattr(event, "TimingListener", None)
-    if not isinstance(callbacks, list) or registered is None or timer is None:
+    if not isinstance(callbacks, list) or not hasattr(lock, "_lock") or registered is None or timer is None:
         return
-    for i, (enter, leave) in enumerate(callbacks):
-        if getattr(enter, "__qualname__", "") != "_initialize_llvm_lock_event.<locals>.enter_fn":
-            continue
-
-        def quiet_enter(enter=enter):
+    def quiet(enter, leave):
+        def quiet_enter():
             stack = getattr(_lock_events, "stack", None)
             if stack is None:
                 stack = _lock_events.stack = []
@@ -298,12 +295,20 @@ def _quiet_llvm_lock_events():
             if send:
                 enter()
 
-        def quiet_leave(leave=leave):
-            if _lock_events.stack.pop():
+        def quiet_leave():
+            # a thread that entered before the swap (no entry on its stack) leaves as it entered
+            stack = getattr(_lock_events, "stack", None)
+            if not stack or stack.pop():
                 leave()
 
-        callbacks[i] = (quiet_enter, quiet_leave)
-        return
+        return quiet_enter, quiet_leave
+
+    # swapped while holding the lock, so that no other thread is between its entry and its exit
+    with lock._lock:
+        for i, (enter, leave) in enumerate(callbacks):
+            if getattr(enter, "__qualname__", "") == "_initialize_llvm_lock_event.<locals>.enter_fn":
+                callbacks[i] = quiet(enter, leave)
+                return
 
 
 def _install_typing_memo():

@@ -5,6 +5,7 @@ The loops are written out one by one (not generated from a closure) because Numb
 module-level functions; a cached loop costs nothing to compile on the next run.
 """
 
+import numpy as np
 from numba import prange
 
 from collide2d._by_address import call_at
@@ -47,7 +48,7 @@ def relate_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, eps, out, at):
         out[k] = quick_relate_ellipse_ellipse(pa[ia[k]], pb[ib[k]], eps)
     for k in prange(ia.shape[0]):
         if out[k] == UNDECIDED:
-            out[k] = call_at(relate_ellipse_ellipse, at, pa[ia[k]], va, pb[ib[k]], vb, (eps,))
+            out[k] = call_at(relate_ellipse_ellipse, at, pa[ia[k]], va, pb[ib[k]], vb, (np.float64(eps),))
 
 
 @loop
@@ -144,4 +145,4 @@ def intersects_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, eps, out, at):
         out[k] = quick_intersects_ellipse_ellipse(pa[ia[k]], pb[ib[k]], eps)
     for k in prange(ia.shape[0]):
         if out[k] == UNDECIDED:
-            out[k] = call_at(intersects_ellipse_ellipse, at, pa[ia[k]], va, pb[ib[k]], vb, (eps,))
+            out[k] = call_at(intersects_ellipse_ellipse, at, pa[ia[k]], va, pb[ib[k]], vb, (np.float64(eps),))
