@@ -10,11 +10,12 @@ it, is cached on disk like any other) and calls through it with Numba's own call
 so a kernel error propagates exactly as from a linked call.
 
 A call through an address cannot be inlined and passes each array as its seven to nine fields:
-it costs about 10 to 25 ns, 3 to 10% of a batch of these kernels. So the same loop source is
-compiled in two ways, told apart by the type of ``at``: an integer address, used for batches of
-fewer than :data:`LINKED_FROM` pairs (the first-run case: a loop that costs a tenth of a second
-to compile), and ``None``, which links the kernel as a plain call does, for larger batches, where
-the extra second-fraction of compiling is won back (see :func:`collide2d._jit.loop`).
+it made batches of 30,000 pairs 0 to 5% slower (measured; see the project's benchmarks). So the
+same loop source is compiled in two ways, told apart by the type of ``at``: an integer address,
+used for batches of fewer than :data:`LINKED_FROM` pairs (the first-run case: a loop that costs a
+tenth of a second to compile), and ``None``, which links the kernel as a plain call does, for
+larger batches, where the extra second-fraction of compiling is won back (see
+:func:`collide2d._jit.loop`).
 
 The kernel must already be compiled for the argument types the loop passes; :func:`address_of`
 compiles it, as a call from Python would, and returns the address. Without compilation
@@ -33,8 +34,9 @@ from numba.core.types.misc import VarArg
 from numba.extending import lower_builtin, type_callable
 
 # Batches of this many pairs or more run the loop with the kernel linked in (see above): compiling
-# it costs 0.1 to 0.4 s of CPU more, which 65,536 pairs at 10 to 25 ns each (the cost of the call
-# by address) take a few hundred calls to win back, and a large batch is rarely called once.
+# it costs 0.1 to 0.4 s of CPU more, which 65,536 pairs at up to 5% of a few hundred nanoseconds
+# each (the cost of the call by address) win back within some hundreds of calls, and a large
+# batch is rarely called once.
 LINKED_FROM = 65536
 
 _addresses: dict = {}  # (kernel, argument types) -> address, once compiled
