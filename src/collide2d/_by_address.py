@@ -74,11 +74,11 @@ def address_of(kernel, pa, va, pb, vb, *tail):
     """Address of ``kernel``'s machine code for the call ``kernel(pa[i], va, pb[j], vb, *tail)``.
 
     ``tail`` names the Numba types of the trailing arguments (``"float64"``, ``"int64"``); the
-    loop must pass them as exactly these types (``float(eps)``, ``np.int64(code)``), since the
-    call at the address is lowered for the types it is typed with. The
-    kernel is compiled (or loaded from the disk cache) as for a call from Python. 0 without
-    compilation; ``None`` (link the kernel in) where calls by address are off (see
-    :func:`_calls_by_address`).
+    loop must pass them as exactly these types (``np.float64(eps)``, ``np.int64(code)``: Numba's
+    ``float`` keeps a float32 a float32), since the call at the address is lowered for the types
+    it is typed with. The kernel is compiled (or loaded from the disk cache) as for a call from
+    Python. 0 without compilation; ``None`` (link the kernel in) where calls by address are off
+    (see :func:`_calls_by_address`).
     """
     if numba.config.DISABLE_JIT:
         return 0

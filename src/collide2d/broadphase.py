@@ -533,7 +533,7 @@ def _finish_rows(coll_a, coll_b, r0, off, kept, out, narrow):
 
         # the full intersects kernel is called at its own machine code, not linked into the loop:
         # a query of 90,000 shapes on a lattice (every candidate touching) or at random takes as
-        # long either way, and the loop compiles in a third of the time
+        # long either way, and the README tour's first query_pairs costs 0.2 s less CPU
         params_b = coll_a.params if coll_b is None else coll_b.params
         at = _by_address.address_of(conic.intersects_ellipse_ellipse, coll_a.params, coll_a.params, params_b, params_b,
                                     "float64")
