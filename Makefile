@@ -49,10 +49,12 @@ test-nojit: $(TEST_STAMP)
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -o addopts="--strict-markers" -m nojit tests
 
 # mypy on the package (settings in pyproject.toml), then `mypy --strict` on a user script that
-# runs the README tour (tests/typing/), as a strictly typed project that uses collide2d would.
+# runs the README tour (tests/typing/), as a strictly typed project that uses collide2d would; then
+# the import contracts (layers and independence, [tool.importlinter] in pyproject.toml).
 typecheck: $(TYPING_STAMP)
 	$(PY) -m mypy
 	$(PY) -m mypy --config-file tests/typing/mypy.ini tests/typing/readme_tour.py
+	$(VENV)/bin/lint-imports --no-cache
 
 # The documentation site, offline, into docs/_build/html; warnings are errors, so a broken
 # reference fails the build.
