@@ -924,7 +924,7 @@ def _catalogue_frame(df, columns):
             found = "is not a column of df" if label not in labels else "names several columns of df"
             raise ValueError(f"columns[{name!r}] = {label!r} {found}")
     renamed = set(columns.values())
-    sources: dict[Any, Any] = {}
+    sources = {}
     for position, label in enumerate(labels):
         if label in renamed or label not in known:
             continue
