@@ -353,3 +353,13 @@ def test_cli_pairs_skips_rows_out_of_range_with_their_line(tmp_path, capsys):
     assert [line.split(" line ")[1].split(":")[0] for line in skipped] == ["3, column x", "4, column r", "5, column x"]
     assert main(["pairs", str(path)]) == 2
     assert capsys.readouterr().err.startswith(f"collide2d: error: {path} line 3, column x: 1e+300 is outside")
+
+
+def test_opencv_degrees_of_an_angle_too_large_for_degrees():
+    mpmath = pytest.importorskip("mpmath")
+    for theta in (1e307, 1e308, -1.7e308):
+        back = c2.Ellipse((0.0, 0.0), (2.0, 1.0), theta).to_opencv()[2]  # was inf, with a RuntimeWarning
+        with mpmath.workprec(1200):  # theta modulo 2 pi, exactly enough: pi to 1200 bits
+            wrapped = mpmath.mpf(theta) - 2 * mpmath.pi * mpmath.floor(mpmath.mpf(theta) / (2 * mpmath.pi) + mpmath.mpf(0.5))
+            expected = float(wrapped * 180 / mpmath.pi)
+        assert -180.0 < back <= 180.0 and abs(back - expected) <= 1e-12, (theta, back, expected)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from collide2d import _angles
 from collide2d import shapes as _shapes
 from collide2d._validate import is_real_scalar
 
@@ -616,11 +617,13 @@ def _degrees(theta):
     floats within ``_DEGREE_SEARCH`` ulps on each side are tried. Of those in the run, the one with
     the shortest ``repr`` is returned (a whole or short decimal degree, as a user writes it; at
     most one of two neighbouring floats has 15 or fewer significant digits), the nearest to
-    ``math.degrees(theta)`` on a tie; with none, ``math.degrees(theta)``.
+    ``math.degrees(theta)`` on a tie; with none, ``math.degrees(theta)``. An angle whose degrees
+    overflow (above 3.1e306 rad) gives the degrees of its stored direction instead.
     """
     estimate = math.degrees(theta)
-    if not math.isfinite(estimate):  # |theta| beyond 3.1e306 rad: degrees overflow
-        return estimate
+    if not math.isfinite(estimate):  # |theta| beyond 3.1e306 rad: the direction's angle, in (-180, 180]
+        wx, wy = _angles.direction_scalar(theta)  # the direction stored for theta (exact reduction)
+        return math.degrees(math.atan2(wy, wx))
     sign = math.copysign(1.0, theta)
     candidates = [estimate]  # itself, then outwards (nextafter steps over one of 0.0 and -0.0)
     for toward in (-math.inf, math.inf):
