@@ -323,12 +323,16 @@ def test_read_shapes_skips_and_names_rows_out_of_range(tmp_path):
     with pytest.raises(c2io.InputError, match=r"in\.csv line 3, column x: 1e\+300 is outside"):
         c2io.read_shapes(path)  # without on_invalid the first bad line, before line 5's NaN
     ellipses = tmp_path / "thin.csv"
-    ellipses.write_text("x,y,rx,ry\n0,0,1,1\n0,0,1e-20,1e20\n0,0,1,1e30\n")
+    ellipses.write_text("x,y,rx,ry\n0,0,1,1\n0,0,1e-20,1e20\n0,0,1,1e30\n0,0,1e300,1e300\n")
     reported.clear()
     ids, shapes = c2io.read_shapes(ellipses, on_invalid=lambda error: reported.append(str(error)))
     assert ids.tolist() == [0, 2] and shapes.shape == (2,)
-    assert reported == [f"{ellipses} line 3: radii 1e-20, 1e+20 differ by more than a factor 2**100 (about 1.27e30), "
-                        "the supported range of an ellipse's aspect ratio"]
+    assert reported == [
+        f"{ellipses} line 3: radii 1e-20, 1e+20 differ by more than a factor 2**100 (about 1.27e30), "
+        "the supported range of an ellipse's aspect ratio",
+        f"{ellipses} line 5, column rx: 1e+300 is outside the supported range of sizes, "
+        "[2**-500, 2**500] (about 3.05e-151 to 3.27e150)",
+    ]
 
 
 def test_read_shapes_parquet_rows_out_of_range(tmp_path):

@@ -227,7 +227,7 @@ def _block_problems(data, columns, lines, path, problems):
     outside = np.zeros(data.shape, dtype=bool)  # NaN compares False: those rows are reported above
     outside[:, 0:2] = ~(np.abs(data[:, 0:2]) <= MAGNITUDE_MAX)
     outside[:, 2 : 2 + radii.shape[1]] = ~((radii >= SIZE_MIN) & (radii <= MAGNITUDE_MAX))
-    thin = ~(np.max(radii, axis=1) <= ASPECT_MAX * np.min(radii, axis=1))
+    thin = ~(np.max(radii, axis=1) * (1.0 / ASPECT_MAX) <= np.min(radii, axis=1))  # exact scaling: no overflow
     for row, col in np.argwhere(outside).tolist():
         if row not in problems:
             what = "coordinates, +-2**500 (about 3.27e150)" if col < 2 else f"sizes, {RANGE_TEXT}"
