@@ -34,7 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from collide2d import _angles
 from collide2d import shapes as _shapes
+from collide2d._validate import is_real_scalar
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -242,7 +244,9 @@ def from_shapely(geometry: Any) -> _shapes.Shape:
 
     The shape is exactly the geometry's point set: a rotated rectangle whose corners a
     :class:`~collide2d.RotatedBox` would round differently stays a :class:`~collide2d.Polygon`.
-    Vertices where the boundary goes straight on, and repeated ones, are dropped.
+    Vertices where the boundary goes straight on, and repeated ones, are dropped. collide2d is
+    planar: a geometry with z coordinates is accepted only when every z is 0 (the plane z = 0,
+    which is then dropped); any other z is refused, as dropping it would change the shape.
 
     Parameters
     ----------
@@ -258,7 +262,7 @@ def from_shapely(geometry: Any) -> _shapes.Shape:
         For other geometry types (multi-part geometries, collections) and non-geometries.
     ValueError
         For empty geometries, line strings of other than two distinct points, polygons with
-        holes or not convex, and non-finite coordinates.
+        holes or not convex, non-finite coordinates, and z coordinates other than 0.
 
     Examples
     --------
@@ -274,6 +278,12 @@ def from_shapely(geometry: Any) -> _shapes.Shape:
     Traceback (most recent call last):
     ...
     ValueError: geometry: the Polygon's vertices must be convex...
+    >>> c2.from_shapely(shapely.Point(1, 2, 0))  # z = 0: in the plane
+    Point(xy=(1.0, 2.0))
+    >>> c2.from_shapely(shapely.Point(1, 2, 3))
+    Traceback (most recent call last):
+    ...
+    ValueError: geometry: the Point has the z coordinate 3.0 at vertex 0; collide2d is planar and takes z = 0 only
     """
     interface = getattr(geometry, "__geo_interface__", None)
     if not isinstance(interface, dict) or "type" not in interface:
@@ -283,6 +293,13 @@ def from_shapely(geometry: Any) -> _shapes.Shape:
         raise TypeError(f"geometry must be a Point, a LineString or a Polygon, got a {kind}")
     if coordinates is None or len(coordinates) == 0:
         raise ValueError(f"geometry is an empty {kind}")
+    if kind == "Point":
+        _check_planar([coordinates], kind)
+    elif kind == "LineString":
+        _check_planar(coordinates, kind)
+    else:
+        for ring in coordinates:
+            _check_planar(ring, kind)
     try:
         if kind == "Point":
             return _shapes.Point(tuple(coordinates[:2]))
@@ -299,6 +316,16 @@ def from_shapely(geometry: Any) -> _shapes.Shape:
     except ValueError as error:
         raise ValueError(f"geometry: {_polygon_message(error)}") from None
     return _rectangle(polygon)
+
+
+def _check_planar(points, kind):
+    """Refuse a z coordinate other than 0 (a geometry with z = 0 everywhere lies in the plane)."""
+    for k, point in enumerate(points):
+        for z in point[2:3]:  # GeoJSON positions are (x, y[, z]); shapely writes no m
+            if not (is_real_scalar(z) and z == 0):
+                raise ValueError(
+                    f"geometry: the {kind} has the z coordinate {z!r} at vertex {k}; collide2d is planar and takes z = 0 only"
+                )
 
 
 def _polygon_message(error):
@@ -412,22 +439,39 @@ def _flat_items(shape):
 # -- OpenCV -----------------------------------------------------------------------------------------
 
 
+def _real(value, name):
+    """``value`` as a float when it is a real number: Python's or NumPy's (or a 0-d integer or
+    float array), not a bool and not a string, both of which ``float()`` would read."""
+    if not (is_real_scalar(value) or (isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf")):
+        raise TypeError(f"{name} must be a real number (not a bool or a string), got {type(value).__name__}")
+    try:
+        return float(value)
+    except OverflowError:  # an integer or a fraction beyond the float range
+        raise ValueError(f"{name} must be finite, got a number too large for a float") from None
+
+
+_OPENCV_PARTS = ("cx", "cy", "width", "height", "angle")
+
+
 def _opencv_rects(rotated_rect):
     """``(centers, full sizes, angles in degrees)`` of one RotatedRect (tuples of floats) or of a
     sequence of them (arrays)."""
     try:
         (cx, cy), (w, h), angle = rotated_rect
-        return (float(cx), float(cy)), (float(w), float(h)), float(angle)
     except (TypeError, ValueError):
         pass
+    else:
+        cx, cy, w, h, angle = (_real(v, f"rotated_rect: {part}") for v, part in zip((cx, cy, w, h, angle), _OPENCV_PARTS))
+        return (cx, cy), (w, h), angle
     try:
-        rows = [(float(cx), float(cy), float(w), float(h), float(angle)) for (cx, cy), (w, h), angle in rotated_rect]
+        rects = [(cx, cy, w, h, angle) for (cx, cy), (w, h), angle in rotated_rect]
     except (TypeError, ValueError):
         raise TypeError(
             "rotated_rect must be OpenCV's ((cx, cy), (width, height), angle_degrees) or a sequence of them"
         ) from None
-    rows = np.array(rows, dtype=np.float64).reshape(-1, 5)
-    return rows[:, 0:2], rows[:, 2:4], rows[:, 4]
+    rows = [[_real(v, f"rotated_rect[{k}]: {part}") for v, part in zip(rect, _OPENCV_PARTS)] for k, rect in enumerate(rects)]
+    array = np.array(rows, dtype=np.float64).reshape(-1, 5)
+    return array[:, 0:2], array[:, 2:4], array[:, 4]
 
 
 def _halves_and_radians(sizes, degrees):
@@ -458,7 +502,8 @@ def ellipse_from_opencv(rotated_rect: Any) -> _shapes.Ellipse:
     Raises
     ------
     TypeError
-        When ``rotated_rect`` does not have that form.
+        When ``rotated_rect`` does not have that form, or holds something other than real
+        numbers (a string or a bool, which ``float()`` would read, is refused).
     ValueError
         For a width or height that is not positive, or non-finite numbers.
 
@@ -515,9 +560,12 @@ def to_opencv(shape: _shapes.Shape) -> Any:
     """Return OpenCV's ``((cx, cy), (width, height), angle_degrees)`` of an ellipse, circle or
     rotated box (a list of them, C order, for a batch).
 
-    The inverse of ``from_opencv``: full sizes, ``degrees(angle)`` of the shape's ``angle`` field,
-    the coordinates unchanged. ``cv2.ellipse`` and ``cv2.boxPoints`` accept the tuple (drawing
-    wants integers: round the centre and sizes first).
+    The inverse of ``from_opencv``: full sizes, the shape's ``angle`` field in degrees, the
+    coordinates unchanged. ``cv2.ellipse`` and ``cv2.boxPoints`` accept the tuple (drawing
+    wants integers: round the centre and sizes first). The degrees round-trip: when the angle was
+    made from degrees ``d`` (``from_opencv`` computes ``math.radians(d)``, a rounded product),
+    ``d`` is given back exactly, as long as no other float converts to the same radians (then
+    the one with the shortest decimal form, such as a whole degree).
 
     Parameters
     ----------
@@ -534,6 +582,8 @@ def to_opencv(shape: _shapes.Shape) -> Any:
     ((5.0, 5.0), (4.0, 2.0), 0.0)
     >>> c2.Circle((1, 2), 3).to_opencv()
     ((1.0, 2.0), (6.0, 6.0), 0.0)
+    >>> c2.Ellipse.from_opencv(((320.0, 240.0), (100.0, 40.0), 30.0)).to_opencv()  # math.degrees gives 29.999999999999996
+    ((320.0, 240.0), (100.0, 40.0), 30.0)
     """
     _check_shape(shape)
     if isinstance(shape, _shapes.Circle):
@@ -546,9 +596,48 @@ def to_opencv(shape: _shapes.Shape) -> Any:
         raise TypeError(f"shape must be an Ellipse, Circle or RotatedBox, got {type(shape).__name__}")
     center = np.reshape(shape._fields["center"], (-1, 2)).tolist()
     sizes = (2.0 * np.reshape(half, (-1, 2))).tolist()
-    degrees = np.degrees(np.reshape(angle, -1)).tolist()
+    degrees = [_degrees(theta) for theta in np.reshape(angle, -1).tolist()]
     rects = [((c[0], c[1]), (s[0], s[1]), d) for c, s, d in zip(center, sizes, degrees)]
     return rects if shape.shape else rects[0]
+
+
+_DEGREE_SEARCH = 8  # floats tried on each side of math.degrees(theta): twice the bound of _degrees' notes
+
+
+def _degrees(theta):
+    """The angle ``theta`` (radians, a float) in degrees, exact for a round trip.
+
+    Degrees ``d`` become radians as ``math.radians(d)``, the product ``d * fl(pi/180)`` rounded
+    to the nearest float (``np.radians`` is the same product). ``math.degrees(theta)`` need not
+    give ``d`` back (``math.degrees(math.radians(30.0))`` is ``29.999999999999996``). The floats
+    ``d`` with ``math.radians(d) == theta`` (with its sign, for zero) form a run of consecutive
+    floats: one float, or two when the product's rounding merges neighbours, or none when no
+    degree value gives ``theta``. They lie within about four ulps of ``math.degrees(theta)``
+    (each of ``fl(pi/180)``, ``fl(180/pi)`` and the two products is within half an ulp), so the
+    floats within ``_DEGREE_SEARCH`` ulps on each side are tried. Of those in the run, the one with
+    the shortest ``repr`` is returned (a whole or short decimal degree, as a user writes it; at
+    most one of two neighbouring floats has 15 or fewer significant digits), the nearest to
+    ``math.degrees(theta)`` on a tie; with none, ``math.degrees(theta)``. An angle whose degrees
+    overflow (above 3.1e306 rad) gives the degrees of its stored direction instead.
+    """
+    estimate = math.degrees(theta)
+    if not math.isfinite(estimate):  # |theta| beyond 3.1e306 rad: the direction's angle, in (-180, 180]
+        wx, wy = _angles.direction_scalar(theta)  # the direction stored for theta (exact reduction)
+        return math.degrees(math.atan2(wy, wx))
+    sign = math.copysign(1.0, theta)
+    candidates = [estimate]  # itself, then outwards (nextafter steps over one of 0.0 and -0.0)
+    for toward in (-math.inf, math.inf):
+        candidate = estimate
+        for _ in range(_DEGREE_SEARCH):
+            candidate = math.nextafter(candidate, toward)
+            candidates.append(candidate)
+    best = None
+    for candidate in candidates:
+        if math.radians(candidate) == theta and math.copysign(1.0, candidate) == sign:
+            key = (len(repr(candidate)), abs(candidate - estimate))
+            if best is None or key < best[0]:
+                best = (key, candidate)
+    return estimate if best is None else best[1]
 
 
 # -- astropy regions and scikit-image --------------------------------------------------------------
@@ -653,6 +742,13 @@ def ellipse_from_skimage(model: Any) -> _shapes.Ellipse:
     -------
     Ellipse
 
+    Raises
+    ------
+    TypeError
+        For another form, or values other than real numbers (strings and bools are refused).
+    ValueError
+        For values that make no ellipse (a semi-axis not positive, non-finite numbers).
+
     Examples
     --------
     >>> import collide2d as c2
@@ -666,9 +762,10 @@ def ellipse_from_skimage(model: Any) -> _shapes.Ellipse:
     else:
         values = model
     try:
-        xc, yc, a, b, theta = (float(v) for v in values)
+        xc, yc, a, b, theta = values
     except (TypeError, ValueError):
         raise TypeError("model must be an EllipseModel or its params (xc, yc, a, b, theta)") from None
+    xc, yc, a, b, theta = (_real(v, f"model: {name}") for v, name in zip((xc, yc, a, b, theta), ("xc", "yc", "a", "b", "theta")))
     return _shapes.Ellipse((xc, yc), (a, b), theta)
 
 
@@ -689,7 +786,7 @@ def box_from_pygame(rect: Any, *, height: float | None = None) -> _shapes.Box:
     rect : pygame.Rect, pygame.FRect or sequence of 4 numbers
         Positive width and height.
     height : float, optional
-        The screen's height, to flip y.
+        The screen's height, to flip y: a positive number.
 
     Returns
     -------
@@ -697,8 +794,10 @@ def box_from_pygame(rect: Any, *, height: float | None = None) -> _shapes.Box:
 
     Raises
     ------
+    TypeError
+        For another form, or values other than real numbers (strings and bools are refused).
     ValueError
-        For a width or height that is not positive.
+        For a width, a height or a screen ``height`` that is not positive and finite.
 
     Examples
     --------
@@ -709,14 +808,19 @@ def box_from_pygame(rect: Any, *, height: float | None = None) -> _shapes.Box:
     Box(min=(10.0, 420.0), max=(40.0, 460.0))
     """
     try:
-        x, y, w, h = (float(v) for v in (rect.x, rect.y, rect.w, rect.h)) if hasattr(rect, "w") else (float(v) for v in rect)
+        values = (rect.x, rect.y, rect.w, rect.h) if hasattr(rect, "w") else tuple(rect)
+        x, y, w, h = values
     except (TypeError, ValueError):
         raise TypeError(f"rect must be a pygame Rect or (x, y, w, h), got {type(rect).__name__}") from None
+    x, y, w, h = (_real(v, f"rect: {name}") for v, name in zip(values, ("x", "y", "w", "h")))
     if not (w > 0 and h > 0):
         raise ValueError(f"rect must have a positive width and height, got w={w!r}, h={h!r}")
     if height is None:
         return _shapes.Box((x, y), (x + w, y + h))
-    return _shapes.Box((x, float(height) - y - h), (x + w, float(height) - y))
+    screen = _real(height, "height")
+    if not (0 < screen < math.inf):
+        raise ValueError(f"height (the screen's) must be positive and finite, got {screen!r}")
+    return _shapes.Box((x, screen - y - h), (x + w, screen - y))
 
 
 # -- pandas -----------------------------------------------------------------------------------------
@@ -745,6 +849,7 @@ _CLASSES = {
 _KIND_OF_CLASS = {cls: kind for kind, cls in _CLASSES.items()}
 _DETECT_ORDER = ("ellipse", "rotated_box", "circle", "box", "segment", "line", "point")
 _ANGLE_OPTIONAL = ("ellipse", "rotated_box")
+_CATALOGUE_NAMES = tuple(dict.fromkeys(c for columns in CATALOGUE_COLUMNS.values() for c in columns))  # in order, once each
 
 
 def _pandas():
@@ -776,12 +881,66 @@ def _shape_fields(kind, values):
 
 
 def _kind_of_columns(names):
+    """The kind whose columns a frame without a ``kind`` column has; every catalogue column it has
+    must be one of that kind's (``x, y, rx, angle`` is an ellipse missing ``ry``, not points)."""
     for kind in _DETECT_ORDER:
         needed = [c for c in CATALOGUE_COLUMNS[kind] if c != "angle" or kind not in _ANGLE_OPTIONAL]
         if all(c in names for c in needed):
+            stray = [c for c in _CATALOGUE_NAMES if c in names and c not in CATALOGUE_COLUMNS[kind]]
+            if stray:
+                raise ValueError(_incomplete_message(kind, stray, names))
             return kind
     listing = "; ".join(f"{kind}: {','.join(cols)}" for kind, cols in CATALOGUE_COLUMNS.items() if kind != "polygon")
     raise ValueError(f"df must have the columns of one kind ({listing}), or a kind column; got {','.join(map(str, names))}")
+
+
+def _incomplete_message(kind, stray, names):
+    """The error for a frame with the columns of ``kind`` and also ``stray`` catalogue columns of
+    other kinds: which kinds those columns belong to, and what each lacks."""
+    wanted = []
+    for other, columns in CATALOGUE_COLUMNS.items():
+        if other != kind and any(c in columns for c in stray):
+            missing = [c for c in columns if c not in names and not (c == "angle" and other in _ANGLE_OPTIONAL)]
+            wanted.append(f"{other} ({','.join(columns)}) lacks {','.join(missing)}" if missing else other)
+    return (
+        f"df has the columns of {kind}s and also {', '.join(stray)}, which {kind}s do not have: "
+        f"{'; '.join(wanted)}. Add the missing columns, drop or rename the others, or give a kind column"
+    )
+
+
+def _catalogue_frame(df, columns):
+    """``{catalogue name: column of df}``: the columns of ``df`` under their catalogue names.
+
+    Each catalogue name (and ``kind``) must name exactly one column: a name that two columns of
+    ``df`` share, or that a rename gives to a second column, is an error, as pandas would return
+    both columns (a frame) for it and every row would count twice.
+    """
+    columns = {} if columns is None else columns
+    if not isinstance(columns, dict):
+        raise TypeError(f"columns must be a dict {{catalogue name: column of df}}, got {type(columns).__name__}")
+    known = set(_CATALOGUE_NAMES) | {"kind"}
+    labels = list(df.columns)
+    for name, label in columns.items():
+        if name not in known:
+            raise ValueError(f"columns: {name!r} is not a catalogue column; use one of {', '.join(sorted(known))}")
+        if labels.count(label) != 1:
+            found = "is not a column of df" if label not in labels else "names several columns of df"
+            raise ValueError(f"columns[{name!r}] = {label!r} {found}")
+    renamed = set(columns.values())
+    sources = {}
+    for position, label in enumerate(labels):
+        if label in renamed or label not in known:
+            continue
+        if label in sources:
+            raise ValueError(f"df has the column {label!r} twice: rename or drop one (each row would give two shapes)")
+        sources[label] = position
+    for name, label in columns.items():
+        if name in sources:
+            raise ValueError(
+                f"columns[{name!r}] = {label!r}, but df has a column {name!r} too: rename or drop one of them"
+            )
+        sources[name] = labels.index(label)
+    return {name: df.iloc[:, position] for name, position in sources.items()}
 
 
 def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degrees: bool = False) -> Any:
@@ -804,10 +963,17 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
     ===============  ======================================
 
     Without a ``kind`` column every row has the kind whose columns the frame has (checked in the
-    order of the table). With one, each run of rows of the same kind becomes one batch (rows with
-    another kind's columns hold NaN there, as :func:`table_to_dataframe` writes them). Columns are
-    read as whole float64 arrays, one batch per run: no Python loop over rows (except for
-    polygons of different vertex counts, built one by one).
+    order of the table), and the frame may have no other column of this table: ``x, y, rx,
+    angle`` is an ellipse without ``ry``, an error, not points. With a ``kind`` column, each run of
+    rows of the same kind becomes one batch (rows with another kind's columns hold NaN there, as
+    :func:`table_to_dataframe` writes them). Columns of other names are ignored. Columns are read
+    as whole float64 arrays, one batch per run: no Python loop over rows (except for polygons of
+    different vertex counts, built one by one).
+
+    The columns read must hold integers or floats (NumPy's or pandas' nullable ones, where a
+    missing value is NaN and refused as such): booleans, dates and times, durations, strings
+    (even of digits), categoricals and ``object`` columns are refused (convert them first, for
+    example with ``pandas.to_numeric``).
 
     Parameters
     ----------
@@ -824,8 +990,10 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
     Raises
     ------
     ValueError
-        Missing columns, values that do not make valid shapes (the message names the first row
-        of the run it is in), or an unknown kind.
+        Missing columns, the columns of one kind mixed with some of another's, a catalogue name
+        given to two columns (by ``df`` or by ``columns``), a column read that does not hold
+        numbers (it is named), values that do not make valid shapes (the message names the first
+        row of the run it is in), or an unknown kind.
 
     Examples
     --------
@@ -837,12 +1005,15 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
     [0.0, 1.0]
     >>> c2.query_pairs(table).tolist()  # touching at (2, 0)
     [[0], [1]]
+    >>> c2.ShapeTable.from_dataframe(pd.DataFrame([[0.0, 0.0, 1.0, 5.0]], columns=["x", "y", "r", "r"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: df has the column 'r' twice: rename or drop one (each row would give two shapes)
     """
     from collide2d.table import ShapeTable
 
-    renames = {value: key for key, value in (columns or {}).items()}
-    names = [renames.get(name, name) for name in df.columns]
-    frame = dict(zip(names, (df[column] for column in df.columns)))
+    frame = _catalogue_frame(df, columns)
+    names = list(frame)
     n = len(df)
     if "kind" in frame:
         kinds = np.asarray(frame["kind"], dtype=object).astype(str)
@@ -852,12 +1023,26 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
         starts = np.concatenate([[0], np.flatnonzero(kinds[1:] != kinds[:-1]) + 1, [n]]) if n else np.zeros(1, dtype=np.int64)
         runs = [(kinds[lo], lo, hi) for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist())]
     else:
-        runs = [(_kind_of_columns(names), 0, n)] if n else []
+        kind = _kind_of_columns(names)
+        runs = [(kind, 0, n)] if n else []
     batches = []
     for kind, lo, hi in runs:
         batch = _run_batch(kind, frame, lo, hi, degrees)
         batches.extend(batch if isinstance(batch, list) else [batch])
     return ShapeTable(batches)
+
+
+def _numbers(column, name, lo, hi):
+    """Rows ``lo:hi`` of a column as float64: only integer and float columns (``dtype.kind`` of
+    ``i``, ``u`` or ``f``, which pandas' nullable types share; a missing value becomes NaN)."""
+    kind = getattr(column.dtype, "kind", None)
+    if kind not in ("i", "u", "f"):
+        what = {"b": "booleans", "M": "dates", "m": "durations", "c": "complex numbers"}.get(kind, f"dtype {column.dtype}")
+        raise ValueError(
+            f"df: column {name} must hold numbers (an integer or float dtype), got {what}; "
+            "convert it first (for example with pandas.to_numeric)"
+        )
+    return column.iloc[lo:hi].to_numpy(dtype=np.float64, na_value=np.nan)
 
 
 def _run_batch(kind, frame, lo, hi, degrees):
@@ -869,21 +1054,15 @@ def _run_batch(kind, frame, lo, hi, degrees):
     where = f"df rows {lo} to {hi - 1} ({kind})"
     if kind == "polygon":
         vertices = frame["vertices"].iloc[lo:hi].tolist()
-        try:
+        try:  # the constructor validates the numbers (a string or a boolean is refused there)
             if len({np.shape(v) for v in vertices}) == 1:  # equal vertex counts: one batch
-                return _shapes.Polygon(np.array(vertices, dtype=np.float64))
-            return [_shapes.Polygon(np.asarray(v, dtype=np.float64)) for v in vertices]  # one by one
+                return _shapes.Polygon(np.array(vertices))
+            return [_shapes.Polygon(v) for v in vertices]  # one by one
         except (TypeError, ValueError) as error:
             raise ValueError(f"{where}: {error}") from None
     values = {}
     for name in needed:
-        if name not in frame:
-            values[name] = np.zeros(hi - lo)
-            continue
-        try:
-            values[name] = np.asarray(frame[name].iloc[lo:hi], dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"{where}: column {name} must hold numbers") from None
+        values[name] = _numbers(frame[name], name, lo, hi) if name in frame else np.zeros(hi - lo)
     if degrees and "angle" in values:
         values["angle"] = np.radians(values["angle"])
     try:

@@ -1402,6 +1402,19 @@ def add_arguments(parser):
     return parser
 
 
+def _unwritable(path):
+    """Why an image cannot be saved at ``path`` (checked before the demo runs), or None."""
+    path = os.path.abspath(os.fspath(path))
+    folder = os.path.dirname(path)
+    if os.path.isdir(path):
+        return "is a directory"
+    if not os.path.isdir(folder):
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is not writable"
+    return None
+
+
 def run_from_args(args, out=None):
     """Run the demo for parsed arguments; return the exit code."""
     out = sys.stdout if out is None else out
@@ -1412,6 +1425,14 @@ def run_from_args(args, out=None):
     if frames is not None and frames < 1:
         print("collide2d demo: --frames must be >= 1", file=sys.stderr)
         return 2
+    if not 0.0 <= args.fps < math.inf:  # NaN fails too
+        print(f"collide2d demo: --fps must be a finite number >= 0 (0 for no cap), got {args.fps!r}", file=sys.stderr)
+        return 2
+    if args.screenshot:
+        problem = _unwritable(args.screenshot)
+        if problem:
+            print(f"collide2d demo: --screenshot {args.screenshot}: {problem}", file=sys.stderr)
+            return 2
     try:
         _import_pygame(args.headless)
     except ImportError as error:
@@ -1451,7 +1472,11 @@ def run_from_args(args, out=None):
                 pacer.tick(cap)
         elapsed = time.perf_counter() - start
         if args.screenshot:
-            demo.screenshot(args.screenshot)
+            try:
+                demo.screenshot(args.screenshot)
+            except (demo.pg.error, OSError) as error:  # checked above, but the disk may still refuse
+                print(f"collide2d demo: --screenshot {args.screenshot}: {error}", file=sys.stderr)
+                return 2
         if args.headless or args.timing:
             _report(demo, count, elapsed, out)
     finally:

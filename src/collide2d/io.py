@@ -38,6 +38,7 @@ import warnings
 import numpy as np
 
 from collide2d import shapes as _shapes
+from collide2d._validate import ASPECT_MAX, MAGNITUDE_MAX, RANGE_TEXT, SIZE_MIN
 
 __all__ = ["DegreesWarning", "InputError", "format_shape", "parse_shape", "read_shapes", "shape_records", "write_shapes"]
 
@@ -209,7 +210,11 @@ def _catalogue_columns(header, where):
 
 
 def _block_problems(data, columns, lines, path, problems):
-    """Add ``{row: message}`` for rows of a parsed block with a non-finite number or radius <= 0."""
+    """Add ``{row: message}`` for rows of a parsed block that make no shape: a non-finite number,
+    a radius <= 0, or a number outside the supported range of magnitudes (see
+    :func:`collide2d._validate.check_range`: coordinates within ``MAGNITUDE_MAX``, radii in
+    ``[SIZE_MIN, MAGNITUDE_MAX]`` and an ellipse's radii within a factor ``ASPECT_MAX``), which
+    the constructor would refuse for the whole block without naming the row."""
     finite = np.isfinite(data)
     if not finite.all():
         for row, col in np.argwhere(~finite):
@@ -219,6 +224,20 @@ def _block_problems(data, columns, lines, path, problems):
     for row in np.flatnonzero(np.any(radii <= 0, axis=1)).tolist():
         if row not in problems:
             problems[row] = f"{path} line {lines[row]}: radii must be positive, got {', '.join(map(repr, radii[row].tolist()))}"
+    outside = np.zeros(data.shape, dtype=bool)  # NaN compares False: those rows are reported above
+    outside[:, 0:2] = ~(np.abs(data[:, 0:2]) <= MAGNITUDE_MAX)
+    outside[:, 2 : 2 + radii.shape[1]] = ~((radii >= SIZE_MIN) & (radii <= MAGNITUDE_MAX))
+    thin = ~(np.max(radii, axis=1) * (1.0 / ASPECT_MAX) <= np.min(radii, axis=1))  # exact scaling: no overflow
+    for row, col in np.argwhere(outside).tolist():
+        if row not in problems:
+            what = "coordinates, +-2**500 (about 3.27e150)" if col < 2 else f"sizes, {RANGE_TEXT}"
+            problems[row] = f"{path} line {lines[row]}, column {columns[col]}: {float(data[row, col])!r} is outside the supported range of {what}"
+    for row in np.flatnonzero(thin).tolist():
+        if row not in problems:
+            problems[row] = (
+                f"{path} line {lines[row]}: radii {', '.join(map(repr, radii[row].tolist()))} differ by more than a factor "
+                "2**100 (about 1.27e30), the supported range of an ellipse's aspect ratio"
+            )
     return problems
 
 
@@ -674,7 +693,7 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
         Angles in the file are in degrees.
     on_invalid : callable, optional
         Called with an :class:`InputError` for each bad row (a missing or non-numeric field, NaN or
-        infinity, a radius <= 0, an unknown kind, an invalid shape such as a non-convex polygon, a
+        infinity, a radius <= 0, a number outside the supported range of magnitudes, an unknown kind, an invalid shape such as a non-convex polygon, a
         line of invalid JSON Lines), in file order; the row is then skipped. Without it the first
         bad row raises. Errors of the whole file (no header, not a JSON list, ...) always raise.
 
