@@ -1,0 +1,114 @@
+"""What a newcomer met on a first run: the pictures, the demo's status line, the README, the quick tests.
+
+Each test reads what a user sees (the rendered text, the positions of labels and markers in the
+saved picture's pixel frame, the files the README names) rather than the code that makes it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import collide2d as c2
+from collide2d import scenes
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+# -- pictures ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def figure():
+    matplotlib = pytest.importorskip("matplotlib", reason="matplotlib is not installed (pip install 'collide2d[plot]')")
+    matplotlib.use("Agg")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7, 7))
+    FigureCanvasAgg(figure)  # renders off-screen, as collide2d pairs --plot does
+    return figure
+
+
+def test_labels_at_one_centre_stay_apart_and_leave_the_point_visible(figure):
+    # box-E, point-J and circle-K of the mixed scene are all centred at (5, 0)
+    from collide2d import plotting
+
+    scene = scenes.load("mixed")
+    ax = figure.add_subplot()
+    plotting.plot_pairs(scene.shapes, ax=ax, labels=scene.ids)
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    boxes = {text.get_text(): text.get_window_extent(renderer) for text in ax.texts}
+    together = ["box-E", "point-J", "circle-K"]
+    assert set(together) <= set(boxes)
+    for first, second in itertools.combinations(together, 2):
+        assert not boxes[first].overlaps(boxes[second]), (first, second)
+    # the point is drawn, above the witness and intersection points that sit on it, under no label
+    (points,) = [c for c in ax.collections if c.get_label() == "point shapes"]
+    np.testing.assert_array_equal(points.get_offsets(), [[5.0, 0.0]])
+    others = [c for c in ax.collections if c.get_label() in ("witness points", "intersection points")]
+    assert others and all(points.get_zorder() > c.get_zorder() for c in others)
+    x, y = ax.transData.transform((5.0, 0.0))
+    assert not any(box.contains(x, y) for box in boxes.values())
+    names = [text.get_text() for text in ax.get_legend().texts]
+    assert "point" in names
+
+
+def test_contact_normal_in_the_legend_is_a_line_not_a_rectangle(figure):
+    # collide2d check --plot draws with plot_contact
+    from matplotlib.lines import Line2D
+
+    from collide2d import plotting
+
+    ax = figure.add_subplot()
+    plotting.plot_contact(c2.Box((0, 0), (2, 2)), c2.Circle((2.5, 1), 1), ax=ax)
+    legend = ax.get_legend()
+    handles = getattr(legend, "legend_handles", None) or legend.legendHandles  # matplotlib < 3.7
+    by_name = {text.get_text(): handle for text, handle in zip(legend.texts, handles)}
+    normal = [name for name in by_name if "normal" in name]
+    assert normal == ["contact normal, a to b"]
+    assert isinstance(by_name[normal[0]], Line2D)
+    apart = figure.add_subplot(212)
+    plotting.plot_contact(c2.Circle((0, 0), 1), c2.Circle((3, 0), 1), ax=apart)
+    assert "colliding (red outline)" not in [text.get_text() for text in apart.get_legend().texts]
+
+
+# -- the demo's bullets mode -------------------------------------------------------------------------
+
+
+def test_bullets_status_line_counts_frames_and_bullets():
+    pg = pytest.importorskip("pygame", reason="pygame-ce is not installed (pip install 'collide2d[demo]')")
+    from collide2d.demo import BulletsDemo, bullet_range
+
+    demo = BulletsDemo(bullet_range(640, 400), headless=True, seed=3)
+    try:
+        for _ in range(7):
+            demo.frame(events=[])
+        rows = []
+
+        class Recording:  # the demo's font, keeping what it renders
+            def __init__(self, font):
+                self.font = font
+
+            def render(self, text, *args):
+                rows.append(text)
+                return self.font.render(text, *args)
+
+        demo.font = Recording(demo.font)
+        demo._draw_text()
+    finally:
+        demo.close()
+    assert isinstance(demo.surface, pg.Surface)
+    fps = float(re.match(r"\s*([\d.]+) fps", rows[0]).group(1))
+    assert fps > 0.0
+    assert "last 7 frames" in rows[1]
+    assert "colliding pairs" not in rows[0]
+    flying = int(demo.bullets.flying.sum())
+    stopped = int((demo.bullets.stuck_to >= 0).sum())
+    assert flying + stopped > 0  # the gun fired in the first frame
+    assert f"{flying} bullets in flight" in rows[0] and f"{stopped} stopped" in rows[0]
