@@ -112,3 +112,46 @@ def test_bullets_status_line_counts_frames_and_bullets():
     stopped = int((demo.bullets.stuck_to >= 0).sum())
     assert flying + stopped > 0  # the gun fired in the first frame
     assert f"{flying} bullets in flight" in rows[0] and f"{stopped} stopped" in rows[0]
+
+
+# -- the README and the site ---------------------------------------------------------------------
+
+
+def _relative_targets(markdown):
+    """Link and image targets of a Markdown text that are paths in the repository (no scheme, no anchor-only)."""
+    targets = re.findall(r"\]\(([^)\s]+)\)", markdown)
+    return [t.split("#", 1)[0] for t in targets if not re.match(r"[a-z][\w+.-]*:", t) and not t.startswith("#")]
+
+
+def test_readme_links_and_images_resolve_to_files_in_the_repository():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = _relative_targets(readme)
+    images = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", readme)
+    assert images and all(image in targets for image in images)  # pictures by relative path
+    assert sum(t.startswith("docs/") and t.endswith(".md") for t in targets) >= 10  # the guides as pages here
+    missing = [t for t in targets if not (ROOT / t).is_file()]
+    assert missing == []
+
+
+def test_the_link_check_catches_a_missing_file():
+    assert _relative_targets("[a](docs/nope.md) ![b](docs/img/x.png) [c](https://x.org/y.md) [d](#top)") == [
+        "docs/nope.md", "docs/img/x.png"]
+
+
+def test_readme_says_how_far_time_of_impact_looks():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.search(r"`time_of_impact`[^.]*`t_max\s*=\s*1`", readme.replace("\n", " "))
+
+
+def test_project_urls_and_read_the_docs_configuration():
+    tomllib = pytest.importorskip("tomllib", reason="Python 3.11+ reads TOML")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    urls = project["urls"]
+    assert {"Source", "Documentation", "Issues"} <= set(urls)
+    assert all(url.startswith("https://") for url in urls.values())
+    assert "docs" in project["optional-dependencies"]
+    config = (ROOT / ".readthedocs.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^version: 2$", config, re.M)
+    assert re.search(r"^\s+configuration: docs/conf.py$", config, re.M)
+    assert (ROOT / "docs" / "conf.py").is_file()
+    assert re.search(r"^\s+- docs$", config, re.M)  # the extra that installs Sphinx and its extensions
