@@ -123,6 +123,7 @@ def _relative_targets(markdown):
     return [t.split("#", 1)[0] for t in targets if not re.match(r"[a-z][\w+.-]*:", t) and not t.startswith("#")]
 
 
+@pytest.mark.quick
 def test_readme_links_and_images_resolve_to_files_in_the_repository():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     targets = _relative_targets(readme)
@@ -133,16 +134,19 @@ def test_readme_links_and_images_resolve_to_files_in_the_repository():
     assert missing == []
 
 
+@pytest.mark.quick
 def test_the_link_check_catches_a_missing_file():
     assert _relative_targets("[a](docs/nope.md) ![b](docs/img/x.png) [c](https://x.org/y.md) [d](#top)") == [
         "docs/nope.md", "docs/img/x.png"]
 
 
+@pytest.mark.quick
 def test_readme_says_how_far_time_of_impact_looks():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert re.search(r"`time_of_impact`[^.]*`t_max\s*=\s*1`", readme.replace("\n", " "))
 
 
+@pytest.mark.quick
 def test_project_urls_and_read_the_docs_configuration():
     tomllib = pytest.importorskip("tomllib", reason="Python 3.11+ reads TOML")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -155,3 +159,18 @@ def test_project_urls_and_read_the_docs_configuration():
     assert re.search(r"^\s+configuration: docs/conf.py$", config, re.M)
     assert (ROOT / "docs" / "conf.py").is_file()
     assert re.search(r"^\s+- docs$", config, re.M)  # the extra that installs Sphinx and its extensions
+
+
+# -- the quick tests -----------------------------------------------------------------------------------
+
+
+@pytest.mark.quick
+def test_make_test_quick_runs_the_quick_marker():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^test-quick:", makefile, re.M)
+    assert re.search(r"-m quick\b", makefile)
+    tomllib = pytest.importorskip("tomllib", reason="Python 3.11+ reads TOML")
+    markers = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]["markers"]
+    assert any(marker.startswith("quick:") for marker in markers)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make test-quick" in readme
