@@ -223,7 +223,7 @@ def _label(ax, shapes, labels, n):
     extent = np.max(bounds[:, 2:] - bounds[:, :2], axis=1)
     finite = np.isfinite(centre).all(axis=1)
     scale = float(np.abs(centre[finite]).max(initial=0.0)) or 1.0
-    groups: dict[tuple[float, float], list[int]] = {}
+    groups = {}  # rounded centre -> indices of the shapes there
     for index, ((x, y), ok) in enumerate(zip(centre.tolist(), finite.tolist())):
         if ok:
             groups.setdefault((round(x / scale, 6), round(y / scale, 6)), []).append(index)
@@ -232,7 +232,7 @@ def _label(ax, shapes, labels, n):
     for members in groups.values():
         members.sort(key=lambda index: extent[index])
         has_point = any(kinds[index] == "point" for index in members)
-        hung: dict[float, int] = {}  # labels hung so far per top edge (equal boxes share one)
+        hung = {}  # labels hung so far per top edge (equal boxes share one)
         for index in members:
             x, y = centre[index].tolist()
             if kinds[index] == "point":  # beside the marker, not on it
