@@ -6,6 +6,7 @@ saved picture's pixel frame, the files the README names) rather than the code th
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import pathlib
 import re
@@ -174,3 +175,51 @@ def test_make_test_quick_runs_the_quick_marker():
     assert any(marker.startswith("quick:") for marker in markers)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "make test-quick" in readme
+
+
+# -- the reference: Raises, examples of the result types, the columns pairs reads -------------------
+
+
+def _sections(obj):
+    """The numpydoc section titles of a docstring (a title line underlined with dashes)."""
+    lines = inspect.getdoc(obj).splitlines()
+    return {title.strip() for title, under in zip(lines, lines[1:]) if under.strip() and set(under.strip()) == {"-"}}
+
+
+@pytest.mark.quick
+def test_every_public_function_says_what_it_raises():
+    functions = [name for name in c2.__all__ if inspect.isfunction(getattr(c2, name))]
+    assert len(functions) >= 30
+    assert [name for name in functions if "Raises" not in _sections(getattr(c2, name))] == []
+
+
+@pytest.mark.quick
+def test_the_result_types_show_an_example():
+    assert [name for name in ("Contact", "Impact", "Impacts", "RayHit") if "Examples" not in _sections(getattr(c2, name))] == []
+
+
+@pytest.mark.quick
+def test_exact_fallback_counts_refuses_a_reset_that_is_not_a_bool():
+    before = c2.exact_fallback_counts()
+    for wrong in ("no", 0, None):
+        with pytest.raises(TypeError, match="reset must be True or False"):
+            c2.exact_fallback_counts(reset=wrong)
+    assert c2.exact_fallback_counts() == before  # nothing cleared
+    assert c2.exact_fallback_counts(reset=np.bool_(False)) == before
+
+
+def test_pairs_help_names_the_columns_it_reads(capsys, tmp_path):
+    from collide2d import cli, io
+
+    with pytest.raises(SystemExit):
+        cli.main(["pairs", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for columns in ("x, y, rx, ry", "x, y, r", "angle", "id", "kind"):
+        assert columns in text
+    # what the help says holds: any case, other columns ignored, ids and angles read
+    (tmp_path / "e.csv").write_text("X,Y,RX,RY,Angle,ID,colour\n0,0,2,1,0.5,first,red\n", encoding="utf-8")
+    (tmp_path / "c.csv").write_text("id,x,y,r\nk,1,2,3\n", encoding="utf-8")
+    ids, ellipses = io.read_shapes(tmp_path / "e.csv")
+    assert ids.tolist() == ["first"] and ellipses.angle.tolist() == [0.5]
+    ids, circles = io.read_shapes(tmp_path / "c.csv")
+    assert ids.tolist() == ["k"] and circles.radius.tolist() == [3.0]
