@@ -1,32 +1,37 @@
 # One virtual environment in .venv, created on first use. Each target installs what it needs into
-# it: `make run` the plotting extra only, `make test` the test extras too (and the demo and Dask
-# ones, whose tests it runs).
+# it: `make run` the plotting extra only, `make test-quick` pytest too, `make test` the test extras
+# (and the demo and Dask ones, whose tests it runs). pip shows what it downloads and installs.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 RUN_STAMP  := $(VENV)/.installed-run
+QUICK_STAMP := $(VENV)/.installed-quick
 TEST_STAMP := $(VENV)/.installed-test
 TYPING_STAMP := $(VENV)/.installed-typing
 DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: run test test-jit test-nojit typecheck docs mutation bench warmup clean
+.PHONY: run test test-quick test-jit test-nojit typecheck docs mutation bench warmup clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[plot]'
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -e '.[plot]'
 	touch $(RUN_STAMP)
 
+$(QUICK_STAMP): $(RUN_STAMP)
+	$(PY) -m pip install 'pytest>=7'
+	touch $(QUICK_STAMP)
+
 $(TEST_STAMP): $(RUN_STAMP)
-	$(PY) -m pip install --quiet -e '.[test,plot,demo,dask]'
+	$(PY) -m pip install -e '.[test,plot,demo,dask]'
 	touch $(TEST_STAMP)
 
 $(TYPING_STAMP): $(RUN_STAMP)
-	$(PY) -m pip install --quiet -e '.[typing]'
+	$(PY) -m pip install -e '.[typing]'
 	touch $(TYPING_STAMP)
 
 $(DOCS_STAMP): $(RUN_STAMP)
-	$(PY) -m pip install --quiet -e '.[docs]'
+	$(PY) -m pip install -e '.[docs]'
 	touch $(DOCS_STAMP)
 
 # The main job on a built-in sample: the pairs as a table on the screen, and a picture in pairs.png.
@@ -38,15 +43,24 @@ run: $(RUN_STAMP)
 warmup: $(RUN_STAMP)
 	$(PY) -m collide2d warmup
 
+# A newcomer's first check: the public API on small inputs against exact references, the imports
+# and the documentation's links (the tests marked quick, in files that need only pytest and the
+# plotting extra); under two minutes on an empty kernel cache.
+QUICK_TESTS := tests/test_quick.py tests/test_import.py tests/test_docs.py tests/test_newcomer.py
+test-quick: $(QUICK_STAMP)
+	$(PY) -m pytest -m quick --file-times $(QUICK_TESTS)
+
+# Each test file is named as it starts (its tests as dots after it); at the end, the seconds each
+# file took and the 20 slowest tests.
 test: test-jit test-nojit
 
 test-jit: $(TEST_STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest --file-times --durations=20
 
 # The kernels once more as plain Python, so that a kernel bug cannot hide behind the compiler: the
 # tests marked nojit (relate, contact and distance, intersection points, area, broad phase).
 test-nojit: $(TEST_STAMP)
-	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -o addopts="--strict-markers" -m nojit tests
+	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -o addopts="--strict-markers" -m nojit --file-times tests
 
 # mypy on the package (settings in pyproject.toml), then `mypy --strict` on a user script that
 # runs the README tour (tests/typing/), as a strictly typed project that uses collide2d would; then
@@ -68,7 +82,7 @@ mutation: $(TEST_STAMP)
 	$(PY) tools/mutation.py
 
 bench: $(TEST_STAMP)
-	$(PY) -m pip install --quiet -e '.[bench]'
+	$(PY) -m pip install -e '.[bench]'
 	$(PY) benchmarks/bench_predicates.py
 
 clean:

@@ -36,7 +36,7 @@ root_doc = "index"
 exclude_patterns = ["_build", "**/.ipynb_checkpoints"]
 html_theme = "alabaster"
 html_title = f"collide2d {release}"
-html_static_path = ["img"]  # the pictures, also at _static/<name>.png for the README
+html_static_path = ["img"]  # the pictures, also published at _static/<name>.png
 html_theme_options = {
     "description": "Exact and fast 2D collision detection, centred on the ellipse",
     "page_width": "1160px",

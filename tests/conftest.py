@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 
 import numba
 import numpy as np
@@ -43,7 +44,57 @@ NOJIT_FILES = {
 }
 
 
+# Test files in `make test-quick` besides tests/test_quick.py (which marks itself): the import, the
+# public names and the documentation's links, none of which compiles a kernel.
+QUICK_FILES = {"test_import.py", "test_docs.py"}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--file-times", action="store_true", default=False,
+        help="after the run, list each test file with the wall-clock and CPU seconds it took (make test)",
+    )
+
+
+def _cpu_seconds():
+    """CPU seconds of this process and of its finished child processes (the CLI tests run some)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+class FileTimes:
+    """Wall-clock and CPU seconds per test file, from the start of each of its tests to the end
+    (fixtures and kernel compilations included), listed in the order the files ran."""
+
+    def __init__(self):
+        self.seconds = {}  # file -> [wall, cpu]
+        self._start = None
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self._start = (time.perf_counter(), _cpu_seconds())
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        if self._start is None:
+            return
+        wall, cpu = self._start
+        spent = self.seconds.setdefault(location[0], [0.0, 0.0])
+        spent[0] += time.perf_counter() - wall
+        spent[1] += _cpu_seconds() - cpu
+        self._start = None
+
+    def pytest_terminal_summary(self, terminalreporter):
+        if not self.seconds:
+            return
+        terminalreporter.section("seconds per test file (wall clock / CPU, child processes included)")
+        for path, (wall, cpu) in self.seconds.items():
+            terminalreporter.write_line(f"{wall:8.1f} {cpu:8.1f}  {path}")
+        wall, cpu = (sum(values) for values in zip(*self.seconds.values()))
+        terminalreporter.write_line(f"{wall:8.1f} {cpu:8.1f}  all {len(self.seconds)} files")
+
+
 def pytest_configure(config):
+    if config.getoption("file_times"):
+        config.pluginmanager.register(FileTimes(), "collide2d-file-times")
     if JIT_DISABLED:
         # Compiled kernels follow IEEE arithmetic silently (inf - inf is NaN, and the kernels handle
         # it); as plain Python the same operations on NumPy scalars warn, which says nothing here.
@@ -54,6 +105,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name in NOJIT_FILES:
             item.add_marker(pytest.mark.nojit)
+        if item.path.name in QUICK_FILES:
+            item.add_marker(pytest.mark.quick)
 
 
 def pytest_report_header(config):

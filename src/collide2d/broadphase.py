@@ -991,6 +991,18 @@ def query(
     shifts : ndarray of float64, shape (n, 2)
         Only with ``return_shifts=True``.
 
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a shape, a list of shapes or a ShapeTable, `max_distance` is not a
+        real number, `periodic` is neither a pair of numbers nor a Box, or `return_shifts` is not
+        True or False.
+    ValueError
+        For an unknown predicate or backend (``"disjoint"`` is refused), a negative or non-finite
+        `max_distance` or one given with a predicate other than ``"intersects"`` or None, a
+        periodic box that is a batch or not finite and positive, or a shape too large for the
+        periodic box (a line is always).
+
     See Also
     --------
     query_pairs : the pairs within one collection.

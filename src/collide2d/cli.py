@@ -606,6 +606,11 @@ def build_parser():
         description="Find every pair of shapes that satisfies a predicate and write one row per pair: "
         "a, b (ids or row numbers from 0), relation, separation (negative: penetration depth), "
         "normal_x, normal_y (unit, from a to b), overlap_area, iou (regions only).",
+        epilog="Columns of INPUT: a CSV or Parquet catalogue of ellipses has the columns x, y, rx, ry and "
+        "optionally angle (radians, or degrees with --degrees) and id; one of circles x, y, r and optionally id "
+        "(names case-insensitive, other columns ignored). JSON or JSON Lines files hold one object per shape "
+        "with kind (point, circle, ellipse, box, rotated_box, polygon, segment, line), the fields of that "
+        f"shape (center, radii, angle, ...) and optionally id. Formats: {DOCS_URL}cli.html",
     )
     pairs.add_argument("input", nargs="?", metavar="INPUT", help="a .csv, .parquet, .json or .jsonl file of shapes")
     pairs.add_argument("--sample", choices=samples, help="run on a built-in scene instead of a file")

@@ -875,6 +875,11 @@ class Demo:
                 if self.physics is not None:
                     self.physics.cap(world)
                 self.step_once = False
+        self._end_frame()
+
+    def _end_frame(self):
+        """Close the frame: its phase times, and the frame rate (a moving average of the wall-clock
+        rate between consecutive frames)."""
         self.timing.end_frame()
         now = time.perf_counter()
         if self._last is not None:
@@ -1039,9 +1044,14 @@ class Demo:
             text = self.small_font.render(f"{depth[k]:.1f}", True, DEPTH_COLOR)
             self.surface.blit(text, (tip[k][0] + 2, tip[k][1] - 6))
 
-    def _draw_text(self):
+    def counts(self):
+        """What the status line and the headless report count: the shapes and the colliding pairs."""
+        return [f"{len(self.world)} shapes", f"{len(self.pairs)} colliding pairs"]
+
+    def status_rows(self):
+        """The rows of the status band: the rate and counts, then the CPU time per phase (and help)."""
         ms = self.timing.recent_ms("cpu")
-        first = [f"{self.fps:5.1f} fps", f"{len(self.world)} shapes", f"{len(self.pairs)} colliding pairs"]
+        first = [f"{self.fps:5.1f} fps", *self.counts()]
         if self.physics is not None:
             first.append(f"physics (kinetic energy {self.world.kinetic_energy():.3g})")
         if self.paused:
@@ -1055,7 +1065,10 @@ class Demo:
         rows = ["  |  ".join(first) + "   (H: help)", "  |  ".join(second)]
         if self.show_help:
             rows.extend(HELP_LINES)
-        texts = [self.font.render(row, True, TEXT_COLOR) for row in rows]  # no background of their own
+        return rows
+
+    def _draw_text(self):
+        texts = [self.font.render(row, True, TEXT_COLOR) for row in self.status_rows()]  # no background of their own
         width = max(text.get_width() for text in texts) + 12
         band = self.pg.Surface((min(width, self.surface.get_width()), 8 + 17 * len(texts)), self.pg.SRCALPHA)
         band.fill((*BACKGROUND, TEXT_BAND_ALPHA))  # translucent: the shapes beneath stay visible
@@ -1314,7 +1327,13 @@ class BulletsDemo(Demo):
                 self.bullets.step(self.dt)
                 self.frames += 1
                 self.step_once = False
-        self.timing.frames += 1
+        self._end_frame()
+
+    def counts(self):
+        """The obstacles and the bullets (this mode looks for no colliding pairs among the obstacles)."""
+        gun = self.bullets
+        stopped = int((gun.stuck_to >= 0).sum())
+        return [f"{len(self.world)} obstacles", f"{int(gun.flying.sum())} bullets in flight", f"{stopped} stopped"]
 
     def _draw_bullets(self):
         pg, surface, gun = self.pg, self.surface, self.bullets
@@ -1487,7 +1506,8 @@ def run_from_args(args, out=None):
 def _report(demo, count, elapsed, out):
     counts = demo.world.kind_counts()
     mix = ", ".join(f"{v} {k}" for k, v in counts.items() if v)
-    print(f"{len(demo.world)} shapes ({mix}), {len(demo.pairs)} colliding pairs in the last frame", file=out)
+    shapes, *rest = demo.counts()
+    print(f"{shapes} ({mix}), {', '.join(rest)} in the last frame", file=out)
     if count:
         print(f"{count} frames in {elapsed:.2f} s: {count / elapsed:.1f} frames/s (wall clock)", file=out)
         for which in ("cpu", "wall"):

@@ -29,6 +29,19 @@ class Contact(NamedTuple):
 
     Invariant: ``point_b - point_a == separation * normal`` up to rounding (except for two
     crossing lines, whose separation is ``-inf``).
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> c = c2.contact(c2.Circle((0, 0), 1), c2.Circle((3, 4), 2))  # centres 5 apart: a gap of 2
+    >>> c.separation, c.normal.tolist(), c.point_a.tolist(), c.point_b.tolist()
+    (2.0, [0.6, 0.8], [0.6, 0.8], [1.8, 2.4])
+    >>> c.curvature_a, c.curvature_b  # 1 / radius
+    (1.0, 0.5)
+    >>> separation, normal, *_ = c  # a named tuple
+    >>> batch = c2.contact(c2.Point((0, 0)), c2.Point([(3, 4), (0, 0)]))
+    >>> batch.separation.shape, batch.normal.shape
+    ((2,), (2, 2))
     """
 
     separation: float | FloatArray  #: signed distance: gap, 0 touching, -(penetration depth)

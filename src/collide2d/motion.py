@@ -341,6 +341,16 @@ class Impact(NamedTuple):
 
     For single shapes ``time`` is a Python float and ``point``, ``normal`` ndarrays of shape
     ``(2,)``; for batches arrays of the batch shape (vector fields with a trailing axis of 2).
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> hit = c2.time_of_impact(c2.Circle((0, 0), 1), c2.Circle((5, 0), 1), (1, 0), (-1, 0), t_max=2)
+    >>> time, point, normal = hit  # a named tuple
+    >>> time, point.tolist(), normal.tolist()
+    (1.5, [2.5, 0.0], [1.0, 0.0])
+    >>> c2.time_of_impact(c2.Box((0, 0), (1, 1)), c2.Point((3, 0.5)), velocity_b=(-1, 0))  # meets at t = 2 > t_max = 1
+    Impact(time=inf, point=array([nan, nan]), normal=array([nan, nan]))
     """
 
     time: float | np.ndarray  #: first time in [0, t_max] at which the shapes share a point; inf if none
@@ -1211,6 +1221,17 @@ class Impacts(NamedTuple):
 
     ``pairs`` is an int64 array of shape ``(2, n)`` (``i < j``, sorted); ``time`` has shape
     ``(n,)``, ``point`` and ``normal`` shape ``(n, 2)``, as in :class:`Impact`.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> balls = c2.Circle([(0, 0), (4, 0), (0, 9)], 1)
+    >>> hits = c2.query_impacts(balls, [(1, 0), (-1, 0), (0, 0)])
+    >>> hits.pairs.shape, hits.time.shape, hits.point.shape, hits.normal.shape
+    ((2, 1), (1,), (1, 2), (1, 2))
+    >>> for (i, j), time in zip(hits.pairs.T.tolist(), hits.time.tolist()):
+    ...     print(f"{i} meets {j} at t = {time}")
+    0 meets 1 at t = 1.0
     """
 
     pairs: np.ndarray  #: shape indices, i < j, sorted

@@ -45,6 +45,13 @@ def intersection_points(a: Shape[Any], b: Shape[Any], /) -> FloatArray | tuple[F
         point and for two lines, 2 for two segments or a segment and a line, and twice the largest
         vertex count of the batch's polygons for a pair with a polygon, box or rotated box.
 
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
+
     Notes
     -----
     The number of points and whether a point is a tangency come from the exact relation of the
@@ -106,6 +113,13 @@ def overlap_area(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     -------
     float or ndarray of dtype float64 and shape ``np.broadcast_shapes(a.shape, b.shape)``
         A Python float when both inputs are single shapes.
+
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
 
     See Also
     --------
@@ -169,6 +183,13 @@ def iou(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     -------
     float or ndarray of dtype float64 and shape ``np.broadcast_shapes(a.shape, b.shape)``
         In [0, 1]; 1 for equal regions; 0 when the union has no area (two points, say).
+
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
 
     See Also
     --------

@@ -9,7 +9,8 @@ renders in seconds. What is drawn comes from the public operations (:func:`colli
 
 Colours: shapes in light blue with a dark blue outline; shapes that collide outlined in red;
 overlap regions filled in orange; intersection points as black dots; witness points as small
-white-filled circles, joined by the contact normal (an arrow from ``a`` to ``b``).
+white-filled circles, joined by the contact normal (an arrow from ``a`` to ``b``); shapes that are
+points as diamonds, drawn above the rest.
 
 A scene of a few shapes is labelled with their ids; a scene too large to read as outlines (more
 than :data:`DENSITY_ABOVE` shapes) is drawn by :func:`plot_pairs` as a density map of its
@@ -30,6 +31,9 @@ EDGE_COLOR = "#08519c"
 COLLIDING_COLOR = "#d62728"  # red outline for shapes that collide
 OVERLAP_COLOR = "#ff7f0e"  # fill of the overlap regions
 POINT_COLOR = "black"  # intersection points
+POINT_MARKER = "D"  # shapes that are points: a diamond, told apart from the round marks of the details
+POINT_MARKER_SIZE = 30.0
+POINT_ZORDER = 7.5  # above witness points (6) and intersection points (7), below labels (8)
 NORMAL_COLOR = "#2ca02c"  # contact normals and witness points
 _REGIONS = ("Circle", "Ellipse", "Box", "RotatedBox", "Polygon")
 #: Shapes are labelled with their ids when a scene has at most this many.
@@ -169,7 +173,10 @@ def plot_shapes(shapes, ax=None, *, colliding=None, labels=None, facecolor=FACE_
     if points:
         xy = np.concatenate(points)
         flags = np.concatenate(point_red)
-        ax.scatter(xy[:, 0], xy[:, 1], s=14, c=np.where(flags, COLLIDING_COLOR, edgecolor).tolist(), zorder=3)
+        # a diamond with a white rim, above the witness points and intersection points that often sit
+        # on it (a point inside a region is its own witness): the point stays visible
+        ax.scatter(xy[:, 0], xy[:, 1], s=POINT_MARKER_SIZE, marker=POINT_MARKER, c=np.where(flags, COLLIDING_COLOR, edgecolor).tolist(),
+                   edgecolors="white", linewidths=0.6, zorder=POINT_ZORDER, label="point shapes")
     for (px, py, dx, dy), flag in lines:
         ax.axline((px, py), (px + dx, py + dy), color=COLLIDING_COLOR if flag else edgecolor, linewidth=linewidth)
     if labels is not None:
@@ -187,7 +194,15 @@ def _bounds(shapes):
 
 
 def _label(ax, shapes, labels, n):
-    """Write each shape's label at the centre of its bounding box (a line's at its point)."""
+    """Write each shape's label on it: a region's at the centre of its bounding box, a point's beside
+    its marker, a line's at its point.
+
+    Shapes centred at one place (a point in a box, concentric circles) would write their labels over
+    each other and over the point: there the smallest region keeps the centre when no point sits on
+    it, and every other region's label hangs from the top of its own bounding box (one line lower
+    per label already hung from the same top: equal shapes), so that no two labels and no point
+    marker coincide.
+    """
     from matplotlib import patheffects
 
     labels = [str(label) for label in labels]
@@ -198,22 +213,37 @@ def _label(ax, shapes, labels, n):
     bounds = _bounds(shapes)
     with np.errstate(invalid="ignore"):  # a line's box is infinite: its centre is set below
         centre = 0.5 * (bounds[:, :2] + bounds[:, 2:])
+    kinds = []
     k = 0
     for source, params, _ in _rows(shapes):
         if source._kind == "line":  # unbounded: its point
             centre[k : k + len(params)] = params[:, :2]
+        kinds.extend([source._kind] * len(params))
         k += len(params)
-    # shapes centred at one place (a point in a box, concentric circles) share one label
+    extent = np.max(bounds[:, 2:] - bounds[:, :2], axis=1)
     finite = np.isfinite(centre).all(axis=1)
     scale = float(np.abs(centre[finite]).max(initial=0.0)) or 1.0
-    places = {}
-    for (x, y), text, ok in zip(centre.tolist(), labels, finite.tolist()):
+    groups = {}  # rounded centre -> indices of the shapes there
+    for index, ((x, y), ok) in enumerate(zip(centre.tolist(), finite.tolist())):
         if ok:
-            places.setdefault((round(x / scale, 6), round(y / scale, 6)), [x, y, []])[2].append(text)
-    outline = [patheffects.withStroke(linewidth=2.5, foreground="white")]
-    for x, y, texts in places.values():
-        ax.annotate("\n".join(texts), (x, y), ha="center", va="center", fontsize=8, color="0.1", zorder=8,
-                    path_effects=outline, annotation_clip=True)
+            groups.setdefault((round(x / scale, 6), round(y / scale, 6)), []).append(index)
+    style = dict(fontsize=8, color="0.1", zorder=8, annotation_clip=True, textcoords="offset points",
+                 path_effects=[patheffects.withStroke(linewidth=2.5, foreground="white")])
+    for members in groups.values():
+        members.sort(key=lambda index: extent[index])
+        has_point = any(kinds[index] == "point" for index in members)
+        hung = {}  # labels hung so far per top edge (equal boxes share one)
+        for index in members:
+            x, y = centre[index].tolist()
+            if kinds[index] == "point":  # beside the marker, not on it
+                ax.annotate(labels[index], (x, y), xytext=(6, 0), ha="left", va="center", **style)
+            elif kinds[index] == "line" or (not has_point and index == members[0]):
+                ax.annotate(labels[index], (x, y), xytext=(0, 0), ha="center", va="center", **style)
+            else:  # inside the top of its own box
+                top = float(bounds[index, 3])
+                below = hung.get(round(top / scale, 6), 0)
+                ax.annotate(labels[index], (x, top), xytext=(0, -4 - 11 * below), ha="center", va="top", **style)
+                hung[round(top / scale, 6)] = below + 1
 
 
 def _patch(shape, **style):
@@ -382,25 +412,28 @@ def plot_pairs(
         ax.autoscale_view()
     ax.set_title(title if title is not None else heading)
     if legend:
-        _legend(ax, shown, shown_shifts, periodic)
+        _legend(ax, shown_shifts, periodic)
     return ax
 
 
-def _legend(ax, shown, shifts, periodic):
-    """A legend outside the axes: only the marks that are drawn."""
+def _legend(ax, shifts=None, periodic=None, *, colliding=True):
+    """A legend outside the axes: only the marks that are drawn, each with a handle that looks like
+    its mark (a line with an arrow head for the normals: a quiver's own handle is a rectangle)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     from matplotlib.colors import to_rgba
 
     face = to_rgba(FACE_COLOR, 0.6)
-    handles = [
-        Patch(facecolor=face, edgecolor=EDGE_COLOR, label="shape"),
-        Patch(facecolor=face, edgecolor=COLLIDING_COLOR, linewidth=1.6, label="colliding (red outline)"),
-    ]
+    handles = [Patch(facecolor=face, edgecolor=EDGE_COLOR, label="shape")]
+    if colliding:
+        handles.append(Patch(facecolor=face, edgecolor=COLLIDING_COLOR, linewidth=1.6, label="colliding (red outline)"))
     drawn = {artist.get_label() for artist in ax.collections}
     if any(tuple(p.get_facecolor()[:3]) == to_rgba(OVERLAP_COLOR)[:3] for p in ax.patches):
         handles.append(Patch(facecolor=OVERLAP_COLOR, alpha=0.85, label="overlap"))
+    if "point shapes" in drawn:
+        handles.append(Line2D([], [], linestyle="none", marker=POINT_MARKER, markersize=6, color=EDGE_COLOR,
+                              markeredgecolor="white", label="point"))
     if "intersection points" in drawn:
         handles.append(Line2D([], [], linestyle="none", marker="o", markersize=5, color=POINT_COLOR, label="intersection point"))
     if "witness points" in drawn:
@@ -482,5 +515,5 @@ def plot_contact(a, b, ax=None):
     _draw_details(ax, [(None, a, b)], normal_length=0.3 * _typical_size([a, b]))
     separation = measurement.contact(a, b).separation
     ax.set_title(f"{relation.name}, separation {separation:.6g}")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize="small", frameon=False)  # off the shapes
+    _legend(ax, colliding=relation != predicates.Relation.DISJOINT)
     return ax

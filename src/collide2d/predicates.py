@@ -128,6 +128,13 @@ def intersects(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     -------
     bool or ndarray of dtype bool and shape ``np.broadcast_shapes(a.shape, b.shape)``
 
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
+
     See Also
     --------
     disjoint : ``intersects(a, b) == ~disjoint(a, b)``
@@ -161,6 +168,13 @@ def disjoint(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     -------
     bool or ndarray of dtype bool
 
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
+
     Examples
     --------
     >>> import collide2d as c2
@@ -188,6 +202,13 @@ def touches(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     Returns
     -------
     bool or ndarray of dtype bool
+
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
 
     Examples
     --------
@@ -222,6 +243,13 @@ def overlaps(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     -------
     bool or ndarray of dtype bool
 
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
+
     Examples
     --------
     >>> import collide2d as c2
@@ -254,6 +282,13 @@ def contains(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     Returns
     -------
     bool or ndarray of dtype bool
+
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
 
     See Also
     --------
@@ -288,6 +323,13 @@ def within(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     -------
     bool or ndarray of dtype bool
 
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
+
     Examples
     --------
     >>> import collide2d as c2
@@ -314,6 +356,13 @@ def equals(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     Returns
     -------
     bool or ndarray of dtype bool
+
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
 
     Examples
     --------
@@ -346,6 +395,13 @@ def relate(a: Shape[Any], b: Shape[Any], /) -> Relation | Int8Array:
         ``DISJOINT``, ``TOUCHING`` (boundaries meet, interiors do not), ``OVERLAPPING`` (interiors
         meet, neither contains the other), ``CONTAINS`` (b inside a, boundary contact allowed),
         ``WITHIN`` or ``EQUAL``. Batches give int8 codes equal to the members' values.
+
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
 
     Examples
     --------
@@ -382,6 +438,13 @@ def covers(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     Returns
     -------
     bool or ndarray of dtype bool
+
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
 
     See Also
     --------
@@ -425,6 +488,13 @@ def covered_by(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     Returns
     -------
     bool or ndarray of dtype bool
+
+    Raises
+    ------
+    TypeError
+        If `a` or `b` is not a collide2d shape.
+    ValueError
+        If the batch shapes of `a` and `b` do not broadcast.
 
     See Also
     --------
@@ -470,6 +540,14 @@ def contains_xy(shape: Shape[Any], xy: Any, /) -> bool | BoolArray:
     -------
     bool or ndarray of dtype bool
 
+    Raises
+    ------
+    TypeError
+        If `shape` is not a collide2d shape or `xy` does not hold real numbers.
+    ValueError
+        If `xy` is not finite, lies beyond the supported range of coordinates, has no last axis of
+        length 2, or its batch shape does not broadcast with the shape's.
+
     See Also
     --------
     intersects_xy : the closed shape (boundary included).
@@ -510,6 +588,14 @@ def intersects_xy(shape: Shape[Any], xy: Any, /) -> bool | BoolArray:
     Returns
     -------
     bool or ndarray of dtype bool
+
+    Raises
+    ------
+    TypeError
+        If `shape` is not a collide2d shape or `xy` does not hold real numbers.
+    ValueError
+        If `xy` is not finite, lies beyond the supported range of coordinates, has no last axis of
+        length 2, or its batch shape does not broadcast with the shape's.
 
     See Also
     --------
@@ -560,6 +646,11 @@ def exact_fallback_counts(*, reset: bool = False) -> dict[str, int]:
     dict
         Kernel name to count, for example ``{"relate_ellipse_ellipse": 2}``.
 
+    Raises
+    ------
+    TypeError
+        If `reset` is not True or False (a string such as ``"no"`` would clear the counters).
+
     Examples
     --------
     >>> import collide2d as c2
@@ -573,4 +664,6 @@ def exact_fallback_counts(*, reset: bool = False) -> dict[str, int]:
     >>> c2.exact_fallback_counts()
     {'relate_ellipse_ellipse': 1}
     """
-    return _exact.counts(reset=reset)
+    if not isinstance(reset, (bool, np.bool_)):
+        raise TypeError(f"reset must be True or False, got {reset!r}")
+    return _exact.counts(reset=bool(reset))

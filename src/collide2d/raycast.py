@@ -25,6 +25,15 @@ class RayHit(NamedTuple):
     ndarrays of shape ``(2,)``; for batches every field is an array of the batch shape (vector
     fields with a trailing axis of length 2). A miss has ``distance = inf`` and NaN ``point`` and
     ``normal``.
+
+    Examples
+    --------
+    >>> import collide2d as c2
+    >>> distance, point, normal = c2.raycast(c2.Circle((5, 0), 1), (0, 0), (2, 0))  # a named tuple
+    >>> distance, point.tolist(), normal.tolist()
+    (4.0, [4.0, 0.0], [-1.0, 0.0])
+    >>> c2.raycast(c2.Box((0, 0), (1, 1)), (3, 3), (1, 1))  # pointing away: a miss
+    RayHit(distance=inf, point=array([nan, nan]), normal=array([nan, nan]))
     """
 
     distance: float | np.ndarray  #: along the unit direction; inf on a miss, 0.0 from inside or on
