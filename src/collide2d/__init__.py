@@ -29,6 +29,7 @@ from collide2d.predicates import (
     within,
 )
 from collide2d.convert import from_shapely, to_patch, to_shapely
+from collide2d.geometry import area, centroid, length
 from collide2d.broadphase import Index, PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
 from collide2d.motion import Impact, Impacts, query_impacts, rotate, time_of_impact, translate
@@ -59,6 +60,8 @@ __all__ = [
     "Segment",
     "Shape",
     "ShapeTable",
+    "area",
+    "centroid",
     "closest_point",
     "contact",
     "contains",
@@ -74,6 +77,7 @@ __all__ = [
     "intersects",
     "intersects_xy",
     "iou",
+    "length",
     "measure_pairs",
     "overlap_area",
     "overlaps",

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _angles, _convex
+from collide2d import _angles, _convex, _geometry
 from collide2d._validate import as_float_array, broadcast_batch, check_range, pair, points, real
 from collide2d.typing import Count, FloatArray, Pair, Single
 
@@ -207,6 +207,24 @@ class Shape(Generic[Count]):
         an array of shape ``batch + (4,)``. Curved bounds are rounded outward."""
         bounds = self._bounds()
         return tuple(bounds.tolist()) if bounds.ndim == 1 else bounds
+
+    @property
+    def area(self) -> Any:
+        """Area: a float for a single shape, else an array of the batch shape (0 for a point, a
+        segment or a line). See :func:`collide2d.area` for the accuracy."""
+        return _geometry.area(self)
+
+    @property
+    def length(self) -> Any:
+        """Perimeter of a region, length of a segment, 0 for a point, ``inf`` for a line: a float
+        or an array of the batch shape. See :func:`collide2d.length`."""
+        return _geometry.length(self)
+
+    @property
+    def centroid(self) -> Any:
+        """Centroid ``(x, y)``: a tuple for a single shape, else an array ``batch + (2,)``;
+        ``ValueError`` for a line. See :func:`collide2d.centroid`."""
+        return _geometry.centroid(self)
 
     # Kernel access -----------------------------------------------------------------------------
     def _flat_params(self):
