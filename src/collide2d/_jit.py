@@ -840,7 +840,7 @@ def _pair_loop(function, calls=None, tail=()):
 
         run_in_threads(ia.shape[0], piece)
 
-    run = _runner(function, run_serial, run_threaded, lambda args: args[2].shape[0])
+    run = _runner(function, run_serial, run_threaded, lambda args: args[2].shape[0], pairs=True)
     run.serial = serial
     return run
 
@@ -886,14 +886,15 @@ def _row_loop(function, pieces):
 PARALLEL_FROM = 32768
 
 
-def _runner(function, small, large, size):
+def _runner(function, small, large, size, pairs=False):
     """The callable that :func:`loop` returns: ``large(*args)`` (the slices in threads) for
-    batches of :data:`PARALLEL_FROM` rows or more (``size(args)``) when more than one thread may
-    run here (:func:`threads_here`), else ``small(*args)``."""
+    batches of :data:`PARALLEL_FROM` rows, or with ``pairs`` :data:`SERIAL_BELOW` pairs, or more
+    (``size(args)``) when more than one thread may run here (:func:`threads_here`), else
+    ``small(*args)``."""
 
     @functools.wraps(function)
     def run(*args):
-        if size(args) < PARALLEL_FROM or threads_here() == 1:
+        if size(args) < (SERIAL_BELOW if pairs else PARALLEL_FROM) or threads_here() == 1:
             return small(*args)
         return large(*args)
 

@@ -436,7 +436,7 @@ def _use_parallel(work):
 
 
 # The grid loops run on both cores as their serial copies on slices of their rows, in threads
-# (Numba's parallel copies cost about 1 s more to compile each). For each loop: its number of
+# (no loop has a Numba parallel copy: see collide2d._jit.loop). For each loop: its number of
 # rows, and its arguments for the rows ``s .. e - 1``. fused_rows: the queries (their boxes, rows
 # and ellipse rows; each writes only its own row); resolve_rows and compact_rows: the result rows
 # (a slice of ``offsets`` keeps its absolute values, so ``out`` is cut at the slice's first one).
