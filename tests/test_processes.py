@@ -94,7 +94,6 @@ def _everything_the_row_loops_make():
         made.append(c2.rotate(shapes, turn, origin=(1.0, -2.0)).bounds)
     for backend in ("grid", "sweep", "brute"):
         made.append(c2.query(ellipses, boxes, backend=backend, predicate=None))
-        made.append(c2.query(ellipses, boxes, backend=backend, predicate="touches"))
         made.append(c2.query_pairs(ellipses, backend=backend, predicate="intersects"))
         made.append(c2.query_pairs(ellipses, backend=backend, periodic=(45, 45)))
     return made
@@ -163,7 +162,7 @@ CACHE_RACE = """
     thread.join()
     g = numba.njit(cache=True)(usermod.f)
     g(1.0)
-    print(len(paths) > 100, [p for p in paths if p != expected][:3])
+    print(len(paths) > 20, [p for p in paths if p != expected][:3])
     print(expected == os.path.join(os.environ["NUMBA_CACHE_DIR"], os.path.basename(expected)))
     print(sorted(name for name in os.listdir(expected) if name.endswith(".nbi")))
 """
