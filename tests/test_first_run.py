@@ -334,8 +334,8 @@ print(errors, ffi.lib._lock._lock.acquire(timeout=5))
 """
 
 
-def test_quieting_the_llvm_lock_events_leaves_other_threads_compiling(tmp_path):
-    # the callbacks of Numba's LLVM lock are swapped while another thread compiles its own
-    # functions: that thread must leave the lock as it entered it, and the lock must be free after
+def test_other_threads_compile_while_collide2d_sets_itself_up(tmp_path):
+    # the compile shortcuts go in while another thread compiles its own functions: that thread
+    # compiles as usual, and Numba's LLVM lock is free after
     assert _run(LOCK_RACE, _empty_cache(tmp_path)).stdout.strip().splitlines()[-1] == "[] True"
 

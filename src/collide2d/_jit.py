@@ -1,8 +1,8 @@
 """The only place where Numba options live.
 
 Kernels are decorated with :func:`kernel` (a scalar function on floats) and batch loops with
-:func:`loop` (a ``prange`` loop over pairs; a pair loop is compiled as serial code only and large
-batches run it in threads). Both compile lazily on first call, cache the machine code on disk
+:func:`loop` (a ``prange`` loop over rows or pairs, compiled as serial code only; large batches
+run it on slices of their rows in threads). Both compile lazily on first call, cache the machine code on disk
 (``cache=True``; set ``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use ``fastmath``,
 which would break the sign tests that exact geometry depends on.
 
@@ -39,7 +39,7 @@ _CACHE = os.environ.get("COLLIDE2D_NUMBA_CACHE", "1") != "0"
 _cache_dir = None
 _uncompiled: set = set()  # package names whose kernels stay plain Python (see uncompiled_package)
 _dispatcher_class = None
-_config_lock = threading.RLock()  # numba.config.CACHE_DIR is changed while a dispatcher is made
+_dispatcher_lock = threading.Lock()  # the dispatcher class is made once (see _get_dispatcher_class)
 
 logger = logging.getLogger("collide2d")
 
@@ -75,6 +75,11 @@ def kernel_cache_dir(numba):
     from another file does (a loop would keep running the old kernel). Keying the directory by
     the sources of all of ``_kernels/`` makes any kernel change start from a fresh cache. It lives
     under ``NUMBA_CACHE_DIR`` when that is set, else under ``$XDG_CACHE_HOME/collide2d``.
+
+    Only our dispatchers are pointed there, each by a cache of its own (:func:`_kernel_cache_class`);
+    ``numba.config`` is never changed, so the user's own ``cache=True`` functions are cached where
+    Numba puts them. Where that cache class is not available (see :func:`cache_location`), the
+    kernels are cached where Numba caches any ``cache=True`` function.
     """
     global _cache_dir
     if _cache_dir is None:
@@ -148,8 +153,8 @@ def _get_dispatcher_class(numba):
     literal signature is only tried if that fails to type. Made once (the listener that times
     compilations is registered with it).
     """
-    global _dispatcher_class
-    with _config_lock:
+    global _dispatcher_class, _kernel_cache
+    with _dispatcher_lock:
         if _dispatcher_class is None:
             from numba.core import errors, event, sigutils, types
             from numba.core.caching import NullCache
@@ -226,6 +231,12 @@ def _get_dispatcher_class(numba):
                         self._cache = cache
                         self._adding_inner = False
 
+                def enable_caching(self):
+                    # our cache directory for our dispatchers only (see _kernel_cache_class)
+                    if _kernel_cache is None:
+                        return super().enable_caching()
+                    self._cache = _kernel_cache(self.py_func)
+
                 def add_overload(self, cres):
                     if getattr(self, "_adding_inner", False):
                         args = tuple(cres.signature.args)
@@ -239,10 +250,14 @@ def _get_dispatcher_class(numba):
                         return
                     super().add_overload(cres)
 
+            _kernel_cache = _kernel_cache_class(numba)
             Dispatcher._default_pipeline = pipeline
             _dispatcher_class = Dispatcher
             event.register("numba:compile", _make_listener(event))
     return _dispatcher_class
+
+
+_kernel_cache = None  # see _kernel_cache_class
 
 
 _memo = threading.local()  # see _memo_scope
@@ -260,55 +275,6 @@ def _memo_scope():
         yield
     finally:
         _memo.calls = None
-
-
-_lock_events = threading.local()  # per thread: was the event of each LLVM-lock entry sent? (a stack)
-
-
-def _quiet_llvm_lock_events():
-    """No ``numba:llvm_lock`` event while one of our kernels compiles, unless someone listens.
-
-    Numba broadcasts an event each time it takes the LLVM lock, which is every call into LLVM
-    (about 40,000 in the README tour), and each compilation on the stack listens with a timer of
-    its own, which only fills the ``timers`` entry of its metadata. While one of our kernels
-    compiles and those timers are the only listeners, the event is not sent (about 3% of the
-    first-run compile time); a listener of any other kind gets every event as before.
-    """
-    from llvmlite.binding import ffi
-    from numba.core import event
-
-    lock = getattr(getattr(ffi, "lib", None), "_lock", None)
-    callbacks = getattr(lock, "_cblist", None)
-    registered = getattr(event, "_registered", None)
-    timer = getattr(event, "TimingListener", None)
-    if not isinstance(callbacks, list) or not hasattr(lock, "_lock") or registered is None or timer is None:
-        return
-    def quiet(enter, leave):
-        def quiet_enter():
-            stack = getattr(_lock_events, "stack", None)
-            if stack is None:
-                stack = _lock_events.stack = []
-            send = getattr(_memo, "calls", None) is None or any(
-                type(listener) is not timer for listener in registered.get("numba:llvm_lock", ())
-            )
-            stack.append(send)
-            if send:
-                enter()
-
-        def quiet_leave():
-            # a thread that entered before the swap (no entry on its stack) leaves as it entered
-            stack = getattr(_lock_events, "stack", None)
-            if not stack or stack.pop():
-                leave()
-
-        return quiet_enter, quiet_leave
-
-    # swapped while holding the lock, so that no other thread is between its entry and its exit
-    with lock._lock:
-        for i, (enter, leave) in enumerate(callbacks):
-            if getattr(enter, "__qualname__", "") == "_initialize_llvm_lock_event.<locals>.enter_fn":
-                callbacks[i] = quiet(enter, leave)
-                return
 
 
 def _install_typing_memo():
@@ -435,8 +401,6 @@ def _install_typing_memo():
 
     Lower.decref = decref
     NRTContext._call_incref_decref = _call_incref_decref
-
-    _quiet_llvm_lock_events()
 
     # ... and, in every analysis of variable lifetimes (several per function and pass), lists the
     # variables of each statement by a recursive walk over its attributes: the same walk, with the
@@ -663,33 +627,66 @@ def _make_pipeline_class():
     return Pipeline
 
 
-def _compile(function, subdir=None, **options):
-    """Make a Numba dispatcher for ``function``; the cache locator is chosen here, inside our
-    cache directory.
-
-    ``subdir`` puts the cache files in a subdirectory: Numba's cache index is keyed by the
-    function's name, line, bytecode and signature but not by the compiler flags, so a second
-    compilation of the same function with other flags (the serial copy of a loop) needs a
-    directory of its own, else the two copies would overwrite each other's cache entries.
-    """
+def _compile(function):
+    """Make a Numba dispatcher for ``function``, cached on disk (see :func:`kernel_cache_dir`)."""
     import numba
 
     if numba.config.DISABLE_JIT:
         return function
     dispatcher = _get_dispatcher_class(numba)
     # no C function pointer (cfunc) entries: nothing takes a kernel's address, and each costs a compile
-    targetoptions = {"nopython": True, "fastmath": False, "nogil": True, "no_cfunc_wrapper": True, **options}
+    targetoptions = {"nopython": True, "fastmath": False, "nogil": True, "no_cfunc_wrapper": True}
     disp = dispatcher(py_func=function, locals={}, targetoptions=targetoptions, pipeline_class=dispatcher._default_pipeline)
     if _CACHE:
-        with _config_lock:  # kernel modules may be imported by several threads at once
-            previous = numba.config.CACHE_DIR
-            directory = kernel_cache_dir(numba)
-            numba.config.CACHE_DIR = directory if subdir is None else os.path.join(directory, subdir)
-            try:
-                disp.enable_caching()
-            finally:
-                numba.config.CACHE_DIR = previous
+        disp.enable_caching()
     return disp
+
+
+def _kernel_cache_class(numba):
+    """Numba's function cache, located in :func:`kernel_cache_dir` for our dispatchers only, or
+    None where it cannot be made (see :func:`cache_location`).
+
+    The locator is Numba's own for ``NUMBA_CACHE_DIR`` (the same layout and source stamp) with
+    our directory in place of ``numba.config.CACHE_DIR``. Numba has no public way to give one
+    dispatcher a cache directory, so this subclasses the classes of ``numba.core.caching``:
+    only on the releases the compile shortcuts were checked against.
+    """
+    if not compile_shortcuts(numba):
+        return None
+    from numba.core import caching
+
+    needed = ("_CacheLocator", "_SourceFileBackedLocatorMixin", "CompileResultCacheImpl", "FunctionCache")
+    if not all(hasattr(caching, name) for name in needed) or not hasattr(caching.CacheImpl, "_locator_classes"):
+        return None
+    directory = kernel_cache_dir(numba)
+
+    class _KernelLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = os.path.join(directory, self.get_suitable_cache_subpath(py_file))
+
+        def get_cache_path(self):
+            return self._cache_path
+
+    class _KernelCacheImpl(caching.CompileResultCacheImpl):
+        _locator_classes = [_KernelLocator]
+
+    class KernelCache(caching.FunctionCache):
+        _impl_class = _KernelCacheImpl
+
+    return KernelCache
+
+
+def cache_location(numba):
+    """Where the kernels' machine code is cached: :func:`kernel_cache_dir`, or, on a Numba
+    release the compile shortcuts were not checked against (and with
+    ``COLLIDE2D_COMPILE_SHORTCUTS=0``), Numba's own place for any ``cache=True`` function
+    (``NUMBA_CACHE_DIR``, else ``__pycache__`` next to the kernel sources or a user-wide
+    directory). Numba's index there is stamped by each function's own file only: after editing a
+    kernel in a source checkout, delete that cache."""
+    _get_dispatcher_class(numba)
+    return kernel_cache_dir(numba) if _kernel_cache else "Numba's own cache locations (see numba.config.CACHE_DIR)"
 
 
 def kernel(function):
@@ -707,6 +704,7 @@ SERIAL_BELOW = 4096
 _PAIR_PARAMETERS = ("pa", "va", "ia", "pb", "vb", "ib")
 _pool = None
 _pool_lock = threading.Lock()
+_one_thread = threading.local()
 
 
 def _work_size(args):
@@ -722,6 +720,43 @@ def _thread_count():
     import numba
 
     return max(1, int(numba.config.NUMBA_NUM_THREADS))
+
+
+@contextlib.contextmanager
+def one_thread():
+    """Run the loops called from this thread on this thread only, while the block lasts."""
+    depth = getattr(_one_thread, "depth", 0)
+    _one_thread.depth = depth + 1
+    try:
+        yield
+    finally:
+        _one_thread.depth = depth
+
+
+def threads_here():
+    """How many threads a loop called from this thread may use.
+
+    1 inside :func:`one_thread`; else, once Numba's threading layer has been started (by the
+    user's own parallel code or ``numba.set_num_threads``), ``numba.get_num_threads()``, so that
+    ``numba.set_num_threads(1)`` in this thread is honoured; else ``NUMBA_NUM_THREADS``.
+
+    collide2d never starts Numba's threading layer (no ``parallel=True`` loop, no
+    ``numba.get_num_threads()`` before it is started): with GNU OpenMP, the layer records the
+    process that started it and terminates any parallel region run in a child of that process
+    made by ``fork`` ("fork() called from a process already using GNU OpenMP"; Numba's
+    ``omppool.cpp``, and its documentation on threading layers), so starting it would kill the
+    user's own parallel code in forked children. Our threads are a plain pool, made anew after a
+    fork.
+    """
+    if getattr(_one_thread, "depth", 0):
+        return 1
+    import numba
+
+    try:
+        numba.threading_layer()  # raises ValueError while the layer is not started
+    except ValueError:
+        return _thread_count()
+    return min(_thread_count(), numba.get_num_threads())
 
 
 def _thread_pool():
@@ -750,12 +785,9 @@ def run_in_threads(n, piece):
 
     About four slices per thread (each of at least ``SERIAL_BELOW // 4`` rows), so that the threads
     stay busy when some rows cost more than others; one call in this thread when ``n`` is small
-    or when ``numba.set_num_threads(1)`` was called in this thread. ``piece`` should call
-    compiled code, which releases the GIL.
+    or when :func:`threads_here` is 1. ``piece`` should call compiled code, which releases the GIL.
     """
-    import numba
-
-    threads = min(_thread_count(), numba.get_num_threads())
+    threads = threads_here()
     pieces = 1 if threads == 1 else max(1, min(4 * threads, n // (SERIAL_BELOW // 4)))
     if pieces == 1:
         piece(0, n)
@@ -783,7 +815,7 @@ def _pair_loop(function, calls=None, tail=()):
     threads run at once; every row is written by one thread only, so the result does not depend
     on thread timing.
     """
-    serial = _compile(function, subdir="serial")
+    serial = _compile(function)
 
     def address(pa, va, ia, pb, vb):
         # the kernel's address for a small batch, else None: the copy of the loop with the kernel
@@ -808,25 +840,61 @@ def _pair_loop(function, calls=None, tail=()):
 
         run_in_threads(ia.shape[0], piece)
 
-    run = _runner(function, run_serial, run_threaded, lambda args: args[2].shape[0])
+    run = _runner(function, run_serial, run_threaded, lambda args: args[2].shape[0], pairs=True)
     run.serial = serial
     return run
 
 
-# Loops other than pair loops compile a parallel copy only for batches of this many rows or more,
-# and only when more than one thread may run it: compiling it costs about a second of CPU, which a
-# smaller batch never wins back.
+def _cut_rows(function, names):
+    """The ``pieces`` of :func:`loop` for a loop whose parameters ``names`` hold one row per
+    iteration (cut to the rows of a slice) while the others are shared."""
+    parameters = function.__code__.co_varnames[: function.__code__.co_argcount]
+    missing = [name for name in names if name not in parameters]
+    if missing:
+        raise TypeError(f"{function.__qualname__} has no parameter {missing[0]!r}")
+    cut = frozenset(parameters.index(name) for name in names)
+    first = min(cut)
+
+    def count(args):
+        return args[first].shape[0]
+
+    def piece(args, s, e):
+        return tuple(x[s:e] if i in cut else x for i, x in enumerate(args))
+
+    return count, piece
+
+
+def _row_loop(function, pieces):
+    """A loop over rows with only a serial copy compiled; large batches run it on slices of the
+    rows in threads, ``pieces = (count, cut)`` telling how (see :func:`loop`). The values the
+    slices return are added (the loops that return one return a count)."""
+    serial = _compile(function)
+    count, cut = pieces
+
+    def run_threaded(*args):
+        results = []  # list.append is atomic
+        run_in_threads(count(args), lambda s, e: results.append(serial(*cut(args, s, e))))
+        return None if results[0] is None else sum(results)
+
+    return _runner(function, serial, run_threaded, _work_size)
+
+
+# Loops other than pair loops run on slices in threads only for batches of this many rows or
+# more (the largest leading dimension of their arrays), and only when more than one thread may
+# run: their rows are cheap (a 1e5-row construction loop takes about a millisecond), and starting
+# the threads costs tens of microseconds on an idle machine and milliseconds on a loaded one.
 PARALLEL_FROM = 32768
 
 
-def _runner(function, small, large, size):
-    """The callable that :func:`loop` returns: ``large(*args)`` (the parallel copy) for batches of
-    :data:`PARALLEL_FROM` rows or more (``size(args)``) when Numba may use more than one thread
-    here, else ``small(*args)``."""
+def _runner(function, small, large, size, pairs=False):
+    """The callable that :func:`loop` returns: ``large(*args)`` (the slices in threads) for
+    batches of :data:`PARALLEL_FROM` rows, or with ``pairs`` :data:`SERIAL_BELOW` pairs, or more
+    (``size(args)``) when more than one thread may run here (:func:`threads_here`), else
+    ``small(*args)``."""
 
     @functools.wraps(function)
     def run(*args):
-        if size(args) < PARALLEL_FROM or _numba_threads() == 1:
+        if size(args) < (SERIAL_BELOW if pairs else PARALLEL_FROM) or threads_here() == 1:
             return small(*args)
         return large(*args)
 
@@ -836,27 +904,27 @@ def _runner(function, small, large, size):
     return run
 
 
-def _numba_threads():
-    import numba
+def loop(function=None, *, calls=None, tail=(), rows=None, pieces=None):
+    """Compile a batch loop (serial code: its ``prange`` runs as ``range``); large batches run it
+    on slices of their rows in a pool of threads.
 
-    return numba.get_num_threads()
-
-
-def loop(function=None, *, calls=None, tail=()):
-    """Compile a batch loop; its ``prange`` runs on all cores for large batches.
+    No loop is compiled with Numba's ``parallel=True``: that would start Numba's threading layer,
+    which with GNU OpenMP kills the parallel code of children made by ``fork`` (see
+    :func:`threads_here`), and each parallel copy cost about 1 s more to compile than the serial
+    one. The loops release the GIL (``nogil=True``), so the threads run at once; every row is
+    written by one thread only, so the result does not depend on thread timing.
 
     A *pair loop*, whose parameters begin with ``pa, va, ia, pb, vb, ib`` (parameter tables,
     vertex arrays and row indices of the two sides; one iteration ``k`` per pair, writing only
-    row ``k`` of its outputs), is compiled once, as serial code (``prange`` is ``range`` there);
-    batches of :data:`SERIAL_BELOW` pairs or more run it on slices of the rows in a pool of
-    threads (see :func:`_pair_loop`), so single calls and small batches never pay for compiling
-    Numba's parallel loops (about 1 s more per loop than the serial copy). Its inputs are passed
-    read-only, so that each loop is compiled once whatever the caller's arrays.
+    row ``k`` of its outputs), is cut into slices of ``ia``, ``ib`` and every later array
+    argument (see :func:`_pair_loop`). Its inputs are passed read-only, so that each loop is
+    compiled once whatever the caller's arrays.
 
-    Any other loop is compiled twice, lazily and each with its own disk cache: with
-    ``parallel=True`` and as plain serial code, for batches of fewer than :data:`PARALLEL_FROM`
-    rows (the largest leading dimension of the array arguments) or when only one thread may run.
-    A process that only meets such batches never compiles the parallel copy.
+    Any other loop says how its rows are cut: ``rows`` names the parameters that hold one row
+    per iteration (cut to the slice; the others are shared), or ``pieces = (count, cut)`` gives
+    the number of rows of a call, ``count(args)``, and the arguments of the rows ``s .. e - 1``,
+    ``cut(args, s, e)``. The values returned by the slices are added. A loop with neither always
+    runs in the calling thread.
 
     ``@loop(calls=kernel, tail=("float64",))`` makes a pair loop whose last parameter, ``at``, is
     not passed by the caller: for a batch of fewer than
@@ -867,15 +935,20 @@ def loop(function=None, *, calls=None, tail=()):
     once more per loop); for a larger batch it receives ``None``, and that copy of the loop links
     the kernel in, as a plain call would.
 
-    The returned callable keeps the loop's signature; ``.parallel`` runs the parallel copy (the
-    threaded slices for a pair loop), ``.serial`` is the serial Numba dispatcher and ``.py_func``
-    the Python function.
+    The returned callable keeps the loop's signature; ``.parallel`` runs the slices in threads
+    whatever the batch size, ``.serial`` is the Numba dispatcher (the whole batch in the calling
+    thread) and ``.py_func`` the Python function.
     """
     if function is None:
-        return functools.partial(loop, calls=calls, tail=tail)
+        return functools.partial(loop, calls=calls, tail=tail, rows=rows, pieces=pieces)
     if _is_uncompiled(function):
         return function
     code = function.__code__
     if code.co_varnames[: min(code.co_argcount, 6)] == _PAIR_PARAMETERS:
         return _pair_loop(function, calls, tail)
-    return _runner(function, _compile(function, subdir="serial"), _compile(function, parallel=True), _work_size)
+    if rows is not None:
+        pieces = _cut_rows(function, rows)
+    if pieces is None:
+        serial = _compile(function)
+        return _runner(function, serial, serial, _work_size)
+    return _row_loop(function, pieces)

@@ -342,7 +342,7 @@ def _candidate_chunks(elements, backend, chunk=None):
         if axis == 1:
             xmin, ymin, xmax, ymax = ymin, xmin, ymax, xmax
         counts = np.zeros(ne + 1, dtype=np.int64)
-        sweep.sweep_rows(xmin, ymin, xmax, ymax, qid, tid, e.self_mode, counts, empty, empty)
+        sweep.sweep_rows(0, ne, xmin, ymin, xmax, ymax, qid, tid, e.self_mode, counts, empty, empty)
         offsets = np.zeros(ne + 1, dtype=np.int64)
         np.cumsum(counts[:-1], out=offsets[1:])
         del counts
@@ -350,7 +350,7 @@ def _candidate_chunks(elements, backend, chunk=None):
         rows = np.empty(total, dtype=np.int64)
         keys = np.empty(total, dtype=np.int64)
         if total:
-            sweep.sweep_rows(xmin, ymin, xmax, ymax, qid, tid, e.self_mode, offsets, rows, keys)
+            sweep.sweep_rows(0, ne, xmin, ymin, xmax, ymax, qid, tid, e.self_mode, offsets, rows, keys)
         del xmin, ymin, xmax, ymax, offsets
         row_offsets = np.zeros(nq + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=nq), out=row_offsets[1:])
@@ -432,13 +432,11 @@ def _tame(kind, params, verts):
 
 def _use_parallel(work):
     """Both cores only when a pass has enough work to repay starting them (see ``PARALLEL_WORK``)."""
-    import numba
-
-    return work >= PARALLEL_WORK and numba.get_num_threads() > 1
+    return work >= PARALLEL_WORK and _jit.threads_here() > 1
 
 
 # The grid loops run on both cores as their serial copies on slices of their rows, in threads
-# (Numba's parallel copies cost about 1 s more to compile each). For each loop: its number of
+# (no loop has a Numba parallel copy: see collide2d._jit.loop). For each loop: its number of
 # rows, and its arguments for the rows ``s .. e - 1``. fused_rows: the queries (their boxes, rows
 # and ellipse rows; each writes only its own row); resolve_rows and compact_rows: the result rows
 # (a slice of ``offsets`` keeps its absolute values, so ``out`` is cut at the slice's first one).
@@ -718,21 +716,10 @@ def _narrow(coll_a, coll_b, ia, jb, shift, test):
 # -- the query -----------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
 def _threads_for(size):
-    """Run small problems on the calling thread only: starting a parallel region costs more than
-    it saves below ``SERIAL_BELOW`` shapes (and much more on a busy machine)."""
-    import numba
-
-    previous = numba.get_num_threads()
-    if size >= SERIAL_BELOW or previous == 1:
-        yield
-        return
-    numba.set_num_threads(1)  # thread-local in Numba: other threads keep their setting
-    try:
-        yield
-    finally:
-        numba.set_num_threads(previous)
+    """Run small problems on the calling thread only: starting threads costs more than it saves
+    below ``SERIAL_BELOW`` shapes (and much more on a busy machine); other threads keep theirs."""
+    return contextlib.nullcontext() if size >= SERIAL_BELOW else _jit.one_thread()
 
 
 def _run(coll_a, coll_b, predicate, backend, periodic, return_shifts, max_distance=None):

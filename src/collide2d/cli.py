@@ -566,7 +566,7 @@ def _cache_location():
         return "nothing: COLLIDE2D_NUMBA_CACHE=0, the cache is off"
     import numba
 
-    return _jit.kernel_cache_dir(numba)
+    return _jit.cache_location(numba)
 
 
 def _positive_int(text):

@@ -26,13 +26,11 @@ computes it (threads by default, the active ``distributed.Client`` when there is
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import glob
 import math
 import os
 import pathlib
-import threading
 import warnings
 
 import numpy as np
@@ -378,20 +376,6 @@ def _tile_frame(part, layout, degrees, periodic, grid, predicate, meta):
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
-def _numba_guard():
-    """A lock when Numba's threading layer cannot run parallel kernels from two threads at once."""
-    import numba
-
-    try:
-        layer = numba.threading_layer()
-    except ValueError:  # no parallel kernel has run yet: be safe
-        return _LOCK
-    return contextlib.nullcontext() if layer in ("omp", "tbb") else _LOCK
-
-
-_LOCK = threading.Lock()
-
-
 def _empty(meta):
     return meta.iloc[:0].copy()
 
@@ -412,8 +396,7 @@ def _tile_pairs(pieces, tile, layout, degrees, periodic, grid, predicate, meta):
     data = np.concatenate([piece[1] for piece in pieces])
     ids = np.concatenate([piece[2] for piece in pieces]) if layout.has_id else gid
     shapes = layout.build(data, degrees)
-    with _numba_guard():
-        pairs, shifts = single_query_pairs(shapes, predicate=predicate, periodic=periodic, return_shifts=True)
+    pairs, shifts = single_query_pairs(shapes, predicate=predicate, periodic=periodic, return_shifts=True)
     i, j = pairs
     # the owner: the tile holding the lower-left corner of the intersection of the two boxes
     bounds = shapes.bounds.reshape(-1, 4)
@@ -428,11 +411,10 @@ def _tile_pairs(pieces, tile, layout, degrees, periodic, grid, predicate, meta):
     i, j, shifts = i[mine], j[mine], shifts[mine]
     a = layout.build(data[i], degrees)
     b = layout.build(data[j], degrees) if box is None else layout.shifted(data[j], shifts, degrees)
-    with _numba_guard():
-        code = np.asarray(relate(a, b), dtype=np.int8)
-        touch = contact(a, b)
-        area = overlap_area(a, b)
-        ratio = iou(a, b)
+    code = np.asarray(relate(a, b), dtype=np.int8)
+    touch = contact(a, b)
+    area = overlap_area(a, b)
+    ratio = iou(a, b)
     frame = pd.DataFrame(
         {
             "a": pd.Series(ids[i], dtype=meta["a"].dtype),

@@ -36,7 +36,7 @@ def ellipse_rows_in_range(rows, coordinate_max, size_min, aspect_max):
     return True
 
 
-@loop
+@loop(rows=("theta", "out"))
 def direction_loop(theta, out):
     # returns the number of angles left as NaN (beyond REDUCE_LIMIT)
     large = 0
@@ -47,7 +47,7 @@ def direction_loop(theta, out):
     return large
 
 
-@loop
+@loop(rows=("theta", "rows"))
 def ellipse_direction_loop(theta, rows):
     # rows: cx, cy, a, b filled; w written here, (1, 0) for a circle (equal radii); returns the
     # number of angles left as NaN (beyond REDUCE_LIMIT)
@@ -100,7 +100,7 @@ def left_turns_certain(x0, y0, x1, y1, x2, y2, x3, y3):
     return 0
 
 
-@loop
+@loop(rows=("rows", "corners", "certain"))
 def rotated_box_loop(rows, corners, certain):
     # rows: cx, cy, hx, hy, wx, wy; corners (n, 4, 2); certain[i] = 1 when the float filter proves
     # all four turns left, 0 leaves the exact decision to the caller
@@ -111,7 +111,7 @@ def rotated_box_loop(rows, corners, certain):
         certain[i] = left_turns_certain(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7])
 
 
-@loop
+@loop(rows=("theta", "rows", "corners", "certain"))
 def rotated_box_angle_loop(theta, rows, corners, certain):
     # as rotated_box_loop, the direction first written into rows[:, 4:6] from the angle; returns
     # the number of angles beyond REDUCE_LIMIT, whose rows are left NaN for the caller
@@ -129,7 +129,7 @@ def rotated_box_angle_loop(theta, rows, corners, certain):
     return large
 
 
-@loop
+@loop(rows=("w", "out"))
 def atan2_loop(w, out):
     # the angle reported for a direction: math.atan2, as for single shapes (NumPy's arctan2 may
     # differ from the C library's in the last bit)

@@ -312,7 +312,7 @@ def _centre_line_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb, gap)
     return UNDECIDED
 
 
-@loop
+@loop(rows=("ia", "ib", "out"))
 def centre_line_rows(pa, ia, pb, ib, gap, out):
     """:func:`_centre_line_filter` (with ``gap``) on the ellipse pairs ``pa[ia[k]]``, ``pb[ib[k]]``
     that ``out[k] == 2`` marks undecided: ``out[k]`` becomes 0 or 1 where it decides."""

@@ -41,6 +41,30 @@ from collide2d._jit import kernel, loop
 _SHORT_ROW = 24  # rows up to this length are sorted by insertion, longer ones by np.sort
 
 
+# How the loops below are cut into slices of rows for threads (see collide2d._jit.loop). A loop
+# over a range of rows ``r0 .. r1 - 1`` (its first two arguments) runs the rows ``s .. e - 1`` of
+# that range on the same arrays; grid_rows and brute_rows also take the part of ``offsets`` and
+# ``out`` (their last two arguments) that those rows own: when counting (``out`` empty),
+# ``offsets[row - r0]`` is the count of row ``row``; when filling, ``offsets`` holds prefix sums
+# and the row is written at ``out[offsets[row - r0] - offsets[0]]``.
+def _range_count(args):
+    return args[1] - args[0]
+
+
+def _range_cut(args, s, e):
+    return (args[0] + s, args[0] + e) + args[2:]
+
+
+def _range_and_rows_cut(args, s, e):
+    offsets, out = args[-2], args[-1]
+    owned = (offsets[s:e], out) if out.shape[0] == 0 else (offsets[s : e + 1], out[offsets[s] - offsets[0] :])
+    return _range_cut(args[:-2], s, e) + owned
+
+
+_RANGE = (_range_count, _range_cut)
+_RANGE_AND_ROWS = (_range_count, _range_and_rows_cut)
+
+
 @kernel
 def cell_of(x, x0, inv, n):
     """Cell index of coordinate ``x``: ``floor((x - x0) * inv)`` clamped to ``[0, n - 1]``.
@@ -130,7 +154,7 @@ def _grid_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, x0, y0, inv, nx, n
     return count
 
 
-@loop
+@loop(pieces=_RANGE_AND_ROWS)
 def grid_rows(r0, r1, xmin, ymin, xmax, ymax, qid, tid, self_mode, x0, y0, inv, nx, ny, start, entries, offsets, out):
     """Count or fill the rows ``r0 .. r1 - 1`` (queries with ``r0 <= qid < r1``).
 
@@ -169,7 +193,7 @@ def _brute_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, out, pos):
     return count
 
 
-@loop
+@loop(pieces=_RANGE_AND_ROWS)
 def brute_rows(r0, r1, xmin, ymin, xmax, ymax, qid, tid, self_mode, offsets, out):
     """As :func:`grid_rows`, testing every query against every target."""
     fill = out.shape[0] > 0
@@ -210,16 +234,17 @@ def _sweep_position(u, xmin, ymin, xmax, ymax, qid, tid, self_mode, rows, keys, 
     return count
 
 
-@loop
-def sweep_rows(xmin, ymin, xmax, ymax, qid, tid, self_mode, offsets, rows, keys):
-    """Sweep and prune over elements sorted by ``xmin``: count or fill the pairs.
+@loop(pieces=_RANGE)
+def sweep_rows(u0, u1, xmin, ymin, xmax, ymax, qid, tid, self_mode, offsets, rows, keys):
+    """Sweep and prune over elements sorted by ``xmin``: count or fill the pairs found from the
+    elements ``u0 .. u1 - 1``.
 
     Counting (``rows`` empty): ``offsets[u]`` receives the number of pairs found from element
     ``u``. Filling: ``offsets`` holds their prefix sums and the pairs found from ``u`` go to
     ``rows/keys[offsets[u]:offsets[u + 1]]``.
     """
     fill = rows.shape[0] > 0
-    for u in prange(xmin.shape[0]):
+    for u in prange(u0, u1):
         if fill:
             _sweep_position(u, xmin, ymin, xmax, ymax, qid, tid, self_mode, rows, keys, offsets[u])
         else:
@@ -242,7 +267,13 @@ def scatter_rows(rows, keys, offsets):
     return out
 
 
-@loop
+def _sorted_rows_cut(args, s, e):
+    # rows s .. e - 1 of sort_rows: their offsets, and the keys from the first one's slice on
+    offsets, keys = args
+    return offsets[s : e + 1], keys[offsets[s] - offsets[0] :]
+
+
+@loop(pieces=(lambda args: args[0].shape[0] - 1, _sorted_rows_cut))
 def sort_rows(offsets, keys):
     """Sort each row slice ``keys[offsets[r] - offsets[0] : offsets[r + 1] - offsets[0]]`` in place."""
     base = offsets[0]
@@ -268,7 +299,7 @@ _CIRCLE_MARGIN = 16 * 2.0**-53
 _CIRCLE_RANGE = 2.0**460  # outside [1 / range, range] squares could underflow or overflow: no decision
 
 
-@loop
+@loop(rows=("ia", "ib", "out"))
 def ellipse_pair_filter(pa, ia, pb, ib, gap, out):
     """Cheap certain answers for ellipse pairs ``pa[ia[k]]``, ``pb[ib[k]]`` before the exact kernel.
 

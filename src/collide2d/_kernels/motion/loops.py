@@ -10,7 +10,7 @@ from collide2d._jit import loop
 from .rigid import move_xy, turn_vector
 
 
-@loop
+@loop(rows=("index", "origin", "turn", "shift", "out"))
 def move_ellipse_loop(params, index, origin, turn, shift, out):
     for k in prange(index.shape[0]):
         p = params[index[k]]
@@ -21,7 +21,7 @@ def move_ellipse_loop(params, index, origin, turn, shift, out):
         out[k, 4], out[k, 5] = turn_vector(p[4], p[5], c, s)
 
 
-@loop
+@loop(rows=("index", "origin", "turn", "shift", "out"))
 def move_segment_loop(params, index, origin, turn, shift, out):
     for k in prange(index.shape[0]):
         p = params[index[k]]
@@ -31,7 +31,7 @@ def move_segment_loop(params, index, origin, turn, shift, out):
         out[k, 2], out[k, 3] = move_xy(p[2], p[3], ox, oy, c, s, dx, dy)
 
 
-@loop
+@loop(rows=("index", "origin", "turn", "shift", "out"))
 def move_line_loop(params, index, origin, turn, shift, out):
     for k in prange(index.shape[0]):
         p = params[index[k]]
@@ -40,7 +40,7 @@ def move_line_loop(params, index, origin, turn, shift, out):
         out[k, 2], out[k, 3] = turn_vector(p[2], p[3], c, s)
 
 
-@loop
+@loop(rows=("index", "origin", "turn", "shift", "out"))
 def move_point_loop(params, index, origin, turn, shift, out):
     for k in prange(index.shape[0]):
         p = params[index[k]]
@@ -49,7 +49,7 @@ def move_point_loop(params, index, origin, turn, shift, out):
         )
 
 
-@loop
+@loop(rows=("index", "origin", "turn", "shift", "offsets"))
 def move_polygon_loop(params, verts, index, origin, turn, shift, offsets, out):
     """Polygon ``index[k]`` moved into ``out[offsets[k] : offsets[k] + count]``."""
     for k in prange(index.shape[0]):
