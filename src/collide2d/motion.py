@@ -1244,7 +1244,8 @@ def time_of_impact(
     angular_velocity_a, angular_velocity_b : array_like of shape (...), default 0
         Counter-clockwise turn rates in radians per unit time.
     t_max : array_like of shape (...), default 1
-        End of the time interval; ``>= 0`` (``inf`` allowed).
+        End of the time interval; ``>= 0`` (``inf`` allowed; for turning shapes the search is then
+        bounded as in the Notes, or refused).
 
     Returns
     -------
@@ -1259,10 +1260,13 @@ def time_of_impact(
     Raises
     ------
     TypeError
-        If `a` or `b` is not a collide2d shape or a motion argument is not numeric.
+        If `a` or `b` is not a collide2d shape or a motion argument is not numeric (a boolean or
+        a string is not).
     ValueError
-        If a velocity or angular velocity is not finite, `t_max` is negative or NaN, or the
-        batch shapes do not broadcast.
+        If a velocity or angular velocity is not finite, `t_max` is negative or NaN, the batch
+        shapes do not broadcast, or `t_max` is infinite for a turning pair whose search has no
+        finite end (a turning line; two different rates without relative translation and
+        overlapping bounding discs).
 
     See Also
     --------
@@ -1272,7 +1276,10 @@ def time_of_impact(
     Notes
     -----
     The time is found by advancing from 0 in steps that cannot pass a contact, each from the
-    separation and normal of :func:`collide2d.contact` at the time reached:
+    separation and normal of :func:`collide2d.contact` at the time reached, in a frame at the
+    pair (its shapes shifted by a common offset, exactly for coordinates near the pair, and moved
+    by the relative translation), so that a pair far from the origin gets the accuracy of the
+    same pair at the origin; a pair gets the same answer alone and in a batch:
 
     * **Pure translation** (both angular velocities 0): in the frame of `a`, `b` moves along a
       line, and the time is the ray cast of the relative motion against the Minkowski difference
@@ -1331,7 +1338,14 @@ def time_of_impact(
     apart beyond it continues the certified steps. Turning shapes apart at 0 by less than that
     noise are decided by the first-order motion of their witness points: a gap that opens is
     followed until it clears the noise, one that closes meets at once; gliding along
-    each other (no first-order change) they are decided by the sign of the float separation. A
+    each other (no first-order change) they are decided by the sign of the float separation.
+    A turning pair is searched only while the discs of its extents about the reference points
+    overlap (they translate whatever the turn): one whose discs never meet within ``t_max`` has no
+    contact, at once; the search starts where they meet and ends where they part for good. An
+    infinite ``t_max`` ends there too; without relative translation, after one period ``2 pi /
+    |w|`` of the relative motion when one shape turns or both turn at the same rate; other
+    turning pairs with discs overlapping forever are refused (``ValueError``). The stop rule
+    bounds the gap at the answer of a turning pair by the reach of the turn over the tolerance. A
     search that has not ended after 4000 rounds (a step each, or a batch of steps for a
     crawling pair; the slowest crawl of the tests, about a million certified steps, ends within
     208) stops with a ``RuntimeWarning`` and returns the last time known apart, a lower bound.
@@ -1457,7 +1471,8 @@ def query_impacts(
     Raises
     ------
     TypeError
-        If `shapes` is not a shape collection or a motion argument is not numeric.
+        If `shapes` is not a shape collection or a motion argument is not numeric (a boolean or
+        a string is not).
     ValueError
         If a velocity is not finite or has the wrong shape, or `t_max` is negative or not finite.
 
