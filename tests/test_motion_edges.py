@@ -173,7 +173,7 @@ def _circle_reference(ca, ra, va, cb, rb, vb, t_max):
         return t if t <= t_max else None
 
 
-@pytest.mark.parametrize("far", [1e6, 1e9, 1e12, 1e15, 2.0**52, -3e17])
+@pytest.mark.parametrize("far", [1e6, 1e9, 1e12, 1e15, 2.0**52, -3e13])
 def test_circles_far_from_the_origin(far):
     rng = np.random.default_rng(int(abs(far)) % 1000)
     n, t_max = 60, 5.0
@@ -224,8 +224,6 @@ def test_huge_turns_that_cannot_close_the_gap(w):
     for t_max in (1.0, 1e14, math.inf):
         for a, b, va, vb in ((ellipse, circle, (0, 0), (1, 0)), (ellipse, circle, (0, 0), (0, 0)),
                              (box, circle, (0, 0), (0, 1)), (ellipse, c2.Ellipse((5, 0), (2, 1)), (0, 0), (0, 0))):
-            if isinstance(b, c2.Ellipse) and t_max == math.inf:
-                continue  # both turning at different rates, discs apart: still inf (below)
             assert _timed(lambda: c2.time_of_impact(a, b, va, vb, angular_velocity_a=w, t_max=t_max)).time == math.inf
             assert _timed(lambda: c2.time_of_impact(b, a, vb, va, angular_velocity_b=w, t_max=t_max)).time == math.inf
     pair = (c2.Ellipse((0, 0), (2, 1)), c2.Ellipse((7, 0), (3, 1)))
@@ -250,10 +248,12 @@ def test_infinite_t_max_with_turning_shapes():
     # one turning shape, no translation: periodic, bounded by one turn
     hit = _timed(lambda: c2.time_of_impact(ellipse, circle, angular_velocity_a=1.0, t_max=math.inf))
     assert hit.time == pytest.approx(c2.time_of_impact(ellipse, circle, angular_velocity_a=1.0, t_max=10).time, abs=1e-11)
-    # the same rate on both: periodic too; these two stay perpendicular and never touch
+    # the same rate on both: periodic too; these two stay perpendicular and never touch (also
+    # with a finite t_max of many turns: one period decides)
     other = c2.Ellipse((2.9, 0), (1, 0.2))
-    assert _timed(lambda: c2.time_of_impact(ellipse, other, angular_velocity_a=1.0, angular_velocity_b=1.0,
-                                            t_max=math.inf)).time == math.inf
+    for t_max, w in ((math.inf, 1.0), (1e9, 1.0), (1.0, 1e12)):
+        assert _timed(lambda: c2.time_of_impact(ellipse, other, angular_velocity_a=w, angular_velocity_b=w,
+                                                t_max=t_max)).time == math.inf
     # translation: bounded by the time the discs part for good
     assert _timed(lambda: c2.time_of_impact(ellipse, circle, (0, 0), (0, 1e-3), angular_velocity_a=1.0,
                                             t_max=math.inf)).time < 2.0

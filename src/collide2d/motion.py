@@ -971,18 +971,19 @@ def _bound_turning(motion, live, t_max, free, upper, state):
         return live, t_end
     enter, leave = _disc_window(motion, turning)
     t_end[turning] = np.minimum(t_max[turning], leave)
-    open_ended = turning[~np.isfinite(t_end[turning]) & np.isfinite(enter)]
-    if open_ended.size:
-        wa, wb = np.abs(motion.wa[open_ended]), np.abs(motion.wb[open_ended])
-        periodic = np.isfinite(motion.reach_a[open_ended] + motion.reach_b[open_ended]) & (
-            (wa == 0.0) | (wb == 0.0) | (motion.wa[open_ended] == motion.wb[open_ended]))
-        if not periodic.all():
-            raise ValueError(
-                "t_max=inf needs a finite end of the search for turning shapes: a turning line, or two "
-                "shapes turning at different rates without relative translation whose bounding discs "
-                "overlap, may meet at any later time; give a finite t_max")
-        # one period of the relative motion, and a little more (its rounding)
-        t_end[open_ended] = 2.0 * math.pi / np.maximum(wa, wb) * (1.0 + _DISC_MARGIN)
+    # without relative translation, one shape turning or both at the same rate: seen from a, the
+    # pair repeats itself after 2 pi / |w|; one period (and its rounding) decides
+    wa, wb = motion.wa[turning], motion.wb[turning]
+    v = motion.vb[turning] - motion.va[turning]
+    periodic = ((v[:, 0] == 0.0) & (v[:, 1] == 0.0) & np.isfinite(motion.reach_a[turning] + motion.reach_b[turning])
+                & ((wa == 0.0) | (wb == 0.0) | (wa == wb)))
+    period = 2.0 * math.pi / np.maximum(np.abs(wa), np.abs(wb)) * (1.0 + _DISC_MARGIN)
+    t_end[turning] = np.where(periodic, np.minimum(t_end[turning], period), t_end[turning])
+    if not np.all(np.isfinite(t_end[turning]) | np.isinf(enter)):
+        raise ValueError(
+            "t_max=inf needs a finite end of the search for turning shapes: a turning line, or two "
+            "shapes turning at different rates without relative translation whose bounding discs "
+            "overlap, may meet at any later time; give a finite t_max")
     never = turning[np.isinf(enter) | (enter > t_end[turning])]
     later = (enter > 0.0) & np.isfinite(enter) & (enter <= t_end[turning])
     if later.any():
