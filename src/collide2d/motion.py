@@ -125,11 +125,11 @@ def _extents(shape, ref):
     return r * (1.0 + 8 * _ULP)
 
 
-def _turn_extents(shape):
+def _turn_extents(shape, extents):
     """The extents that bound how fast a turn about the reference point moves the shape's
-    boundary: those of :func:`_extents`, but 0 for circles (a turn about the centre leaves the
-    set as it is)."""
-    r = _extents(shape, reference_points(shape))
+    boundary: its :func:`_extents`, but 0 for circles (a turn about the centre leaves the set as
+    it is)."""
+    r = extents.copy()
     if shape._kind == "ellipse":
         p = shape._flat_params()
         r[p[:, 2] == p[:, 3]] = 0.0
@@ -186,6 +186,8 @@ def _moved(shape, index, origin, turn, shift, single=False):
 def _turns(angle):
     """``(cos, sin)`` of the angles (an array), ``(1, 0)`` exactly for 0: the turns of the moved
     shapes, one code path for single pairs and batches (so that both get the same floats)."""
+    if angle.shape == (1,) and angle[0] == 0.0:
+        return np.array([[1.0, 0.0]])
     turn = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
     turn[angle == 0.0] = (1.0, 0.0)
     return turn
@@ -409,17 +411,18 @@ class _Motion:
     def __init__(self, a, b, index_a, index_b, va, vb, wa, wb, offset_b=None):
         n = index_a.shape[0]
         self.va, self.vb, self.wa, self.wb = va, vb, wa, wb
-        ref_a = reference_points(a)[index_a]
-        ref_b = reference_points(b)[index_b]
+        refs_a, refs_b = reference_points(a), reference_points(b)
+        ref_a, ref_b = refs_a[index_a], refs_b[index_b]
         if offset_b is not None:
             ref_b = ref_b + offset_b
         finite = lambda r: np.where(np.isfinite(r), r, 0.0)  # noqa: E731  (a line: its point only)
-        ext_a = _extents(a, reference_points(a))[index_a]
-        ext_b = _extents(b, reference_points(b))[index_b]
+        exts_a, exts_b = _extents(a, refs_a), _extents(b, refs_b)
+        ext_a, ext_b = exts_a[index_a], exts_b[index_b]
         self.frame = _frame_offsets(ref_a, ref_b, finite(ext_a), finite(ext_b)) if n else np.zeros((0, 2))
         # the shapes at 0 as given (the exact decision at 0 is on them) ...
         self.given = (a, b, index_a, index_b, ref_a, ref_b, offset_b)
-        if offset_b is None and not self.frame.any():
+        self.shifted = offset_b is not None or bool(self.frame.any())
+        if not self.shifted:
             self.a, self.b, self.ia, self.ib, self.ref_a, self.ref_b, self.offset_b = self.given
         else:  # ... and shifted into the frame of each pair, once (one rounding of each coordinate)
             rows, one = np.arange(n), np.tile([1.0, 0.0], (n, 1))
@@ -430,8 +433,9 @@ class _Motion:
             self.ref_a, self.ref_b = reference_points(self.a), reference_points(self.b)
         self.reach_a, self.reach_b = ext_a, ext_b  # the extents about the reference points (inf: a line)
         # |w| r: the speed bound of the turn (0 without a turn, also for a line)
-        self.ext_a = np.where(wa == 0.0, 0.0, _turn_extents(a)[index_a]) * np.abs(wa)
-        self.ext_b = np.where(wb == 0.0, 0.0, _turn_extents(b)[index_b]) * np.abs(wb)
+        self.ext_a = np.where(wa == 0.0, 0.0, _turn_extents(a, exts_a)[index_a]) * np.abs(wa)
+        self.ext_b = np.where(wb == 0.0, 0.0, _turn_extents(b, exts_b)[index_b]) * np.abs(wb)
+        self._sizes = np.maximum(finite(ext_a), finite(ext_b))
         self.still = (wa == 0.0) & (wb == 0.0)  # pure translation: b moves relative to a
 
     def _scales(self, rows, values, t):
@@ -457,7 +461,7 @@ class _Motion:
         from collide2d import measurement
 
         n = rows.shape[0]
-        if given:
+        if given and self.shifted:
             a, b, ia, ib, ref_a, ref_b, offset_b = self.given
             shift_b = np.zeros((n, 2)) if offset_b is None else offset_b[rows]
             a = _moved(a, ia[rows], np.zeros((n, 2)), np.tile([1.0, 0.0], (n, 1)), np.zeros((n, 2)))
@@ -516,12 +520,6 @@ class _Motion:
     def sizes(self, rows):
         """The larger finite extent of the two shapes of pairs ``rows`` about their reference
         points (a line has none: 0)."""
-        if not hasattr(self, "_sizes"):
-            size = []
-            for shape, index in ((self.a, self.ia), (self.b, self.ib)):
-                r = _extents(shape, reference_points(shape))[index]
-                size.append(np.where(np.isfinite(r), r, 0.0))
-            self._sizes = np.maximum(*size)
         return self._sizes[rows]
 
     def noise(self, rows, values):
