@@ -133,11 +133,12 @@ def test_points_near_the_origin_against_moving_lines_and_segments(segment):
         _check_times(c2.time_of_impact(two, one, vq[k], vp[k], t_max=T_MAX).time, cases[k : k + 1], T_MAX)
 
 
-def test_query_impacts_finds_points_near_the_origin():
-    cases = _near_origin_family(11, 40, True)
+@pytest.mark.parametrize("segment", [False, True])
+def test_query_impacts_finds_points_near_the_origin(segment):
+    cases = _near_origin_family(11 + segment, 30, segment)
     for k in range(0, len(cases), 2):
         p, vp, q, d, vq, want = cases[k]
-        shapes = [c2.Point(p), c2.Segment(q, (q[0] + d[0], q[1] + d[1]))]
+        shapes = [c2.Point(p), c2.Segment(q, (q[0] + d[0], q[1] + d[1])) if segment else c2.Line(q, d)]
         for order in (shapes, shapes[::-1]):
             velocity = [vp, vq] if order is shapes else [vq, vp]
             hits = c2.query_impacts(order, velocity, t_max=T_MAX)
