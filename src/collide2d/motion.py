@@ -930,7 +930,6 @@ def _disc_window(motion, rows):
     v = motion.vb[rows] - motion.va[rows]
     speed = np.hypot(v[:, 0], v[:, 1])
     gap = np.hypot(d0[:, 0], d0[:, 1])
-    enter, leave = np.zeros(rows.size), np.full(rows.size, np.inf)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         radius = radius + _DISC_MARGIN * (radius + gap)
         u = v / np.where(speed > 0.0, speed, 1.0)[:, None]
