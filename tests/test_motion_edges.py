@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 import collide2d as c2
+from collide2d import motion
 
 T_MAX = 20.0
 TOL = 1e-12  # of t_max: the accuracy of a translation at every coordinate magnitude
@@ -307,3 +308,23 @@ def test_motion_arguments_refuse_booleans_and_strings():
     with pytest.raises(TypeError, match="velocity"):
         c2.query_impacts(balls, (True, False))
     assert c2.query_impacts(balls, [(1, 0), (0, 0)], t_max=np.int64(2)).time.tolist() == [1.0]
+
+
+def test_turning_in_step_and_drifting(monkeypatch):
+    """Two ellipses turning in step, their discs overlapping, kept apart by their shapes (they stay
+    perpendicular), drifting: whole periods are skipped while the drift cannot close the gap of a
+    period. At 1e9 rad per unit time the conservative advancement alone stopped after its 4000
+    rounds with a warning (10 s)."""
+    e, o = c2.Ellipse((0, 0), (2, 0.5), direction=(0, 1)), c2.Ellipse((2.9, 0), (1, 0.2))
+    for w in (1e6, 1e9, 1e12):
+        got = _timed(lambda: c2.time_of_impact(e, o, (0, 0), (1e-4, 0), angular_velocity_a=w, angular_velocity_b=w))
+        assert got.time == math.inf
+    # drifting together: the same times as the search without skipping (to its tolerance)
+    cases = [(50.0, (-0.1, 0.0)), (50.0, (-0.2, 0.01)), (20.0, (-0.15, -0.02)), (200.0, (-0.12, 0.03)), (50.0, (0.0, 0.3))]
+    skipped = [c2.time_of_impact(e, o, (0, 0), v, angular_velocity_a=w, angular_velocity_b=w, t_max=10).time
+               for w, v in cases]
+    assert sum(math.isfinite(t) for t in skipped) == 4
+    monkeypatch.setattr(motion, "_SKIP_FROM", math.inf)
+    for (w, v), got in zip(cases, skipped):
+        want = c2.time_of_impact(e, o, (0, 0), v, angular_velocity_a=w, angular_velocity_b=w, t_max=10).time
+        assert got == pytest.approx(want, abs=1e-11) or got == want == math.inf
