@@ -842,17 +842,20 @@ def test_turning_ellipse_pairs_against_perram_wertheim(seed):
 @pytest.mark.nojit
 @pytest.mark.parametrize("far", [1e3, 1e6, 1e9])
 def test_far_from_the_origin(far, monkeypatch):
-    # the moved coordinates round to ulps of `far`: the time moves by about that over the speed,
-    # and the search must not crawl through the rounding (a regression: thousands of probes)
+    # the search runs in a frame at the pair (the moved coordinates would round to ulps of `far`):
+    # the time is that of the same pair at the origin up to the rounding of the input far + 5.1
+    # (half an ulp of `far`, over the speed; was 64 ulps), and the search does not crawl through
+    # rounding (a regression: thousands of probes)
     calls = []
     contact = motion._Motion.contact
-    monkeypatch.setattr(motion._Motion, "contact", lambda self, rows, t, exact=True: calls.append(1) or contact(self, rows, t, exact))
+    monkeypatch.setattr(motion._Motion, "contact",
+                        lambda self, rows, t, exact=True, **given: calls.append(1) or contact(self, rows, t, exact, **given))
     a, b = c2.Circle((far, 0.3), 1), c2.Circle((far + 5.1, 0.7), 1.3)
     near = c2.time_of_impact(c2.Circle((0.0, 0.3), 1), c2.Circle((5.1, 0.7), 1.3), velocity_b=(-3.7, 0.1), t_max=2)
     for w in (0.0, 0.5):
         calls.clear()
         got = c2.time_of_impact(a, b, velocity_b=(-3.7, 0.1), angular_velocity_a=w, t_max=2)
-        assert got.time == pytest.approx(near.time, abs=1e-12 + 64 * far * 2.0**-52 / 3.7)
+        assert got.time == pytest.approx(near.time, abs=1e-12 + 2 * far * 2.0**-52 / 3.7)
         assert len(calls) < 200
 
 

@@ -116,6 +116,18 @@ def _exponent(x):
     return math.frexp(x)[1]  # x = m 2**e with 0.5 <= m < 1
 
 
+def _exponents(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
+    """The exponents of the largest and smallest non-zero coordinate or size of a pair (a line's
+    direction has no size), or None when every one is 0."""
+    parts = [row[:2] if kind == "line" else _numbers(kind, row, verts)
+             for kind, row, verts in ((kind_a, row_a, verts_a), (kind_b, row_b, verts_b))]
+    values = np.abs(np.concatenate(parts))
+    nonzero = values[values != 0.0]
+    if nonzero.size == 0:
+        return None
+    return _exponent(float(nonzero.max())), _exponent(float(nonzero.min()))
+
+
 def pair_shift(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     """``(k, centred)``: the power of two ``2**k`` for the pair, and whether it tames the pair.
 
@@ -124,14 +136,10 @@ def pair_shift(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     brings the largest number to ``[0.5, 1)`` when an ellipse is involved (its kernels raise lengths
     to the fourth power), else centres the numbers with the largest at most ``2**500``.
     """
-    parts = [row[:2] if kind == "line" else _numbers(kind, row, verts)  # a direction has no size
-             for kind, row, verts in ((kind_a, row_a, verts_a), (kind_b, row_b, verts_b))]
-    values = np.abs(np.concatenate(parts))
-    nonzero = values[values != 0.0]
-    if nonzero.size == 0:
+    exponents = _exponents(kind_a, row_a, verts_a, kind_b, row_b, verts_b)
+    if exponents is None:
         return 0, True
-    e_hi = _exponent(float(nonzero.max()))
-    e_lo = _exponent(float(nonzero.min()))
+    e_hi, e_lo = exponents
     centred = e_hi - e_lo <= SPAN_MAX
     for kind, row in ((kind_a, row_a), (kind_b, row_b)):
         if kind == "line":
@@ -305,7 +313,12 @@ def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb):
     small_a = 0.0 < _extent(kind_a, pa, va) < limit
     small_b = 0.0 < _extent(kind_b, pb, vb) < limit
     if not (small_a or small_b):
-        return _scaled_contact(kernel, kind_a, pa, va, kind_b, pb, vb)
+        # a harmless offset far below the sizes (a point at 1e-300 beside a segment of length 40):
+        # the largest number scaled to at most TAME_HI, so that a squared cross product of the
+        # flat kernels (degree 4 in the lengths: a point's squared distance to an edge) stays finite
+        k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
+        k = min(k, _exponent(TAME_HI) - _exponents(kind_a, pa, va, kind_b, pb, vb)[0])
+        return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k)), k)
     empty = np.zeros((0, 2))
     qa = _reference(kind_a, pa, va)
     qb = _reference(kind_b, pb, vb)

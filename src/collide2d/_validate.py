@@ -38,6 +38,20 @@ def as_float_array(value, name, *, vector=False) -> np.ndarray:
     return array
 
 
+def as_limit_array(value, name, *, unit="inf for no limit"):
+    """A limit (``t_max``, ``max_distance``) as a float64 array: real numbers, not booleans, not NaN,
+    not negative; ``inf`` allowed (``unit`` says what it means in the error)."""
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{name} must be a number or an array of numbers, got {type(value).__name__}")
+    array = np.asarray(value)
+    if array.dtype == object or not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
+        raise TypeError(f"{name} must contain real numbers, got dtype {array.dtype}")
+    array = array.astype(np.float64)
+    if np.any(np.isnan(array)) or np.any(array < 0):
+        raise ValueError(f"{name} must be >= 0 ({unit}), got NaN or a negative value")
+    return array
+
+
 def as_positive_array(value, name, *, vector=False):
     """Like :func:`as_float_array`, and every entry must be strictly positive."""
     array = as_float_array(value, name, vector=vector)

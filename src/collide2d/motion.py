@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _angles, _dispatch
-from collide2d._validate import as_float_array
+from collide2d._validate import as_float_array, as_limit_array, is_real_scalar
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 from collide2d.table import ShapeTable
 
@@ -125,15 +125,36 @@ def _extents(shape, ref):
     return r * (1.0 + 8 * _ULP)
 
 
-def _turn_extents(shape):
+def _turn_extents(shape, extents):
     """The extents that bound how fast a turn about the reference point moves the shape's
-    boundary: those of :func:`_extents`, but 0 for circles (a turn about the centre leaves the
-    set as it is)."""
-    r = _extents(shape, reference_points(shape))
+    boundary: its :func:`_extents`, but 0 for circles (a turn about the centre leaves the set as
+    it is)."""
+    r = extents.copy()
     if shape._kind == "ellipse":
         p = shape._flat_params()
         r[p[:, 2] == p[:, 3]] = 0.0
     return r
+
+
+def _dtype(value):
+    """The dtype NumPy gives ``value`` (None for a ragged sequence: as_float_array names it)."""
+    try:
+        return np.asarray(value).dtype
+    except (TypeError, ValueError):
+        return None
+
+
+def _motion_numbers(value, name, vector=False):
+    """A motion argument as a float64 array (:func:`collide2d._validate.as_float_array`), refusing
+    booleans as ``raycast``'s ``max_distance`` does: ``True`` is not a speed, an angle or a time.
+    ``t_max`` (``vector=None``) may be infinite, not NaN or negative."""
+    parts = value if isinstance(value, (tuple, list)) else (value,)
+    if any(isinstance(x, (bool, np.bool_)) for x in parts) or (
+            not isinstance(value, (str, bytes)) and _dtype(value) == np.bool_):
+        raise TypeError(f"{name} must be a number or an array of numbers, not a boolean")
+    if vector is None:
+        return as_limit_array(value, name, unit="inf allowed")
+    return as_float_array(value, name, vector=vector)
 
 
 def _kernel_shape(kind, params, verts=None):
@@ -160,6 +181,16 @@ def _moved(shape, index, origin, turn, shift, single=False):
     out = np.empty((index.shape[0], params.shape[1]))
     getattr(loops, f"move_{kind}_loop")(params, index, origin, turn, shift, out)
     return _kernel_shape(kind, out[0] if single else out)
+
+
+def _turns(angle):
+    """``(cos, sin)`` of the angles (an array), ``(1, 0)`` exactly for 0: the turns of the moved
+    shapes, one code path for single pairs and batches (so that both get the same floats)."""
+    if angle.shape == (1,) and angle[0] == 0.0:
+        return np.array([[1.0, 0.0]])
+    turn = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+    turn[angle == 0.0] = (1.0, 0.0)
+    return turn
 
 
 # -- translate and rotate -----------------------------------------------------------------------------
@@ -358,101 +389,153 @@ class Impact(NamedTuple):
     normal: np.ndarray  #: unit normal from a to b at that time (NaN if undefined)
 
 
+def _frame_offsets(ref_a, ref_b, reach_a, reach_b):
+    """Per pair, the origin ``c`` of the frame in which its search runs: ``ref_a`` rounded to a
+    multiple of the power of two ``G >= 2 D``, ``D`` the largest distance of a coordinate of the
+    pair from ``ref_a`` (``reach`` the finite extents about the reference points).
+
+    The moved coordinates round to ulps of their magnitude, so a pair far from the origin (two
+    circles at 2**52) searched where it lies loses every bit of its gap; in a frame at ``c`` its
+    coordinates are of the size of the pair. ``c`` is 0 for a pair within ``D`` of the origin; else
+    a multiple of ``G``, and every coordinate ``x`` of the pair is within ``D + G / 2 <= G`` of it,
+    so ``x - c`` is exact whenever the ulp of ``x`` divides ``G`` and ``|x - c| < 2**53 ulp(x)``
+    (Sterbenz's lemma, generalised: Muller et al., *Handbook of Floating-Point Arithmetic*, 2.4),
+    in particular for every coordinate of magnitude between ``G`` and ``2**52 G``.
+    """
+    span = np.maximum(reach_a, np.hypot(*(ref_b - ref_a).T) + reach_b)
+    _, exponent = np.frexp(np.maximum(2.0 * span, np.finfo(np.float64).tiny))
+    grid = np.ldexp(1.0, exponent)[:, None]  # a power of two >= 2 D
+    return np.rint(ref_a / grid) * grid  # exact: scaling by a power of two, an integer, scaled back
+
+
 class _Motion:
-    """The moving pairs of one call: flat per-pair arrays over the broadcast batch."""
+    """The moving pairs of one call: flat per-pair arrays over the broadcast batch.
+
+    The search runs in a frame per pair (see :func:`_frame_offsets`): the shapes are shifted by
+    ``-frame`` once, and every evaluation moves ``a`` by its turn only and ``b`` by its turn and the
+    relative translation ``(v_b - v_a) t`` (the coordinates stay of the size of the pair wherever it
+    lies and however fast it moves). Witness points come back in the frame moved with ``a``'s
+    translation (``+ v_a t``); :func:`_impact_flat` adds ``frame`` to the point it returns.
+    """
 
     def __init__(self, a, b, index_a, index_b, va, vb, wa, wb, offset_b=None):
-        self.a, self.b = a, b
-        self.ia, self.ib = index_a, index_b
+        n = index_a.shape[0]
         self.va, self.vb, self.wa, self.wb = va, vb, wa, wb
-        self.offset_b = offset_b  # a translation of b (periodic images), or None
-        self.ref_a = reference_points(a)[index_a]
-        self.ref_b = reference_points(b)[index_b]
+        refs_a, refs_b = reference_points(a), reference_points(b)
+        ref_a, ref_b = refs_a[index_a], refs_b[index_b]
         if offset_b is not None:
-            self.ref_b = self.ref_b + offset_b
+            ref_b = ref_b + offset_b
+        finite = lambda r: np.where(np.isfinite(r), r, 0.0)  # noqa: E731  (a line: its point only)
+        exts_a, exts_b = _extents(a, refs_a), _extents(b, refs_b)
+        ext_a, ext_b = exts_a[index_a], exts_b[index_b]
+        self.frame = _frame_offsets(ref_a, ref_b, finite(ext_a), finite(ext_b)) if n else np.zeros((0, 2))
+        # the shapes at 0 as given (the exact decision at 0 is on them) ...
+        self.given = (a, b, index_a, index_b, ref_a, ref_b, offset_b)
+        self.shifted = offset_b is not None or bool(self.frame.any())
+        if not self.shifted:
+            self.a, self.b, self.ia, self.ib, self.ref_a, self.ref_b, self.offset_b = self.given
+        else:  # ... and shifted into the frame of each pair, once (one rounding of each coordinate)
+            rows, one = np.arange(n), np.tile([1.0, 0.0], (n, 1))
+            shift_b = -self.frame if offset_b is None else offset_b - self.frame
+            self.a = _moved(a, np.ascontiguousarray(index_a), np.zeros((n, 2)), one, np.ascontiguousarray(-self.frame))
+            self.b = _moved(b, np.ascontiguousarray(index_b), np.zeros((n, 2)), one, np.ascontiguousarray(shift_b))
+            self.ia, self.ib, self.offset_b = rows, rows, None
+            self.ref_a, self.ref_b = reference_points(self.a), reference_points(self.b)
+        self.reach_a, self.reach_b = ext_a, ext_b  # the extents about the reference points (inf: a line)
         # |w| r: the speed bound of the turn (0 without a turn, also for a line)
-        self.ext_a = np.where(wa == 0.0, 0.0, _turn_extents(a)[index_a]) * np.abs(wa)
-        self.ext_b = np.where(wb == 0.0, 0.0, _turn_extents(b)[index_b]) * np.abs(wb)
+        self.ext_a = np.where(wa == 0.0, 0.0, _turn_extents(a, exts_a)[index_a]) * np.abs(wa)
+        self.ext_b = np.where(wb == 0.0, 0.0, _turn_extents(b, exts_b)[index_b]) * np.abs(wb)
+        self._sizes = np.maximum(finite(ext_a), finite(ext_b))
         self.still = (wa == 0.0) & (wb == 0.0)  # pure translation: b moves relative to a
 
-    def contact(self, rows, t, exact=True):
-        """Contact values (n, 9) of pairs ``rows`` at times ``t``, witness points in the fixed
-        frame; with ``exact``, the sign of the separation is that of the exact predicates (see
-        :func:`collide2d.contact`), else the float one."""
-        if rows.shape[0] == 1:
-            return self._contact_one(int(rows[0]), float(t[0]), exact)
+    def _scales(self, rows, values, t):
+        """The scale of the float noise of the separations ``values`` of pairs ``rows`` at times
+        ``t``: the largest coordinate of their witness points, or of a line's point, in the frame
+        of the pair. The separation from a line is computed from its point, which may lie far
+        from the witness (a line through (17, -20) meeting a point at the origin: its float
+        separation is noise at 20 ulps of 1, not at the witness's ulps of 0); the other kinds are
+        measured from their vertices and centres, within their extent of the witness (see
+        :meth:`noise`, which adds the extents)."""
+        scale = np.abs(values[:, 3:7]).max(axis=1)
+        for shape, ref, v in ((self.a, self.ref_a, self.va), (self.b, self.ref_b, self.vb)):
+            if shape._kind == "line":
+                scale = np.maximum(scale, np.abs(ref[rows] + v[rows] * t[:, None]).max(axis=1))
+        return scale
+
+    def contact(self, rows, t, exact=True, given=False):
+        """Contact values (n, 10) of pairs ``rows`` at times ``t``, witness points in the frame of
+        the pair (see the class) moved with ``a``'s translation, and in column 9 the scale of the
+        coordinates as evaluated (see :meth:`_scales`); with ``exact``, the sign of the separation
+        is that of the exact predicates (see :func:`collide2d.contact`), else the float one. With
+        ``given`` (times 0 only), the shapes as given, witness points shifted into the frame."""
         from collide2d import measurement
 
         n = rows.shape[0]
-        still = self.still[rows]
+        if given and self.shifted:
+            a, b, ia, ib, ref_a, ref_b, offset_b = self.given
+            shift_b = np.zeros((n, 2)) if offset_b is None else offset_b[rows]
+            a = _moved(a, ia[rows], np.zeros((n, 2)), np.tile([1.0, 0.0], (n, 1)), np.zeros((n, 2)))
+            b = _moved(b, ib[rows], np.zeros((n, 2)), np.tile([1.0, 0.0], (n, 1)), np.ascontiguousarray(shift_b))
+            values = np.array(_dispatch.contact_values(a, b)).reshape(n, 9)
+            self.raw = values[:, 0].copy()
+            if exact:
+                measurement._sign_consistent(a, b, values[:, 0])
+            values[:, 3:5] -= self.frame[rows]
+            values[:, 5:7] -= self.frame[rows]
+            return np.concatenate([values, self._scales(rows, values, np.zeros(n))[:, None]], axis=1)
+        if n == 1:
+            return self._contact_one(int(rows[0]), float(t[0]), exact)
         va, vb = self.va[rows], self.vb[rows]
         tt = t[:, None]
-        shift_a = np.where(still[:, None], 0.0, va * tt)
-        shift_b = np.where(still[:, None], (vb - va) * tt, vb * tt)
+        shift_b = (vb - va) * tt
         if self.offset_b is not None:
             shift_b = shift_b + self.offset_b[rows]
-        angle_a = self.wa[rows] * t
-        angle_b = self.wb[rows] * t
-        turn_a = np.stack([np.cos(angle_a), np.sin(angle_a)], axis=-1)
-        turn_b = np.stack([np.cos(angle_b), np.sin(angle_b)], axis=-1)
-        turn_a[angle_a == 0.0] = (1.0, 0.0)
-        turn_b[angle_b == 0.0] = (1.0, 0.0)
-        a = _moved(self.a, self.ia[rows], np.ascontiguousarray(self.ref_a[rows]), turn_a, shift_a)
+        turn_a, turn_b = _turns(self.wa[rows] * t), _turns(self.wb[rows] * t)
+        a = _moved(self.a, self.ia[rows], np.ascontiguousarray(self.ref_a[rows]), turn_a, np.zeros((n, 2)))
         b = _moved(self.b, self.ib[rows], np.ascontiguousarray(self.ref_b[rows]), turn_b, shift_b)
         values = np.array(_dispatch.contact_values(a, b)).reshape(n, 9)
         self.raw = values[:, 0].copy()  # the float separation, before its sign is made exact
         if exact:
             measurement._sign_consistent(a, b, values[:, 0])
-        frame = np.where(still[:, None], va * tt, 0.0)
+        frame = va * tt
         values[:, 3:5] += frame
         values[:, 5:7] += frame
-        return values
+        return np.concatenate([values, self._scales(rows, values, t)[:, None]], axis=1)
 
     def _contact_one(self, r, t, exact):
         """:meth:`contact` of the one pair ``r`` at the time ``t``: the same moves and kernels,
-        through the scalar path of the contact (no batch loops) and Python floats around it."""
+        through the scalar path of the contact (no batch loops), the same floats."""
         from collide2d import measurement
 
-        still = bool(self.still[r])
-        (vax, vay), (vbx, vby) = self.va[r].tolist(), self.vb[r].tolist()
-        if still:
-            shift_a, shift_b = (0.0, 0.0), ((vbx - vax) * t, (vby - vay) * t)
-        else:
-            shift_a, shift_b = (vax * t, vay * t), (vbx * t, vby * t)
+        va, vb = self.va[r : r + 1], self.vb[r : r + 1]
+        tt = np.array([[t]])
+        shift_b = (vb - va) * tt
         if self.offset_b is not None:
-            ox, oy = self.offset_b[r].tolist()
-            shift_b = (shift_b[0] + ox, shift_b[1] + oy)
+            shift_b = shift_b + self.offset_b[r : r + 1]
         moved = []
-        for shape, index, ref, w, shift in ((self.a, self.ia, self.ref_a, self.wa, shift_a),
+        for shape, index, ref, w, shift in ((self.a, self.ia, self.ref_a, self.wa, np.zeros((1, 2))),
                                             (self.b, self.ib, self.ref_b, self.wb, shift_b)):
-            angle = float(w[r]) * t
-            turn = (math.cos(angle), math.sin(angle)) if angle != 0.0 else (1.0, 0.0)
-            moved.append(_moved(shape, index[r : r + 1], np.ascontiguousarray(ref[r : r + 1]), np.array([turn]),
-                                np.array([shift]), single=True))
+            moved.append(_moved(shape, index[r : r + 1], np.ascontiguousarray(ref[r : r + 1]),
+                                _turns(w[r : r + 1] * t), shift, single=True))
         a, b = moved
         values = np.array([_dispatch.contact_values(a, b)])
         self.raw = values[:, 0].copy()
         if exact:
             values[0, 0] = measurement._sign_consistent(a, b, float(values[0, 0]))
-        if still:
-            values[0, 3:7] += (vax * t, vay * t, vax * t, vay * t)
-        return values
+        frame = va * tt
+        values[:, 3:5] += frame
+        values[:, 5:7] += frame
+        return np.concatenate([values, self._scales(np.array([r]), values, tt[0])[:, None]], axis=1)
 
     def sizes(self, rows):
         """The larger finite extent of the two shapes of pairs ``rows`` about their reference
         points (a line has none: 0)."""
-        if not hasattr(self, "_sizes"):
-            size = []
-            for shape, index in ((self.a, self.ia), (self.b, self.ib)):
-                r = _extents(shape, reference_points(shape))[index]
-                size.append(np.where(np.isfinite(r), r, 0.0))
-            self._sizes = np.maximum(*size)
         return self._sizes[rows]
 
     def noise(self, rows, values):
         """The float noise of the separations ``values`` of pairs ``rows``: ``_GRAZE`` times the
-        largest coordinate of their witness points or size of their shapes."""
-        return _GRAZE * np.maximum(np.abs(values[:, 3:7]).max(axis=1), self.sizes(rows))
+        largest coordinate of the pairs as evaluated (column 9) or size of their shapes."""
+        return _GRAZE * np.maximum(values[:, 9], self.sizes(rows))
 
     def contact_point(self, rows, values, t, at):
         """The midpoint of the witness points of ``values`` (a contact at times ``t``), each
@@ -544,7 +627,7 @@ def _sweep(motion, rows, f, step, t_end, samples, state, free, upper):
     ts, owner = ts[inside], owner[inside]
     got = motion.contact(rows[owner], ts, exact=False)
     s = got[:, 0]
-    clear = s > _NOISE * np.abs(got[:, 3:7]).max(axis=1)
+    clear = s > _NOISE * got[:, 9]
     ahead = np.where(clear, motion.steps(rows[owner], got, ts, t_end[owner]), 0.0)
     behind = np.where(clear, motion.back_steps(rows[owner], got), 0.0)
     moved = np.zeros(rows.size, dtype=bool)
@@ -742,9 +825,12 @@ def _closest_approach(motion, rows, lo, values, step, t_end, tol):
         # of the normals as well (_NOISE) decides
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             m_lo, m_hi = slope_lo[a], slope_hi[a]
-            cross = (at_hi[a, 0] - at_lo[a, 0] + m_lo * l - m_hi * h) / (m_lo - m_hi)
-            below = np.where(m_lo < m_hi, at_lo[a, 0] + m_lo * (cross - l), np.maximum(at_lo[a, 0], at_hi[a, 0]))
-        missed = bracketed & ~done & (below > _NOISE * np.abs(at_lo[a, 3:7]).max(axis=1)) & still[a]
+            # the crossing relative to l, from the width h - l (no cancellation of m l - m h, which
+            # at l = 2.27 and slopes of 7.5 is 2e-15 of noise: a point meeting a line then "missed")
+            after_lo = (at_hi[a, 0] - at_lo[a, 0] - m_hi * (h - l)) / (m_lo - m_hi)
+            below = np.where(m_lo < m_hi, at_lo[a, 0] + m_lo * after_lo, np.maximum(at_lo[a, 0], at_hi[a, 0]))
+        # (the noise of the coordinates and of the extents: a segment's far ends, a line's point)
+        missed = bracketed & ~done & (below > _NOISE / _GRAZE * motion.noise(rows[a], at_lo[a])) & still[a]
         if missed.any():
             outcome[a[missed]] = 0
             a, t, l, h, done = a[~missed], t[~missed], l[~missed], h[~missed], done[~missed]
@@ -765,6 +851,7 @@ def _closest_approach(motion, rows, lo, values, step, t_end, tol):
                 root = l[done] + np.maximum(at_lo[d, 0], 0.0) / -slope_lo[d]  # of the separation, at a kink
             estimate = np.where(np.isfinite(root), np.clip(root, l[done], h[done]), np.clip(t[done], l[done], h[done]))
             t_out[d] = np.where(still[d], _slope_newton(v[d], at_lo[d], l[done], h[done], noise, estimate), estimate)
+            t_out[d] = np.minimum(t_out[d], t_end[d])  # never past the end of the search (t_max)
             got_out[d] = got
             outcome[d] = np.where(s > noise + kink, 0, np.where(s >= -noise, 1, 2))
             a, t = a[~done], t[~done]
@@ -818,7 +905,7 @@ def _opening_start(motion, rows, values, t_max):
         r = v[:, k : k + 2] - ref[rows]
         speed = vel[rows] + w[rows, None] * np.stack([-r[:, 1], r[:, 0]], axis=-1)
         rate += sign * (speed[:, 0] * n[:, 0] + speed[:, 1] * n[:, 1])
-    noise = _NOISE * np.abs(v[:, 3:7]).max(axis=1)
+    noise = _NOISE * v[:, 9]
     with np.errstate(divide="ignore", invalid="ignore"):
         probe = 8.0 * noise / rate
     go = (rate > 0.0) & (probe < t_max[rows])
@@ -826,9 +913,148 @@ def _opening_start(motion, rows, values, t_max):
     if rows.size == 0:
         return rows
     got = motion.contact(rows, probe, exact=False)
-    clear = got[:, 0] > _NOISE * np.abs(got[:, 3:7]).max(axis=1)
+    clear = got[:, 0] > _NOISE * got[:, 9]
     motion.opened, motion.opened_values = probe[clear], got[clear]
     return rows[clear]
+
+
+_DISC_MARGIN = 2.0**-48  # relative widening of the bounding discs and of the window they give (16 ulps)
+
+
+def _disc_window(motion, rows):
+    """The window of times ``[enter, leave]`` of pairs ``rows`` outside which they cannot touch.
+
+    Each shape lies, at every time, in the disc of its extent ``r`` (:func:`_extents`, rounded up)
+    about its reference point, which moves with its velocity whatever the shape's turn. The
+    discs of a pair meet while ``|d0 + V t| <= r_a + r_b`` (``d0`` from a's reference point to b's
+    at 0, ``V = v_b - v_a``): with ``u = V / |V|``, ``p = d0 . u`` and ``h = |d0 x u|`` the distance
+    of the line of the relative motion from a's reference point, for ``t`` within
+    ``(-p -+ sqrt(R**2 - h**2)) / |V|``. Empty (``enter = inf``) when the discs are apart at 0 and
+    move apart or pass by, whatever the turns; ``leave = inf`` without relative translation. The
+    radius is widened by ``2**-48`` of the distances and ``enter`` moved earlier, ``leave`` later, by
+    ``2**-48`` of itself (16 ulps), beyond the rounding of these few operations. A pair with a line has
+    no disc: ``[0, inf]``.
+    """
+    radius = motion.reach_a[rows] + motion.reach_b[rows]
+    d0 = motion.ref_b[rows] - motion.ref_a[rows]
+    v = motion.vb[rows] - motion.va[rows]
+    speed = np.hypot(v[:, 0], v[:, 1])
+    gap = np.hypot(d0[:, 0], d0[:, 1])
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        radius = radius + _DISC_MARGIN * (radius + gap)
+        u = v / np.where(speed > 0.0, speed, 1.0)[:, None]
+        along = d0[:, 0] * u[:, 0] + d0[:, 1] * u[:, 1]
+        across = np.abs(d0[:, 0] * u[:, 1] - d0[:, 1] * u[:, 0])
+        half = np.sqrt(np.maximum((radius - across) * (radius + across), 0.0))
+        moving = (speed > 0.0) & (across <= radius)
+        first = np.where(moving, (-along - half) / speed, np.inf) * (1.0 - _DISC_MARGIN)
+        last = np.where(moving, (-along + half) / speed, -np.inf) * (1.0 + _DISC_MARGIN)
+    overlap = gap <= radius  # at 0
+    enter = np.where(overlap, 0.0, np.where(moving & (along < 0.0), np.maximum(first, 0.0), np.inf))
+    leave = np.where(speed > 0.0, np.where(moving, last, -np.inf), np.inf)
+    line = ~np.isfinite(radius)
+    enter[line], leave[line] = 0.0, np.inf
+    return enter, leave
+
+
+_SKIP_FROM = 8  # periods in the window of a drifting pair from which whole periods are skipped
+_SKIP_SAMPLES = 128  # separations evaluated over one period
+_SKIP_ROUNDS = 16
+
+
+def _skip_periods(motion, rows, start, t_end, period):
+    """The first time from ``start`` at which pairs ``rows`` may touch, found period by period.
+
+    Pairs ``rows`` turn with one shape only, or both at one rate ``w``, and translate relative to
+    each other at ``V``: seen from ``a`` (turning with it), ``b`` after a period ``P = 2 pi / |w|``
+    is ``b`` moved by a vector of length ``|V| P`` (``V`` turned), its orientation the same. The
+    distance between two sets changes by at most the length of a translation of one of them, so
+    if the gap stays above ``m`` over one period, it stays above ``m - k |V| P`` over the period
+    ``k`` periods later: the ``floor(m / (|V| P))`` periods after it are free of contact. ``m`` is
+    bounded from separations at ``_SKIP_SAMPLES + 1`` times spaced by ``h`` over the period, each
+    certified over the ``h / 2`` around it by the bound ``mu`` on the rate of change of the gap
+    (:meth:`_Motion.steps`, both ways: ``|V| + |w_a| r_a + |w_b| r_b``), less the float noise. A
+    pair that may touch within its period (no such ``m``, or less than one period to skip)
+    stops there; ``inf`` when it has skipped past ``t_end``. Turning in step with a drift of 1e-4
+    at 1e9 rad per unit time, two ellipses kept apart by their shapes: 2 rounds, where the
+    conservative advancement alone stopped after its 4000 rounds with a lower bound.
+    """
+    start = start.copy()
+    v = motion.vb[rows] - motion.va[rows]
+    drift = np.hypot(v[:, 0], v[:, 1]) * period
+    mu = (np.hypot(v[:, 0], v[:, 1]) + motion.ext_a[rows] + motion.ext_b[rows]) * (1.0 + 16 * _ULP)
+    h = period / _SKIP_SAMPLES
+    active = np.arange(rows.size)
+    for _ in range(_SKIP_ROUNDS):
+        if active.size == 0:
+            break
+        ts = start[active, None] + h[active, None] * np.arange(_SKIP_SAMPLES + 1)
+        got = motion.contact(np.repeat(rows[active], _SKIP_SAMPLES + 1), ts.reshape(-1), exact=False)
+        gaps = got[:, 0].reshape(-1, _SKIP_SAMPLES + 1)
+        noise = (_NOISE * got[:, 9]).reshape(-1, _SKIP_SAMPLES + 1).max(axis=1)
+        low = gaps.min(axis=1) - 0.5 * mu[active] * h[active] - 4.0 * noise
+        with np.errstate(divide="ignore", invalid="ignore"):
+            skip = np.floor(np.where(low > 0.0, low / drift[active], 0.0))
+        go = skip >= 1.0
+        start[active[go]] += skip[go] * period[active[go]]
+        past = active[go][start[active[go]] > t_end[active[go]]]
+        start[past] = np.inf
+        active = active[go][np.isfinite(start[active[go]])]
+    return start
+
+
+def _bound_turning(motion, live, t_max, free, upper, state):
+    """The live turning pairs searched only within the window of their bounding discs
+    (:func:`_disc_window`): a pair whose discs never meet within ``[0, t_max]`` has no contact and
+    leaves at once, whatever its turn (a reach that cannot close the gap); one whose discs meet
+    later starts there (its contact ``state`` evaluated, or an ``upper`` bound if rounding put the
+    shapes in contact); and the search ends when they part for good. Returns the live pairs and
+    the end of each pair's search (``t_max`` or earlier).
+
+    An infinite ``t_max`` is bounded so: by the time the relative translation has carried the
+    discs apart for good; without relative translation, by one period ``2 pi / |w|`` of the
+    relative motion when only one shape turns or both turn at the same rate (seen from ``a``, the
+    pair then repeats itself after a turn). A pair with no such bound (a turning line; two
+    different rates without relative translation, discs overlapping) is refused with a
+    ``ValueError``: its search would not end.
+    """
+    t_end = t_max.copy()
+    turning = live[~motion.still[live]]
+    if turning.size == 0:
+        return live, t_end
+    enter, leave = _disc_window(motion, turning)
+    t_end[turning] = np.minimum(t_max[turning], leave)
+    # without relative translation, one shape turning or both at the same rate: seen from a, the
+    # pair repeats itself after 2 pi / |w|; one period (and its rounding) decides
+    wa, wb = motion.wa[turning], motion.wb[turning]
+    v = motion.vb[turning] - motion.va[turning]
+    periodic = ((v[:, 0] == 0.0) & (v[:, 1] == 0.0) & np.isfinite(motion.reach_a[turning] + motion.reach_b[turning])
+                & ((wa == 0.0) | (wb == 0.0) | (wa == wb)))
+    period = 2.0 * math.pi / np.maximum(np.abs(wa), np.abs(wb)) * (1.0 + _DISC_MARGIN)
+    t_end[turning] = np.where(periodic, np.minimum(t_end[turning], period), t_end[turning])
+    if not np.all(np.isfinite(t_end[turning]) | np.isinf(enter)):
+        raise ValueError(
+            "t_max=inf needs a finite end of the search for turning shapes: a turning line, or two "
+            "shapes turning at different rates without relative translation whose bounding discs "
+            "overlap, may meet at any later time; give a finite t_max")
+    # a pair that repeats itself up to a drift: whole periods skipped while the drift cannot close
+    # the smallest gap of a period
+    with np.errstate(invalid="ignore"):  # inf - inf: a pair whose discs never meet
+        window = t_end[turning] - enter
+    drifting = ~periodic & np.isfinite(motion.reach_a[turning] + motion.reach_b[turning]) & (
+        (wa == 0.0) | (wb == 0.0) | (wa == wb)) & np.isfinite(enter) & (window > _SKIP_FROM * period)
+    if drifting.any():
+        enter[drifting] = _skip_periods(motion, turning[drifting], enter[drifting], t_end[turning[drifting]],
+                                        period[drifting])
+    never = turning[np.isinf(enter) | (enter > t_end[turning])]
+    later = (enter > 0.0) & np.isfinite(enter) & (enter <= t_end[turning])
+    if later.any():
+        rows, at = turning[later], enter[later]
+        got = motion.contact(rows, at, exact=False)
+        apart = got[:, 0] >= 0.0
+        free[rows[apart]], state[rows[apart]] = at[apart], got[apart]
+        upper[rows[~apart]] = at[~apart]
+    return np.setdiff1d(live, never, assume_unique=True), t_end
 
 
 def _impact_flat(motion, t_max):
@@ -840,7 +1066,7 @@ def _impact_flat(motion, t_max):
     if n == 0:
         return time, point, normal
     rows = np.arange(n)
-    values = motion.contact(rows, np.zeros(n))
+    values = motion.contact(rows, np.zeros(n), given=True)
     start = values[:, 0] <= 0.0
     time[start] = 0.0
     point[start] = 0.5 * (values[start, 3:5] + values[start, 5:7])
@@ -858,7 +1084,9 @@ def _impact_flat(motion, t_max):
     free = np.zeros(n)  # the shapes are apart at every time in [0, free] (up to float rounding)
     upper = np.full(n, np.inf)  # the shapes intersect at this time (a bracket, once found)
     state = values
-    initial = values.copy()
+    # turning pairs: only while their bounding discs overlap (see _disc_window)
+    live, t_max = _bound_turning(motion, live, t_max, free, upper, state)
+    initial, begin = values.copy(), free.copy()  # where a search starts again (see the exact check)
     retries = np.ones(n)  # the margin of the exact check doubles after each failed check of a pair
     back = np.zeros(n)  # how far a probe backs off from a known intersecting time
     sweeps = np.full(n, float(_SWEEP_SAMPLES))  # steps per batch of a crawling pair (see _sweep)
@@ -869,20 +1097,25 @@ def _impact_flat(motion, t_max):
     fresh = values[:, 1:3].copy()  # the normal of the last time apart as evaluated (see near, below)
     # the closest approach was searched (once; not for a turning line: no finite extent)
     grazed = ~(np.isfinite(motion.ext_a) & np.isfinite(motion.ext_b))
-    noisy_start = values[:, 0] <= _NOISE * np.abs(values[:, 3:7]).max(axis=1)  # apart at 0 within the noise
+    noisy_start = values[:, 0] <= _NOISE * values[:, 9]  # apart at 0 within the noise
     opening = _opening_start(motion, live[noisy_start[live] & ~motion.still[live]], values, t_max)
     if opening.size:
         free[opening], state[opening], noisy_start[opening] = motion.opened, motion.opened_values, False
     held = np.zeros(0, dtype=np.int64)  # pairs out of this iteration, live again in the next
-    for iteration in range(_MAX_STEPS):
+    # rounds taken by each pair: its decisions depend on its own count, never on the other pairs
+    # of the call (a pair alone and in a batch take the same steps and get the same time)
+    rounds = np.zeros(n, dtype=np.int64)
+    for _ in range(_MAX_STEPS):
         live, held = np.concatenate([live, held]), held[:0]
         if live.size == 0:
             break
+        rounds[live] += 1
         f, u, tm = free[live], upper[live], t_max[live]
         step = motion.steps(live, state[live], f, tm)
         scale = np.where(np.isfinite(tm), tm, f + np.minimum(step, 1e300))
         tol = _TIME_TOL * scale
-        after = ~np.isfinite(u) & (f + step > tm)  # no contact up to t_max
+        # no contact up to t_max (an infinite step: none ever, also for an infinite t_max)
+        after = ~np.isfinite(u) & ((f + step > tm) | np.isinf(step))
         # done: the next step is below the tolerance, or the bracket is, or (turning pairs) the
         # gap is within the float noise, where the time is only known to about that noise over the
         # approach speed (Newton steps of a translation still gain there: its normal is kept). A
@@ -890,10 +1123,10 @@ def _impact_flat(motion, t_max):
         # until its gap clears the noise (moving apart: its steps grow), for at least
         # _SWEEP_AFTER steps however small (closing in: they stay small, and the search ends as
         # for a crawling pair).
-        within = state[live, 0] <= _NOISE * np.abs(state[live, 3:7]).max(axis=1)
+        within = state[live, 0] <= _NOISE * state[live, 9]
         noisy_start[live] &= within
         blurred = ~motion.still[live] & ~noisy_start[live] & within
-        early = noisy_start[live] & ~motion.still[live] & (iteration < _SWEEP_AFTER)  # see blurred
+        early = noisy_start[live] & ~motion.still[live] & (rounds[live] <= _SWEEP_AFTER)  # see blurred
         close = ~after & (((step <= tol) & ~early) | (u - f <= tol) | blurred | stalled[live])
         time[live[after]] = np.inf
         # translating pairs whose steps shrink slowly (a graze, a near miss or a near graze):
@@ -961,7 +1194,7 @@ def _impact_flat(motion, t_max):
             # the gap there should exceed the float noise of the moved coordinates: at least
             # 2**-40 t_max before, and four times the noise over the approach speed bound; twice
             # as far after every failed check of this pair
-            noise = _NOISE * np.abs(state[d, 3:7]).max(axis=1)
+            noise = _NOISE * state[d, 9]
             with np.errstate(divide="ignore", invalid="ignore"):
                 rate = np.where(step[close] > 0.0, state[d, 0] / step[close], np.inf)
                 margin = np.maximum(_CERTIFY * scale[close], np.where(rate > 0.0, 4.0 * noise / rate, 0.0))
@@ -974,41 +1207,46 @@ def _impact_flat(motion, t_max):
                 apart[need] = cert[:, 0] > 0.0
                 # point and normal from there when its gap is clear of the float noise (at a
                 # gap within the noise they may be the deepest points of a float overlap)
-                clear = cert[:, 0] > _NOISE * np.abs(cert[:, 3:7]).max(axis=1)
+                clear = cert[:, 0] > _NOISE * cert[:, 9]
                 state[d[need[clear]]] = cert[clear]
                 seen[need[clear]] = check[need[clear]]
             ok, failed = d[apart], d[~apart]
             time[ok] = answer[apart]
             point[ok] = motion.contact_point(ok, state[ok], seen[apart], answer[apart])
             normal[ok] = state[ok, 1:3]
+            # a turn of more than 2**-20 rad from the checked time to the answer (a fast turn): the
+            # first-order move of the witness points does not hold there; the contact at the answer
+            spun = ok[(np.abs(motion.wa[ok]) + np.abs(motion.wb[ok])) * (answer[apart] - seen[apart]) > 2.0**-20]
+            if spun.size:
+                there = motion.contact(spun, time[spun], exact=False)
+                point[spun] = 0.5 * (there[:, 3:5] + there[:, 5:7])
+                normal[spun] = there[:, 1:3]
             # not apart there: a contact came earlier, within float noise of a step; search again
-            # from 0 below that time
+            # from the start (0, or where the bounding discs meet) below that time
             upper[failed] = check[~apart]
             retries[failed] *= 2.0
-            free[failed] = 0.0
+            free[failed] = begin[failed]
             state[failed] = initial[failed]
             fresh[failed] = initial[failed, 1:3]
-            live = np.concatenate([live[~(after | close)], failed])
-            continue
-        live = live[~after]
+            held = np.concatenate([held, failed])  # again from the next round on
+        going = ~(after | close)
+        live, f, u, step, tol, tm = (x[going] for x in (live, f, u, step, tol, tm))
         if live.size == 0:
             continue
-        f, u, step, tol, tm = f[~after], u[~after], step[~after], tol[~after], tm[~after]
-        if iteration >= _SWEEP_AFTER:  # crawling turning pairs: many steps in one batch each
-            crawl = ~motion.still[live] & (f + step < u) & ~noisy_start[live]  # (its batch would be all noise)
-            if crawl.any():
-                rows = live[crawl]
-                moved, joined = _sweep(motion, rows, f[crawl], step[crawl], np.minimum(tm[crawl], u[crawl]),
-                                       sweeps[rows], state, free, upper)
-                # no progress: the gaps ahead are within the float noise; the time is known to
-                # the bracket, or to the next step
-                stalled[rows] = ~moved
-                # next time twice as many times as joined (all of them joined: twice as many)
-                sweeps[rows] = np.clip(2.0 * joined, _SWEEP_SAMPLES, _SWEEP_MOST)
-            go = ~crawl  # the others take one step below; the swept pairs stay live
-            probing, f, u, step, tol = live[go], f[go], u[go], step[go], tol[go]
-        else:
-            probing = live
+        # crawling turning pairs: many steps in one batch each (not one starting within the
+        # noise: its batch would be all noise)
+        crawl = (rounds[live] > _SWEEP_AFTER) & ~motion.still[live] & (f + step < u) & ~noisy_start[live]
+        if crawl.any():
+            rows = live[crawl]
+            moved, joined = _sweep(motion, rows, f[crawl], step[crawl], np.minimum(tm[crawl], u[crawl]),
+                                   sweeps[rows], state, free, upper)
+            # no progress: the gaps ahead are within the float noise; the time is known to
+            # the bracket, or to the next step
+            stalled[rows] = ~moved
+            # next time twice as many times as joined (all of them joined: twice as many)
+            sweeps[rows] = np.clip(2.0 * joined, _SWEEP_SAMPLES, _SWEEP_MOST)
+        go = ~crawl  # the others take one step below; the swept pairs stay live
+        probing, f, u, step, tol = live[go], f[go], u[go], step[go], tol[go]
         # the certified step; one that reaches a known intersecting time (only rounding puts it
         # there: the root is within rounding of that time) backs off from it by a quarter
         # tolerance, twice as far each time in a row that this is still not apart (the rounding
@@ -1022,7 +1260,7 @@ def _impact_flat(motion, t_max):
         apart = got[:, 0] >= 0.0
         # a gap within the float noise of the separation: its normal may point anywhere; the
         # step from there uses the normal of the last time clearly apart
-        near = apart & (got[:, 0] <= _NOISE * np.abs(got[:, 3:7]).max(axis=1))
+        near = apart & (got[:, 0] <= _NOISE * got[:, 9])
         fresh[probing[apart]] = got[apart, 1:3]
         got[near, 1:3] = state[probing[near], 1:3]
         state[probing[apart]] = got[apart]
@@ -1039,6 +1277,7 @@ def _impact_flat(motion, t_max):
                 f"time_of_impact: the search for {live.size} of {n} pairs stopped after {_MAX_STEPS} rounds "
                 f"without an answer; their time is the last time known apart, a lower bound of the first "
                 f"contact (the point and normal are those of that time)", RuntimeWarning, stacklevel=3)
+    point += motion.frame  # out of the frame of each pair (see _Motion)
     return time, point, normal
 
 
@@ -1068,7 +1307,8 @@ def time_of_impact(
     angular_velocity_a, angular_velocity_b : array_like of shape (...), default 0
         Counter-clockwise turn rates in radians per unit time.
     t_max : array_like of shape (...), default 1
-        End of the time interval; ``>= 0`` (``inf`` allowed).
+        End of the time interval; ``>= 0`` (``inf`` allowed; for turning shapes the search is then
+        bounded as in the Notes, or refused).
 
     Returns
     -------
@@ -1083,10 +1323,13 @@ def time_of_impact(
     Raises
     ------
     TypeError
-        If `a` or `b` is not a collide2d shape or a motion argument is not numeric.
+        If `a` or `b` is not a collide2d shape or a motion argument is not numeric (a boolean or
+        a string is not).
     ValueError
-        If a velocity or angular velocity is not finite, `t_max` is negative or NaN, or the
-        batch shapes do not broadcast.
+        If a velocity or angular velocity is not finite, `t_max` is negative or NaN, the batch
+        shapes do not broadcast, or `t_max` is infinite for a turning pair whose search has no
+        finite end (a turning line; two different rates without relative translation and
+        overlapping bounding discs).
 
     See Also
     --------
@@ -1096,7 +1339,10 @@ def time_of_impact(
     Notes
     -----
     The time is found by advancing from 0 in steps that cannot pass a contact, each from the
-    separation and normal of :func:`collide2d.contact` at the time reached:
+    separation and normal of :func:`collide2d.contact` at the time reached, in a frame at the
+    pair (its shapes shifted by a common offset, exactly for coordinates near the pair, and moved
+    by the relative translation), so that a pair far from the origin gets the accuracy of the
+    same pair at the origin; a pair gets the same answer alone and in a batch:
 
     * **Pure translation** (both angular velocities 0): in the frame of `a`, `b` moves along a
       line, and the time is the ray cast of the relative motion against the Minkowski difference
@@ -1155,7 +1401,15 @@ def time_of_impact(
     apart beyond it continues the certified steps. Turning shapes apart at 0 by less than that
     noise are decided by the first-order motion of their witness points: a gap that opens is
     followed until it clears the noise, one that closes meets at once; gliding along
-    each other (no first-order change) they are decided by the sign of the float separation. A
+    each other (no first-order change) they are decided by the sign of the float separation.
+    A turning pair is searched only while the discs of its extents about the reference points
+    overlap (they translate whatever the turn): one whose discs never meet within ``t_max`` has no
+    contact, at once; the search starts where they meet and ends where they part for good. An
+    infinite ``t_max`` ends there too; without relative translation, after one period ``2 pi /
+    |w|`` of the relative motion when one shape turns or both turn at the same rate; other
+    turning pairs with discs overlapping forever are refused (``ValueError``). With a drift, such
+    a pair skips whole periods while the drift cannot close the smallest gap of a period. The stop rule
+    bounds the gap at the answer of a turning pair by the reach of the turn over the tolerance. A
     search that has not ended after 4000 rounds (a step each, or a batch of steps for a
     crawling pair; the slowest crawl of the tests, about a million certified steps, ends within
     208) stops with a ``RuntimeWarning`` and returns the last time known apart, a lower bound.
@@ -1181,16 +1435,11 @@ def time_of_impact(
     """
     _check(a, "a")
     _check(b, "b")
-    va = as_float_array(velocity_a, "velocity_a", vector=True)
-    vb = as_float_array(velocity_b, "velocity_b", vector=True)
-    wa = as_float_array(angular_velocity_a, "angular_velocity_a")
-    wb = as_float_array(angular_velocity_b, "angular_velocity_b")
-    try:
-        tm = np.asarray(t_max, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"t_max must be a number or an array of numbers, got {type(t_max).__name__}") from None
-    if np.isnan(tm).any() or (tm < 0).any():
-        raise ValueError(f"t_max must be >= 0 (inf allowed), got {t_max!r}")
+    va = _motion_numbers(velocity_a, "velocity_a", vector=True)
+    vb = _motion_numbers(velocity_b, "velocity_b", vector=True)
+    wa = _motion_numbers(angular_velocity_a, "angular_velocity_a")
+    wb = _motion_numbers(angular_velocity_b, "angular_velocity_b")
+    tm = _motion_numbers(t_max, "t_max", vector=None)
     try:
         shape = np.broadcast_shapes(a.shape, b.shape, va.shape[:-1], vb.shape[:-1], wa.shape, wb.shape, tm.shape)
     except ValueError:
@@ -1297,7 +1546,8 @@ def query_impacts(
     Raises
     ------
     TypeError
-        If `shapes` is not a shape collection or a motion argument is not numeric.
+        If `shapes` is not a shape collection or a motion argument is not numeric (a boolean or
+        a string is not).
     ValueError
         If a velocity is not finite or has the wrong shape, or `t_max` is negative or not finite.
 
@@ -1326,15 +1576,17 @@ def query_impacts(
     from collide2d import broadphase
 
     groups, n = _groups(shapes)
-    v = as_float_array(velocity, "velocity", vector=True)
-    w = as_float_array(angular_velocity, "angular_velocity")
+    v = _motion_numbers(velocity, "velocity", vector=True)
+    w = _motion_numbers(angular_velocity, "angular_velocity")
     try:
         v = np.ascontiguousarray(np.broadcast_to(v, (n, 2)))
         w = np.ascontiguousarray(np.broadcast_to(w, (n,)))
     except ValueError:
         raise ValueError(f"velocity must have shape ({n}, 2) or (2,) and angular_velocity ({n},) or (), "
                          f"got {v.shape} and {w.shape}") from None
-    if not (isinstance(t_max, (int, float, np.floating, np.integer)) and 0.0 <= float(t_max) < math.inf):
+    if not is_real_scalar(t_max):
+        raise TypeError(f"t_max must be a number, got {type(t_max).__name__}")
+    if not 0.0 <= float(t_max) < math.inf:
         raise ValueError(f"t_max must be a finite number >= 0, got {t_max!r}")
     t_max = float(t_max)
     # swept bounds of every shape

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 
 from collide2d import _dispatch, _exact, _magnitude
 from collide2d._kernels import codes
-from collide2d._validate import MAGNITUDE_MAX, as_float_array, check_coordinates, pair
+from collide2d._validate import MAGNITUDE_MAX, as_float_array, as_limit_array, check_coordinates, pair
 from collide2d.shapes import Shape
 
 __all__ = ["RayHit", "raycast"]
@@ -98,15 +98,7 @@ def _ray_table(origin, direction):
 
 def _max_distance(value):
     """``max_distance`` as a float64 array: not NaN, not negative (``inf`` allowed)."""
-    if isinstance(value, (str, bytes)) or value is None:
-        raise TypeError(f"max_distance must be a number or an array of numbers, got {type(value).__name__}")
-    array = np.asarray(value)
-    if array.dtype == object or not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
-        raise TypeError(f"max_distance must contain real numbers, got dtype {array.dtype}")
-    array = array.astype(np.float64)
-    if np.any(np.isnan(array)) or np.any(array < 0):
-        raise ValueError("max_distance must be >= 0 (inf for no limit), got NaN or a negative value")
-    return array
+    return as_limit_array(value, "max_distance")
 
 
 def _single(shape, ray, limit):
