@@ -10,6 +10,7 @@ import pytest
 from conftest import random_batch
 
 import collide2d as c2
+from collide2d import _nearest
 
 FLAT_KINDS = ("Point", "Circle", "Ellipse", "Box", "RotatedBox", "Polygon", "Segment")
 
@@ -39,6 +40,15 @@ def brute_force(tree, queries, *, max_distance=None, all_matches=True, exclusive
     return pairs, np.array([d for _, _, d in rows], dtype=np.float64)
 
 
+@pytest.fixture(params=["first pass", "tree search"])
+def path(request, monkeypatch):
+    """Run a test twice: as it comes (the broad phase's first pass settles most queries, the tree
+    search the rest) and with the tree search alone (no first reach)."""
+    if request.param == "tree search":
+        monkeypatch.setattr(_nearest, "_first_reach", lambda bounds: math.inf)
+    return request.param
+
+
 def check(tree, queries, **options):
     """Function and Index method, with and without distances, equal to the brute force."""
     expected_pairs, expected_distances = brute_force(tree, queries, **options)
@@ -59,7 +69,7 @@ def scene(seed, kinds, n, span):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_random_mixed_scenes_match_brute_force(seed):
+def test_random_mixed_scenes_match_brute_force(seed, path):
     tree = scene(seed, FLAT_KINDS, 5, 12)
     queries = scene(100 + seed, FLAT_KINDS[::-1], 3, 14)
     pairs, _ = check(tree, queries)
@@ -69,7 +79,7 @@ def test_random_mixed_scenes_match_brute_force(seed):
     check(tree, queries, exclusive=True)
 
 
-def test_random_one_kind_scene_and_far_queries_match_brute_force():
+def test_random_one_kind_scene_and_far_queries_match_brute_force(path):
     # 60 circles in [-20, 20]^2; queries near, inside and far away (the reach doubles many times)
     tree = scene(7, ("Circle",), 60, 20)
     queries = scene(8, ("Point", "Segment"), 10, 20) + [c2.Point([(500, -300), (-1e4, 2.5), (0.5, 1e5)])]
@@ -78,7 +88,7 @@ def test_random_one_kind_scene_and_far_queries_match_brute_force():
     check(tree, queries, max_distance=3.0)
 
 
-def test_box_near_but_shape_far_needs_the_second_pass():
+def test_box_near_but_shape_far_needs_the_second_pass(path):
     # the segment's box is 1 from the query along each axis but the segment is 9.19 away; the
     # points 7.07, 8.49 and 8: the first pass meets the segment only, the second the point (5, 5)
     tree = [c2.Segment((1, 14), (14, 1)), c2.Point([(5, 5), (6, 6), (-8, 0)])]
@@ -87,7 +97,7 @@ def test_box_near_but_shape_far_needs_the_second_pass():
     check(tree, [c2.Point((0, 0))], all_matches=False)
 
 
-def test_lattice_every_query_has_two_or_four_tied_nearest():
+def test_lattice_every_query_has_two_or_four_tied_nearest(path):
     # unit boxes at (3i, 3j); queries halfway between two boxes (2 ties at 1) or amid four (4 at sqrt(2))
     corners = np.array([(3 * i, 3 * j) for i in range(4) for j in range(4)], dtype=np.float64)
     tree = c2.Box(corners, corners + 1)
@@ -109,6 +119,42 @@ def test_lattice_every_query_has_two_or_four_tied_nearest():
     assert np.bincount(pairs[0]).tolist() == [4] * 16
 
 
+def test_a_deep_tree_against_the_distance_matrix(path):
+    # 600 ellipses: a tree of three levels; queries inside, around and far outside the scene
+    rng = np.random.default_rng(20261127)
+    tree = c2.Ellipse(rng.uniform(-30, 30, (600, 2)), rng.uniform(0.2, 1.5, (600, 2)), rng.uniform(0, np.pi, 600))
+    queries = c2.Point(np.concatenate([rng.uniform(-40, 40, (150, 2)), rng.uniform(-1e3, 1e3, (50, 2))]))
+    matrix = c2.distance(queries[:, None], tree[None, :])
+    best = matrix.min(axis=1, keepdims=True)
+    expected = np.stack(np.nonzero(matrix == best))
+    for searched in (tree, c2.Index(tree)):
+        pairs, distances = c2.query_nearest(searched, queries, return_distance=True)
+        np.testing.assert_array_equal(pairs, expected)
+        np.testing.assert_array_equal(distances, matrix[expected[0], expected[1]])
+    pairs = c2.query_nearest(tree, queries, max_distance=2.0)
+    np.testing.assert_array_equal(pairs, expected[:, best[expected[0], 0] <= 2.0])
+
+
+def test_exclusive_searches_again_when_the_bound_came_from_an_equal_shape(monkeypatch):
+    # an equal shape whose box differs from the query's would set the bound of the tree search;
+    # with the identical-box rule switched off every equal shape does, and the second search runs
+    kernels = _nearest._kernels()
+
+    def bound_from_every_box(r0, r1, *args):
+        args = list(args)
+        args[6] = False  # skip_same (after the four box columns, bound and use_max)
+        return kernels.nearest_rows(r0, r1, *args)
+
+    monkeypatch.setattr(_nearest, "_first_reach", lambda bounds: math.inf)
+    monkeypatch.setattr(_nearest, "_kernels", lambda: type("K", (), {"nearest_rows": staticmethod(bound_from_every_box)}))
+    calls = []
+    measure = _nearest._measure
+    monkeypatch.setattr(_nearest, "_measure", lambda *args: calls.append(args[2].size) or measure(*args))
+    shapes = scene(3, ("Point", "Circle", "Box"), 8, 10)
+    check(shapes, shapes, exclusive=True)
+    assert len(calls) == 10 and min(calls[1::2]) > 0  # five searches, each searched again for some queries
+
+
 def test_max_distance_keeps_a_tie_at_the_limit_and_drops_queries_without_a_match():
     tree = c2.Circle([(0, 0), (10, 0)], 1)
     queries = c2.Point([(3, 0), (5, 0), (5, 20)])  # 2 from circle 0; 4 from both; 19 from both
@@ -120,7 +166,7 @@ def test_max_distance_keeps_a_tie_at_the_limit_and_drops_queries_without_a_match
     check([tree], [queries], max_distance=4.0)
 
 
-def test_exclusive_skips_equal_shapes_only():
+def test_exclusive_skips_equal_shapes_only(path):
     circles = c2.Circle([(0, 0), (3, 0), (7, 0)], 1)
     tree = [circles, c2.Ellipse((0, 0), (1, 1)), c2.Circle((0, 0), 2)]  # 3 equals circle 0; 4 contains it
     pairs, distances = c2.query_nearest(tree, circles, exclusive=True, return_distance=True)
@@ -142,14 +188,14 @@ def test_empty_and_single_inputs():
     check([c2.Ellipse((0, 0), (3, 1), 0.3)], [c2.Segment((2, 2), (5, -1))])
 
 
-def test_lines_in_the_tree_and_as_queries():
+def test_lines_in_the_tree_and_as_queries(path):
     tree = [c2.Line((0, 5), (1, 0)), c2.Circle([(0, 0), (8, 8)], 1), c2.Line((20, 0), (1, 1))]
     queries = [c2.Point([(0, 3), (9, 10), (30, 0), (-40, -40)]), c2.Line((0, -3), (1, 0)), c2.Segment((2, 2), (3, 2))]
     check(tree, queries)
     check(tree, queries, max_distance=2.0)
 
 
-def test_a_coincident_tree():
+def test_a_coincident_tree(path):
     # every tree shape at one point: the spacing is 0, the whole tree is one tie
     tree = c2.Point(np.zeros((5, 2)))
     pairs, distances = check([tree], [c2.Point([(1, 0), (0, 0)])])

@@ -1,25 +1,28 @@
 """The nearest shapes of one collection to each shape of another, by exact distance.
 
-The search behind :func:`collide2d.query_nearest` and :meth:`collide2d.Index.query_nearest`. The
-broad phase comes in as ``candidates(boxes_q, boxes_t)``: the pairs ``(row of boxes_q, row of
-boxes_t)`` whose closed boxes overlap, sorted by row then column (the broad phase of
-:func:`collide2d.query` with ``predicate=None``), so that this module sits below it.
+The search behind :func:`collide2d.query_nearest` and :meth:`collide2d.Index.query_nearest`:
 
-For each query shape ``q`` the search grows ``q``'s box by a reach ``h`` on every side: a tree
-shape at distance ``<= h`` from ``q`` has its box within ``h`` of ``q``'s box along both axes, so
-it is among the candidates (a superset). The exact distance of every candidate gives the
-nearest distance ``b`` among them; when ``b <= h`` no shape outside the candidates can be
-nearer, and the query is settled. A query whose candidates are all farther than ``h`` has the
-upper bound ``b`` on its nearest distance and is settled by one more pass with its box grown by
-``b``; a query without candidates tries again with ``h`` doubled. The first reach is the mean
-spacing of the tree's box centres, ``sqrt(area / n)``, so that a query meets a few tree shapes
-on average; the reach never exceeds ``max_distance`` nor the span of all the finite
-coordinates (within which every box is within reach of every other).
+1. the tree's bounding boxes are packed into an R-tree (Sort-Tile-Recursive, :class:`_Tree`);
+2. for each query shape, :func:`nearest.bound_rows` finds ``U``, the smallest ``MAXDIST``
+   between its box and a tree box (an upper bound of its nearest distance: every point of the
+   tree shape is within ``MAXDIST`` of every point of the query), capped at ``max_distance``;
+3. :func:`nearest.candidate_rows` lists the tree shapes whose boxes lie within ``U`` of the
+   query's box (``MINDIST <= U``): the nearest shape and every tie are among them;
+4. their exact distances (:func:`pair_distances`, :func:`collide2d.distance`'s bit for bit: the
+   float separation of the contact kernels, its sign made exact, clamped at 0), the smallest per
+   query and the pairs at it.
 
-The distances are :func:`collide2d.distance`'s, bit for bit (the float separation of the
-contact kernels, its sign made exact, clamped at 0); the grown boxes carry a slack of ``2**-30``
-times the largest coordinate, far above the few ulps by which a float distance can fall short of
-the true one, so that no shape whose float distance ties the nearest is left out.
+With ``exclusive`` the equal tree shapes are dropped in step 4, and a tree box identical to the
+query's box does not count for ``U``; a query whose ``U`` still came from an excluded shape
+(its nearest remaining distance exceeds ``U``) is searched once more with its nearest remaining
+distance as the reach. The reach carries a slack of ``2**-30`` times the largest coordinate, far
+above the few ulps by which a float distance or a box distance can be off, so that no shape
+whose float distance ties the nearest is left out.
+
+The work per query is the tree nodes and shapes within ``U`` of it: a few for scenes where
+shapes are about as large as their spacing, also for a query far from the whole tree (its
+candidates are the tree shapes near the point of the tree nearest to it); more where many large
+boxes overlap the query's (a line meets every box along it).
 """
 
 from __future__ import annotations
@@ -33,9 +36,15 @@ from collide2d._kernels import codes
 from collide2d._validate import is_real_scalar
 from collide2d.table import KIND_NAMES
 
-GROWTH = 2.0  # factor of the reach between passes for queries with no candidate yet
-SLACK = 2.0**-30  # the boxes' slack, relative to the largest coordinate (see the module docstring)
-QUERY_CHUNK = 1 << 16  # queries per search, at least (bounds the candidates held at once)
+LEAF = 8  # boxes per node of the tree
+SLACK = 2.0**-30  # the reach's slack, relative to the largest coordinate (see the module docstring)
+QUERY_CHUNK = 1 << 16  # queries per pass (bounds the candidates held at once)
+
+
+def _kernels():
+    import importlib
+
+    return importlib.import_module("collide2d._kernels.broadphase.nearest")
 
 
 def check_arguments(max_distance, return_distance, all_matches, exclusive):
@@ -86,7 +95,7 @@ def _equal(coll_a, coll_b, ia, jb):
 
 
 def _grow(bounds, h):
-    """``bounds`` grown by ``h`` (a float or a column of them) on every side, rounded outward."""
+    """``bounds`` grown by ``h`` on every side, rounded outward."""
     with np.errstate(invalid="ignore"):
         lo = np.nextafter(bounds[:, :2] - h, -np.inf)
         hi = np.nextafter(bounds[:, 2:] + h, np.inf)
@@ -105,85 +114,146 @@ def _first_reach(tree_bounds):
     return max(width, height) / b.shape[0] or math.inf  # on a line, or all at one spot
 
 
-class _Pass:
-    """One broad phase pass: the candidates of the queries ``rows`` within their reach, their
-    distances (``exclusive``: equal tree shapes dropped) and each query's nearest distance."""
-
-    def __init__(self, coll_q, coll_t, candidates, rows, reach, exclusive):
-        pairs = candidates(_grow(coll_q.bounds[rows], reach), coll_t.bounds)
-        self.i, self.j = rows[pairs[0]], pairs[1]
-        self.dist = pair_distances(coll_q, coll_t, self.i, self.j)
-        if exclusive:
-            zero = np.flatnonzero(self.dist == 0.0)
-            drop = zero[_equal(coll_q, coll_t, self.i[zero], self.j[zero])]
-            if drop.size:
-                keep = np.ones(self.i.size, dtype=bool)
-                keep[drop] = False
-                self.i, self.j, self.dist = self.i[keep], self.j[keep], self.dist[keep]
-        self.best = np.full(len(coll_q), np.inf)
-        if self.i.size:  # the rows come sorted: the minimum of each run of equal i
-            starts = np.flatnonzero(np.concatenate([[True], self.i[1:] != self.i[:-1]]))
-            self.best[self.i[starts]] = np.minimum.reduceat(self.dist, starts)
-
-    def ties(self, settled, all_matches):
-        """The pairs ``(i, j, distance)`` of the settled queries at their nearest distance."""
-        keep = np.flatnonzero(settled[self.i] & (self.dist == self.best[self.i]))
-        if not all_matches and keep.size:  # the lowest tree index: the first of each row
-            keep = keep[np.concatenate([[True], self.i[keep[1:]] != self.i[keep[:-1]]])]
-        return self.i[keep], self.j[keep], self.dist[keep]
+def _str_order(bounds, per_node):
+    """Sort-Tile-Recursive order of boxes: ``sqrt(groups)`` vertical slabs by centre x, each
+    sorted by centre y, so that runs of ``per_node`` boxes are compact tiles."""
+    n = bounds.shape[0]
+    with np.errstate(invalid="ignore"):  # the centre of an unbounded box is NaN or infinite: sorted last or first
+        cx, cy = bounds[:, 0] + bounds[:, 2], bounds[:, 1] + bounds[:, 3]
+    groups = -(-n // per_node)
+    slabs = max(1, math.ceil(math.sqrt(groups)))
+    per_slab = -(-groups // slabs) * per_node
+    slab = np.empty(n, dtype=np.int64)
+    slab[np.argsort(cx, kind="stable")] = np.arange(n) // per_slab
+    return np.lexsort((cy, slab))
 
 
-def nearest(coll_q, coll_t, candidates, max_distance, all_matches, exclusive):
+class _Tree:
+    """A packed R-tree of the tree shapes' boxes (see :mod:`collide2d._kernels.broadphase.nearest`).
+
+    ``item[t]``: the tree index of leaf position ``t``; ``arrays``: the leaf boxes and the
+    nodes, as :func:`nearest.bound_rows` takes them.
+    """
+
+    def __init__(self, bounds):
+        self.item = _str_order(bounds, LEAF)
+        boxes = bounds[self.item]
+        items = [np.ascontiguousarray(boxes[:, k]) for k in range(4)]
+        levels, base, is_leaf, offset = [], 0, True, 0
+        while True:  # one level of nodes over the boxes below (children ``base + ...``), in STR order
+            starts = np.arange(0, boxes.shape[0], LEAF)
+            node_boxes = np.stack([np.minimum.reduceat(boxes[:, 0], starts), np.minimum.reduceat(boxes[:, 1], starts),
+                                   np.maximum.reduceat(boxes[:, 2], starts), np.maximum.reduceat(boxes[:, 3], starts)],
+                                  axis=1)
+            children = np.stack([base + starts, base + np.minimum(starts + LEAF, boxes.shape[0])], axis=1)
+            order = _str_order(node_boxes, LEAF)
+            levels.append((node_boxes[order], children[order], np.full(order.size, is_leaf)))
+            if order.size <= LEAF:
+                break
+            boxes, is_leaf, base = node_boxes[order], False, offset
+            offset += order.size
+        node_boxes, children, leaf = (np.concatenate(part) for part in zip(*levels))
+        nodes = [np.ascontiguousarray(node_boxes[:, k]) for k in range(4)]
+        root1 = node_boxes.shape[0]
+        self.arrays = (*items, *nodes, np.ascontiguousarray(children[:, 0]), np.ascontiguousarray(children[:, 1]),
+                       leaf, root1 - levels[-1][0].shape[0], root1, len(levels))
+
+
+def _candidates(tree, boxes, bound, use_max, skip_same, slack):
+    """``(rows, leaf positions, U)`` of :func:`nearest.nearest_rows` over every row of ``boxes``."""
+    from collide2d import _jit
+
+    n = boxes[0].shape[0]
+    out_bound = np.empty(n)
+    pieces = {}
+
+    def piece(r0, r1):
+        pieces[r0] = _kernels().nearest_rows(r0, r1, *boxes, bound, use_max, skip_same, *tree.arrays, slack, out_bound)
+
+    _jit.run_in_threads(n, piece)
+    counts, positions = (np.concatenate(part) for part in zip(*(pieces[r0] for r0 in sorted(pieces))))
+    return np.repeat(np.arange(n), counts), positions, out_bound
+
+
+def nearest(coll_q, coll_t, max_distance, all_matches, exclusive, candidates):
     """``(pairs, distances)`` of :func:`collide2d.query_nearest`: for each query shape the tree
     shapes at the smallest distance (``<= max_distance`` when given), sorted by query then tree
     index. ``coll_q``, ``coll_t``: flat collections (``bounds``, ``params``, ``verts``,
-    ``kind``, ``kind_codes``), ``candidates`` the broad phase (see the module docstring)."""
+    ``kind``, ``kind_codes``; see :class:`collide2d.broadphase._Collection`); ``candidates``:
+    the broad phase (see the module docstring)."""
     nq, nt = len(coll_q), len(coll_t)
     found = []
     if nq and nt:
         every = np.concatenate([coll_q.bounds.ravel(), coll_t.bounds.ravel()])
-        every = every[np.isfinite(every)]
-        span = float(every.max() - every.min()) if every.size else 0.0
-        slack = SLACK * float(np.abs(every).max(initial=0.0))
-        cap = span if max_distance is None else min(max_distance, span)
-        first = min(_first_reach(coll_t.bounds), cap)
-        chunk = max(QUERY_CHUNK, nt)
-        for start in range(0, nq, chunk):
-            rows = np.arange(start, min(start + chunk, nq))
-            found += _search(coll_q, coll_t, candidates, rows, first, cap, slack, max_distance, all_matches, exclusive)
+        slack = SLACK * float(np.abs(every[np.isfinite(every)]).max(initial=0.0))
+        limit = math.inf if max_distance is None else max_distance
+        reach = min(_first_reach(coll_t.bounds), limit)
+        tree = []  # built when a query needs it
+        for start in range(0, nq, QUERY_CHUNK):
+            rows = np.arange(start, min(start + QUERY_CHUNK, nq))
+            if math.isfinite(reach):
+                rows = _first_pass(coll_q, coll_t, candidates, rows, reach, limit, slack, exclusive, found)
+            if rows.size:
+                tree = tree or [_Tree(coll_t.bounds)]
+                _search(coll_q, coll_t, tree[0], rows, slack, limit, exclusive, found)
     if not found:
         return np.empty((2, 0), dtype=np.int64), np.empty(0)
     i, j, dist = (np.concatenate(part) for part in zip(*found))
     order = np.lexsort((j, i))
-    return np.stack([i[order], j[order]]).astype(np.int64), dist[order]
+    i, j, dist = i[order], j[order], dist[order]
+    if not all_matches and i.size:  # the lowest tree index of each query
+        first = np.concatenate([[True], i[1:] != i[:-1]])
+        i, j, dist = i[first], j[first], dist[first]
+    return np.stack([i, j]).astype(np.int64), dist
 
 
-def _search(coll_q, coll_t, candidates, pending, h, cap, slack, max_distance, all_matches, exclusive):
-    """The nearest pairs of the queries ``pending`` (see the module docstring), as a list of
-    ``(i, j, distance)`` arrays."""
-    limit = math.inf if max_distance is None else max_distance
-    found, bounded, bound = [], [], []
-    while pending.size:
-        step = _Pass(coll_q, coll_t, candidates, pending, h + slack, exclusive)
-        best = step.best[pending]
-        complete = h >= cap  # every tree shape within cap is a candidate
-        settled = (best <= h) | (complete & (best <= limit))
-        mask = np.zeros(len(coll_q), dtype=bool)
-        mask[pending[settled]] = True
-        found.append(step.ties(mask, all_matches))
-        if not complete:
-            more = ~settled & np.isfinite(best)  # an upper bound: one pass with that reach
-            bounded.append(pending[more])
-            bound.append(np.minimum(best[more], limit))
-            pending = pending[np.isinf(best)]
-            h = min(GROWTH * h, cap)
-        else:
-            pending = pending[:0]
-    rows = np.concatenate(bounded) if bounded else np.empty(0, dtype=np.int64)
-    if rows.size:
-        reach = np.concatenate(bound)[:, None] + slack
-        step = _Pass(coll_q, coll_t, candidates, rows, reach, exclusive)
-        mask = np.zeros(len(coll_q), dtype=bool)
-        mask[rows] = step.best[rows] <= limit
-        found.append(step.ties(mask, all_matches))
-    return found
+def _measure(coll_q, coll_t, rows, local, j, exclusive):
+    """The candidate pairs ``(rows[local[k]], j[k])``: ``(local, i, j, distance)`` (``exclusive``:
+    the equal tree shapes dropped) and the smallest distance of each row."""
+    i = rows[local]
+    dist = pair_distances(coll_q, coll_t, i, j)
+    if exclusive:
+        zero = np.flatnonzero(dist == 0.0)
+        keep = np.ones(i.size, dtype=bool)
+        keep[zero[_equal(coll_q, coll_t, i[zero], j[zero])]] = False
+        local, i, j, dist = local[keep], i[keep], j[keep], dist[keep]
+    best = np.full(rows.size, np.inf)
+    np.minimum.at(best, local, dist)
+    return (local, i, j, dist), best
+
+
+def _ties(measured, best, settled):
+    """``(i, j, distance)`` of the pairs at their row's smallest distance, in the settled rows."""
+    local, i, j, dist = measured
+    keep = settled[local] & (dist == best[local])
+    return i[keep], j[keep], dist[keep]
+
+
+def _first_pass(coll_q, coll_t, candidates, rows, reach, limit, slack, exclusive, found):
+    """Settle the queries ``rows`` whose nearest tree shape lies within ``reach`` (the tree
+    shapes whose boxes are within ``reach`` of theirs along both axes, from the broad phase);
+    append their pairs to ``found`` and return the others."""
+    half = 0.5 * (reach + slack)  # both sides grown by half: boxes of like sizes keep the broad phase on its grid
+    pairs = candidates(_grow(coll_q.bounds[rows], half), _grow(coll_t.bounds, half))
+    measured, best = _measure(coll_q, coll_t, rows, pairs[0], pairs[1], exclusive)
+    settled = (best <= reach) | (reach >= limit)  # reach == max_distance: every shape within it was met
+    found.append(_ties(measured, best, settled & (best <= limit)))
+    return rows[~settled]
+
+
+def _search(coll_q, coll_t, tree, rows, slack, limit, exclusive, found):
+    """Settle the queries ``rows`` by the tree search (see the module docstring); append their
+    pairs to ``found``."""
+    boxes = [np.ascontiguousarray(coll_q.bounds[rows, k]) for k in range(4)]
+    local, positions, bound = _candidates(tree, boxes, np.full(rows.size, limit), True, exclusive, slack)
+    measured, best = _measure(coll_q, coll_t, rows, local, tree.item[positions], exclusive)
+    # settled: the nearest is within U, so among the candidates; or U is max_distance, and every
+    # tree shape within it was a candidate
+    settled = (best <= bound) | (bound >= limit)
+    found.append(_ties(measured, best, settled & (best <= limit)))
+    again = np.flatnonzero(~settled)  # exclusive only: U came from a dropped shape
+    if again.size:
+        sub = [box[again] for box in boxes]
+        local, positions, _ = _candidates(tree, sub, np.minimum(best[again], limit), False, exclusive, slack)
+        measured, best = _measure(coll_q, coll_t, rows[again], local, tree.item[positions], exclusive)
+        found.append(_ties(measured, best, best <= limit))

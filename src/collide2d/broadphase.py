@@ -1029,7 +1029,7 @@ class _Bounds:
 
 def _box_candidates(bounds_a, bounds_b):
     """The pairs ``(i, j)`` whose closed boxes ``bounds_a[i]`` and ``bounds_b[j]`` overlap, sorted
-    (the broad phase :mod:`collide2d._nearest` searches with)."""
+    (the broad phase :mod:`collide2d._nearest` starts with)."""
     return _query(_Bounds(bounds_a), _Bounds(bounds_b), None, "auto", None, False)
 
 
@@ -1382,8 +1382,8 @@ class Index:
         limit = _nearest.check_arguments(max_distance, return_distance, all_matches, exclusive)
         if self._periodic is not None:
             raise ValueError("query_nearest does not search periodic images: build the Index without periodic")
-        pairs, distances = _nearest.nearest(_Collection(shapes, "shapes"), self._coll, _box_candidates, limit,
-                                            all_matches, exclusive)
+        pairs, distances = _nearest.nearest(_Collection(shapes, "shapes"), self._coll, limit, all_matches, exclusive,
+                                            _box_candidates)
         return (pairs, distances) if return_distance else pairs
 
 

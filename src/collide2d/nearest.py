@@ -142,6 +142,6 @@ def query_nearest(
                                                         all_matches=all_matches, exclusive=exclusive)
     else:
         tree = broadphase._Collection(tree_or_shapes, "tree_or_shapes")
-        pairs, distances = _nearest.nearest(broadphase._Collection(shapes, "shapes"), tree,
-                                            broadphase._box_candidates, limit, all_matches, exclusive)
+        pairs, distances = _nearest.nearest(broadphase._Collection(shapes, "shapes"), tree, limit, all_matches,
+                                            exclusive, broadphase._box_candidates)
     return (pairs, distances) if return_distance else pairs
