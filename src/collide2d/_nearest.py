@@ -1,28 +1,37 @@
 """The nearest shapes of one collection to each shape of another, by exact distance.
 
-The search behind :func:`collide2d.query_nearest` and :meth:`collide2d.Index.query_nearest`:
+The search behind :func:`collide2d.query_nearest` and :meth:`collide2d.Index.query_nearest`.
+Every step rests on one rule: if the smallest exact distance ``b`` among a query's candidates is
+at most a reach ``r``, and the candidates include every tree shape whose bounding box lies within
+``r`` of the query's box, the query is settled, because a shape at distance ``<= b`` has its box
+within ``b <= r`` of the query's box. (Distances are :func:`collide2d.distance`'s, bit for bit:
+the float separation of the contact kernels, its sign made exact, clamped at 0,
+:func:`pair_distances`.)
 
-1. the tree's bounding boxes are packed into an R-tree (Sort-Tile-Recursive, :class:`_Tree`);
-2. for each query shape, :func:`nearest.bound_rows` finds ``U``, the smallest ``MAXDIST``
-   between its box and a tree box (an upper bound of its nearest distance: every point of the
-   tree shape is within ``MAXDIST`` of every point of the query), capped at ``max_distance``;
-3. :func:`nearest.candidate_rows` lists the tree shapes whose boxes lie within ``U`` of the
-   query's box (``MINDIST <= U``): the nearest shape and every tie are among them;
-4. their exact distances (:func:`pair_distances`, :func:`collide2d.distance`'s bit for bit: the
-   float separation of the contact kernels, its sign made exact, clamped at 0), the smallest per
-   query and the pairs at it.
+1. *First pass*, on the broad phase the caller passes in (``candidates(boxes_q, boxes_t)``, the
+   pairs of overlapping boxes, :func:`collide2d.query` with ``predicate=None``): both sides'
+   boxes grown by ``r / 2``, for ``r`` the mean spacing of the tree's box centres
+   (``sqrt(area / n)``, capped at ``max_distance``), so that each query meets a few tree shapes.
+   Their distances settle the queries whose nearest is within ``r``: most of them where the two
+   collections share a region.
+2. *Tree search* for the others (far from the tree, or with a nearest beyond ``r``): the tree's
+   boxes packed into an R-tree (Sort-Tile-Recursive, :class:`_Tree`), and for each query one
+   depth-first search (:func:`collide2d._kernels.broadphase.nearest.nearest_rows`) that lowers a
+   reach ``U``, from ``max_distance``, to the smallest ``MAXDIST`` between the query's box and a
+   tree box (an upper bound of the nearest distance) and lists the tree shapes whose boxes lie
+   within ``U``. Their distances settle every query whose nearest is within ``U``; a query whose
+   nearest candidate lies beyond ``U`` (possible only with ``exclusive``, when ``U`` came from a
+   dropped shape) is searched once more with that distance as the reach.
 
-With ``exclusive`` the equal tree shapes are dropped in step 4, and a tree box identical to the
-query's box does not count for ``U``; a query whose ``U`` still came from an excluded shape
-(its nearest remaining distance exceeds ``U``) is searched once more with its nearest remaining
-distance as the reach. The reach carries a slack of ``2**-30`` times the largest coordinate, far
-above the few ulps by which a float distance or a box distance can be off, so that no shape
-whose float distance ties the nearest is left out.
+With ``exclusive`` the equal tree shapes are dropped before the smallest distance is taken, and
+a tree box identical to the query's does not lower ``U``. Reaches carry a slack of ``2**-30``
+times the largest coordinate, far above the few ulps by which a float distance or a box distance
+can be off, so that no shape whose float distance ties the nearest is left out.
 
-The work per query is the tree nodes and shapes within ``U`` of it: a few for scenes where
-shapes are about as large as their spacing, also for a query far from the whole tree (its
-candidates are the tree shapes near the point of the tree nearest to it); more where many large
-boxes overlap the query's (a line meets every box along it).
+The work per query is the tree shapes (and nodes) within its reach: a few where shapes are about
+as large as their spacing, also for a query far from the whole tree (its candidates are the tree
+shapes near the point of the tree nearest to it); more where large boxes overlap the query's (a
+line meets every box along it).
 """
 
 from __future__ import annotations
@@ -132,7 +141,8 @@ class _Tree:
     """A packed R-tree of the tree shapes' boxes (see :mod:`collide2d._kernels.broadphase.nearest`).
 
     ``item[t]``: the tree index of leaf position ``t``; ``arrays``: the leaf boxes and the
-    nodes, as :func:`nearest.bound_rows` takes them.
+    nodes, as :func:`nearest.nearest_rows` takes them. Each level groups ``LEAF`` consecutive
+    boxes of the level below (in STR order) and is put in STR order of its own boxes.
     """
 
     def __init__(self, bounds):

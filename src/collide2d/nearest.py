@@ -99,24 +99,21 @@ def query_nearest(
                                                                ties)
     ``all_matches``    ``False``: the first one visited        ``False``: the lowest tree index
     ``max_distance``   must be ``> 0``                         ``>= 0``; ``None`` or ``inf``: no limit
-    no tree shape      the query gets no row                   the same
-    within reach
+    nothing within     the query gets no row                   the same
     ``exclusive``      skips tree geometries equal to the      skips tree shapes for which the exact
                        input geometry (GEOS ``equals``)        :func:`collide2d.equals` holds
     empty geometries   omitted from the output                 a collide2d shape is never empty
     ================== ======================================= =======================================
 
-    The search (:mod:`collide2d._nearest`) grows each query's bounding box by a reach, takes the
-    tree shapes whose boxes meet it from the broad phase, measures their exact distances and
-    keeps the nearest; a query whose nearest candidate lies beyond the reach is searched once
-    more with the box grown by that distance, one without candidates with twice the reach. The
-    first reach is the mean spacing of the tree's bounding-box centres, so on scenes that spread
-    evenly each query measures a few tree shapes: the work grows like ``n log n``. A query far
-    from every tree shape (farther than the tree is wide) meets every tree shape whose box lies
-    within its nearest distance, as the bounding-box search of an R-tree does without
-    ``max_distance``; giving ``max_distance`` bounds that work. Lines in the tree are candidates
-    of every query whose grown box meets their unbounded box, a line as query meets the whole
-    tree.
+    The search (:mod:`collide2d._nearest`) first takes from the broad phase the tree shapes
+    whose bounding boxes lie within the tree's mean spacing of each query's box, measures their
+    exact distances and settles the queries whose nearest is within that reach; the others (far
+    from the tree, or with a nearest farther away) are searched in an R-tree of the tree's boxes,
+    within the smallest farthest-point distance between the query's box and a tree box. Each
+    query measures the few tree shapes near it, also when it lies far from the whole tree: the
+    work grows like ``n log n``. Where large boxes overlap many others it grows with them: a
+    line in the tree is a candidate of every query near its unbounded box, a line as query meets
+    the tree along it.
 
     Examples
     --------
