@@ -42,10 +42,13 @@ def brute_force(tree, queries, *, max_distance=None, all_matches=True, exclusive
 
 @pytest.fixture(params=["first pass", "tree search"])
 def path(request, monkeypatch):
-    """Run a test twice: as it comes (the broad phase's first pass settles most queries, the tree
-    search the rest) and with the tree search alone (no first reach)."""
+    """Run a test twice: with the broad phase's first pass (its reach chosen on a sample of 2
+    queries; the tree search settles the rest) and with the tree search alone (no first reach)."""
     if request.param == "tree search":
-        monkeypatch.setattr(_nearest, "_first_reach", lambda bounds: math.inf)
+        monkeypatch.setattr(_nearest, "_first_reach", lambda *args: math.inf)
+    else:
+        monkeypatch.setattr(_nearest, "SAMPLE", 2)
+        monkeypatch.setattr(_nearest, "FIRST_PASS_BUDGET", 10**6)
     return request.param
 
 
@@ -92,8 +95,9 @@ def test_box_near_but_shape_far_needs_the_second_pass(path):
     # the segment's box is 1 from the query along each axis but the segment is 9.19 away; the
     # points 7.07, 8.49 and 8: the first pass meets the segment only, the second the point (5, 5)
     tree = [c2.Segment((1, 14), (14, 1)), c2.Point([(5, 5), (6, 6), (-8, 0)])]
-    pairs, distances = check(tree, [c2.Point((0, 0))])
-    assert pairs.tolist() == [[0], [1]] and distances.tolist() == [math.hypot(5, 5)]
+    queries = c2.Point([(0, 0), (0, 0), (0, 0), (0, 0)])  # more queries than the sample: the first pass runs
+    pairs, distances = check(tree, [queries])
+    assert pairs.tolist() == [[0, 1, 2, 3], [1, 1, 1, 1]] and distances.tolist() == [math.hypot(5, 5)] * 4
     check(tree, [c2.Point((0, 0))], all_matches=False)
 
 
@@ -145,7 +149,7 @@ def test_exclusive_searches_again_when_the_bound_came_from_an_equal_shape(monkey
         args[6] = False  # skip_same (after the four box columns, bound and use_max)
         return kernels.nearest_rows(r0, r1, *args)
 
-    monkeypatch.setattr(_nearest, "_first_reach", lambda bounds: math.inf)
+    monkeypatch.setattr(_nearest, "_first_reach", lambda *args: math.inf)
     monkeypatch.setattr(_nearest, "_kernels", lambda: type("K", (), {"nearest_rows": staticmethod(bound_from_every_box)}))
     calls = []
     measure = _nearest._measure

@@ -48,6 +48,9 @@ from collide2d.table import KIND_NAMES
 LEAF = 8  # boxes per node of the tree
 SLACK = 2.0**-30  # the reach's slack, relative to the largest coordinate (see the module docstring)
 QUERY_CHUNK = 1 << 16  # queries per pass (bounds the candidates held at once)
+SAMPLE = 256  # queries whose nearest distances choose the first reach; fewer queries: no first pass
+FIRST_PASS_BUDGET = 32  # tree shapes per query within the first reach, on average, at most
+GRID_CELLS = 2.0  # the broad phase's smallest cell (span / tree shapes), in grown box extents, at most
 
 
 def _kernels():
@@ -111,16 +114,40 @@ def _grow(bounds, h):
     return np.concatenate([lo, hi], axis=1)
 
 
-def _first_reach(tree_bounds):
-    """The mean spacing of the finite tree boxes' centres (``inf`` when there is none)."""
-    b = tree_bounds[np.isfinite(tree_bounds).all(axis=1)]
-    if b.shape[0] == 0:
+def _first_reach(coll_q, coll_t, tree, slack, limit, exclusive):
+    """The reach of the first pass, or ``inf`` for none.
+
+    The median nearest distance of an evenly strided sample of ``SAMPLE`` queries (by the tree
+    search), so that the first pass settles about half the queries and meets, per query, the tree
+    shapes within a typical nearest distance; ``inf`` when the sample finds within that reach
+    more than ``FIRST_PASS_BUDGET`` tree shapes per query on average (a few large shapes, or
+    dense spots among sparse ones: the tree search, whose reach adapts to each query, is then
+    cheaper).
+    """
+    nq = len(coll_q)
+    sample = np.arange(0, nq, max(1, nq // SAMPLE))
+    found = []
+    _search(coll_q, coll_t, tree, sample, slack, limit, exclusive, found)
+    i, _, dist = (np.concatenate(part) for part in zip(*found))
+    nearest = np.full(sample.size, np.inf)
+    nearest[np.searchsorted(sample, i)] = dist
+    reach = min(float(np.median(nearest)), limit)
+    if not math.isfinite(reach):
         return math.inf
-    cx, cy = b[:, 0] + b[:, 2], b[:, 1] + b[:, 3]  # twice the centres
-    width, height = 0.5 * float(cx.max() - cx.min()), 0.5 * float(cy.max() - cy.min())
-    if width > 0.0 and height > 0.0:
-        return math.sqrt(width * height / b.shape[0])
-    return max(width, height) / b.shape[0] or math.inf  # on a line, or all at one spot
+    # the broad phase's grid has at most about one cell per tree shape over the span of all the
+    # boxes: when that cell is much larger than a grown box, the shapes crowd into few cells
+    # (a cluster with outliers) and each query would scan a crowd
+    every = np.concatenate([coll_q.bounds, coll_t.bounds])
+    every = every[np.isfinite(every).all(axis=1)]
+    sample_t = coll_t.bounds[:: max(1, len(coll_t) // SAMPLE)]
+    with np.errstate(invalid="ignore"):
+        extent = np.nanmedian(np.maximum(sample_t[:, 2] - sample_t[:, 0], sample_t[:, 3] - sample_t[:, 1]))
+    span = float(max(every[:, 2].max() - every[:, 0].min(), every[:, 3].max() - every[:, 1].min())) if every.size else 0.0
+    if span > GRID_CELLS * (len(coll_t) + 16) * (reach + float(extent)):
+        return math.inf
+    boxes = [np.ascontiguousarray(coll_q.bounds[sample, k]) for k in range(4)]
+    met = _candidates(tree, boxes, np.full(sample.size, reach), False, False, slack)[1].size
+    return reach if met <= FIRST_PASS_BUDGET * sample.size else math.inf
 
 
 def _str_order(bounds, per_node):
@@ -197,15 +224,14 @@ def nearest(coll_q, coll_t, max_distance, all_matches, exclusive, candidates):
         every = np.concatenate([coll_q.bounds.ravel(), coll_t.bounds.ravel()])
         slack = SLACK * float(np.abs(every[np.isfinite(every)]).max(initial=0.0))
         limit = math.inf if max_distance is None else max_distance
-        reach = min(_first_reach(coll_t.bounds), limit)
-        tree = []  # built when a query needs it
+        tree = _Tree(coll_t.bounds)
+        reach = _first_reach(coll_q, coll_t, tree, slack, limit, exclusive) if nq > SAMPLE else math.inf
         for start in range(0, nq, QUERY_CHUNK):
             rows = np.arange(start, min(start + QUERY_CHUNK, nq))
             if math.isfinite(reach):
                 rows = _first_pass(coll_q, coll_t, candidates, rows, reach, limit, slack, exclusive, found)
             if rows.size:
-                tree = tree or [_Tree(coll_t.bounds)]
-                _search(coll_q, coll_t, tree[0], rows, slack, limit, exclusive, found)
+                _search(coll_q, coll_t, tree, rows, slack, limit, exclusive, found)
     if not found:
         return np.empty((2, 0), dtype=np.int64), np.empty(0)
     i, j, dist = (np.concatenate(part) for part in zip(*found))
