@@ -64,7 +64,8 @@ def run(n, repeat):
         cpu = LAST_CPU[0]
         t_counts = np.bincount(theirs[0], minlength=n)
         t_first = np.concatenate([[0], np.cumsum(t_counts)[:-1]])
-        agree = int(np.count_nonzero(single & (t_counts == 1) & (theirs[1][np.minimum(t_first, theirs.shape[1] - 1)] == nearest)))
+        their_nearest = theirs[1][np.minimum(t_first, theirs.shape[1] - 1)]
+        agree = int(np.count_nonzero(single & (t_counts == 1) & (their_nearest == nearest)))
         rows.append(("shapely `STRtree.query_nearest` (64-gons)", f"{1e3 * build:.1f} / {1e3 * build_cpu:.1f}",
                      f"{1e3 * wall:.1f}", f"{1e3 * cpu:.1f}", f"{wall / ours[0]:.2f}", f"{cpu / ours[1]:.2f}",
                      f"{agree} / {int(single.sum())}"))

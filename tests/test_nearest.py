@@ -150,7 +150,8 @@ def test_exclusive_searches_again_when_the_bound_came_from_an_equal_shape(monkey
         return kernels.nearest_rows(r0, r1, *args)
 
     monkeypatch.setattr(_nearest, "_first_reach", lambda *args: math.inf)
-    monkeypatch.setattr(_nearest, "_kernels", lambda: type("K", (), {"nearest_rows": staticmethod(bound_from_every_box)}))
+    patched = type("Kernels", (), {"nearest_rows": staticmethod(bound_from_every_box)})
+    monkeypatch.setattr(_nearest, "_kernels", lambda: patched)
     calls = []
     measure = _nearest._measure
     monkeypatch.setattr(_nearest, "_measure", lambda *args: calls.append(args[2].size) or measure(*args))
@@ -166,7 +167,8 @@ def test_max_distance_keeps_a_tie_at_the_limit_and_drops_queries_without_a_match
     assert pairs.tolist() == [[0, 1, 1], [0, 0, 1]] and distances.tolist() == [2.0, 4.0, 4.0]
     assert c2.query_nearest(tree, queries, max_distance=2).tolist() == [[0], [0]]
     assert c2.query_nearest(tree, queries, max_distance=0).shape == (2, 0)
-    np.testing.assert_array_equal(c2.query_nearest(tree, queries, max_distance=math.inf), c2.query_nearest(tree, queries))
+    unlimited = c2.query_nearest(tree, queries, max_distance=math.inf)
+    np.testing.assert_array_equal(unlimited, c2.query_nearest(tree, queries))
     check([tree], [queries], max_distance=4.0)
 
 

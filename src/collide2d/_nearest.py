@@ -10,10 +10,10 @@ the float separation of the contact kernels, its sign made exact, clamped at 0,
 
 1. *First pass*, on the broad phase the caller passes in (``candidates(boxes_q, boxes_t)``, the
    pairs of overlapping boxes, :func:`collide2d.query` with ``predicate=None``): both sides'
-   boxes grown by ``r / 2``, for ``r`` the mean spacing of the tree's box centres
-   (``sqrt(area / n)``, capped at ``max_distance``), so that each query meets a few tree shapes.
-   Their distances settle the queries whose nearest is within ``r``: most of them where the two
-   collections share a region.
+   boxes grown by ``r / 2``, for ``r`` the median nearest distance of a sample of the queries
+   (:func:`_first_reach`, capped at ``max_distance``). Their distances settle the queries whose
+   nearest is within ``r``, about half of them. It is skipped for few queries, and when the
+   sample shows that it would meet many tree shapes per query (large or crowded shapes).
 2. *Tree search* for the others (far from the tree, or with a nearest beyond ``r``): the tree's
    boxes packed into an R-tree (Sort-Tile-Recursive, :class:`_Tree`), and for each query one
    depth-first search (:func:`collide2d._kernels.broadphase.nearest.nearest_rows`) that lowers a
@@ -141,8 +141,10 @@ def _first_reach(coll_q, coll_t, tree, slack, limit, exclusive):
     every = every[np.isfinite(every).all(axis=1)]
     sample_t = coll_t.bounds[:: max(1, len(coll_t) // SAMPLE)]
     with np.errstate(invalid="ignore"):
-        extent = np.nanmedian(np.maximum(sample_t[:, 2] - sample_t[:, 0], sample_t[:, 3] - sample_t[:, 1]))
-    span = float(max(every[:, 2].max() - every[:, 0].min(), every[:, 3].max() - every[:, 1].min())) if every.size else 0.0
+        extent = np.median(np.maximum(sample_t[:, 2] - sample_t[:, 0], sample_t[:, 3] - sample_t[:, 1]))
+    span = 0.0
+    if every.size:
+        span = float(max(every[:, 2].max() - every[:, 0].min(), every[:, 3].max() - every[:, 1].min()))
     if span > GRID_CELLS * (len(coll_t) + 16) * (reach + float(extent)):
         return math.inf
     boxes = [np.ascontiguousarray(coll_q.bounds[sample, k]) for k in range(4)]
