@@ -9,10 +9,10 @@ the float separation of the contact kernels, its sign made exact, clamped at 0,
 :func:`pair_distances`.)
 
 1. *First pass*, on the broad phase the caller passes in (``candidates(boxes_q, boxes_t)``, the
-   pairs of overlapping boxes, :func:`collide2d.query` with ``predicate=None``): both sides'
-   boxes grown by ``r / 2``, for ``r`` the median nearest distance of a sample of the queries
-   (:func:`_first_reach`, capped at ``max_distance``). Their distances settle the queries whose
-   nearest is within ``r``, about half of them. It is skipped for few queries, and when the
+   pairs of overlapping boxes, :func:`collide2d.query` with ``predicate=None``): both sides' boxes
+   grown by ``r / 2``, for ``r`` the 90th percentile of the nearest distances of a sample of the
+   queries (:func:`_first_reach`, capped at ``max_distance``). Their distances settle the queries
+   whose nearest is within ``r``, about nine in ten. It is skipped for few queries, and when the
    sample shows that it would meet many tree shapes per query (large or crowded shapes).
 2. *Tree search* for the others (far from the tree, or with a nearest beyond ``r``): the tree's
    boxes packed into an R-tree (Sort-Tile-Recursive, :class:`_Tree`), and for each query one
@@ -49,6 +49,7 @@ LEAF = 8  # boxes per node of the tree
 SLACK = 2.0**-30  # the reach's slack, relative to the largest coordinate (see the module docstring)
 QUERY_CHUNK = 1 << 16  # queries per pass (bounds the candidates held at once)
 SAMPLE = 256  # queries whose nearest distances choose the first reach; fewer queries: no first pass
+FIRST_QUANTILE = 0.9  # the first reach: this quantile of the sample's nearest distances
 FIRST_PASS_BUDGET = 32  # tree shapes per query within the first reach, on average, at most
 GRID_CELLS = 2.0  # the broad phase's smallest cell (span / tree shapes), in grown box extents, at most
 
@@ -117,9 +118,9 @@ def _grow(bounds, h):
 def _first_reach(coll_q, coll_t, tree, slack, limit, exclusive):
     """The reach of the first pass, or ``inf`` for none.
 
-    The median nearest distance of an evenly strided sample of ``SAMPLE`` queries (by the tree
-    search), so that the first pass settles about half the queries and meets, per query, the tree
-    shapes within a typical nearest distance; ``inf`` when the sample finds within that reach
+    The ``FIRST_QUANTILE`` quantile of the nearest distances of an evenly strided sample of
+    ``SAMPLE`` queries (by the tree search), so that the first pass settles about nine queries in
+    ten and meets, per query, the tree shapes within a typical nearest distance; ``inf`` when the sample finds within that reach
     more than ``FIRST_PASS_BUDGET`` tree shapes per query on average (a few large shapes, or
     dense spots among sparse ones: the tree search, whose reach adapts to each query, is then
     cheaper).
@@ -131,7 +132,7 @@ def _first_reach(coll_q, coll_t, tree, slack, limit, exclusive):
     i, _, dist = (np.concatenate(part) for part in zip(*found))
     nearest = np.full(sample.size, np.inf)
     nearest[np.searchsorted(sample, i)] = dist
-    reach = min(float(np.median(nearest)), limit)
+    reach = min(float(np.quantile(nearest, FIRST_QUANTILE, method="higher")), limit)  # no inf - inf
     if not math.isfinite(reach):
         return math.inf
     # the broad phase's grid has at most about one cell per tree shape over the span of all the
@@ -148,7 +149,7 @@ def _first_reach(coll_q, coll_t, tree, slack, limit, exclusive):
     if span > GRID_CELLS * (len(coll_t) + 16) * (reach + float(extent)):
         return math.inf
     boxes = [np.ascontiguousarray(coll_q.bounds[sample, k]) for k in range(4)]
-    met = _candidates(tree, boxes, np.full(sample.size, reach), False, False, slack)[1].size
+    met = _candidates(tree, boxes, np.full(sample.size, reach), False, False, slack, 4 * FIRST_PASS_BUDGET)[1].size
     return reach if met <= FIRST_PASS_BUDGET * sample.size else math.inf
 
 
@@ -198,7 +199,7 @@ class _Tree:
                        leaf, root1 - levels[-1][0].shape[0], root1, len(levels))
 
 
-def _candidates(tree, boxes, bound, use_max, skip_same, slack):
+def _candidates(tree, boxes, bound, use_max, skip_same, slack, most=2**62):
     """``(rows, leaf positions, U)`` of :func:`nearest.nearest_rows` over every row of ``boxes``."""
     from collide2d import _jit
 
@@ -207,7 +208,8 @@ def _candidates(tree, boxes, bound, use_max, skip_same, slack):
     pieces = {}
 
     def piece(r0, r1):
-        pieces[r0] = _kernels().nearest_rows(r0, r1, *boxes, bound, use_max, skip_same, *tree.arrays, slack, out_bound)
+        pieces[r0] = _kernels().nearest_rows(r0, r1, *boxes, bound, use_max, skip_same, *tree.arrays, slack, most,
+                                             out_bound)
 
     _jit.run_in_threads(n, piece)
     counts, positions = (np.concatenate(part) for part in zip(*(pieces[r0] for r0 in sorted(pieces))))

@@ -106,14 +106,14 @@ def query_nearest(
     ================== ======================================= =======================================
 
     The search (:mod:`collide2d._nearest`) first takes from the broad phase the tree shapes whose
-    bounding boxes lie within a typical nearest distance (the median of a sample of the queries) of
-    each query's box, measures their exact distances and settles the queries whose nearest is within
-    that reach; the others (far from the tree, or with a nearest farther away) are searched in an
-    R-tree of the tree's boxes, within the smallest farthest-point distance between the query's box
-    and a tree box. Each query measures the few tree shapes near it, also when it lies far from the
-    whole tree: the work grows like ``n log n``. Where large boxes overlap many others it grows with
-    them: a line in the tree is a candidate of every query near its unbounded box, a line as query
-    meets the tree along it.
+    bounding boxes lie within a typical nearest distance (the 90th percentile over a sample of the
+    queries) of each query's box, measures their exact distances and settles the queries whose
+    nearest is within that reach; the others (far from the tree, or with a nearest farther away) are
+    searched in an R-tree of the tree's boxes, within the smallest farthest-point distance between
+    the query's box and a tree box. Each query measures the few tree shapes near it, also when it
+    lies far from the whole tree: the work grows like ``n log n``. Where large boxes overlap many
+    others it grows with them: a line in the tree is a candidate of every query near its unbounded
+    box, a line as query meets the tree along it.
 
     Examples
     --------

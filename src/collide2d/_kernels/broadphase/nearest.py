@@ -44,14 +44,15 @@ def max_dist(ax0, ay0, ax1, ay1, bx0, by0, bx1, by1):
 
 @kernel
 def nearest_rows(r0, r1, qx0, qy0, qx1, qy1, bound, use_max, skip_same, ix0, iy0, ix1, iy1, nx0, ny0, nx1, ny1,
-                 first, last, leaf, root0, root1, depth, slack, out_bound):
+                 first, last, leaf, root0, root1, depth, slack, most, out_bound):
     """``(counts, targets)``: the leaf positions of the targets kept for the queries ``r0 .. r1 - 1``.
 
     Query ``q`` starts from ``U = bound[q]``; with ``use_max`` every target's ``MAXDIST`` lowers
     it (with ``skip_same``, not that of a target whose box equals the query's: it may be the
     query shape itself, which ``exclusive`` drops). The targets with ``MINDIST <= U + slack`` for
     the final ``U`` (written to ``out_bound[q]``) follow each other in ``targets``, ``counts[q - r0]``
-    of them for query ``q``.
+    of them for query ``q``. A query stops searching once it kept more than ``most`` targets
+    (a count for a budget, not an answer).
     """
     size = (depth + 1) * (np.max(last - first) + 1) + (root1 - root0)
     stack = np.empty(size, dtype=np.int64)
@@ -70,7 +71,8 @@ def nearest_rows(r0, r1, qx0, qy0, qx1, qy1, bound, use_max, skip_same, ix0, iy0
             stack[top] = c
             gaps[top] = 0.0
             top += 1
-        while top > 0:
+        full = False
+        while top > 0 and not full:
             top -= 1
             node = stack[top]
             if gaps[top] > reach2:
@@ -95,6 +97,9 @@ def nearest_rows(r0, r1, qx0, qy0, qx1, qy1, bound, use_max, skip_same, ix0, iy0
                     kept[n_kept] = t
                     kept_gaps[n_kept] = d2
                     n_kept += 1
+                    if n_kept - start > most:
+                        full = True
+                        break
             else:  # the children within reach, nearest on top of the stack
                 base = top
                 for c in range(first[node], last[node]):
