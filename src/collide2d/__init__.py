@@ -32,6 +32,7 @@ from collide2d.convert import from_shapely, to_patch, to_shapely
 from collide2d.geometry import area, centroid, length
 from collide2d.broadphase import Index, PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
+from collide2d.nearest import query_nearest
 from collide2d.motion import Impact, Impacts, query_impacts, rotate, time_of_impact, translate
 from collide2d.overlay import intersection_points, iou, overlap_area
 from collide2d.perram_wertheim import PerramWertheim, perram_wertheim
@@ -84,6 +85,7 @@ __all__ = [
     "perram_wertheim",
     "query",
     "query_impacts",
+    "query_nearest",
     "query_pairs",
     "raycast",
     "relate",

@@ -1026,6 +1026,12 @@ class _Bounds:
         return self.bounds.shape[0]
 
 
+def _box_candidates(bounds_a, bounds_b):
+    """The pairs ``(i, j)`` whose closed boxes ``bounds_a[i]`` and ``bounds_b[j]`` overlap, sorted
+    (the broad phase :mod:`collide2d._nearest` starts with)."""
+    return _query(_Bounds(bounds_a), _Bounds(bounds_b), None, "auto", None, False)
+
+
 def _check_margin(margin):
     if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real):
         raise TypeError(f"margin must be a real number, got {type(margin).__name__}")
@@ -1336,6 +1342,48 @@ class Index:
         """
         return _run(_Collection(other, "other"), self._coll, predicate, "auto", self._periodic, return_shifts,
                     max_distance)
+
+    @overload
+    def query_nearest(
+        self, shapes: Shapes, *, max_distance: float | None = None, return_distance: Literal[False] = False,
+        all_matches: bool = True, exclusive: bool = False,
+    ) -> IntArray: ...
+    @overload
+    def query_nearest(
+        self, shapes: Shapes, *, max_distance: float | None = None, return_distance: Literal[True],
+        all_matches: bool = True, exclusive: bool = False,
+    ) -> tuple[IntArray, FloatArray]: ...
+    def query_nearest(
+        self, shapes: Shapes, *, max_distance: float | None = None, return_distance: bool = False,
+        all_matches: bool = True, exclusive: bool = False,
+    ) -> IntArray | tuple[IntArray, FloatArray]:
+        """For each of ``shapes``, the nearest of the index's current shapes: :func:`collide2d.query_nearest`.
+
+        Exactly ``query_nearest(index, shapes, ...)``; see there for the arguments, the result and
+        how it compares with shapely's ``STRtree.query_nearest``. The search is made afresh on the
+        current shapes (the kept candidate lists serve :meth:`query_pairs` only).
+
+        Raises
+        ------
+        ValueError
+            For a periodic index (the nearest image is not searched), and as
+            :func:`collide2d.query_nearest`.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> index = c2.Index(c2.Circle([(0, 0), (4, 0), (8, 0)], 1))
+        >>> index.query_nearest(c2.Point([(2, 0), (7, 1)])).tolist()  # (2, 0) is 1 from both 0 and 1
+        [[0, 0, 1], [0, 1, 2]]
+        """
+        from collide2d import _nearest
+
+        limit = _nearest.check_arguments(max_distance, return_distance, all_matches, exclusive)
+        if self._periodic is not None:
+            raise ValueError("query_nearest does not search periodic images: build the Index without periodic")
+        pairs, distances = _nearest.nearest(_Collection(shapes, "shapes"), self._coll, limit, all_matches, exclusive,
+                                            _box_candidates)
+        return (pairs, distances) if return_distance else pairs
 
 
 class PairMeasures(NamedTuple):

@@ -64,12 +64,6 @@ _TINY = float(np.nextafter(0.0, 1.0))
 _BAND = 2.0**-32
 
 
-def _coordinate_scale(shape, rows=None):
-    """Largest absolute coordinate or size of the given flat rows of a shape (float64 array)."""
-    p = shape._flat_params()
-    return row_scale(shape._kind, p if rows is None else p[rows], shape._verts)
-
-
 def row_scale(kind, p, verts):
     """Largest absolute coordinate or size of each kernel row of ``p`` (float64 array)."""
     if kind == "polygon":
@@ -91,7 +85,7 @@ def row_scale(kind, p, verts):
 
 
 def _single_scale(shape):
-    """:func:`_coordinate_scale` of a single shape, as a Python float (no array operations)."""
+    """:func:`row_scale` of a single shape, as a Python float (no array operations)."""
     p = shape._params.tolist()
     kind = shape._kind
     if kind == "ellipse":  # centre and semi-axes
@@ -105,7 +99,7 @@ def _single_scale(shape):
 
 
 def _global_scale(shape):
-    """An upper bound of :func:`_coordinate_scale` over all rows (a float)."""
+    """An upper bound of :func:`row_scale` over all rows (a float)."""
     table = shape._verts if shape._kind == "polygon" else shape._params
     return max(float(table.max()), -float(table.min())) if table.size else 0.0  # no |table| copy
 
@@ -142,19 +136,28 @@ def _sign_consistent(a, b, sep):
     near = np.flatnonzero(~(np.abs(sep) > _BAND * (_global_scale(a) + _global_scale(b))))
     if near.size:
         _, index_a, index_b = _dispatch.broadcast_indices(a, b)
-        ia = index_a[near]
-        ib = index_b[near]
-        keep = ~(np.abs(sep[near]) > _BAND * (_coordinate_scale(a, ia) + _coordinate_scale(b, ib)))
-        near, ia, ib = near[keep], ia[keep], ib[keep]
-        if near.size:
-            code = _dispatch.relate_pairs(
-                a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib
-            )
-            s = sep[near]
-            disjoint = code == codes.DISJOINT
-            s[disjoint & ~(s > 0.0)] = _TINY
-            s[~disjoint & ((s > 0.0) | (code == codes.TOUCHING))] = 0.0
-            sep[near] = s
+        s = sep[near]
+        sign_consistent_rows(a._kind, a._flat_params(), a._verts, index_a[near],
+                             b._kind, b._flat_params(), b._verts, index_b[near], s)
+        sep[near] = s
+    return sep
+
+
+def sign_consistent_rows(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, ib, sep):
+    """:func:`_sign_consistent` of the kernel rows ``params_a[ia[k]]``, ``params_b[ib[k]]``.
+
+    ``sep`` (float64, one entry per pair, contiguous) holds their float separations and is
+    changed in place, so that ``max(sep, 0)`` is what :func:`distance` returns for each pair.
+    """
+    scale = row_scale(kind_a, params_a[ia], verts_a) + row_scale(kind_b, params_b[ib], verts_b)
+    near = np.flatnonzero(~(np.abs(sep) > _BAND * scale))
+    if near.size:
+        code = _dispatch.relate_pairs(kind_a, params_a, verts_a, ia[near], kind_b, params_b, verts_b, ib[near])
+        s = sep[near]
+        disjoint = code == codes.DISJOINT
+        s[disjoint & ~(s > 0.0)] = _TINY
+        s[~disjoint & ((s > 0.0) | (code == codes.TOUCHING))] = 0.0
+        sep[near] = s
     return sep
 
 
