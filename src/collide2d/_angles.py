@@ -9,9 +9,11 @@ An angle θ (radians, float64) is stored as the direction ``(wx, wy)`` of the sh
    Sterbenz's lemma, and Knuth's two-sum keeps the remainder as an unevaluated sum ``hi + lo``
    (error below 1e-36 rad). Above it the remainder is computed exactly with Python integers from
    π to 1,400 bits (Machin's formula), as Payne and Hanek's reduction does with the bits of 2/π.
-2. Quarter turns: ``θ`` within ``2**-52·|θ|`` (about one ulp of θ) of ``k·π/2`` is taken as that
-   quarter turn exactly (``r = 0``), so ``math.pi / 2``, ``np.pi``, ``3 * math.pi / 2`` give axis
-   vectors. Only below ``REDUCE_LIMIT``, where one ulp of θ is below 2.3e-10 rad.
+2. Quarter turns: ``θ`` within ``2**-52·|θ|`` (between one and two ulps of θ) of ``k·π/2`` is
+   taken as that quarter turn exactly (``r = 0``), so ``math.pi / 2``, ``np.pi``,
+   ``3 * math.pi / 2`` and ``1e6 * math.pi / 2`` give axis vectors, at every magnitude. From
+   ``2**50·π`` (about 3.5e15) on, where that tolerance reaches ``π/4``, every float is a quarter
+   turn: its ulp is 0.5 rad or more, so the float no longer tells one orientation from the next.
 3. ``cos r`` and ``sin r`` from the C library (within 0.52 ulp measured; correctly rounded in all
    but about 0.2% of cases), corrected to first order for ``lo``:
    ``cos(hi + lo) ≈ cos hi − lo·sin hi``, ``sin(hi + lo) ≈ sin hi + lo·cos hi``.
@@ -19,7 +21,7 @@ An angle θ (radians, float64) is stored as the direction ``(wx, wy)`` of the sh
    ``C, S`` in ``{0, ±1}``, where one product is an exact zero; this also turns ``−0.0`` into 0.0.
 
 The stored direction is therefore within about one ulp of ``(cos θ, sin θ)`` for the float θ
-given. ``angle + pi`` is a different float rotation and is *not* promised to store ``−w``.
+given, except for the quarter turns of step 2. ``angle + pi`` is a different float rotation and is *not* promised to store ``−w``.
 
 References: W. J. Cody and W. Waite, *Software Manual for the Elementary Functions* (1980), ch. 8;
 M. H. Payne and R. N. Hanek, "Radian reduction for trigonometric functions", SIGNUM Newsl. 18
@@ -129,7 +131,7 @@ def direction_scalar(theta):
     if -REDUCE_LIMIT < theta < REDUCE_LIMIT:
         return direction_reduced(theta)
     hi, lo, quarter = reduce_exact(theta)
-    if abs(hi) < TURN_FLOOR:
+    if abs(hi) <= SNAP * abs(theta):  # a quarter turn, as in direction_reduced (step 2)
         hi = lo = 0.0
     c0, s0 = math.cos(hi), math.sin(hi)
     c, s = c0 - s0 * lo, s0 + c0 * lo
