@@ -128,26 +128,46 @@ def support_chain(V, off, cnt, ux, uy):
 
 
 @kernel
-def _onto_face(px, py, V, i0, i1, nx, ny):
-    """``p`` if its position along the face ``[V[i0], V[i1]]`` (measured on the tangent
-    ``(-ny, nx)``) lies within the face, else the face end beyond which it lies.
+def along(px, py, x0, y0, ex, ey):
+    """``(p - q) . e / (e . e)``: the position of the foot of ``p`` on the line ``q + t e``.
 
-    A face witness ``vertex -+ s n`` lies on the face when ``s, n`` are optimal; when rounding made
-    a vertex-to-vertex pair tie with an edge normal it may not, and the end of the face is then the
-    closest point (a box and a far point beside its corner: (1, 0) instead of the corner (1, 1)).
+    The dot product is summed exactly (four TwoProducts in a nonoverlapping expansion, as in
+    :func:`cross_value`) and rounded once, so the foot keeps the accuracy of the shape's size even
+    when ``p`` is far away: rounding ``p - q`` first would move a foot by an ulp of ``|p - q|``
+    (1.2e-4 for a point 1e12 away). ``e . e > 0`` is the caller's.
     """
-    tx, ty = -ny, nx
+    e = np.empty(8)
+    m = _grow_product(e, 0, ex, px)
+    m = _grow_product(e, m, -ex, x0)
+    m = _grow_product(e, m, ey, py)
+    m = _grow_product(e, m, -ey, y0)
+    dot = 0.0
+    for i in range(m):
+        dot += e[i]
+    return dot / (ex * ex + ey * ey)
+
+
+@kernel
+def _onto_face(px, py, V, i0, i1):
+    """The point of the face ``[V[i0], V[i1]]`` nearest to the vertex ``p`` of the other shape:
+    its foot on the face's line (:func:`along`), or the face end beyond which the foot lies.
+
+    The foot is the witness ``vertex -+ s n`` when ``s, n`` are optimal, computed from the face
+    instead (``p - s n`` carries the rounding of ``p``: a point 1e12 from a small box put it 1.3e-4
+    inside the box). When rounding made a vertex-to-vertex pair tie with an edge normal the foot may
+    lie beyond the face, whose end is then the closest point (a box and a far point beside its
+    corner: (1, 0) instead of the corner (1, 1)).
+    """
     x0, y0 = V[i0, 0], V[i0, 1]
-    t1 = tx * (V[i1, 0] - x0) + ty * (V[i1, 1] - y0)
-    tp = tx * (px - x0) + ty * (py - y0)
-    if t1 == 0.0:
-        return px, py
-    lam = tp / t1
-    if lam < 0.0:
+    ex, ey = V[i1, 0] - x0, V[i1, 1] - y0
+    if ex == 0.0 and ey == 0.0:
         return x0, y0
-    if lam > 1.0:
+    lam = along(px, py, x0, y0, ex, ey)
+    if lam <= 0.0:
+        return x0, y0
+    if lam >= 1.0:
         return V[i1, 0], V[i1, 1]
-    return px, py
+    return x0 + lam * ex, y0 + lam * ey
 
 
 @kernel
@@ -155,8 +175,8 @@ def witnesses(VA, offa, na, VB, offb, nb, s, nx, ny):
     """Witness points and curvatures for separation ``s`` along unit ``n`` (from a to b).
 
     ``point_a`` is a's support point in ``n``, ``point_b`` b's support point in ``-n``. A vertex
-    witness is returned as stored; the other witness is then ``vertex -+ s n`` (its foot on the face
-    line, which lies on the face when ``s, n`` are optimal). Two faces: the middle of the overlap of
+    witness is returned as stored; the other witness is then the vertex's foot on the face
+    (:func:`_onto_face`; ``vertex -+ s n`` when ``s, n`` are optimal). Two faces: the middle of the overlap of
     their projections on the tangent ``t = (-ny, nx)`` (the midpoint of the gap if rounding leaves
     none), on a's face, and ``point_b = point_a + s n``.
     """
@@ -169,10 +189,10 @@ def witnesses(VA, offa, na, VB, offb, nb, s, nx, ny):
         pbx, pby = VB[b0, 0], VB[b0, 1]
     elif b0 == b1:
         pbx, pby = VB[b0, 0], VB[b0, 1]
-        pax, pay = _onto_face(pbx - s * nx, pby - s * ny, VA, a0, a1, nx, ny)
+        pax, pay = _onto_face(pbx, pby, VA, a0, a1)
     elif a0 == a1:
         pax, pay = VA[a0, 0], VA[a0, 1]
-        pbx, pby = _onto_face(pax + s * nx, pay + s * ny, VB, b0, b1, nx, ny)
+        pbx, pby = _onto_face(pax, pay, VB, b0, b1)
     else:
         ox, oy = VA[a0, 0], VA[a0, 1]
         ex, ey = VA[a1, 0] - ox, VA[a1, 1] - oy
@@ -320,7 +340,8 @@ def point_edge_squared(px, py, x0, y0, x1, y1):
 
 @kernel
 def closest_features(VA, offa, na, VB, offb, nb):
-    """Distance of two disjoint vertex lists and the unit normal from a to b (brute force).
+    """Distance of two vertex lists and the unit normal from a to b (brute force), for lists that
+    are disjoint or overlap within rounding.
 
     Every vertex of b against every edge of a and vice versa (a segment has one edge, a point none
     and is tested as a degenerate edge). The pairs are compared by squared distance; the winner is
@@ -329,6 +350,10 @@ def closest_features(VA, offa, na, VB, offb, nb):
     own line, so the squared distances only tied by rounding (a point 1e12 beside a unit box's edge
     is 1e12 from the edge and, to float64, from its corners too), and the corner's direction would
     put the witness half an edge away from the nearest point.
+
+    Returns ``(d, nx, ny, inner)``; ``inner``: the winning vertex lies strictly on the inner side of
+    a polygon's edge, with its foot inside the edge (the lists then overlap by about ``d``, and the
+    normal points into the polygon of that edge).
     """
     best = INF
     best_inside = False
@@ -352,10 +377,15 @@ def closest_features(VA, offa, na, VB, offb, nb):
             d2, inside = point_edge_squared(px, py, VB[offb + j, 0], VB[offb + j, 1], VB[offb + j1, 0], VB[offb + j1, 1])
             if d2 < best or (d2 == best and inside and not best_inside):
                 best, best_inside, side, vertex, edge0, edge1 = d2, inside, 1, offa + i, offb + j, offb + j1
+    V, W = (VA, VB) if side == 0 else (VB, VA)  # the edge's list, the vertex's list
+    d, ux, uy = point_edge(W[vertex, 0], W[vertex, 1], V[edge0, 0], V[edge0, 1], V[edge1, 0], V[edge1, 1])
+    # the vertex lies on the inner side of a polygon's (counter-clockwise) edge: the direction from
+    # the foot, +-(the left normal), is the left normal itself
+    polygon = (na if side == 0 else nb) >= 3
+    inner = polygon and best_inside and d > 0.0 and (V[edge0, 0] - V[edge1, 0]) * uy + (V[edge1, 1] - V[edge0, 1]) * ux < 0.0
     if side == 0:
-        return point_edge(VB[vertex, 0], VB[vertex, 1], VA[edge0, 0], VA[edge0, 1], VA[edge1, 0], VA[edge1, 1])
-    d, ux, uy = point_edge(VA[vertex, 0], VA[vertex, 1], VB[edge0, 0], VB[edge0, 1], VB[edge1, 0], VB[edge1, 1])
-    return d, -ux, -uy  # the direction ran from b's edge to a's vertex
+        return d, ux, uy, inner
+    return d, -ux, -uy, inner  # the direction ran from b's edge to a's vertex
 
 
 @kernel
@@ -395,16 +425,36 @@ def _edge_candidates(VA, offa, na, VB, offb, nb, V, off, cnt, sign, best, bx, by
 
 @kernel
 def _axis_scale(VA, offa, na, VB, offb, nb, ux, uy):
-    """Largest ``|ux dx| + |uy dy|`` over the vertices of both lists, ``d`` taken from a's first
-    vertex: the magnitude of the projections of :func:`axis_gap` along ``u``, whose rounding
-    error is a few ulps of it."""
+    """The magnitude of the projections that decide :func:`axis_gap` along ``u``, whose rounding
+    error is a few ulps of it: the largest ``|ux dx| + |uy dy|`` (``d`` taken from a's first
+    vertex) over the vertices that may attain a's largest or b's smallest projection, each
+    projection being off by at most ``FACE_TOL`` of its own magnitude.
+
+    A vertex that cannot attain the extreme does not count: the top corners of a 1e-6 by 0.125 box
+    inside a 1e9 tall one project with errors of 1e-7 along ``+y`` but decide nothing, and
+    counting them took the depth 1e-6 for rounding (a separation of 0 instead of -1e-6).
+    """
     ox = VA[offa, 0]
     oy = VA[offa, 1]
+    hi = -INF
+    for i in range(na):
+        hi = max(hi, ux * (VA[offa + i, 0] - ox) + uy * (VA[offa + i, 1] - oy))
+    lo = INF
+    for j in range(nb):
+        lo = min(lo, ux * (VB[offb + j, 0] - ox) + uy * (VB[offb + j, 1] - oy))
     out = 0.0
     for i in range(na):
-        out = max(out, abs(ux * (VA[offa + i, 0] - ox)) + abs(uy * (VA[offa + i, 1] - oy)))
+        dx = VA[offa + i, 0] - ox
+        dy = VA[offa + i, 1] - oy
+        m = abs(ux * dx) + abs(uy * dy)
+        if ux * dx + uy * dy + FACE_TOL * m >= hi:
+            out = max(out, m)
     for j in range(nb):
-        out = max(out, abs(ux * (VB[offb + j, 0] - ox)) + abs(uy * (VB[offb + j, 1] - oy)))
+        dx = VB[offb + j, 0] - ox
+        dy = VB[offb + j, 1] - oy
+        m = abs(ux * dx) + abs(uy * dy)
+        if ux * dx + uy * dy - FACE_TOL * m <= lo:
+            out = max(out, m)
     return out
 
 
@@ -425,11 +475,17 @@ def contact_convex(VA, offa, na, VB, offb, nb):
         # the SAT value is negative within its rounding (projections of long shapes: a point at
         # distance 1 from a segment of length 6e150 projects with errors of 1e135): the closest
         # features then decide, and the exact predicates settle the sign (collide2d.measurement).
-        d, ux, uy = closest_features(VA, offa, na, VB, offb, nb)
+        d, ux, uy, inner = closest_features(VA, offa, na, VB, offb, nb)
+        if inner:
+            # a vertex inside a polygon, near an edge (a point 5.5e-17 inside the hypotenuse of a
+            # unit triangle): an overlap of depth d along the edge's outward normal, not a gap
+            # of d along its inward one (whose support on a is the opposite vertex). For a point
+            # that depth is the separation itself, measured more closely than the SAT's value.
+            d, ux, uy = -d, -ux, -uy
         # a tie with a positive gap: a vertex-to-vertex distance may round to the gap along an
         # edge normal (a point far beside a box corner); the closest features' direction is the
         # right one then. A zero gap (touching) keeps the SAT normal.
-        if d > best or (best > 0.0 and d == best):
+        if (inner and min(na, nb) == 1) or d > best or (best > 0.0 and d == best):
             s, nx, ny = d, ux, uy
     pax, pay, pbx, pby, ka, kb = witnesses(VA, offa, na, VB, offb, nb, s, nx, ny)
     if best > 0.0 and ka == INF and kb == INF:
@@ -465,7 +521,15 @@ def line_convex(px, py, dx, dy, V, off, cnt):
         pbx, pby, kb = V[b0, 0], V[b0, 1], INF
     else:  # a face parallel to the line: its midpoint
         pbx, pby, kb = 0.5 * (V[b0, 0] + V[b1, 0]), 0.5 * (V[b0, 1] + V[b1, 1]), 0.0
-    return (s, nx + 0.0, ny + 0.0, pbx - s * nx, pby - s * ny, pbx, pby, 0.0, kb)
+    # a's witness: the foot of b's, ``pb - s n`` or ``p + lam d`` (lam from :func:`along`),
+    # whichever adds smaller numbers: each is off by a few ulps of its larger term (a point 1e12
+    # from a line through the origin: ``pb - s n`` loses 1e-4, ``p + lam d`` nothing)
+    lam = along(pbx, pby, px, py, dx, dy)
+    if max(abs(px), abs(py), abs(lam) * max(abs(dx), abs(dy))) < max(abs(pbx), abs(pby), abs(s)):
+        pax, pay = px + lam * dx, py + lam * dy
+    else:
+        pax, pay = pbx - s * nx, pby - s * ny
+    return (s, nx + 0.0, ny + 0.0, pax, pay, pbx, pby, 0.0, kb)
 
 
 # -- the kernels -------------------------------------------------------------------------------
