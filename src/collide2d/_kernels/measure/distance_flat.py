@@ -210,8 +210,8 @@ def witnesses(VA, offa, na, VB, offb, nb, s, nx, ny):
 
 
 @kernel
-def axis_gap(VA, offa, na, VB, offb, nb, ux, uy):
-    """``g(u) = min over b of u.b - max over a of u.a``, both relative to a's first vertex."""
+def _extremes(VA, offa, na, VB, offb, nb, ux, uy):
+    """``(max over a of u.a, min over b of u.b)``, both relative to a's first vertex."""
     ox = VA[offa, 0]
     oy = VA[offa, 1]
     hi = -INF
@@ -220,6 +220,13 @@ def axis_gap(VA, offa, na, VB, offb, nb, ux, uy):
     lo = INF
     for j in range(nb):
         lo = min(lo, ux * (VB[offb + j, 0] - ox) + uy * (VB[offb + j, 1] - oy))
+    return hi, lo
+
+
+@kernel
+def axis_gap(VA, offa, na, VB, offb, nb, ux, uy):
+    """``g(u) = min over b of u.b - max over a of u.a``, both relative to a's first vertex."""
+    hi, lo = _extremes(VA, offa, na, VB, offb, nb, ux, uy)
     return lo - hi
 
 
@@ -436,12 +443,7 @@ def _axis_scale(VA, offa, na, VB, offb, nb, ux, uy):
     """
     ox = VA[offa, 0]
     oy = VA[offa, 1]
-    hi = -INF
-    for i in range(na):
-        hi = max(hi, ux * (VA[offa + i, 0] - ox) + uy * (VA[offa + i, 1] - oy))
-    lo = INF
-    for j in range(nb):
-        lo = min(lo, ux * (VB[offb + j, 0] - ox) + uy * (VB[offb + j, 1] - oy))
+    hi, lo = _extremes(VA, offa, na, VB, offb, nb, ux, uy)
     out = 0.0
     for i in range(na):
         dx = VA[offa + i, 0] - ox
