@@ -678,7 +678,8 @@ class Ellipse(Shape[Count]):
         ``n_sigma``: radii ``n_sigma * sqrt(λ)`` along the eigenvectors of ``cov``, the first
         radius along the eigenvector of the larger eigenvalue (given as ``direction``, so no angle
         is rounded). The closed-form eigen-decomposition of a symmetric 2x2 matrix is computed
-        without cancellation (see ``collide2d._angles.eigen_2x2``).
+        without cancellation (see ``collide2d._angles.eigen_2x2``), on the matrix scaled by a
+        power of four, so that every matrix whose ellipse lies in the supported range is taken.
 
         Parameters
         ----------
@@ -702,7 +703,7 @@ class Ellipse(Shape[Count]):
         >>> import collide2d as c2
         >>> e = c2.Ellipse.from_covariance((1, 2), [[4, 0], [0, 1]], n_sigma=2)
         >>> e.radii.tolist(), e.direction.tolist()
-        ([4.0, 2.0], [3.0, 0.0])
+        ([4.0, 2.0], [0.75, 0.0])
         >>> c2.Ellipse.from_covariance((0, 0), [[2, 1], [1, 2]]).radii.round(12).tolist()
         [1.732050807569, 1.0]
         """
@@ -710,6 +711,11 @@ class Ellipse(Shape[Count]):
         cov = as_float_array(cov, "cov")
         if cov.ndim < 2 or cov.shape[-2:] != (2, 2):
             raise ValueError(f"cov must have shape (..., 2, 2), got {cov.shape}")
+        # cov / 4**j (exact): its larger diagonal entry in [1/2, 2), so that no product below
+        # overflows or underflows for any matrix whose ellipse is in the supported range (1e-200
+        # squared underflowed to a determinant of 0); the radii are then sqrt(λ) * 2**j
+        j = np.frexp(np.maximum(np.abs(cov[..., 0, 0]), np.abs(cov[..., 1, 1])))[1] // 2
+        cov = np.ldexp(cov, -2 * j[..., None, None])
         p, q = cov[..., 0, 0], cov[..., 1, 1]
         r01, r10 = cov[..., 0, 1], cov[..., 1, 0]
         if np.any(np.abs(r01 - r10) > 2.0**-40 * np.sqrt(np.abs(p * q))):
@@ -721,7 +727,7 @@ class Ellipse(Shape[Count]):
         if np.any(det <= 0) or np.any(small <= 0):
             raise ValueError("cov must be positive definite (its determinant is not positive)")
         n_sigma = np.asarray(real(n_sigma, "n_sigma", positive=True))
-        radii = np.stack([np.sqrt(big), np.sqrt(small)], axis=-1) * n_sigma[..., None]
+        radii = np.ldexp(np.stack([np.sqrt(big), np.sqrt(small)], axis=-1), j[..., None]) * n_sigma[..., None]
         direction = np.stack([vx, vy], axis=-1)
         # equal eigenvalues (a circle): any direction, (d + h, r) is then (0, 0)
         direction = np.where(np.all(direction == 0, axis=-1, keepdims=True), [1.0, 0.0], direction)
