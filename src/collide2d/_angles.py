@@ -42,9 +42,10 @@ P2T = float.fromhex("0x1.3198a2e037073p-69")  # 2.02226624879595063154e-21
 TWO_OVER_PI = 2.0 / math.pi
 REDUCE_LIMIT = 1.0e6  # |theta| below it: |k| < 2**20, so k*P1 and k*P2 are exact products
 SNAP = 2.0**-52  # |r| <= SNAP*|theta| (about one ulp of theta) is taken as an exact quarter turn
-# A direction component below TURN_FLOOR times the other is stored as 0: a turn of less than
-# 2**-100 rad (7.9e-31 rad), far below any effect on the answers, so that the kernels' products of
-# direction components never leave the normal float range (a component of 1e-162 squared underflows).
+# An angle below TURN_FLOOR is no turn: (1, 0), within 2**-100 of (cos θ, sin θ). A direction
+# given by the caller is stored exactly instead; collide2d._magnitude sends the rows whose
+# components differ by more than this to the exact predicates (a component of 1e-162 squared
+# underflows in the float kernels).
 TURN_FLOOR = 2.0**-100
 
 # Quarter-turn factors for k mod 4 = 0, 1, 2, 3: (wx, wy) = (C c + S s, -S c + C s).

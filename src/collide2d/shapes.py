@@ -534,17 +534,12 @@ def _direction(value):
         if w == (0.0, 0.0):
             raise ValueError("direction must be a non-zero vector")
         size = max(abs(w[0]), abs(w[1]))
-        if min(abs(w[0]), abs(w[1])) < _angles.TURN_FLOOR * size:  # a turn below 2**-100 rad: none
-            w = (w[0], 0.0) if abs(w[0]) == size else (0.0, w[1])
         if _DIRECTION_RANGE[0] <= size <= _DIRECTION_RANGE[1]:
             return w
         return tuple(_scale_direction(np.array(w)).tolist())
     size = np.maximum(np.abs(w[..., 0]), np.abs(w[..., 1]))  # not a reduction over the short last axis
     if size.size and size.min() == 0:
         raise ValueError("direction must be a non-zero vector")
-    small = np.abs(w) < _angles.TURN_FLOOR * size[..., None]
-    if small.any():
-        w = np.where(small, 0.0, w)
     if size.size and (size.min() < _DIRECTION_RANGE[0] or size.max() > _DIRECTION_RANGE[1]):
         return _scale_direction(w)
     return w
@@ -589,9 +584,9 @@ class Ellipse(Shape[Count]):
         axis vector exactly. Ignored when the two radii are equal.
     direction : array_like of shape (..., 2), optional
         Instead of ``angle``: the (non-zero, not necessarily unit) vector of the first radius,
-        stored exactly (times a power of two if its size is beyond ``2**±500``; a component
-        below ``2**-100`` of the other, a turn below 7.9e-31 rad, is stored as 0). ``angle``
-        then reports ``atan2(direction[1], direction[0])``.
+        stored exactly (times a power of two if its size is beyond ``2**±500``), also a turn
+        far below an ulp such as ``(1, 2**-101)``. ``angle`` then reports
+        ``atan2(direction[1], direction[0])``.
 
     Raises
     ------
