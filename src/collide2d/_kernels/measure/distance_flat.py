@@ -318,7 +318,8 @@ def point_edge(px, py, x0, y0, x1, y1):
 @kernel
 def point_edge_squared(px, py, x0, y0, x1, y1):
     """Squared distance from ``p`` to the segment ``[q0, q1]`` (for comparisons: no square root),
-    and whether the foot lies inside the edge (region 2).
+    whether the foot lies inside the edge (region 2), and then the cross product
+    ``(q1 - q0) x (p - q0)`` (its sign: the side of ``p``; 0 in the other regions).
 
     The same regions and differences as :func:`point_edge`; inside the edge ``(e x w)^2 / e.e``.
     """
@@ -335,14 +336,43 @@ def point_edge_squared(px, py, x0, y0, x1, y1):
         c = ex * wy - ey * wx
         if abs(c) <= _CANCELLED * (abs(ex * wy) + abs(ey * wx)):
             c = cross_value(x0, y0, x1, y1, px, py)
-        return c * c / ee, True
+        return c * c / ee, True, c
     if region == 0:
         wx = px - x0
         wy = py - y0
     else:
         wx = px - x1
         wy = py - y1
-    return wx * wx + wy * wy, False
+    return wx * wx + wy * wy, False, 0.0
+
+
+@kernel
+def _vertex_against(px, py, V, off, n):
+    """The edge of the vertex list ``V[off : off + n]`` nearest to ``p``: ``(d2, inside, c, i)``
+    as :func:`point_edge_squared` returns them, for the edge from vertex ``i``.
+
+    A foot inside an edge with ``p`` on its outer side (either side of a segment) wins at once: that
+    strip is the edge's Voronoi region, so the foot is the nearest point of the (convex) list. The
+    squared distances would not tell: a corner 0.075 off the foot of a point 1e9 away rounds to
+    the same or a smaller value. Otherwise the smallest squared distance wins, a tie going to a
+    foot inside an edge.
+    """
+    edges = n if n >= 3 else max(n - 1, 1)
+    best = INF
+    best_inside = False
+    best_c = 0.0
+    edge = 0
+    for i in range(edges):
+        i1 = i + 1 if i + 1 < n else 0
+        d2, inside, c = point_edge_squared(px, py, V[off + i, 0], V[off + i, 1], V[off + i1, 0], V[off + i1, 1])
+        if inside and (c <= 0.0 or n < 3):  # counter-clockwise polygon: the outer side is c < 0
+            return d2, True, c, i
+        if d2 < best or (d2 == best and inside and not best_inside):
+            best, best_inside, best_c, edge = d2, inside, c, i
+    return best, best_inside, best_c, edge
+
+
+SQUARED_TIE = 2.0**-48  # relative rounding of two squared distances (a few ulps each), with a margin
 
 
 @kernel
@@ -350,13 +380,12 @@ def closest_features(VA, offa, na, VB, offb, nb):
     """Distance of two vertex lists and the unit normal from a to b (brute force), for lists that
     are disjoint or overlap within rounding.
 
-    Every vertex of b against every edge of a and vice versa (a segment has one edge, a point none
-    and is tested as a degenerate edge). The pairs are compared by squared distance; the winner is
-    measured again with :func:`point_edge`. Returns ``(d, nx, ny)``. A tie between a foot inside
-    an edge and an end point goes to the foot: an end point cannot be nearer than the foot on its
-    own line, so the squared distances only tied by rounding (a point 1e12 beside a unit box's edge
-    is 1e12 from the edge and, to float64, from its corners too), and the corner's direction would
-    put the witness half an edge away from the nearest point.
+    Every vertex of b against the edges of a and vice versa (:func:`_vertex_against`; a segment
+    has one edge, a point none and is tested as a degenerate edge). The vertices are compared by
+    squared distance, a tie going to a foot inside an edge (an end point cannot be nearer than the
+    foot on its own line, so the squared distances only tied by rounding), and a tie within
+    ``SQUARED_TIE`` to a foot in an edge's Voronoi strip; the winner is measured again with
+    :func:`point_edge`.
 
     Returns ``(d, nx, ny, inner)``; ``inner``: the winning vertex lies strictly on the inner side of
     a polygon's edge, with its foot inside the edge (the lists then overlap by about ``d``, and the
@@ -364,32 +393,30 @@ def closest_features(VA, offa, na, VB, offb, nb):
     """
     best = INF
     best_inside = False
+    best_strip = False
+    best_c = 0.0
     side = 0  # 0: vertex of b against an edge of a; 1: vertex of a against an edge of b
     vertex = offb
-    edge0 = offa
-    edge1 = offa
-    edges_a = na if na >= 3 else max(na - 1, 1)
-    edges_b = nb if nb >= 3 else max(nb - 1, 1)
-    for j in range(nb):
-        px, py = VB[offb + j, 0], VB[offb + j, 1]
-        for i in range(edges_a):
-            i1 = i + 1 if i + 1 < na else 0
-            d2, inside = point_edge_squared(px, py, VA[offa + i, 0], VA[offa + i, 1], VA[offa + i1, 0], VA[offa + i1, 1])
-            if d2 < best or (d2 == best and inside and not best_inside):
-                best, best_inside, side, vertex, edge0, edge1 = d2, inside, 0, offb + j, offa + i, offa + i1
-    for i in range(na):
-        px, py = VA[offa + i, 0], VA[offa + i, 1]
-        for j in range(edges_b):
-            j1 = j + 1 if j + 1 < nb else 0
-            d2, inside = point_edge_squared(px, py, VB[offb + j, 0], VB[offb + j, 1], VB[offb + j1, 0], VB[offb + j1, 1])
-            if d2 < best or (d2 == best and inside and not best_inside):
-                best, best_inside, side, vertex, edge0, edge1 = d2, inside, 1, offa + i, offb + j, offb + j1
-    V, W = (VA, VB) if side == 0 else (VB, VA)  # the edge's list, the vertex's list
-    d, ux, uy = point_edge(W[vertex, 0], W[vertex, 1], V[edge0, 0], V[edge0, 1], V[edge1, 0], V[edge1, 1])
-    # the vertex lies on the inner side of a polygon's (counter-clockwise) edge: the direction from
-    # the foot, +-(the left normal), is the left normal itself
-    polygon = (na if side == 0 else nb) >= 3
-    inner = polygon and best_inside and d > 0.0 and (V[edge0, 0] - V[edge1, 0]) * uy + (V[edge1, 1] - V[edge0, 1]) * ux < 0.0
+    edge = 0
+    for side_k in range(2):
+        V, off, n, W, offw, nw = (VA, offa, na, VB, offb, nb) if side_k == 0 else (VB, offb, nb, VA, offa, na)
+        for j in range(nw):
+            d2, inside, c, i = _vertex_against(W[offw + j, 0], W[offw + j, 1], V, off, n)
+            strip = inside and (c <= 0.0 or n < 3)
+            if strip != best_strip:
+                # a foot in an edge's Voronoi strip is that vertex's nearest point for certain, a
+                # vertex-to-corner distance only rounds close to it (the corners of a unit box
+                # seen from 1e9 away): within SQUARED_TIE of each other the strip's foot wins
+                better = d2 <= best * (1.0 + SQUARED_TIE) if strip else d2 < best * (1.0 - SQUARED_TIE)
+            else:
+                better = d2 < best or (d2 == best and inside and not best_inside)
+            if better:
+                best, best_inside, best_strip, best_c, side, vertex, edge = d2, inside, strip, c, side_k, offw + j, i
+    V, off, n, W = (VA, offa, na, VB) if side == 0 else (VB, offb, nb, VA)  # the edge's list, the vertex's
+    i0 = off + edge
+    i1 = off + edge + 1 if edge + 1 < n else off
+    d, ux, uy = point_edge(W[vertex, 0], W[vertex, 1], V[i0, 0], V[i0, 1], V[i1, 0], V[i1, 1])
+    inner = n >= 3 and best_inside and best_c > 0.0 and d > 0.0  # left of a counter-clockwise edge
     if side == 0:
         return d, ux, uy, inner
     return d, -ux, -uy, inner  # the direction ran from b's edge to a's vertex
