@@ -95,16 +95,18 @@ def test_raycast_single_ray_gives_python_float_distance(limit):
     assert batch.distance.shape == (2,) and batch.distance.tolist() == [expected, math.inf]
 
 
-def _quarter_turn_angles():
-    """Floats within 2**-52 |theta| of k pi/2 (checked with mpmath), from 1e3 to 1e18 rad."""
-    mpmath.mp.dps = 60
-    half_pi = mpmath.pi / 2
+QUARTER_TURN_LIMIT = 2.0**50 * math.pi  # the promise's range (beyond, every float is within an ulp of one)
+
+
+def _quarter_turn_angles(ks=(1001, 10**6, 10**6 + 1, 7 * 10**8 + 3, 3 * 10**11 + 2, 10**14 + 1, 2 * 10**15 + 3)):
+    """Floats within 2**-52 |theta| of k pi/2 (checked with mpmath), from 1e3 to 3.1e15 rad."""
     out = []
-    for k in (1001, 10**6, 10**6 + 1, 7 * 10**8 + 3, 3 * 10**11 + 2, 10**14 + 1, 2 * 10**15 + 3, 10**18 + 1):
-        theta = float(k * half_pi)
-        rest = mpmath.mpf(theta) - k * half_pi
-        assert abs(rest) <= 2.0**-52 * abs(theta)  # the promise applies to this float
-        out.append((theta, k % 4))
+    with mpmath.workdps(60):
+        for k in ks:
+            theta = float(k * (mpmath.pi / 2))
+            rest = mpmath.mpf(theta) - k * (mpmath.pi / 2)
+            assert abs(rest) <= 2.0**-52 * abs(theta)  # the promise applies to this float
+            out.append((theta, k % 4))
     return out
 
 
@@ -128,15 +130,27 @@ def test_rotate_float_within_an_ulp_of_a_quarter_turn_is_exact_at_every_magnitud
         assert type(c2.rotate(c2.Box(np.zeros((count, 2)), (4, 2)), theta)) is c2.Box
 
 
+def test_beyond_the_quarter_turn_range_angles_keep_their_own_direction():
+    """From 2**50 pi on every float is within an ulp of a quarter turn: the direction is then that
+    of the float, reduced exactly (within an ulp of the exact cosine and sine, mpmath)."""
+    for theta in [t for t, _ in _quarter_turn_angles((10**16 + 1, 10**18 + 1))] + [4e15, 1e200]:
+        assert abs(theta) >= QUARTER_TURN_LIMIT
+        with mpmath.workdps(400):
+            exact = (mpmath.cos(mpmath.mpf(theta)), mpmath.sin(mpmath.mpf(theta)))
+        for w in (c2.Ellipse((0, 0), (2, 1), angle=theta).direction.tolist(),
+                  c2.Ellipse(np.zeros((70, 2)), (2, 1), angle=np.full(70, theta)).direction[-1].tolist()):
+            assert all(abs(mpmath.mpf(g) - e) <= 2.0**-52 for g, e in zip(w, exact)), (theta, w)
+
+
 def test_rotate_just_off_a_quarter_turn_keeps_its_turn():
     """Four ulps off ``1e6 pi / 2`` (beyond the quarter-turn tolerance): a turn, within an ulp of
     the exact cosine and sine of the float (mpmath)."""
-    mpmath.mp.dps = 60
     theta = 1e6 * math.pi / 2
     for _ in range(4):
         theta = math.nextafter(theta, math.inf)
     w = c2.Ellipse((0, 0), (2, 1), angle=theta).direction.tolist()
-    exact = (mpmath.cos(mpmath.mpf(theta)), mpmath.sin(mpmath.mpf(theta)))
+    with mpmath.workdps(60):
+        exact = (mpmath.cos(mpmath.mpf(theta)), mpmath.sin(mpmath.mpf(theta)))
     assert w[1] != 0.0
     assert all(abs(mpmath.mpf(g) - e) <= 2.0**-52 for g, e in zip(w, exact))
     assert type(c2.rotate(c2.Box((0, 0), (4, 2)), theta)) is c2.RotatedBox
@@ -308,10 +322,10 @@ _COVARIANCES = [
 
 def _eigen_reference(cov):
     """Radii ``sqrt(λ)`` (larger first) and the unit eigenvector of the larger λ (mpmath, 60 digits)."""
-    mpmath.mp.dps = 60
-    values, vectors = mpmath.eigsy(mpmath.matrix([[mpmath.mpf(v) for v in row] for row in cov]))
-    big = 0 if values[0] >= values[1] else 1
-    return [mpmath.sqrt(values[big]), mpmath.sqrt(values[1 - big])], (vectors[0, big], vectors[1, big])
+    with mpmath.workdps(60):
+        values, vectors = mpmath.eigsy(mpmath.matrix([[mpmath.mpf(v) for v in row] for row in cov]))
+        big = 0 if values[0] >= values[1] else 1
+        return [mpmath.sqrt(values[big]), mpmath.sqrt(values[1 - big])], (vectors[0, big], vectors[1, big])
 
 
 def test_from_covariance_accepts_every_matrix_whose_ellipse_is_in_range():

@@ -11,9 +11,11 @@ An angle θ (radians, float64) is stored as the direction ``(wx, wy)`` of the sh
    π to 1,400 bits (Machin's formula), as Payne and Hanek's reduction does with the bits of 2/π.
 2. Quarter turns: ``θ`` within ``2**-52·|θ|`` (between one and two ulps of θ) of ``k·π/2`` is
    taken as that quarter turn exactly (``r = 0``), so ``math.pi / 2``, ``np.pi``,
-   ``3 * math.pi / 2`` and ``1e6 * math.pi / 2`` give axis vectors, at every magnitude. From
-   ``2**50·π`` (about 3.5e15) on, where that tolerance reaches ``π/4``, every float is a quarter
-   turn: its ulp is 0.5 rad or more, so the float no longer tells one orientation from the next.
+   ``3 * math.pi / 2`` and ``1e6 * math.pi / 2`` give axis vectors, for every
+   ``|θ| < QUARTER_TURN_LIMIT = 2**50·π`` (about 3.5e15 rad). There the tolerance reaches ``π/4``:
+   every larger float is within an ulp of a quarter turn (its ulp is 0.5 rad or more), and the
+   promise would turn every such angle into one; those keep the direction of the float, reduced
+   exactly (step 1).
 3. ``cos r`` and ``sin r`` from the C library (within 0.52 ulp measured; correctly rounded in all
    but about 0.2% of cases), corrected to first order for ``lo``:
    ``cos(hi + lo) ≈ cos hi − lo·sin hi``, ``sin(hi + lo) ≈ sin hi + lo·cos hi``.
@@ -42,6 +44,7 @@ P2T = float.fromhex("0x1.3198a2e037073p-69")  # 2.02226624879595063154e-21
 TWO_OVER_PI = 2.0 / math.pi
 REDUCE_LIMIT = 1.0e6  # |theta| below it: |k| < 2**20, so k*P1 and k*P2 are exact products
 SNAP = 2.0**-52  # |r| <= SNAP*|theta| (about one ulp of theta) is taken as an exact quarter turn
+QUARTER_TURN_LIMIT = 2.0**50 * math.pi  # ... while |theta| is below it (SNAP*|theta| < pi/4)
 # An angle below TURN_FLOOR is no turn: (1, 0), within 2**-100 of (cos θ, sin θ). A direction
 # given by the caller is stored exactly instead; collide2d._magnitude sends the rows whose
 # components differ by more than this to the exact predicates (a component of 1e-162 squared
@@ -132,7 +135,7 @@ def direction_scalar(theta):
     if -REDUCE_LIMIT < theta < REDUCE_LIMIT:
         return direction_reduced(theta)
     hi, lo, quarter = reduce_exact(theta)
-    if abs(hi) <= SNAP * abs(theta):  # a quarter turn, as in direction_reduced (step 2)
+    if abs(hi) <= SNAP * abs(theta) and abs(theta) < QUARTER_TURN_LIMIT:  # a quarter turn (step 2)
         hi = lo = 0.0
     c0, s0 = math.cos(hi), math.sin(hi)
     c, s = c0 - s0 * lo, s0 + c0 * lo

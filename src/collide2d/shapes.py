@@ -40,7 +40,8 @@ def direction_from_angle(angle: ArrayLike) -> FloatArray:
     """Return the stored direction vector ``(wx, wy)`` for ``angle`` (array of shape ``(..., 2)``).
 
     Whole quarter turns are applied exactly (so 0, ``math.pi / 2``, ``math.pi``, ... give axis
-    vectors exactly); otherwise the direction is within about one ulp of ``(cos angle, sin angle)``
+    vectors exactly, as does any angle within one ulp of a multiple of pi/2 below about 3.5e15
+    rad); otherwise the direction is within about one ulp of ``(cos angle, sin angle)``
     for the float ``angle`` (see :mod:`collide2d._angles`).
 
     Examples
@@ -581,7 +582,8 @@ class Ellipse(Shape[Count]):
         Counter-clockwise rotation of the ellipse's own x axis from +x, in radians. Stored as the
         direction vector within about one ulp of ``(cos angle, sin angle)`` for the float given;
         an angle within one ulp of a multiple of pi/2 (``math.pi / 2``, ``np.pi``, ...) gives an
-        axis vector exactly. Ignored when the two radii are equal.
+        axis vector exactly, below ``2**50 * pi`` (about 3.5e15 rad: beyond, every float is within
+        an ulp of one, and keeps its own direction). Ignored when the two radii are equal.
     direction : array_like of shape (..., 2), optional
         Instead of ``angle``: the (non-zero, not necessarily unit) vector of the first radius,
         stored exactly (times a power of two if its size is beyond ``2**±500``), also a turn
