@@ -215,6 +215,11 @@ def test_closest_point_of_far_points_on_small_shapes():
     _check_nearest(c2.RotatedBox((0.5, -0.25), (1.0, 0.01), 0.3), far)
     _check_nearest(c2.Box((-0.25, -0.5), (0.75, 0.125)), far)
     _check_nearest(c2.Segment((0.1, 0.2), (0.4, -0.3)), far)
+    # a long thin box 310 away: the rounding of the edge vector turned the line by an ulp and moved
+    # the foot by 1.3e-14 (the edge vector is summed exactly now)
+    sliver = c2.Polygon([(-3.585090370047576, 0.03443247174759834), (-0.3619880545570515, -2.040616698695084),
+                         (-0.3619690580058661, -2.0405871920072496), (-3.5850713734963904, 0.034461978435432306)])
+    _check_nearest(sliver, [(166.01892742113233, 262.27046870310375), (-1e6, -2e6)])
 
 
 def test_closest_point_on_a_line_for_far_points():
