@@ -70,7 +70,7 @@ import numpy as np
 from collide2d._jit import kernel
 
 from ..overlay.area_flat import _expansion_sign, _grow_product, orient_expansion
-from ..vec import hypot
+from ..vec import hypot, two_product, two_sum
 
 FACE_TOL = 64.0 * 2.0**-53  # face tolerance (see the module notes), in units of an edge's L1 length
 INF = math.inf
@@ -138,47 +138,44 @@ def _expansion_value(e, m):
 
 
 @kernel
+def _dot_compensated(wx, dwx, wy, dwy, ex, dex, ey, dey):
+    """``(w + dw) . (e + de)`` for vectors given as float plus exact rounding error: the leading
+    products exactly (TwoProduct, TwoSum), the terms of the errors in float, their products with
+    each other dropped. Off by about ``u |dot| + 5 u^2 |w| |e|`` (``u = 2**-53``), so a dot product
+    that cancels (a far point seen nearly across an edge) keeps its digits."""
+    hx, lx = two_product(wx, ex)
+    hy, ly = two_product(wy, ey)
+    s, ds = two_sum(hx, hy)
+    return s + (ds + lx + ly + (wx * dex + dwx * ex) + (wy * dey + dwy * ey))
+
+
+@kernel
 def along(px, py, x0, y0, ex, ey):
     """``(p - q) . e / (e . e)``: the position of the foot of ``p`` on the line ``q + t e``.
 
-    The dot product is summed exactly (four TwoProducts in a nonoverlapping expansion, as in
-    :func:`cross_value`) and rounded once, so the foot keeps the accuracy of the shape's size even
-    when ``p`` is far away: rounding ``p - q`` first would move a foot by an ulp of ``|p - q|``
-    (1.2e-4 for a point 1e12 away). ``e . e > 0`` is the caller's.
+    ``p - q`` is kept exactly as a sum of two floats (TwoSum) and the dot product compensated
+    (:func:`_dot_compensated`), so the foot keeps the accuracy of the shape's size even when ``p``
+    is far away: rounding ``p - q`` first would move a foot by an ulp of ``|p - q|`` (1.2e-4 for
+    a point 1e12 away). ``e . e > 0`` is the caller's.
     """
-    e = np.empty(8)
-    m = _grow_product(e, 0, ex, px)
-    m = _grow_product(e, m, -ex, x0)
-    m = _grow_product(e, m, ey, py)
-    m = _grow_product(e, m, -ey, y0)
-    return _expansion_value(e, m) / (ex * ex + ey * ey)
+    wx, dwx = two_sum(px, -x0)
+    wy, dwy = two_sum(py, -y0)
+    return _dot_compensated(wx, dwx, wy, dwy, ex, 0.0, ey, 0.0) / (ex * ex + ey * ey)
 
 
 @kernel
 def along_edge(px, py, x0, y0, x1, y1):
-    """:func:`along` for the edge from ``q0`` to ``q1``, without rounding ``e = q1 - q0`` either:
-    ``(p - q0) . (q1 - q0)`` and ``|q1 - q0|^2`` are each summed exactly from the products of the
-    coordinates and rounded once. A rounded ``e`` turns the line by up to an ulp, which moves the
-    foot of a far point by its distance times that (4e-14 for a point 300 from a unit edge).
-    ``q0 != q1`` is the caller's.
+    """:func:`along` for the edge from ``q0`` to ``q1``, with ``e = q1 - q0`` also kept exactly as
+    a sum of two floats: a rounded ``e`` turns the line by up to an ulp, which moves the foot of a
+    far point by its distance times that (1.3e-14 for a point 300 from a unit edge). ``q0 != q1``
+    is the caller's.
     """
-    e = np.empty(16)
-    m = _grow_product(e, 0, px, x1)
-    m = _grow_product(e, m, -px, x0)
-    m = _grow_product(e, m, -x0, x1)
-    m = _grow_product(e, m, x0, x0)
-    m = _grow_product(e, m, py, y1)
-    m = _grow_product(e, m, -py, y0)
-    m = _grow_product(e, m, -y0, y1)
-    m = _grow_product(e, m, y0, y0)
-    f = np.empty(12)
-    k = _grow_product(f, 0, x1, x1)
-    k = _grow_product(f, k, -2.0 * x0, x1)
-    k = _grow_product(f, k, x0, x0)
-    k = _grow_product(f, k, y1, y1)
-    k = _grow_product(f, k, -2.0 * y0, y1)
-    k = _grow_product(f, k, y0, y0)
-    return _expansion_value(e, m) / _expansion_value(f, k)
+    wx, dwx = two_sum(px, -x0)
+    wy, dwy = two_sum(py, -y0)
+    ex, dex = two_sum(x1, -x0)
+    ey, dey = two_sum(y1, -y0)
+    ee = ex * ex + ey * ey + 2.0 * (ex * dex + ey * dey)
+    return _dot_compensated(wx, dwx, wy, dwy, ex, dex, ey, dey) / ee
 
 
 @kernel
