@@ -7,8 +7,9 @@ and multiply lengths too. Both hold when every non-zero coordinate and size of a
 point-ellipse kernel raises lengths to higher powers near an ellipse's centre (a point 1 ulp from
 the centre of an ellipse with radii 1e-50 and 1e-53 divided by zero; at unit scale it does not).
 
-A row is *tame* when its own numbers lie there; a pair of tame rows runs the kernels unchanged (the
-common case, at the cost of one cached flag per shape). Any other pair is handled here, one pair at
+A row is *tame* when its own numbers lie there (and an ellipse's direction components are 0 or
+within ``2**100`` of each other: a direction is stored exactly as given); a pair of tame rows runs
+the kernels unchanged (the common case, at the cost of one cached flag per shape). Any other pair is handled here, one pair at
 a time:
 
 * Its numbers are multiplied by ``2**k``: exact while no result leaves the normal floats, and every
