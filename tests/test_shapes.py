@@ -466,20 +466,26 @@ def test_direction_is_cos_sin_of_the_float_angle():
     assert worst <= 1.0, worst  # measured 0.52 (the C library's cos and sin)
 
 
-@pytest.mark.parametrize("direction", [(1.0, 2.0**-101), (2.0**-1074, 2.0**1000), (-3.0, 1e-300)])
-def test_direction_component_below_2_pow_minus_100_of_the_other_is_stored_as_zero(direction):
-    """A turn below 2**-100 rad is no turn: the kernels square direction components, and a
-    component of 1e-162 against 1 would underflow there (the contact kernel divided by zero)."""
-    big = max(direction, key=abs)
+@pytest.mark.parametrize("direction", [(1.0, 2.0**-101), (-3.0, 1e-300), (2.0**-1074, 1.0)])
+def test_direction_component_below_2_pow_minus_100_of_the_other_is_stored_exactly(direction):
+    """A ``direction`` is used exactly, also a turn far below an ulp (issue 28, item 9); the
+    kernels square direction components (a component of 1e-162 against 1 underflows there, and
+    the contact kernel divided by zero), so such rows take the exact predicates."""
     e = c2.Ellipse((0, 0), (2, 1), direction=direction)
-    w = e.direction.tolist()
-    assert w.count(0.0) == 1 and w[direction.index(big)] != 0.0
+    assert e.direction.tolist() == list(direction)
     batch = c2.Ellipse(np.zeros((2, 2)), (2, 1), direction=[direction, (1.0, 1.0)])
-    assert batch.direction[0].tolist() == w
+    assert batch.direction[0].tolist() == list(direction)
     c = c2.contact(e, c2.Polygon([(0, 0), (0.5, 0), (0, 0.5)]))
     assert c.separation < 0 and np.isfinite(c.separation)
     t = c2.Ellipse((0, 0), (2, 1), angle=1e-162)
     assert t.direction.tolist() == [1.0, 0.0]
+
+
+def test_direction_that_cannot_be_stored_exactly_is_refused():
+    """Components more than about 2**1000 apart cannot both survive the power-of-two scaling of
+    the direction into ``[2**-500, 2**500]``: refused, not rounded to an axis."""
+    with pytest.raises(ValueError, match="direction has components too different in size"):
+        c2.Ellipse((0, 0), (2, 1), direction=(2.0**-1074, 2.0**1000))
 
 
 def test_direction_scalar_and_array_paths_bit_identical():

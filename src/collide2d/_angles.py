@@ -9,9 +9,13 @@ An angle θ (radians, float64) is stored as the direction ``(wx, wy)`` of the sh
    Sterbenz's lemma, and Knuth's two-sum keeps the remainder as an unevaluated sum ``hi + lo``
    (error below 1e-36 rad). Above it the remainder is computed exactly with Python integers from
    π to 1,400 bits (Machin's formula), as Payne and Hanek's reduction does with the bits of 2/π.
-2. Quarter turns: ``θ`` within ``2**-52·|θ|`` (about one ulp of θ) of ``k·π/2`` is taken as that
-   quarter turn exactly (``r = 0``), so ``math.pi / 2``, ``np.pi``, ``3 * math.pi / 2`` give axis
-   vectors. Only below ``REDUCE_LIMIT``, where one ulp of θ is below 2.3e-10 rad.
+2. Quarter turns: ``θ`` within ``2**-52·|θ|`` (between one and two ulps of θ) of ``k·π/2`` is
+   taken as that quarter turn exactly (``r = 0``), so ``math.pi / 2``, ``np.pi``,
+   ``3 * math.pi / 2`` and ``1e6 * math.pi / 2`` give axis vectors, for every
+   ``|θ| < QUARTER_TURN_LIMIT = 2**50·π`` (about 3.5e15 rad). There the tolerance reaches ``π/4``:
+   every larger float is within an ulp of a quarter turn (its ulp is 0.5 rad or more), and the
+   promise would turn every such angle into one; those keep the direction of the float, reduced
+   exactly (step 1).
 3. ``cos r`` and ``sin r`` from the C library (within 0.52 ulp measured; correctly rounded in all
    but about 0.2% of cases), corrected to first order for ``lo``:
    ``cos(hi + lo) ≈ cos hi − lo·sin hi``, ``sin(hi + lo) ≈ sin hi + lo·cos hi``.
@@ -19,7 +23,7 @@ An angle θ (radians, float64) is stored as the direction ``(wx, wy)`` of the sh
    ``C, S`` in ``{0, ±1}``, where one product is an exact zero; this also turns ``−0.0`` into 0.0.
 
 The stored direction is therefore within about one ulp of ``(cos θ, sin θ)`` for the float θ
-given. ``angle + pi`` is a different float rotation and is *not* promised to store ``−w``.
+given, except for the quarter turns of step 2. ``angle + pi`` is a different float rotation and is *not* promised to store ``−w``.
 
 References: W. J. Cody and W. Waite, *Software Manual for the Elementary Functions* (1980), ch. 8;
 M. H. Payne and R. N. Hanek, "Radian reduction for trigonometric functions", SIGNUM Newsl. 18
@@ -40,9 +44,11 @@ P2T = float.fromhex("0x1.3198a2e037073p-69")  # 2.02226624879595063154e-21
 TWO_OVER_PI = 2.0 / math.pi
 REDUCE_LIMIT = 1.0e6  # |theta| below it: |k| < 2**20, so k*P1 and k*P2 are exact products
 SNAP = 2.0**-52  # |r| <= SNAP*|theta| (about one ulp of theta) is taken as an exact quarter turn
-# A direction component below TURN_FLOOR times the other is stored as 0: a turn of less than
-# 2**-100 rad (7.9e-31 rad), far below any effect on the answers, so that the kernels' products of
-# direction components never leave the normal float range (a component of 1e-162 squared underflows).
+QUARTER_TURN_LIMIT = 2.0**50 * math.pi  # ... while |theta| is below it (SNAP*|theta| < pi/4)
+# An angle below TURN_FLOOR is no turn: (1, 0), within 2**-100 of (cos θ, sin θ). A direction
+# given by the caller is stored exactly instead; collide2d._magnitude sends the rows whose
+# components differ by more than this to the exact predicates (a component of 1e-162 squared
+# underflows in the float kernels).
 TURN_FLOOR = 2.0**-100
 
 # Quarter-turn factors for k mod 4 = 0, 1, 2, 3: (wx, wy) = (C c + S s, -S c + C s).
@@ -129,7 +135,7 @@ def direction_scalar(theta):
     if -REDUCE_LIMIT < theta < REDUCE_LIMIT:
         return direction_reduced(theta)
     hi, lo, quarter = reduce_exact(theta)
-    if abs(hi) < TURN_FLOOR:
+    if abs(hi) <= SNAP * abs(theta) and abs(theta) < QUARTER_TURN_LIMIT:  # a quarter turn (step 2)
         hi = lo = 0.0
     c0, s0 = math.cos(hi), math.sin(hi)
     c, s = c0 - s0 * lo, s0 + c0 * lo

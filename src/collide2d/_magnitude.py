@@ -7,8 +7,9 @@ and multiply lengths too. Both hold when every non-zero coordinate and size of a
 point-ellipse kernel raises lengths to higher powers near an ellipse's centre (a point 1 ulp from
 the centre of an ellipse with radii 1e-50 and 1e-53 divided by zero; at unit scale it does not).
 
-A row is *tame* when its own numbers lie there; a pair of tame rows runs the kernels unchanged (the
-common case, at the cost of one cached flag per shape). Any other pair is handled here, one pair at
+A row is *tame* when its own numbers lie there (and an ellipse's direction components are 0 or
+within ``2**100`` of each other: a direction is stored exactly as given); a pair of tame rows runs
+the kernels unchanged (the common case, at the cost of one cached flag per shape). Any other pair is handled here, one pair at
 a time:
 
 * Its numbers are multiplied by ``2**k``: exact while no result leaves the normal floats, and every
@@ -54,8 +55,21 @@ def _numbers(kind, row, verts):
     return row[: _LENGTH_COLUMNS[kind]]
 
 
+def _direction_tame(wx, wy):
+    """Whether an ellipse's direction turns by 0 or by more than ``TAME_LO`` rad from an axis: its
+    smaller component is 0 or at least ``TAME_LO`` times the larger (the float kernels' range).
+
+    A ``direction`` is stored exactly as given (``(1, 2**-101)`` is not rounded to an axis: the tip
+    of an ellipse of radius ``2**60`` moves by ``2**-41``, which decides whether a point there
+    touches), so a smaller component makes the row wild: predicates then answer exactly.
+    """
+    wx, wy = abs(wx), abs(wy)
+    return min(wx, wy) == 0.0 or min(wx, wy) >= TAME_LO * max(wx, wy)
+
+
 def table_tame(kind, params, verts):
-    """Per row of a parameter table: all non-zero coordinates and sizes in ``[TAME_LO, TAME_HI]``."""
+    """Per row of a parameter table: all non-zero coordinates and sizes in ``[TAME_LO, TAME_HI]``,
+    and an ellipse's direction tame (:func:`_direction_tame`)."""
     if kind == "polygon":
         verts = np.abs(verts)
         bad_vertex = np.any((verts > TAME_HI) | ((verts < TAME_LO) & (verts != 0.0)), axis=1)
@@ -66,7 +80,12 @@ def table_tame(kind, params, verts):
             out[r] = not bad_vertex[offset : offset + count].any()
         return out
     values = np.abs(params[:, : _LENGTH_COLUMNS[kind]])
-    return ~np.any((values > TAME_HI) | ((values < TAME_LO) & (values != 0.0)), axis=1)
+    tame = ~np.any((values > TAME_HI) | ((values < TAME_LO) & (values != 0.0)), axis=1)
+    if kind == "ellipse":
+        w = np.abs(params[:, 4:6])
+        small, large = np.minimum(w[:, 0], w[:, 1]), np.maximum(w[:, 0], w[:, 1])
+        tame &= (small == 0.0) | (small >= TAME_LO * large)
+    return tame
 
 
 def tame_rows(shape):
@@ -75,7 +94,10 @@ def tame_rows(shape):
     if tame is None:
         if shape._params.ndim == 1:  # a single shape: plain Python is faster than NumPy here
             values = _numbers(shape._kind, shape._params, shape._verts).tolist()
-            tame = all(v == 0.0 or TAME_LO <= abs(v) <= TAME_HI for v in values) or np.zeros(1, dtype=bool)
+            tame = all(v == 0.0 or TAME_LO <= abs(v) <= TAME_HI for v in values)
+            if shape._kind == "ellipse":
+                tame = tame and _direction_tame(float(shape._params[4]), float(shape._params[5]))
+            tame = tame or np.zeros(1, dtype=bool)
         else:
             rows = table_tame(shape._kind, shape._flat_params(), shape._verts)
             tame = True if rows.all() else rows
@@ -146,6 +168,8 @@ def pair_shift(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
             d = np.abs(row[2:4])
             d = d[d != 0.0]
             centred = centred and _exponent(float(d.max())) - _exponent(float(d.min())) <= DIRECTION_SPAN_MAX
+        elif kind == "ellipse":  # a direction beyond the kernels' range: exact predicates
+            centred = centred and _direction_tame(float(row[4]), float(row[5]))
     if centred:
         return -((e_hi + e_lo) // 2), True
     if kind_a != "ellipse" and kind_b != "ellipse":

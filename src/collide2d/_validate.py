@@ -13,7 +13,8 @@ def as_float_array(value, name, *, vector=False) -> np.ndarray:
     one: do not write into the result).
 
     With ``vector=True`` the last axis must have length 2 (an ``(x, y)`` pair or an array of them).
-    Raises ``TypeError`` for non-numeric input and ``ValueError`` for NaN, infinity or a wrong shape.
+    Raises ``TypeError`` for non-numeric input (strings, booleans: ``True`` is not a length) and
+    ``ValueError`` for NaN, infinity or a wrong shape.
     """
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be a number or an array of numbers, got {type(value).__name__}")
@@ -21,9 +22,7 @@ def as_float_array(value, name, *, vector=False) -> np.ndarray:
         array = np.asarray(value)
     except (ValueError, TypeError) as error:  # ragged nested sequences
         raise ValueError(f"{name} must be a rectangular array of numbers: {error}") from None
-    if array.dtype == object or not (
-        np.issubdtype(array.dtype, np.number) or np.issubdtype(array.dtype, np.bool_)
-    ):
+    if array.dtype == object or not np.issubdtype(array.dtype, np.number):  # np.bool_ is not a number
         raise TypeError(f"{name} must contain real numbers, got dtype {array.dtype}")
     if array.dtype.kind in "mM":  # timedelta64 counts as an integer type in NumPy's hierarchy
         raise TypeError(f"{name} must contain real numbers, got dtype {array.dtype} (a time, not a length)")

@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike
 
 from collide2d import _dispatch, _jit, _pairs, _within, predicates
 from collide2d._pairs import pair_batches, shifted_rows
-from collide2d._validate import check_option
+from collide2d._validate import as_float_array, check_option, check_range
 from collide2d.shapes import Box, Shape
 from collide2d.table import KIND_NAMES, ShapeTable
 from collide2d.typing import FloatArray, Int8Array, IntArray
@@ -1465,9 +1465,13 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
 
     Raises
     ------
+    TypeError
+        When ``shifts`` is not numeric.
     ValueError
         When ``pairs`` is not an integer array of shape (2, n), or holds an index that is
-        negative or not below the number of shapes (negative indices do not count from the end).
+        negative or not below the number of shapes (negative indices do not count from the end);
+        when ``shifts`` is not finite, not of shape (n, 2), or moves a shape beyond the supported
+        range of coordinates.
 
     Examples
     --------
@@ -1492,7 +1496,7 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
             within = f"shapes 0 to {count - 1}" if count else "no shape (the collection is empty)"
             raise ValueError(f"pairs must index {within}; got {wrong}")
     if shifts is not None:
-        shifts = np.asarray(shifts, dtype=np.float64)
+        shifts = as_float_array(shifts, "shifts")  # numbers, finite
         if shifts.shape != (n, 2):
             raise ValueError(f"shifts must have shape ({n}, 2) to match pairs, got {shifts.shape}")
     out = PairMeasures(
@@ -1501,6 +1505,11 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
     )
     for where, a, b in pair_batches(shapes, pairs, shifts):
         m = len(where)
+        if shifts is not None:
+            try:
+                check_range(type(b).__name__.lower(), b._fields)
+            except ValueError as error:
+                raise ValueError(f"shifts must keep the moved shapes in the supported range: {error}") from None
         out.relation[where] = np.broadcast_to(np.asarray(predicates.relate(a, b), dtype=np.int8), (m,))
         contact = measurement.contact(a, b)
         for name in ("separation", "curvature_a", "curvature_b"):

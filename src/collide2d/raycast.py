@@ -206,7 +206,7 @@ def raycast(
     _dispatch.check_shape(shape, "shape")
     o = pair(origin, "origin")
     d = pair(direction, "direction")
-    if not shape.shape and type(o) is tuple and type(d) is tuple and type(max_distance) in (float, int):
+    if not shape.shape and type(o) is tuple and type(d) is tuple and type(max_distance) in (float, int, np.float64):
         limit = float(max_distance)  # type: ignore[arg-type]  # an int or a float here
         if not limit >= 0.0:
             raise ValueError("max_distance must be >= 0 (inf for no limit), got NaN or a negative value")
@@ -260,4 +260,6 @@ def raycast(
         out[beyond] = (np.inf, np.nan, np.nan, np.nan, np.nan)
     out[:, 3:5] += 0.0  # no -0.0 in the normals
     out = out.reshape(batch + (5,))  # type: ignore[assignment]
+    if not batch:  # one shape and one ray given as arrays: a Python float distance, as documented
+        return RayHit(float(out[0]), out[1:3], out[3:5])
     return RayHit(out[..., 0], out[..., 1:3], out[..., 3:5])

@@ -40,7 +40,8 @@ def direction_from_angle(angle: ArrayLike) -> FloatArray:
     """Return the stored direction vector ``(wx, wy)`` for ``angle`` (array of shape ``(..., 2)``).
 
     Whole quarter turns are applied exactly (so 0, ``math.pi / 2``, ``math.pi``, ... give axis
-    vectors exactly); otherwise the direction is within about one ulp of ``(cos angle, sin angle)``
+    vectors exactly, as does any angle within one ulp of a multiple of pi/2 below about 3.5e15
+    rad); otherwise the direction is within about one ulp of ``(cos angle, sin angle)``
     for the float ``angle`` (see :mod:`collide2d._angles`).
 
     Examples
@@ -552,17 +553,12 @@ def _direction(value):
         if w == (0.0, 0.0):
             raise ValueError("direction must be a non-zero vector")
         size = max(abs(w[0]), abs(w[1]))
-        if min(abs(w[0]), abs(w[1])) < _angles.TURN_FLOOR * size:  # a turn below 2**-100 rad: none
-            w = (w[0], 0.0) if abs(w[0]) == size else (0.0, w[1])
         if _DIRECTION_RANGE[0] <= size <= _DIRECTION_RANGE[1]:
             return w
         return tuple(_scale_direction(np.array(w)).tolist())
     size = np.maximum(np.abs(w[..., 0]), np.abs(w[..., 1]))  # not a reduction over the short last axis
     if size.size and size.min() == 0:
         raise ValueError("direction must be a non-zero vector")
-    small = np.abs(w) < _angles.TURN_FLOOR * size[..., None]
-    if small.any():
-        w = np.where(small, 0.0, w)
     if size.size and (size.min() < _DIRECTION_RANGE[0] or size.max() > _DIRECTION_RANGE[1]):
         return _scale_direction(w)
     return w
@@ -604,12 +600,13 @@ class Ellipse(Shape[Count]):
         Counter-clockwise rotation of the ellipse's own x axis from +x, in radians. Stored as the
         direction vector within about one ulp of ``(cos angle, sin angle)`` for the float given;
         an angle within one ulp of a multiple of pi/2 (``math.pi / 2``, ``np.pi``, ...) gives an
-        axis vector exactly. Ignored when the two radii are equal.
+        axis vector exactly, below ``2**50 * pi`` (about 3.5e15 rad: beyond, every float is within
+        an ulp of one, and keeps its own direction). Ignored when the two radii are equal.
     direction : array_like of shape (..., 2), optional
         Instead of ``angle``: the (non-zero, not necessarily unit) vector of the first radius,
-        stored exactly (times a power of two if its size is beyond ``2**±500``; a component
-        below ``2**-100`` of the other, a turn below 7.9e-31 rad, is stored as 0). ``angle``
-        then reports ``atan2(direction[1], direction[0])``.
+        stored exactly (times a power of two if its size is beyond ``2**±500``), also a turn
+        far below an ulp such as ``(1, 2**-101)``. ``angle`` then reports
+        ``atan2(direction[1], direction[0])``.
 
     Raises
     ------
@@ -696,7 +693,8 @@ class Ellipse(Shape[Count]):
         ``n_sigma``: radii ``n_sigma * sqrt(λ)`` along the eigenvectors of ``cov``, the first
         radius along the eigenvector of the larger eigenvalue (given as ``direction``, so no angle
         is rounded). The closed-form eigen-decomposition of a symmetric 2x2 matrix is computed
-        without cancellation (see ``collide2d._angles.eigen_2x2``).
+        without cancellation (see ``collide2d._angles.eigen_2x2``), on the matrix scaled by a
+        power of four, so that every matrix whose ellipse lies in the supported range is taken.
 
         Parameters
         ----------
@@ -720,7 +718,7 @@ class Ellipse(Shape[Count]):
         >>> import collide2d as c2
         >>> e = c2.Ellipse.from_covariance((1, 2), [[4, 0], [0, 1]], n_sigma=2)
         >>> e.radii.tolist(), e.direction.tolist()
-        ([4.0, 2.0], [3.0, 0.0])
+        ([4.0, 2.0], [0.75, 0.0])
         >>> c2.Ellipse.from_covariance((0, 0), [[2, 1], [1, 2]]).radii.round(12).tolist()
         [1.732050807569, 1.0]
         """
@@ -728,6 +726,11 @@ class Ellipse(Shape[Count]):
         cov = as_float_array(cov, "cov")
         if cov.ndim < 2 or cov.shape[-2:] != (2, 2):
             raise ValueError(f"cov must have shape (..., 2, 2), got {cov.shape}")
+        # cov / 4**j (exact): its larger diagonal entry in [1/2, 2), so that no product below
+        # overflows or underflows for any matrix whose ellipse is in the supported range (1e-200
+        # squared underflowed to a determinant of 0); the radii are then sqrt(λ) * 2**j
+        j = np.frexp(np.maximum(np.abs(cov[..., 0, 0]), np.abs(cov[..., 1, 1])))[1] // 2
+        cov = np.ldexp(cov, -2 * j[..., None, None])
         p, q = cov[..., 0, 0], cov[..., 1, 1]
         r01, r10 = cov[..., 0, 1], cov[..., 1, 0]
         if np.any(np.abs(r01 - r10) > 2.0**-40 * np.sqrt(np.abs(p * q))):
@@ -739,7 +742,7 @@ class Ellipse(Shape[Count]):
         if np.any(det <= 0) or np.any(small <= 0):
             raise ValueError("cov must be positive definite (its determinant is not positive)")
         n_sigma = np.asarray(real(n_sigma, "n_sigma", positive=True))
-        radii = np.stack([np.sqrt(big), np.sqrt(small)], axis=-1) * n_sigma[..., None]
+        radii = np.ldexp(np.stack([np.sqrt(big), np.sqrt(small)], axis=-1), j[..., None]) * n_sigma[..., None]
         direction = np.stack([vx, vy], axis=-1)
         # equal eigenvalues (a circle): any direction, (d + h, r) is then (0, 0)
         direction = np.where(np.all(direction == 0, axis=-1, keepdims=True), [1.0, 0.0], direction)

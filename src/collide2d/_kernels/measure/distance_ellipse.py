@@ -476,7 +476,9 @@ def _secondary_foot(e0, e1, p0, p1):
     sm = -r0m1 / (1.0 + k)
     if not (sm < 0.0):
         return 0.0, 0.0
-    pm = t0 / (sm + r0m1)
+    # sm + r0m1 = r0m1 k / (1 + k), without the cancellation that made it 0 for a vertex almost on
+    # the minor axis (k below 2**-53: an ellipse turned by 2**-99 rad, a vertex beside its centre)
+    pm = t0 / (r0m1 * (k / (1.0 + k)))
     qm = z1 / sm
     if pm * pm + qm * qm - 1.0 >= 0.0:
         return 0.0, 0.0

@@ -70,7 +70,7 @@ import numpy as np
 from collide2d._jit import kernel
 
 from ..overlay.area_flat import _expansion_sign, _grow_product, orient_expansion
-from ..vec import hypot
+from ..vec import hypot, two_product, two_sum
 
 FACE_TOL = 64.0 * 2.0**-53  # face tolerance (see the module notes), in units of an edge's L1 length
 INF = math.inf
@@ -128,26 +128,77 @@ def support_chain(V, off, cnt, ux, uy):
 
 
 @kernel
-def _onto_face(px, py, V, i0, i1, nx, ny):
-    """``p`` if its position along the face ``[V[i0], V[i1]]`` (measured on the tangent
-    ``(-ny, nx)``) lies within the face, else the face end beyond which it lies.
+def _expansion_value(e, m):
+    """The value of the nonoverlapping expansion ``e[:m]``, its components added from the smallest
+    (within about an ulp of the exact sum)."""
+    value = 0.0
+    for i in range(m):
+        value += e[i]
+    return value
 
-    A face witness ``vertex -+ s n`` lies on the face when ``s, n`` are optimal; when rounding made
-    a vertex-to-vertex pair tie with an edge normal it may not, and the end of the face is then the
-    closest point (a box and a far point beside its corner: (1, 0) instead of the corner (1, 1)).
+
+@kernel
+def _dot_compensated(wx, dwx, wy, dwy, ex, dex, ey, dey):
+    """``(w + dw) . (e + de)`` for vectors given as float plus exact rounding error: the leading
+    products exactly (TwoProduct, TwoSum), the terms of the errors in float, their products with
+    each other dropped. Off by about ``u |dot| + 5 u^2 |w| |e|`` (``u = 2**-53``), so a dot product
+    that cancels (a far point seen nearly across an edge) keeps its digits."""
+    hx, lx = two_product(wx, ex)
+    hy, ly = two_product(wy, ey)
+    s, ds = two_sum(hx, hy)
+    return s + (ds + lx + ly + (wx * dex + dwx * ex) + (wy * dey + dwy * ey))
+
+
+@kernel
+def along(px, py, x0, y0, ex, ey):
+    """``(p - q) . e / (e . e)``: the position of the foot of ``p`` on the line ``q + t e``.
+
+    ``p - q`` is kept exactly as a sum of two floats (TwoSum) and the dot product compensated
+    (:func:`_dot_compensated`), so the foot keeps the accuracy of the shape's size even when ``p``
+    is far away: rounding ``p - q`` first would move a foot by an ulp of ``|p - q|`` (1.2e-4 for
+    a point 1e12 away). ``e . e > 0`` is the caller's.
     """
-    tx, ty = -ny, nx
+    wx, dwx = two_sum(px, -x0)
+    wy, dwy = two_sum(py, -y0)
+    return _dot_compensated(wx, dwx, wy, dwy, ex, 0.0, ey, 0.0) / (ex * ex + ey * ey)
+
+
+@kernel
+def along_edge(px, py, x0, y0, x1, y1):
+    """:func:`along` for the edge from ``q0`` to ``q1``, with ``e = q1 - q0`` also kept exactly as
+    a sum of two floats: a rounded ``e`` turns the line by up to an ulp, which moves the foot of a
+    far point by its distance times that (1.3e-14 for a point 300 from a unit edge). ``q0 != q1``
+    is the caller's.
+    """
+    wx, dwx = two_sum(px, -x0)
+    wy, dwy = two_sum(py, -y0)
+    ex, dex = two_sum(x1, -x0)
+    ey, dey = two_sum(y1, -y0)
+    ee = ex * ex + ey * ey + 2.0 * (ex * dex + ey * dey)
+    return _dot_compensated(wx, dwx, wy, dwy, ex, dex, ey, dey) / ee
+
+
+@kernel
+def _onto_face(px, py, V, i0, i1):
+    """The point of the face ``[V[i0], V[i1]]`` nearest to the vertex ``p`` of the other shape:
+    its foot on the face's line (:func:`along_edge`), or the face end beyond which the foot lies.
+
+    The foot is the witness ``vertex -+ s n`` when ``s, n`` are optimal, computed from the face
+    instead (``p - s n`` carries the rounding of ``p``: a point 1e12 from a small box put it 1.3e-4
+    inside the box). When rounding made a vertex-to-vertex pair tie with an edge normal the foot may
+    lie beyond the face, whose end is then the closest point (a box and a far point beside its
+    corner: (1, 0) instead of the corner (1, 1)).
+    """
     x0, y0 = V[i0, 0], V[i0, 1]
-    t1 = tx * (V[i1, 0] - x0) + ty * (V[i1, 1] - y0)
-    tp = tx * (px - x0) + ty * (py - y0)
-    if t1 == 0.0:
-        return px, py
-    lam = tp / t1
-    if lam < 0.0:
+    ex, ey = V[i1, 0] - x0, V[i1, 1] - y0
+    if ex == 0.0 and ey == 0.0:
         return x0, y0
-    if lam > 1.0:
+    lam = along_edge(px, py, x0, y0, V[i1, 0], V[i1, 1])
+    if lam <= 0.0:
+        return x0, y0
+    if lam >= 1.0:
         return V[i1, 0], V[i1, 1]
-    return px, py
+    return x0 + lam * ex, y0 + lam * ey
 
 
 @kernel
@@ -155,8 +206,8 @@ def witnesses(VA, offa, na, VB, offb, nb, s, nx, ny):
     """Witness points and curvatures for separation ``s`` along unit ``n`` (from a to b).
 
     ``point_a`` is a's support point in ``n``, ``point_b`` b's support point in ``-n``. A vertex
-    witness is returned as stored; the other witness is then ``vertex -+ s n`` (its foot on the face
-    line, which lies on the face when ``s, n`` are optimal). Two faces: the middle of the overlap of
+    witness is returned as stored; the other witness is then the vertex's foot on the face
+    (:func:`_onto_face`; ``vertex -+ s n`` when ``s, n`` are optimal). Two faces: the middle of the overlap of
     their projections on the tangent ``t = (-ny, nx)`` (the midpoint of the gap if rounding leaves
     none), on a's face, and ``point_b = point_a + s n``.
     """
@@ -169,10 +220,10 @@ def witnesses(VA, offa, na, VB, offb, nb, s, nx, ny):
         pbx, pby = VB[b0, 0], VB[b0, 1]
     elif b0 == b1:
         pbx, pby = VB[b0, 0], VB[b0, 1]
-        pax, pay = _onto_face(pbx - s * nx, pby - s * ny, VA, a0, a1, nx, ny)
+        pax, pay = _onto_face(pbx, pby, VA, a0, a1)
     elif a0 == a1:
         pax, pay = VA[a0, 0], VA[a0, 1]
-        pbx, pby = _onto_face(pax + s * nx, pay + s * ny, VB, b0, b1, nx, ny)
+        pbx, pby = _onto_face(pax, pay, VB, b0, b1)
     else:
         ox, oy = VA[a0, 0], VA[a0, 1]
         ex, ey = VA[a1, 0] - ox, VA[a1, 1] - oy
@@ -190,8 +241,8 @@ def witnesses(VA, offa, na, VB, offb, nb, s, nx, ny):
 
 
 @kernel
-def axis_gap(VA, offa, na, VB, offb, nb, ux, uy):
-    """``g(u) = min over b of u.b - max over a of u.a``, both relative to a's first vertex."""
+def _extremes(VA, offa, na, VB, offb, nb, ux, uy):
+    """``(max over a of u.a, min over b of u.b)``, both relative to a's first vertex."""
     ox = VA[offa, 0]
     oy = VA[offa, 1]
     hi = -INF
@@ -200,6 +251,13 @@ def axis_gap(VA, offa, na, VB, offb, nb, ux, uy):
     lo = INF
     for j in range(nb):
         lo = min(lo, ux * (VB[offb + j, 0] - ox) + uy * (VB[offb + j, 1] - oy))
+    return hi, lo
+
+
+@kernel
+def axis_gap(VA, offa, na, VB, offb, nb, ux, uy):
+    """``g(u) = min over b of u.b - max over a of u.a``, both relative to a's first vertex."""
+    hi, lo = _extremes(VA, offa, na, VB, offb, nb, ux, uy)
     return lo - hi
 
 
@@ -240,11 +298,7 @@ def cross_value(x0, y0, x1, y1, px, py):
     below 2**500 do not).
     """
     e = np.empty(12)
-    m = orient_expansion(e, x0, y0, x1, y1, px, py)
-    value = 0.0
-    for i in range(m):
-        value += e[i]
-    return value
+    return _expansion_value(e, orient_expansion(e, x0, y0, x1, y1, px, py))
 
 
 @kernel
@@ -291,7 +345,8 @@ def point_edge(px, py, x0, y0, x1, y1):
 @kernel
 def point_edge_squared(px, py, x0, y0, x1, y1):
     """Squared distance from ``p`` to the segment ``[q0, q1]`` (for comparisons: no square root),
-    and whether the foot lies inside the edge (region 2).
+    whether the foot lies inside the edge (region 2), and then the cross product
+    ``(q1 - q0) x (p - q0)`` (its sign: the side of ``p``; 0 in the other regions).
 
     The same regions and differences as :func:`point_edge`; inside the edge ``(e x w)^2 / e.e``.
     """
@@ -308,54 +363,90 @@ def point_edge_squared(px, py, x0, y0, x1, y1):
         c = ex * wy - ey * wx
         if abs(c) <= _CANCELLED * (abs(ex * wy) + abs(ey * wx)):
             c = cross_value(x0, y0, x1, y1, px, py)
-        return c * c / ee, True
+        return c * c / ee, True, c
     if region == 0:
         wx = px - x0
         wy = py - y0
     else:
         wx = px - x1
         wy = py - y1
-    return wx * wx + wy * wy, False
+    return wx * wx + wy * wy, False, 0.0
+
+
+@kernel
+def _vertex_against(px, py, V, off, n):
+    """The edge of the vertex list ``V[off : off + n]`` nearest to ``p``: ``(d2, inside, c, i)``
+    as :func:`point_edge_squared` returns them, for the edge from vertex ``i``.
+
+    A foot inside an edge with ``p`` on its outer side (either side of a segment) wins at once: that
+    strip is the edge's Voronoi region, so the foot is the nearest point of the (convex) list. The
+    squared distances would not tell: a corner 0.075 off the foot of a point 1e9 away rounds to
+    the same or a smaller value. Otherwise the smallest squared distance wins, a tie going to a
+    foot inside an edge.
+    """
+    edges = n if n >= 3 else max(n - 1, 1)
+    best = INF
+    best_inside = False
+    best_c = 0.0
+    edge = 0
+    for i in range(edges):
+        i1 = i + 1 if i + 1 < n else 0
+        d2, inside, c = point_edge_squared(px, py, V[off + i, 0], V[off + i, 1], V[off + i1, 0], V[off + i1, 1])
+        if inside and (c <= 0.0 or n < 3):  # counter-clockwise polygon: the outer side is c < 0
+            return d2, True, c, i
+        if d2 < best or (d2 == best and inside and not best_inside):
+            best, best_inside, best_c, edge = d2, inside, c, i
+    return best, best_inside, best_c, edge
+
+
+SQUARED_TIE = 2.0**-48  # relative rounding of two squared distances (a few ulps each), with a margin
 
 
 @kernel
 def closest_features(VA, offa, na, VB, offb, nb):
-    """Distance of two disjoint vertex lists and the unit normal from a to b (brute force).
+    """Distance of two vertex lists and the unit normal from a to b (brute force), for lists that
+    are disjoint or overlap within rounding.
 
-    Every vertex of b against every edge of a and vice versa (a segment has one edge, a point none
-    and is tested as a degenerate edge). The pairs are compared by squared distance; the winner is
-    measured again with :func:`point_edge`. Returns ``(d, nx, ny)``. A tie between a foot inside
-    an edge and an end point goes to the foot: an end point cannot be nearer than the foot on its
-    own line, so the squared distances only tied by rounding (a point 1e12 beside a unit box's edge
-    is 1e12 from the edge and, to float64, from its corners too), and the corner's direction would
-    put the witness half an edge away from the nearest point.
+    Every vertex of b against the edges of a and vice versa (:func:`_vertex_against`; a segment
+    has one edge, a point none and is tested as a degenerate edge). The vertices are compared by
+    squared distance, a tie going to a foot inside an edge (an end point cannot be nearer than the
+    foot on its own line, so the squared distances only tied by rounding), and a tie within
+    ``SQUARED_TIE`` to a foot in an edge's Voronoi strip; the winner is measured again with
+    :func:`point_edge`.
+
+    Returns ``(d, nx, ny, inner)``; ``inner``: the winning vertex lies strictly on the inner side of
+    a polygon's edge, with its foot inside the edge (the lists then overlap by about ``d``, and the
+    normal points into the polygon of that edge).
     """
     best = INF
     best_inside = False
+    best_strip = False
+    best_c = 0.0
     side = 0  # 0: vertex of b against an edge of a; 1: vertex of a against an edge of b
     vertex = offb
-    edge0 = offa
-    edge1 = offa
-    edges_a = na if na >= 3 else max(na - 1, 1)
-    edges_b = nb if nb >= 3 else max(nb - 1, 1)
-    for j in range(nb):
-        px, py = VB[offb + j, 0], VB[offb + j, 1]
-        for i in range(edges_a):
-            i1 = i + 1 if i + 1 < na else 0
-            d2, inside = point_edge_squared(px, py, VA[offa + i, 0], VA[offa + i, 1], VA[offa + i1, 0], VA[offa + i1, 1])
-            if d2 < best or (d2 == best and inside and not best_inside):
-                best, best_inside, side, vertex, edge0, edge1 = d2, inside, 0, offb + j, offa + i, offa + i1
-    for i in range(na):
-        px, py = VA[offa + i, 0], VA[offa + i, 1]
-        for j in range(edges_b):
-            j1 = j + 1 if j + 1 < nb else 0
-            d2, inside = point_edge_squared(px, py, VB[offb + j, 0], VB[offb + j, 1], VB[offb + j1, 0], VB[offb + j1, 1])
-            if d2 < best or (d2 == best and inside and not best_inside):
-                best, best_inside, side, vertex, edge0, edge1 = d2, inside, 1, offa + i, offb + j, offb + j1
+    edge = 0
+    for side_k in range(2):
+        V, off, n, W, offw, nw = (VA, offa, na, VB, offb, nb) if side_k == 0 else (VB, offb, nb, VA, offa, na)
+        for j in range(nw):
+            d2, inside, c, i = _vertex_against(W[offw + j, 0], W[offw + j, 1], V, off, n)
+            strip = inside and (c <= 0.0 or n < 3)
+            if strip != best_strip:
+                # a foot in an edge's Voronoi strip is that vertex's nearest point for certain, a
+                # vertex-to-corner distance only rounds close to it (the corners of a unit box
+                # seen from 1e9 away): within SQUARED_TIE of each other the strip's foot wins
+                better = d2 <= best * (1.0 + SQUARED_TIE) if strip else d2 < best * (1.0 - SQUARED_TIE)
+            else:
+                better = d2 < best or (d2 == best and inside and not best_inside)
+            if better:
+                best, best_inside, best_strip, best_c, side, vertex, edge = d2, inside, strip, c, side_k, offw + j, i
+    V, off, n, W = (VA, offa, na, VB) if side == 0 else (VB, offb, nb, VA)  # the edge's list, the vertex's
+    i0 = off + edge
+    i1 = off + edge + 1 if edge + 1 < n else off
+    d, ux, uy = point_edge(W[vertex, 0], W[vertex, 1], V[i0, 0], V[i0, 1], V[i1, 0], V[i1, 1])
+    inner = n >= 3 and best_inside and best_c > 0.0 and d > 0.0  # left of a counter-clockwise edge
     if side == 0:
-        return point_edge(VB[vertex, 0], VB[vertex, 1], VA[edge0, 0], VA[edge0, 1], VA[edge1, 0], VA[edge1, 1])
-    d, ux, uy = point_edge(VA[vertex, 0], VA[vertex, 1], VB[edge0, 0], VB[edge0, 1], VB[edge1, 0], VB[edge1, 1])
-    return d, -ux, -uy  # the direction ran from b's edge to a's vertex
+        return d, ux, uy, inner
+    return d, -ux, -uy, inner  # the direction ran from b's edge to a's vertex
 
 
 @kernel
@@ -395,16 +486,31 @@ def _edge_candidates(VA, offa, na, VB, offb, nb, V, off, cnt, sign, best, bx, by
 
 @kernel
 def _axis_scale(VA, offa, na, VB, offb, nb, ux, uy):
-    """Largest ``|ux dx| + |uy dy|`` over the vertices of both lists, ``d`` taken from a's first
-    vertex: the magnitude of the projections of :func:`axis_gap` along ``u``, whose rounding
-    error is a few ulps of it."""
+    """The magnitude of the projections that decide :func:`axis_gap` along ``u``, whose rounding
+    error is a few ulps of it: the largest ``|ux dx| + |uy dy|`` (``d`` taken from a's first
+    vertex) over the vertices that may attain a's largest or b's smallest projection, each
+    projection being off by at most ``FACE_TOL`` of its own magnitude.
+
+    A vertex that cannot attain the extreme does not count: the top corners of a 1e-6 by 0.125 box
+    inside a 1e9 tall one project with errors of 1e-7 along ``+y`` but decide nothing, and
+    counting them took the depth 1e-6 for rounding (a separation of 0 instead of -1e-6).
+    """
     ox = VA[offa, 0]
     oy = VA[offa, 1]
+    hi, lo = _extremes(VA, offa, na, VB, offb, nb, ux, uy)
     out = 0.0
     for i in range(na):
-        out = max(out, abs(ux * (VA[offa + i, 0] - ox)) + abs(uy * (VA[offa + i, 1] - oy)))
+        dx = VA[offa + i, 0] - ox
+        dy = VA[offa + i, 1] - oy
+        m = abs(ux * dx) + abs(uy * dy)
+        if ux * dx + uy * dy + FACE_TOL * m >= hi:
+            out = max(out, m)
     for j in range(nb):
-        out = max(out, abs(ux * (VB[offb + j, 0] - ox)) + abs(uy * (VB[offb + j, 1] - oy)))
+        dx = VB[offb + j, 0] - ox
+        dy = VB[offb + j, 1] - oy
+        m = abs(ux * dx) + abs(uy * dy)
+        if ux * dx + uy * dy - FACE_TOL * m <= lo:
+            out = max(out, m)
     return out
 
 
@@ -425,11 +531,17 @@ def contact_convex(VA, offa, na, VB, offb, nb):
         # the SAT value is negative within its rounding (projections of long shapes: a point at
         # distance 1 from a segment of length 6e150 projects with errors of 1e135): the closest
         # features then decide, and the exact predicates settle the sign (collide2d.measurement).
-        d, ux, uy = closest_features(VA, offa, na, VB, offb, nb)
+        d, ux, uy, inner = closest_features(VA, offa, na, VB, offb, nb)
+        if inner:
+            # a vertex inside a polygon, near an edge (a point 5.5e-17 inside the hypotenuse of a
+            # unit triangle): an overlap of depth d along the edge's outward normal, not a gap
+            # of d along its inward one (whose support on a is the opposite vertex). For a point
+            # that depth is the separation itself, measured more closely than the SAT's value.
+            d, ux, uy = -d, -ux, -uy
         # a tie with a positive gap: a vertex-to-vertex distance may round to the gap along an
         # edge normal (a point far beside a box corner); the closest features' direction is the
         # right one then. A zero gap (touching) keeps the SAT normal.
-        if d > best or (best > 0.0 and d == best):
+        if (inner and min(na, nb) == 1) or d > best or (best > 0.0 and d == best):
             s, nx, ny = d, ux, uy
     pax, pay, pbx, pby, ka, kb = witnesses(VA, offa, na, VB, offb, nb, s, nx, ny)
     if best > 0.0 and ka == INF and kb == INF:
@@ -465,7 +577,15 @@ def line_convex(px, py, dx, dy, V, off, cnt):
         pbx, pby, kb = V[b0, 0], V[b0, 1], INF
     else:  # a face parallel to the line: its midpoint
         pbx, pby, kb = 0.5 * (V[b0, 0] + V[b1, 0]), 0.5 * (V[b0, 1] + V[b1, 1]), 0.0
-    return (s, nx + 0.0, ny + 0.0, pbx - s * nx, pby - s * ny, pbx, pby, 0.0, kb)
+    # a's witness: the foot of b's, ``pb - s n`` or ``p + lam d`` (lam from :func:`along`),
+    # whichever adds smaller numbers: each is off by a few ulps of its larger term (a point 1e12
+    # from a line through the origin: ``pb - s n`` loses 1e-4, ``p + lam d`` nothing)
+    lam = along(pbx, pby, px, py, dx, dy)
+    if max(abs(px), abs(py), abs(lam) * max(abs(dx), abs(dy))) < max(abs(pbx), abs(pby), abs(s)):
+        pax, pay = px + lam * dx, py + lam * dy
+    else:
+        pax, pay = pbx - s * nx, pby - s * ny
+    return (s, nx + 0.0, ny + 0.0, pax, pay, pbx, pby, 0.0, kb)
 
 
 # -- the kernels -------------------------------------------------------------------------------
