@@ -68,3 +68,12 @@ def test_typed_tour_runs_with_the_types_it_states():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.main()
+
+
+@pytest.mark.parametrize("name", ["Contact", "Impact", "RayHit", "PerramWertheim"])
+def test_result_types_take_their_count_parameter_at_run_time(name):
+    # Contact[float] and the like are for type checkers; at run time they are the class itself, so
+    # that annotations evaluated at run time (a dataclass field, pydantic) work
+    result = getattr(c2, name)
+    assert result[float] is result and result[typing.Any] is result
+    assert set(typing.get_type_hints(result)) == set(result._fields)

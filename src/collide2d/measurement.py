@@ -7,7 +7,7 @@ exactly when :func:`collide2d.intersects` is false, and exactly 0 for touching p
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -15,41 +15,56 @@ from numpy.typing import ArrayLike
 from collide2d import _dispatch
 from collide2d._kernels import codes
 from collide2d.shapes import Point, Shape
-from collide2d.typing import Batch, FloatArray, Single
+from collide2d.typing import Batch, FloatArray, Real, Single
 
 __all__ = ["Contact", "closest_point", "contact", "distance"]
 
 
-class Contact(NamedTuple):
-    """Signed distance, normal and witness points of two shapes (the result of :func:`contact`).
+if TYPE_CHECKING:
 
-    For single shapes the scalar fields are Python floats and the vector fields ndarrays of shape
-    ``(2,)``; for batches every field is an array of the batch shape (vector fields with a trailing
-    axis of length 2).
+    class Contact(NamedTuple, Generic[Real]):  # the same fields, typed per count (see collide2d.typing.Real)
+        separation: Real
+        normal: FloatArray
+        point_a: FloatArray
+        point_b: FloatArray
+        curvature_a: Real
+        curvature_b: Real
 
-    Invariant: ``point_b - point_a == separation * normal`` up to rounding (except for two
-    crossing lines, whose separation is ``-inf``).
+else:
 
-    Examples
-    --------
-    >>> import collide2d as c2
-    >>> c = c2.contact(c2.Circle((0, 0), 1), c2.Circle((3, 4), 2))  # centres 5 apart: a gap of 2
-    >>> c.separation, c.normal.tolist(), c.point_a.tolist(), c.point_b.tolist()
-    (2.0, [0.6, 0.8], [0.6, 0.8], [1.8, 2.4])
-    >>> c.curvature_a, c.curvature_b  # 1 / radius
-    (1.0, 0.5)
-    >>> separation, normal, *_ = c  # a named tuple
-    >>> batch = c2.contact(c2.Point((0, 0)), c2.Point([(3, 4), (0, 0)]))
-    >>> batch.separation.shape, batch.normal.shape
-    ((2,), (2, 2))
-    """
+    class Contact(NamedTuple):
+        """Signed distance, normal and witness points of two shapes (the result of :func:`contact`).
 
-    separation: float | FloatArray  #: signed distance: gap, 0 touching, -(penetration depth)
-    normal: FloatArray  #: unit vector from a to b
-    point_a: FloatArray  #: witness point on a's boundary
-    point_b: FloatArray  #: witness point on b's boundary
-    curvature_a: float | FloatArray  #: curvature of a's boundary at point_a (0 on edges, inf at corners)
-    curvature_b: float | FloatArray  #: curvature of b's boundary at point_b
+        For single shapes the scalar fields are Python floats and the vector fields ndarrays of shape
+        ``(2,)``; for batches every field is an array of the batch shape (vector fields with a trailing
+        axis of length 2).
+
+        Invariant: ``point_b - point_a == separation * normal`` up to rounding (except for two
+        crossing lines, whose separation is ``-inf``).
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> c = c2.contact(c2.Circle((0, 0), 1), c2.Circle((3, 4), 2))  # centres 5 apart: a gap of 2
+        >>> c.separation, c.normal.tolist(), c.point_a.tolist(), c.point_b.tolist()
+        (2.0, [0.6, 0.8], [0.6, 0.8], [1.8, 2.4])
+        >>> c.curvature_a, c.curvature_b  # 1 / radius
+        (1.0, 0.5)
+        >>> separation, normal, *_ = c  # a named tuple
+        >>> batch = c2.contact(c2.Point((0, 0)), c2.Point([(3, 4), (0, 0)]))
+        >>> batch.separation.shape, batch.normal.shape
+        ((2,), (2, 2))
+        """
+
+        separation: float | FloatArray  #: signed distance: gap, 0 touching, -(penetration depth)
+        normal: FloatArray  #: unit vector from a to b
+        point_a: FloatArray  #: witness point on a's boundary
+        point_b: FloatArray  #: witness point on b's boundary
+        curvature_a: float | FloatArray  #: curvature of a's boundary at point_a (0 on edges, inf at corners)
+        curvature_b: float | FloatArray  #: curvature of b's boundary at point_b
+
+        # At run time ``Contact[float]`` is the class itself (the parameter is for type checkers)
+        __class_getitem__ = classmethod(lambda cls, item: cls)
 
 
 _array = np.array
@@ -175,7 +190,13 @@ def _contact_from_values(values):
     )
 
 
-def contact(a: Shape[Any], b: Shape[Any], /) -> Contact:
+@overload
+def contact(a: Shape[Single], b: Shape[Single], /) -> Contact[float]: ...
+@overload
+def contact(a: Shape[Batch], b: Shape[Any], /) -> Contact[FloatArray]: ...
+@overload
+def contact(a: Shape[Any], b: Shape[Batch], /) -> Contact[FloatArray]: ...
+def contact(a: Shape[Any], b: Shape[Any], /) -> Contact[Any]:
     """Return the signed distance, normal, witness points and curvatures of two shapes.
 
     Parameters

@@ -12,7 +12,7 @@ import importlib
 import math
 import warnings
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -21,6 +21,7 @@ from collide2d import _angles, _dispatch
 from collide2d._validate import as_float_array, as_limit_array, is_real_scalar
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 from collide2d.table import ShapeTable
+from collide2d.typing import Batch, FloatArray, Pair, Real, Single
 
 __all__ = ["Impact", "Impacts", "query_impacts", "rotate", "time_of_impact", "translate"]
 
@@ -367,26 +368,38 @@ def rotate(shape: Shape, angle: ArrayLike, *, origin: ArrayLike | None = None) -
 # -- time of impact -----------------------------------------------------------------------------------
 
 
-class Impact(NamedTuple):
-    """First contact of two moving shapes (the result of :func:`time_of_impact`).
+if TYPE_CHECKING:
 
-    For single shapes ``time`` is a Python float and ``point``, ``normal`` ndarrays of shape
-    ``(2,)``; for batches arrays of the batch shape (vector fields with a trailing axis of 2).
+    class Impact(NamedTuple, Generic[Real]):  # the same fields, typed per count (see collide2d.typing.Real)
+        time: Real
+        point: FloatArray
+        normal: FloatArray
 
-    Examples
-    --------
-    >>> import collide2d as c2
-    >>> hit = c2.time_of_impact(c2.Circle((0, 0), 1), c2.Circle((5, 0), 1), (1, 0), (-1, 0), t_max=2)
-    >>> time, point, normal = hit  # a named tuple
-    >>> time, point.tolist(), normal.tolist()
-    (1.5, [2.5, 0.0], [1.0, 0.0])
-    >>> c2.time_of_impact(c2.Box((0, 0), (1, 1)), c2.Point((3, 0.5)), velocity_b=(-1, 0))  # meets at t = 2 > t_max = 1
-    Impact(time=inf, point=array([nan, nan]), normal=array([nan, nan]))
-    """
+else:
 
-    time: float | np.ndarray  #: first time in [0, t_max] at which the shapes share a point; inf if none
-    point: np.ndarray  #: a common point at that time (NaN if none)
-    normal: np.ndarray  #: unit normal from a to b at that time (NaN if undefined)
+    class Impact(NamedTuple):
+        """First contact of two moving shapes (the result of :func:`time_of_impact`).
+
+        For single shapes ``time`` is a Python float and ``point``, ``normal`` ndarrays of shape
+        ``(2,)``; for batches arrays of the batch shape (vector fields with a trailing axis of 2).
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> hit = c2.time_of_impact(c2.Circle((0, 0), 1), c2.Circle((5, 0), 1), (1, 0), (-1, 0), t_max=2)
+        >>> time, point, normal = hit  # a named tuple
+        >>> time, point.tolist(), normal.tolist()
+        (1.5, [2.5, 0.0], [1.0, 0.0])
+        >>> c2.time_of_impact(c2.Box((0, 0), (1, 1)), c2.Point((3, 0.5)), velocity_b=(-1, 0))  # meets at t = 2 > t_max = 1
+        Impact(time=inf, point=array([nan, nan]), normal=array([nan, nan]))
+        """
+
+        time: float | np.ndarray  #: first time in [0, t_max] at which the shapes share a point; inf if none
+        point: np.ndarray  #: a common point at that time (NaN if none)
+        normal: np.ndarray  #: unit normal from a to b at that time (NaN if undefined)
+
+        # At run time ``Impact[float]`` is the class itself (the parameter is for type checkers)
+        __class_getitem__ = classmethod(lambda cls, item: cls)
 
 
 def _frame_offsets(ref_a, ref_b, reach_a, reach_b):
@@ -1281,16 +1294,60 @@ def _impact_flat(motion, t_max):
     return time, point, normal
 
 
+@overload
 def time_of_impact(
-    a: Shape,
-    b: Shape,
+    a: Shape[Single],
+    b: Shape[Single],
+    velocity_a: Pair = (0.0, 0.0),
+    velocity_b: Pair = (0.0, 0.0),
+    *,
+    angular_velocity_a: float = 0.0,
+    angular_velocity_b: float = 0.0,
+    t_max: float = 1.0,
+) -> Impact[float]: ...
+@overload
+def time_of_impact(
+    a: Shape[Batch],
+    b: Shape[Any],
     velocity_a: ArrayLike = (0.0, 0.0),
     velocity_b: ArrayLike = (0.0, 0.0),
     *,
     angular_velocity_a: ArrayLike = 0.0,
     angular_velocity_b: ArrayLike = 0.0,
     t_max: ArrayLike = 1.0,
-) -> Impact:
+) -> Impact[FloatArray]: ...
+@overload
+def time_of_impact(
+    a: Shape[Any],
+    b: Shape[Batch],
+    velocity_a: ArrayLike = (0.0, 0.0),
+    velocity_b: ArrayLike = (0.0, 0.0),
+    *,
+    angular_velocity_a: ArrayLike = 0.0,
+    angular_velocity_b: ArrayLike = 0.0,
+    t_max: ArrayLike = 1.0,
+) -> Impact[FloatArray]: ...
+@overload
+def time_of_impact(
+    a: Shape[Any],
+    b: Shape[Any],
+    velocity_a: ArrayLike = (0.0, 0.0),
+    velocity_b: ArrayLike = (0.0, 0.0),
+    *,
+    angular_velocity_a: ArrayLike = 0.0,
+    angular_velocity_b: ArrayLike = 0.0,
+    t_max: ArrayLike = 1.0,
+) -> Impact[Any]: ...
+def time_of_impact(
+    a: Shape[Any],
+    b: Shape[Any],
+    velocity_a: ArrayLike = (0.0, 0.0),
+    velocity_b: ArrayLike = (0.0, 0.0),
+    *,
+    angular_velocity_a: ArrayLike = 0.0,
+    angular_velocity_b: ArrayLike = 0.0,
+    t_max: ArrayLike = 1.0,
+) -> Impact[Any]:
     """Return the first time at which two moving shapes touch, with the contact point and normal.
 
     Each shape translates with its velocity and turns with its angular velocity about its

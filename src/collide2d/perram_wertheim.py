@@ -9,36 +9,49 @@ function is the standard choice (Perram, Rasmussen, Praestgaard & Lebowitz 1996;
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 
 import numpy as np
 
 from collide2d import _dispatch
 from collide2d.shapes import Circle, Ellipse
-from collide2d.typing import FloatArray
+from collide2d.typing import Batch, FloatArray, Real, Single
 
 __all__ = ["PerramWertheim", "perram_wertheim"]
 
 
-class PerramWertheim(NamedTuple):
-    """Result of :func:`perram_wertheim`.
+if TYPE_CHECKING:
 
-    For single shapes ``scale`` and ``approach_distance`` are Python floats and ``point``,
-    ``normal`` ndarrays of shape ``(2,)``; for batches, arrays of the batch shape (vector fields
-    with a trailing axis of length 2).
+    class PerramWertheim(NamedTuple, Generic[Real]):  # the same fields, typed per count (see collide2d.typing.Real)
+        point: FloatArray
+        normal: FloatArray
+        scale: Real
+        approach_distance: Real
 
-    Examples
-    --------
-    >>> import collide2d as c2
-    >>> pw = c2.perram_wertheim(c2.Circle((0, 0), 1), c2.Circle((4, 0), 1))
-    >>> pw.scale, pw.approach_distance  # the circles touch when both are scaled by 2
-    (2.0, 2.0)
-    """
+else:
 
-    point: FloatArray  #: the PW contact point x*
-    normal: FloatArray  #: unit normal of the PW tangent line at x*, from a to b
-    scale: float | FloatArray  #: sqrt(F*): both ellipses scaled by this about their centres touch
-    approach_distance: float | FloatArray  #: ``|c_b - c_a| / sqrt(F*)``, closest approach on the centre line
+    class PerramWertheim(NamedTuple):
+        """Result of :func:`perram_wertheim`.
+
+        For single shapes ``scale`` and ``approach_distance`` are Python floats and ``point``,
+        ``normal`` ndarrays of shape ``(2,)``; for batches, arrays of the batch shape (vector fields
+        with a trailing axis of length 2).
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> pw = c2.perram_wertheim(c2.Circle((0, 0), 1), c2.Circle((4, 0), 1))
+        >>> pw.scale, pw.approach_distance  # the circles touch when both are scaled by 2
+        (2.0, 2.0)
+        """
+
+        point: FloatArray  #: the PW contact point x*
+        normal: FloatArray  #: unit normal of the PW tangent line at x*, from a to b
+        scale: float | FloatArray  #: sqrt(F*): both ellipses scaled by this about their centres touch
+        approach_distance: float | FloatArray  #: ``|c_b - c_a| / sqrt(F*)``, closest approach on the centre line
+
+        # At run time ``PerramWertheim[float]`` is the class itself (the parameter is for type checkers)
+        __class_getitem__ = classmethod(lambda cls, item: cls)
 
 
 def _check(value, name):
@@ -46,7 +59,19 @@ def _check(value, name):
         raise TypeError(f"{name} must be an Ellipse or a Circle, got {type(value).__name__}")
 
 
-def perram_wertheim(a: Ellipse[Any] | Circle[Any], b: Ellipse[Any] | Circle[Any], /) -> PerramWertheim:
+@overload
+def perram_wertheim(
+    a: Ellipse[Single] | Circle[Single], b: Ellipse[Single] | Circle[Single], /
+) -> PerramWertheim[float]: ...
+@overload
+def perram_wertheim(
+    a: Ellipse[Batch] | Circle[Batch], b: Ellipse[Any] | Circle[Any], /
+) -> PerramWertheim[FloatArray]: ...
+@overload
+def perram_wertheim(
+    a: Ellipse[Any] | Circle[Any], b: Ellipse[Batch] | Circle[Batch], /
+) -> PerramWertheim[FloatArray]: ...
+def perram_wertheim(a: Ellipse[Any] | Circle[Any], b: Ellipse[Any] | Circle[Any], /) -> PerramWertheim[Any]:
     """Return the Perram-Wertheim contact point, normal, scale factor and approach distance.
 
     Parameters

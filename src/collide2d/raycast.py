@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import math
 from fractions import Fraction
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -14,31 +14,44 @@ from collide2d import _dispatch, _exact, _magnitude
 from collide2d._kernels import codes
 from collide2d._validate import MAGNITUDE_MAX, as_float_array, as_limit_array, check_coordinates, pair
 from collide2d.shapes import Shape
+from collide2d.typing import Batch, FloatArray, Pair, Real, Single
 
 __all__ = ["RayHit", "raycast"]
 
 
-class RayHit(NamedTuple):
-    """Where a ray first meets a shape (the result of :func:`raycast`).
+if TYPE_CHECKING:
 
-    For a single shape and a single ray ``distance`` is a Python float and ``point`` and ``normal``
-    ndarrays of shape ``(2,)``; for batches every field is an array of the batch shape (vector
-    fields with a trailing axis of length 2). A miss has ``distance = inf`` and NaN ``point`` and
-    ``normal``.
+    class RayHit(NamedTuple, Generic[Real]):  # the same fields, typed per count (see collide2d.typing.Real)
+        distance: Real
+        point: FloatArray
+        normal: FloatArray
 
-    Examples
-    --------
-    >>> import collide2d as c2
-    >>> distance, point, normal = c2.raycast(c2.Circle((5, 0), 1), (0, 0), (2, 0))  # a named tuple
-    >>> distance, point.tolist(), normal.tolist()
-    (4.0, [4.0, 0.0], [-1.0, 0.0])
-    >>> c2.raycast(c2.Box((0, 0), (1, 1)), (3, 3), (1, 1))  # pointing away: a miss
-    RayHit(distance=inf, point=array([nan, nan]), normal=array([nan, nan]))
-    """
+else:
 
-    distance: float | np.ndarray  #: along the unit direction; inf on a miss, 0.0 from inside or on
-    point: np.ndarray  #: the first point of the shape on the ray
-    normal: np.ndarray  #: unit outward normal there (see :func:`raycast`)
+    class RayHit(NamedTuple):
+        """Where a ray first meets a shape (the result of :func:`raycast`).
+
+        For a single shape and a single ray ``distance`` is a Python float and ``point`` and ``normal``
+        ndarrays of shape ``(2,)``; for batches every field is an array of the batch shape (vector
+        fields with a trailing axis of length 2). A miss has ``distance = inf`` and NaN ``point`` and
+        ``normal``.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> distance, point, normal = c2.raycast(c2.Circle((5, 0), 1), (0, 0), (2, 0))  # a named tuple
+        >>> distance, point.tolist(), normal.tolist()
+        (4.0, [4.0, 0.0], [-1.0, 0.0])
+        >>> c2.raycast(c2.Box((0, 0), (1, 1)), (3, 3), (1, 1))  # pointing away: a miss
+        RayHit(distance=inf, point=array([nan, nan]), normal=array([nan, nan]))
+        """
+
+        distance: float | np.ndarray  #: along the unit direction; inf on a miss, 0.0 from inside or on
+        point: np.ndarray  #: the first point of the shape on the ray
+        normal: np.ndarray  #: unit outward normal there (see :func:`raycast`)
+
+        # At run time ``RayHit[float]`` is the class itself (the parameter is for type checkers)
+        __class_getitem__ = classmethod(lambda cls, item: cls)
 
 
 _KINDS = ("ellipse", "polygon", "segment", "line", "point")
@@ -125,9 +138,21 @@ def _ray_row(ox, oy, dx, dy):
     return row
 
 
+@overload
 def raycast(
-    shape: Shape, origin: ArrayLike, direction: ArrayLike, *, max_distance: ArrayLike = math.inf
-) -> RayHit:
+    shape: Shape[Single], origin: Pair, direction: Pair, *, max_distance: float = math.inf
+) -> RayHit[float]: ...
+@overload
+def raycast(
+    shape: Shape[Batch], origin: ArrayLike, direction: ArrayLike, *, max_distance: ArrayLike = math.inf
+) -> RayHit[FloatArray]: ...
+@overload
+def raycast(
+    shape: Shape[Any], origin: ArrayLike, direction: ArrayLike, *, max_distance: ArrayLike = math.inf
+) -> RayHit[Any]: ...
+def raycast(
+    shape: Shape[Any], origin: ArrayLike, direction: ArrayLike, *, max_distance: ArrayLike = math.inf
+) -> RayHit[Any]:
     """Return where the ray from ``origin`` along ``direction`` first meets the shape.
 
     Parameters

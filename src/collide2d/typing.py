@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Batch", "BoolArray", "Count", "FloatArray", "IntArray", "Int8Array", "Pair", "Single"]
+__all__ = ["Batch", "BoolArray", "Count", "FloatArray", "IntArray", "Int8Array", "Pair", "Real", "Single"]
 
 
 class Single:
@@ -61,3 +61,12 @@ BoolArray = npt.NDArray[np.bool_]
 Int8Array = npt.NDArray[np.int8]
 #: int64 index arrays (pairs, counts).
 IntArray = npt.NDArray[np.int64]
+
+if TYPE_CHECKING:
+    #: The parameter of the result types (:class:`~collide2d.Contact`, :class:`~collide2d.Impact`,
+    #: :class:`~collide2d.RayHit`, :class:`~collide2d.PerramWertheim`): the type of their scalar
+    #: fields, ``float`` for two single shapes and :data:`FloatArray` for batches. A bare
+    #: ``c2.Contact`` means either.
+    Real = TypeVar("Real", covariant=True, default=Union[float, FloatArray])
+else:
+    Real = TypeVar("Real", covariant=True)

@@ -51,8 +51,8 @@ def tour() -> None:
     assert isinstance(points, np.ndarray) and points.tolist() == [True, False]
 
     c = c2.contact(a, c2.Ellipse((2.5, 1), (1, 0.5), angle=0.4))
-    assert_type(c, c2.Contact)
-    separation: float | FloatArray = c.separation
+    assert_type(c, c2.Contact[float])
+    separation: float = c.separation
     normal: FloatArray = c.normal
     assert isinstance(separation, float) and normal.shape == (2,)
     area = c2.overlap_area(a, c2.Circle((2, 0), 1))
@@ -110,7 +110,8 @@ def more() -> None:
     assert c2.query(table, box, predicate="contains").tolist() == [[0], [0]]
 
     pw = c2.perram_wertheim(c2.Circle((0, 0), 1), c2.Circle((4, 0), 1))
-    assert_type(pw, c2.PerramWertheim)
+    assert_type(pw, c2.PerramWertheim[float])
+    assert_type(pw.scale, float)
     assert pw.scale == 2.0
     blob = c2.Ellipse.from_covariance((1, 2), [[4, 0], [0, 1]], n_sigma=2)
     assert_type(blob, c2.Ellipse[Single])
@@ -119,9 +120,47 @@ def more() -> None:
     assert isinstance(fallbacks, dict)
 
 
+def depth(a: c2.Ellipse[Single], b: c2.Ellipse[Single]) -> float:
+    """A natural script: the penetration depth of two single ellipses, typed as a float."""
+    return -c2.contact(a, b).separation
+
+
+def results() -> None:
+    """The result types: scalar fields are floats for two single shapes, arrays for batches."""
+    a, b = c2.Ellipse((0, 0), (2, 1)), c2.Ellipse((2.5, 0), (1, 1))
+    assert_type(depth(a, b), float)
+    assert depth(a, b) == 0.5
+    many: c2.Circle[Batch] = c2.Circle([(3, 0), (9, 0)], 1)
+    contacts = c2.contact(a, many)
+    assert_type(contacts, c2.Contact[FloatArray])
+    assert_type(contacts.separation, FloatArray)
+    assert contacts.separation.tolist() == [0.0, 6.0]
+    either: c2.Contact = contacts  # a bare Contact holds either
+    assert either is contacts
+
+    impact = c2.time_of_impact(c2.Circle((0, 0), 1), c2.Circle((5, 0), 1), (1, 0), t_max=10)
+    assert_type(impact, c2.Impact[float])
+    assert_type(impact.time, float)
+    assert impact.time == 3.0
+    impacts = c2.time_of_impact(many, a, (-1, 0), t_max=10)
+    assert_type(impacts.time, FloatArray)
+    assert impacts.time.tolist() == [0.0, 6.0]
+
+    hit = c2.raycast(c2.Circle((5, 0), 1), (0, 0), (1, 0))
+    assert_type(hit, c2.RayHit[float])
+    assert_type(hit.distance, float)
+    assert hit.distance == 4.0
+    hits = c2.raycast(many, (0, 0), (1, 0), max_distance=100)
+    assert_type(hits.distance, FloatArray)
+    assert hits.distance.tolist() == [2.0, 8.0]
+    for value in (impact.time, hit.distance):
+        assert isinstance(value, float)
+
+
 def main() -> None:
     tour()
     more()
+    results()
 
 
 if __name__ == "__main__":
