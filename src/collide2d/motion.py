@@ -317,8 +317,8 @@ def rotate(shape: Shape, angle: ArrayLike, *, origin: ArrayLike | None = None) -
     angle : array_like of shape (...)
         The turn in radians; broadcasts with ``shape.shape``. A float within one ulp of a
         multiple of pi/2 (``math.pi / 2``, ``np.pi``, ``1e6 * math.pi / 2``, ...) below
-        ``2**50 * pi`` (about 3.5e15) is an exact quarter turn; above that every float is within
-        an ulp of one, and its own direction, exactly reduced, is kept.
+        ``2**50 * pi`` (about 3.5e15) is an exact quarter turn; a larger float keeps its own
+        direction, reduced exactly.
     origin : array_like of shape (..., 2), optional
         The centre of the turn. By default each shape's reference point: the centre of a
         circle, ellipse, box or rotated box, the area centroid of a polygon, the midpoint of a
