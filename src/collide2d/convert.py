@@ -256,7 +256,7 @@ def from_shapely(geometry: Any) -> Any:
     rules: points a ``Point`` batch, segments a ``Segment`` batch, polygons a ``Box`` batch when
     every one is an axis-aligned rectangle, a ``RotatedBox`` batch when every one is a rotated
     rectangle, and otherwise one ``Polygon`` batch of them all (rectangles included, with their
-    vertices as given; polygons of fewer vertices than the most are padded by repeating their first
+    vertices as given; polygons of fewer vertices than the most are padded by repeating their last
     vertex, which the polygon drops, so each shape is still exactly its geometry). Geometries of
     mixed kinds (points, segments and polygons together) give a :class:`~collide2d.ShapeTable`,
     shape ``k`` the ``k``-th geometry in C order, converted as on its own (``table[k]`` is
@@ -427,13 +427,14 @@ def _batch_of(singles, shape):
 
 def _padded_polygons(polygons, shape):
     """One Polygon batch of ``shape``: the vertices of each, padded to the largest count by
-    repeating its first vertex (a repeated vertex, which the constructor drops)."""
+    repeating its last vertex (a repeated vertex, which the constructor drops, keeping the first
+    of the copies: the stored vertices are those given, from the same first one)."""
     largest = max(len(p.vertices) for p in polygons)
     padded = np.empty((len(polygons), largest, 2))
     for k, polygon in enumerate(polygons):
         count = len(polygon.vertices)
         padded[k, :count] = polygon.vertices
-        padded[k, count:] = polygon.vertices[0]
+        padded[k, count:] = polygon.vertices[-1]
     return _shapes.Polygon(padded.reshape(shape + (largest, 2)))
 
 
@@ -560,11 +561,17 @@ def to_patch(shape: _shapes.Shape, **kwargs: Any) -> Any:
     return patches.PathPatch(path.Path(shape._params.reshape(2, 2)), **kwargs)
 
 
+_PATCH_TURNS_MAX = 2.0**20  # radians: above, a float of degrees turns by more than 2**-30 rad from theta
+
+
 def _patch_degrees(theta, wx, wy):
     """The angle ``theta`` (radians) in degrees that :func:`from_patch` reads back as ``theta``
-    when there is one; else the degrees of the direction ``(wx, wy)``."""
+    when there is one; else ``math.degrees(theta)`` (within a few ulps of ``theta`` once converted
+    back) while ``theta`` is moderate, and the degrees of the direction ``(wx, wy)`` beyond."""
     degrees = _degrees(theta)
-    return degrees if math.radians(degrees) == theta else math.degrees(math.atan2(wy, wx))
+    if math.radians(degrees) == theta or abs(theta) <= _PATCH_TURNS_MAX:
+        return degrees
+    return math.degrees(math.atan2(wy, wx))
 
 
 _SPAN_SEARCH = 4  # floats tried on each side of hi - lo
@@ -741,7 +748,7 @@ def _batch_or_table(singles):
         return _padded_polygons(singles, (len(singles),))
     if len(classes) == 1:
         return _batch_of(singles, (len(singles),))
-    runs: list[list[_shapes.Shape]] = []
+    runs = []
     for item in singles:  # runs of one class (and, for polygons, one vertex count)
         if runs and type(runs[-1][0]) is type(item) and _vertex_count_of(runs[-1][0]) == _vertex_count_of(item):
             runs[-1].append(item)
@@ -1377,7 +1384,7 @@ def _table_from_dataframe(df, columns, degrees):
         runs = [(kind, 0, n)] if n else []
     batches = []
     angles = np.full(n, np.nan)  # the angles read, as given (degrees or radians), NaN for other kinds
-    notes: dict[str, Any] = {}
+    notes = {}
     for kind, lo, hi in runs:
         batch = _run_batch(kind, frame, lo, hi, degrees)
         batches.extend(batch if isinstance(batch, list) else [batch])
