@@ -108,6 +108,20 @@ def test_from_shapely_keeps_the_vertices_shapely_holds():
         np.testing.assert_array_equal(back._verts[offset : offset + count], expected)
 
 
+def test_from_shapely_reads_polygon_arrays_at_once_as_one_by_one():
+    rng = np.random.default_rng(3009)
+    rings = []
+    for k in range(40):  # 3 to 7 vertices, either winding, and two rectangles among them
+        ring = _convex_rings(rng, 1, 3 + k % 5)[0]
+        rings.append(ring[::-1] if k % 3 == 0 else ring)
+    rings[5], rings[6] = shapely.get_coordinates(shapely.box(0, 0, 2, 1))[:-1], shapely.get_coordinates(shapely.box(0, 0, 2, 1, ccw=False))[:-1]
+    geometries = np.array([shapely.Polygon(ring) for ring in rings], dtype=object).reshape(4, 10)
+    for array, at_once in ((geometries, True), (np.append(geometries.ravel(), shapely.Polygon([(0, 0), (1, 0), (2, 0), (2, 2)])), False)):
+        assert (convert._polygon_array(array) is not None) is at_once  # a vertex on a straight run: one by one
+        one_by_one = convert._shapes_of_geometries([convert._read_geometry(g, "g") for g in array.flat], array.shape)
+        _same(c2.from_shapely(array), one_by_one)
+
+
 def test_from_shapely_rectangles_all_one_class_or_all_polygons():
     boxes = [shapely.box(0, 0, 2, 1), shapely.box(5, 5, 6, 8)]
     assert type(c2.from_shapely(boxes)) is c2.Box
