@@ -1413,7 +1413,7 @@ def _table_from_dataframe(df, columns, degrees):
     """:func:`table_from_dataframe`, called by it and by ``ShapeTable.from_dataframe`` (so that a
     warning names the caller of either)."""
     from collide2d import io
-    from collide2d.table import ShapeTable
+    from collide2d.table import ShapeTable, _labels
 
     if degrees is not None and not isinstance(degrees, (bool, np.bool_)):
         raise TypeError(f"degrees must be True, False or None (not given), got {type(degrees).__name__}")
@@ -1445,18 +1445,12 @@ def _table_from_dataframe(df, columns, degrees):
     table._frame = {"degrees": angles} if degrees else {}
     if "id" in frame:
         table._frame["id"] = frame["id"].array.copy()  # pandas' array: its dtype comes back too
-        table.ids = _readonly_labels(frame["id"].to_numpy())
+        table.ids = _labels(frame["id"].to_numpy(), n)
     if not _is_default_index(df.index):
         table._frame["index"] = df.index
         if "id" not in frame:
-            table.ids = _readonly_labels(df.index.to_numpy())
+            table.ids = _labels(df.index.to_numpy(), n)
     return table
-
-
-def _readonly_labels(labels):
-    labels = np.array(labels)
-    labels.flags.writeable = False
-    return labels
 
 
 def _numbers(column, name, lo, hi):
