@@ -28,7 +28,7 @@ from collide2d.predicates import (
     touches,
     within,
 )
-from collide2d.convert import from_shapely, to_patch, to_shapely
+from collide2d.convert import from_patch, from_shapely, to_patch, to_shapely
 from collide2d.geometry import area, centroid, length
 from collide2d.broadphase import Index, PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
@@ -73,6 +73,7 @@ __all__ = [
     "distance",
     "equals",
     "exact_fallback_counts",
+    "from_patch",
     "from_shapely",
     "intersection_points",
     "intersects",

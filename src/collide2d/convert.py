@@ -9,7 +9,8 @@ library            axes                        angle      y axis           colli
 shapely            polygon (no ellipse)        --         any              :func:`to_shapely`,
                                                                            :func:`from_shapely`
 GeoJSON            polygon (no ellipse)        --         any              ``shape.__geo_interface__``
-matplotlib         full width and height       degrees    up (data axes)   :func:`to_patch`
+matplotlib         full width and height       degrees    up (data axes)   :func:`to_patch`,
+                                                                           :func:`from_patch`
 OpenCV             full width and height       degrees    down (image)     ``Ellipse.from_opencv``
 astropy regions    full width and height       Quantity   up (pixels)      ``Ellipse.from_astropy``
 scikit-image       semi-axes                   radians    as given (x, y)  ``Ellipse.from_skimage``
@@ -46,6 +47,7 @@ __all__ = [
     "ellipse_from_astropy",
     "ellipse_from_opencv",
     "ellipse_from_skimage",
+    "from_patch",
     "from_shapely",
     "geo_interface",
     "pair_measures_to_dataframe",
@@ -233,8 +235,10 @@ def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> di
     return {"type": "GeometryCollection", "geometries": geometries}
 
 
-def from_shapely(geometry: Any) -> _shapes.Shape:
-    """Return the collide2d shape of a shapely geometry (or any object with ``__geo_interface__``).
+def from_shapely(geometry: Any) -> Any:
+    """Return the collide2d shape of a shapely geometry (or any object with ``__geo_interface__``),
+    or the shapes of many: a NumPy array of geometries (any shape, as :func:`to_shapely` returns
+    for a batch), a list of them, or a pandas or geopandas ``GeoSeries``.
 
     * a ``Point`` becomes a :class:`~collide2d.Point`;
     * a ``LineString`` of two distinct points a :class:`~collide2d.Segment`;
@@ -248,21 +252,41 @@ def from_shapely(geometry: Any) -> _shapes.Shape:
     planar: a geometry with z coordinates is accepted only when every z is 0 (the plane z = 0,
     which is then dropped); any other z is refused, as dropping it would change the shape.
 
+    Many geometries give one batch of the array's shape when they all map to one class by these
+    rules: points a ``Point`` batch, segments a ``Segment`` batch, polygons a ``Box`` batch when
+    every one is an axis-aligned rectangle, a ``RotatedBox`` batch when every one is a rotated
+    rectangle, and otherwise one ``Polygon`` batch of them all (rectangles included, with their
+    vertices as given; polygons of fewer vertices than the most are padded by repeating their last
+    vertex, which the polygon drops, so each shape is still exactly its geometry). Geometries of
+    mixed kinds (points, segments and polygons together) give a :class:`~collide2d.ShapeTable`,
+    shape ``k`` the ``k``-th geometry in C order, converted as on its own (``table[k]`` is
+    ``from_shapely(geometries.flat[k])``). No geometries give an empty ``ShapeTable``. So
+    ``from_shapely(to_shapely(batch))`` gives back a batch of points, segments, boxes or polygons
+    bit for bit (a polygon batch of rectangles only comes back as boxes); circles and ellipses come
+    back as the polygons :func:`to_shapely` made of them. An array of plain polygons (convex, no
+    holes, no vertex to drop) is read at once with shapely's vectorised functions; any other
+    collection geometry by geometry, to the same shapes.
+
     Parameters
     ----------
-    geometry : shapely.Geometry or object with ``__geo_interface__``
+    geometry : shapely.Geometry, object with ``__geo_interface__``, or a collection of them
+        A collection is a NumPy array of dtype object, a list (or tuple, possibly nested) or a
+        pandas/geopandas Series; a ``GeoDataFrame`` is refused (pass its ``geometry`` column).
 
     Returns
     -------
-    Shape
+    Shape or ShapeTable
+        A single shape for one geometry; for a collection a batch of its shape, or a table.
 
     Raises
     ------
     TypeError
-        For other geometry types (multi-part geometries, collections) and non-geometries.
+        For other geometry types (multi-part geometries, collections) and non-geometries
+        (``None``, a missing geometry, included), naming the position of the geometry in a
+        collection (``geometry[1, 2]``, and the index label of a Series).
     ValueError
         For empty geometries, line strings of other than two distinct points, polygons with
-        holes or not convex, non-finite coordinates, and z coordinates other than 0.
+        holes or not convex, non-finite coordinates, and z coordinates other than 0; named so too.
 
     Examples
     --------
@@ -284,22 +308,119 @@ def from_shapely(geometry: Any) -> _shapes.Shape:
     Traceback (most recent call last):
     ...
     ValueError: geometry: the Point has the z coordinate 3.0 at vertex 0; collide2d is planar and takes z = 0 only
+    >>> c2.from_shapely(c2.to_shapely(c2.Box([(0, 0), (5, 5)], [(1, 1), (6, 7)])))  # an array
+    <Box batch of shape (2,)>
+    >>> c2.from_shapely([shapely.Point(0, 0), shapely.box(0, 0, 1, 1)])
+    <ShapeTable of 2 shapes: 1 polygon, 1 point>
+    >>> c2.from_shapely([shapely.Point(0, 0), shapely.MultiPoint([(0, 0), (1, 1)])])
+    Traceback (most recent call last):
+    ...
+    TypeError: geometry[1] must be a Point, a LineString or a Polygon, got a MultiPoint
     """
+    collection = _geometry_array(geometry)
+    if collection is None:
+        return _rectangle(_read_geometry(geometry, "geometry"))
+    array, labels = collection
+    fast = _polygon_array(array)
+    if fast is not None:
+        return fast
+    read = [_read_geometry(item, _position_name(array.shape, k, labels)) for k, item in enumerate(array.flat)]
+    return _shapes_of_geometries(read, array.shape)
+
+
+def _polygon_array(array):
+    """The batch of an array of shapely polygons, read with shapely's vectorised functions: the
+    same shapes as geometry by geometry (:func:`_shapes_of_geometries`), in a fraction of the time.
+
+    Only plain cases are read here: every item a non-empty shapely ``Polygon`` without holes or z,
+    the rings valid convex polygons whose vertices the ``Polygon`` keeps as they are (none dropped as
+    repeated or on a straight run), not all quadrilaterals (rectangles are recognised one by one).
+    Anything else returns None, for the geometry-by-geometry path and its messages.
+    """
+    try:
+        import shapely
+    except ImportError:
+        return None
+    flat = array.reshape(-1)
+    if flat.size == 0 or not np.all(shapely.is_geometry(flat)):
+        return None
+    if not np.all(shapely.get_type_id(flat) == shapely.GeometryType.POLYGON):
+        return None
+    if np.any(shapely.is_empty(flat)) or np.any(shapely.has_z(flat)) or np.any(shapely.get_num_interior_rings(flat)):
+        return None
+    coordinates = shapely.get_coordinates(flat)  # each exterior ring, closed (its first vertex again)
+    counts = shapely.get_num_coordinates(flat) - 1
+    if counts.min() < 3 or counts.max() == 4:  # too few vertices (an error), or maybe rectangles
+        return None
+    starts = np.concatenate([[0], np.cumsum(counts + 1)[:-1]])
+    largest = int(counts.max())
+    # Each ring counter-clockwise (a clockwise ring read backwards, as the Polygon turns it), padded
+    # to the largest count by repeating its last vertex: the rows _padded_polygons makes of the
+    # polygons read one by one, when the Polygon keeps every vertex (checked below).
+    step = np.minimum(np.arange(largest), counts[:, None] - 1)
+    clockwise = ~shapely.is_ccw(shapely.get_exterior_ring(flat))
+    gather = starts[:, None] + np.where(clockwise[:, None], counts[:, None] - 1 - step, step)
+    rings = coordinates[gather]
+    try:
+        polygons = _shapes.Polygon(rings.reshape(array.shape + (largest, 2)))
+    except ValueError:
+        return None
+    kept = np.arange(largest) < counts[:, None]
+    if not (np.array_equal(polygons._flat_params()[:, 1], counts) and np.array_equal(polygons._verts, rings[kept])):
+        return None  # a vertex dropped (repeated, or on a straight run): one by one
+    return polygons
+
+
+def _geometry_array(geometry):
+    """``(object array, index labels or None)`` of a collection of geometries, None for one geometry."""
+    if isinstance(geometry, np.ndarray):
+        if geometry.dtype != object:
+            raise TypeError(f"geometry: an array must hold shapely geometries (dtype object), got dtype {geometry.dtype}")
+        return geometry, None
+    if isinstance(geometry, (list, tuple)):
+        try:
+            return np.array(geometry, dtype=object), None
+        except ValueError:
+            raise TypeError("geometry: a nested list of geometries must be rectangular (as an array is)") from None
+    if hasattr(geometry, "index") and hasattr(geometry, "to_numpy"):  # pandas or geopandas
+        if getattr(geometry, "ndim", None) != 1:
+            raise TypeError(f"geometry is a {type(geometry).__name__}: pass its geometry column (a Series)")
+        index = geometry.index
+        labels = None if _is_default_index(index) else index
+        return np.asarray(geometry.to_numpy(), dtype=object).reshape(-1), labels
+    return None
+
+
+def _is_default_index(index):
+    """True for pandas' default index, ``0 .. n-1`` (positions and labels agree)."""
+    return type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1 and index.name is None
+
+
+def _position_name(shape, flat, labels):
+    """How a message names the geometry at the C-order position ``flat`` of a collection."""
+    where = ", ".join(map(str, np.unravel_index(flat, shape))) if len(shape) != 1 else str(flat)
+    label = "" if labels is None else f" (index label {labels[flat]!r})"
+    return f"geometry[{where}]{label}"
+
+
+def _read_geometry(geometry, name):
+    """The Point, Segment or Polygon of one geometry (rectangles not yet recognised); errors
+    name it as ``name``."""
     interface = getattr(geometry, "__geo_interface__", None)
     if not isinstance(interface, dict) or "type" not in interface:
-        raise TypeError(f"geometry must be a shapely geometry (or have __geo_interface__), got {type(geometry).__name__}")
+        raise TypeError(f"{name} must be a shapely geometry (or have __geo_interface__), got {type(geometry).__name__}")
     kind, coordinates = interface["type"], interface.get("coordinates")
     if kind not in ("Point", "LineString", "Polygon"):
-        raise TypeError(f"geometry must be a Point, a LineString or a Polygon, got a {kind}")
+        raise TypeError(f"{name} must be a Point, a LineString or a Polygon, got a {kind}")
     if coordinates is None or len(coordinates) == 0:
-        raise ValueError(f"geometry is an empty {kind}")
+        raise ValueError(f"{name} is an empty {kind}")
     if kind == "Point":
-        _check_planar([coordinates], kind)
+        _check_planar([coordinates], kind, name)
     elif kind == "LineString":
-        _check_planar(coordinates, kind)
+        _check_planar(coordinates, kind, name)
     else:
         for ring in coordinates:
-            _check_planar(ring, kind)
+            _check_planar(ring, kind, name)
     try:
         if kind == "Point":
             return _shapes.Point(tuple(coordinates[:2]))
@@ -312,19 +433,66 @@ def from_shapely(geometry: Any) -> _shapes.Shape:
         ring = np.asarray(coordinates[0], dtype=np.float64)[:, :2]
         if len(ring) > 1 and np.array_equal(ring[0], ring[-1]):  # a closed ring, as GeoJSON writes it
             ring = ring[:-1]
-        polygon = _shapes.Polygon(ring)
+        return _shapes.Polygon(ring)
     except ValueError as error:
-        raise ValueError(f"geometry: {_polygon_message(error)}") from None
-    return _rectangle(polygon)
+        raise ValueError(f"{name}: {_polygon_message(error)}") from None
 
 
-def _check_planar(points, kind):
+def _shapes_of_geometries(read, shape):
+    """One batch of ``shape`` (or a ShapeTable, for mixed kinds) of the shapes read from geometries."""
+    if not read:
+        return _batch_or_table(read)
+    classes = {type(item) for item in read}
+    if classes == {_shapes.Polygon}:
+        singles = [_rectangle(item) for item in read]
+        rectangles = {type(item) for item in singles}
+        if len(rectangles) == 1 and rectangles != {_shapes.Polygon}:
+            return _batch_of(singles, shape)
+        return _padded_polygons(read, shape)
+    if len(classes) == 1:
+        return _batch_of(read, shape)
+    return _batch_or_table([_rectangle(item) for item in read])
+
+
+def _vertex_count_of(shape):
+    return len(shape.vertices) if isinstance(shape, _shapes.Polygon) else 0
+
+
+def _batch_of(singles, shape):
+    """The batch of ``shape`` holding single shapes of one class (polygons of one vertex count),
+    each bit for bit: built by the constructor from their fields, or for rotated boxes (whose
+    corners were checked, not recomputed) from their stored rows and corners."""
+    first = singles[0]
+    if isinstance(first, _shapes.RotatedBox):
+        fields = {name: np.stack([s._fields[name] for s in singles]).reshape(shape + first._fields[name].shape) for name in first._fields}
+        params = np.empty(shape + (2,))
+        params[..., 0] = 4.0 * np.arange(len(singles)).reshape(shape)  # four corners each, in order
+        params[..., 1] = 4.0
+        return _shapes._rebuild(type(first), fields, params, np.concatenate([s._verts for s in singles]))
+    stacked = [np.stack([s._fields[name] for s in singles]) for name in first._field_names]
+    return type(first)(*(field.reshape(shape + field.shape[1:]) for field in stacked))
+
+
+def _padded_polygons(polygons, shape):
+    """One Polygon batch of ``shape``: the vertices of each, padded to the largest count by
+    repeating its last vertex (a repeated vertex, which the constructor drops, keeping the first
+    of the copies: the stored vertices are those given, from the same first one)."""
+    largest = max(len(p.vertices) for p in polygons)
+    padded = np.empty((len(polygons), largest, 2))
+    for k, polygon in enumerate(polygons):
+        count = len(polygon.vertices)
+        padded[k, :count] = polygon.vertices
+        padded[k, count:] = polygon.vertices[-1]
+    return _shapes.Polygon(padded.reshape(shape + (largest, 2)))
+
+
+def _check_planar(points, kind, name):
     """Refuse a z coordinate other than 0 (a geometry with z = 0 everywhere lies in the plane)."""
     for k, point in enumerate(points):
         for z in point[2:3]:  # GeoJSON positions are (x, y[, z]); shapely writes no m
             if not (is_real_scalar(z) and z == 0):
                 raise ValueError(
-                    f"geometry: the {kind} has the z coordinate {z!r} at vertex {k}; collide2d is planar and takes z = 0 only"
+                    f"{name}: the {kind} has the z coordinate {z!r} at vertex {k}; collide2d is planar and takes z = 0 only"
                 )
 
 
@@ -334,7 +502,10 @@ def _polygon_message(error):
 
 
 def _rectangle(polygon):
-    """A Box or RotatedBox with exactly the polygon's vertices, when there is one, else the polygon."""
+    """A Box or RotatedBox with exactly the polygon's vertices, when there is one, else the polygon
+    (and any other shape as it is)."""
+    if not isinstance(polygon, _shapes.Polygon):
+        return polygon
     v = polygon.vertices
     if len(v) != 4:
         return polygon
@@ -367,10 +538,17 @@ def to_patch(shape: _shapes.Shape, **kwargs: Any) -> Any:
     """Return a matplotlib patch of the shape (a ``PatchCollection`` for a batch).
 
     matplotlib's ``Ellipse`` takes the *full* width and height and the angle in *degrees*
-    (counter-clockwise on y-up axes); a circle becomes a ``Circle``, a box or rotated box a
-    ``Rectangle`` (rotated about its centre), a polygon a ``Polygon``, a segment an unfilled
-    ``PathPatch``. The patch is in data coordinates: add it with ``ax.add_patch(patch)`` (then
-    ``ax.autoscale_view()``, as patches do not change the limits).
+    (counter-clockwise on y-up axes); a circle becomes a ``Circle``, a box a ``Rectangle``, a
+    rotated box a ``Rectangle`` turned about its centre (given as ``rotation_point``), a polygon a
+    ``Polygon``, a segment an unfilled ``PathPatch``. The patch is in data coordinates: add it with
+    ``ax.add_patch(patch)`` (then ``ax.autoscale_view()``, as patches do not change the limits).
+    :func:`from_patch` is the inverse.
+
+    The numbers are chosen so that :func:`from_patch` gives the shape back: a box's width is a
+    float with ``x0 + width == x1`` (what matplotlib computes) whenever one exists, and an angle
+    the float of degrees whose ``math.radians`` is the shape's ``angle`` whenever one exists (the
+    shortest, as :meth:`to_opencv <collide2d.Ellipse.to_opencv>` gives it: ``30.0`` for
+    ``math.radians(30)``), else the degrees of the stored direction.
 
     Parameters
     ----------
@@ -415,19 +593,216 @@ def to_patch(shape: _shapes.Shape, **kwargs: Any) -> Any:
         return patches.Circle(tuple(fields["center"]), fields["radius"], **kwargs)
     if isinstance(shape, _shapes.Ellipse):
         (a, b), (wx, wy) = fields["radii"], shape.direction.tolist()
-        return patches.Ellipse(tuple(fields["center"]), 2.0 * a, 2.0 * b, angle=math.degrees(math.atan2(wy, wx)), **kwargs)
+        angle = _patch_degrees(fields["angle"], wx, wy)
+        return patches.Ellipse(tuple(fields["center"]), 2.0 * a, 2.0 * b, angle=angle, **kwargs)
     if isinstance(shape, _shapes.Box):
         (x0, y0), (x1, y1) = fields["min"], fields["max"]
-        return patches.Rectangle((x0, y0), x1 - x0, y1 - y0, **kwargs)
+        return patches.Rectangle((x0, y0), _span(x0, x1), _span(y0, y1), **kwargs)
     if isinstance(shape, _shapes.RotatedBox):
         (cx, cy), (hx, hy) = fields["center"], fields["half_size"]
         (x0, y0), (x1, y1) = shape.corners[:2].tolist()  # the first edge runs along the box's own x axis
-        angle = math.degrees(math.atan2(y1 - y0, x1 - x0))
-        return patches.Rectangle((cx - hx, cy - hy), 2.0 * hx, 2.0 * hy, angle=angle, rotation_point="center", **kwargs)
+        angle = _patch_degrees(fields["angle"], x1 - x0, y1 - y0)
+        return patches.Rectangle((cx - hx, cy - hy), 2.0 * hx, 2.0 * hy, angle=angle, rotation_point=(cx, cy), **kwargs)
     if isinstance(shape, _shapes.Polygon):
         return patches.Polygon(shape.vertices, closed=True, **kwargs)
     kwargs.setdefault("fill", False)
     return patches.PathPatch(path.Path(shape._params.reshape(2, 2)), **kwargs)
+
+
+_PATCH_TURNS_MAX = 2.0**20  # radians: above, a float of degrees turns by more than 2**-30 rad from theta
+
+
+def _patch_degrees(theta, wx, wy):
+    """The angle ``theta`` (radians) in degrees that :func:`from_patch` reads back as ``theta``
+    when there is one; else ``math.degrees(theta)`` (within a few ulps of ``theta`` once converted
+    back) while ``theta`` is moderate, and the degrees of the direction ``(wx, wy)`` beyond."""
+    degrees = _degrees(theta)
+    if math.radians(degrees) == theta or abs(theta) <= _PATCH_TURNS_MAX:
+        return degrees
+    return math.degrees(math.atan2(wy, wx))
+
+
+_SPAN_SEARCH = 4  # floats tried on each side of hi - lo
+
+
+def _span(lo, hi):
+    """A float ``w`` with ``lo + w == hi`` in float arithmetic (how matplotlib finds a rectangle's
+    far side) when one is near ``hi - lo``, else ``hi - lo``. ``hi - lo`` itself is one when it is
+    exact (Sterbenz: ``hi / 2 <= lo <= 2 hi``); otherwise its neighbours are tried."""
+    width = hi - lo
+    for toward in (math.inf, -math.inf):
+        candidate = width
+        for _ in range(_SPAN_SEARCH + 1):
+            if lo + candidate == hi:
+                return candidate
+            candidate = math.nextafter(candidate, toward)
+    return width
+
+
+def from_patch(patch: Any) -> Any:
+    """Return the collide2d shape of a matplotlib patch (the inverse of :func:`to_patch`), or of
+    a list of patches.
+
+    * a ``Circle`` becomes a :class:`~collide2d.Circle` (``center``, ``radius``);
+    * an ``Ellipse`` an :class:`~collide2d.Ellipse`: radii half the width and height, ``angle``
+      the patch's degrees converted by ``math.radians``;
+    * a ``Rectangle`` a :class:`~collide2d.Box` when it is not turned (``angle == 0``) about its
+      corner ``xy`` (the default ``rotation_point``), else a :class:`~collide2d.RotatedBox` about
+      its centre: the ``rotation_point`` itself when the corner ``xy`` is that point less half the
+      size (as :func:`to_patch` writes it), else the turned centre computed in float;
+    * a ``Polygon`` a :class:`~collide2d.Polygon` of its vertices (convex; the closing vertex of a
+      closed polygon dropped);
+    * a ``PathPatch`` of one straight piece (two vertices) a :class:`~collide2d.Segment`.
+
+    ``from_patch(to_patch(shape))`` gives back a circle, box, polygon or segment bit for bit, and
+    an ellipse or rotated box given by an angle whenever some float of degrees converts to that
+    angle (always for angles made from degrees, as ``from_opencv`` and ``degrees=True`` make
+    them; otherwise the stored direction turns by about an ulp, as degrees cannot hold every
+    angle of radians). A list of patches gives a batch when they are all of one class (polygons
+    of different vertex counts padded as in :func:`from_shapely`), else a
+    :class:`~collide2d.ShapeTable`; a ``PatchCollection`` (what :func:`to_patch` makes of a batch)
+    keeps only the drawn paths and is refused: convert the shapes one by one,
+    ``[c2.to_patch(s) for s in batch]``.
+
+    Parameters
+    ----------
+    patch : matplotlib.patches.Patch or list of them
+        In data coordinates: drawn without a transform of its own, or with its axes' ``transData``.
+
+    Returns
+    -------
+    Shape or ShapeTable
+
+    Raises
+    ------
+    TypeError
+        For other patch classes, a ``PatchCollection``, a ``PathPatch`` of other than one
+        straight piece, and non-patches (a list names the position: ``patch[2]``).
+    ValueError
+        For a patch drawn with another transform (axes or figure coordinates, a rotation added
+        by ``set_transform``, ...), and for numbers that make no shape (a zero width, a polygon
+        that is not convex).
+
+    Examples
+    --------
+    >>> import math
+    >>> import collide2d as c2
+    >>> e = c2.Ellipse((1, 2), (3, 1), angle=math.radians(30))
+    >>> patch = c2.to_patch(e)
+    >>> patch.angle
+    30.0
+    >>> back = c2.from_patch(patch)
+    >>> back.angle == e.angle, back.direction.tolist() == e.direction.tolist()
+    (True, True)
+    >>> from matplotlib.patches import Rectangle
+    >>> c2.from_patch(Rectangle((0, 0), 2, 1))
+    Box(min=(0.0, 0.0), max=(2.0, 1.0))
+    >>> c2.from_patch([c2.to_patch(c2.Circle((0, 0), 1)), c2.to_patch(c2.Circle((3, 0), 2))])
+    <Circle batch of shape (2,)>
+    """
+    from matplotlib import collections
+
+    if isinstance(patch, collections.PatchCollection):
+        raise TypeError(
+            "patch is a PatchCollection, which keeps only the drawn paths (an ellipse as Bezier curves): "
+            "pass the list of patches instead, [c2.to_patch(s) for s in batch]"
+        )
+    if isinstance(patch, (list, tuple)):
+        singles = [_shape_of_patch(item, f"patch[{k}]") for k, item in enumerate(patch)]
+        return _batch_or_table(singles)
+    return _shape_of_patch(patch, "patch")
+
+
+def _shape_of_patch(patch, name):
+    from matplotlib import patches, path
+
+    if not isinstance(patch, patches.Patch):
+        raise TypeError(f"{name} must be a matplotlib patch (Circle, Ellipse, Rectangle, Polygon, PathPatch), got {type(patch).__name__}")
+    _check_data_transform(patch, name)
+    try:
+        if isinstance(patch, patches.Circle):
+            return _shapes.Circle(tuple(patch.center), patch.radius)
+        if isinstance(patch, patches.Ellipse):
+            radii = (0.5 * patch.width, 0.5 * patch.height)
+            return _shapes.Ellipse(tuple(patch.center), radii, math.radians(patch.angle))
+        if isinstance(patch, patches.Rectangle):
+            return _rectangle_of_patch(patch)
+        if isinstance(patch, patches.Polygon):
+            xy = np.asarray(patch.get_xy(), dtype=np.float64)
+            if patch.get_closed() and len(xy) > 1 and np.array_equal(xy[0], xy[-1]):
+                xy = xy[:-1]
+            return _shapes.Polygon(xy)
+        if type(patch) is patches.PathPatch:
+            drawn = patch.get_path()
+            codes = drawn.codes
+            if len(drawn.vertices) != 2 or not (codes is None or list(codes) == [path.Path.MOVETO, path.Path.LINETO]):
+                raise TypeError(f"{name} is a PathPatch of other than one straight piece (two vertices), which no shape is")
+            (x0, y0), (x1, y1) = np.asarray(drawn.vertices, dtype=np.float64).tolist()
+            return _shapes.Segment((x0, y0), (x1, y1))
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    raise TypeError(f"{name} must be a Circle, Ellipse, Rectangle, Polygon or PathPatch patch, got {type(patch).__name__}")
+
+
+def _rectangle_of_patch(patch):
+    """The Box or RotatedBox of a matplotlib Rectangle (see :func:`from_patch`)."""
+    (x0, y0), width, height = patch.get_xy(), patch.get_width(), patch.get_height()
+    x0, y0, width, height, angle = (float(v) for v in (x0, y0, width, height, patch.angle))
+    pivot = patch.rotation_point
+    if angle == 0 and pivot == "xy":
+        x1, y1 = x0 + width, y0 + height
+        return _shapes.Box((min(x0, x1), min(y0, y1)), (max(x0, x1), max(y0, y1)))
+    half = (0.5 * abs(width), 0.5 * abs(height))
+    middle = (x0 + 0.5 * width, y0 + 0.5 * height)  # the centre before the turn
+    if pivot == "center":
+        center = middle
+    else:
+        px, py = (x0, y0) if pivot == "xy" else (float(pivot[0]), float(pivot[1]))
+        if (px - 0.5 * width, py - 0.5 * height) == (x0, y0):  # to_patch's form: turned about its centre
+            center = (px, py)
+        else:  # the centre turned about the pivot, as matplotlib's transform does
+            cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+            dx, dy = middle[0] - px, middle[1] - py
+            center = (px + cos * dx - sin * dy, py + sin * dx + cos * dy)
+    return _shapes.RotatedBox(center, half, math.radians(angle))
+
+
+def _check_data_transform(patch, name):
+    """Refuse a patch drawn with a transform other than none or its axes' data coordinates."""
+    from matplotlib import artist, transforms
+
+    if not patch.is_transform_set():
+        return
+    transform = artist.Artist.get_transform(patch)
+    if isinstance(transform, transforms.IdentityTransform):
+        return
+    if patch.axes is not None and transform is patch.axes.transData:
+        return
+    raise ValueError(
+        f"{name} is drawn with a transform other than data coordinates ({type(transform).__name__}); "
+        "from_patch reads patches in data coordinates, without a transform of their own or with ax.transData"
+    )
+
+
+def _batch_or_table(singles):
+    """One batch of single shapes all of one class (polygons padded to one vertex count), else a
+    ShapeTable of runs of one class, in order."""
+    from collide2d.table import ShapeTable
+
+    if not singles:
+        return ShapeTable([])
+    classes = {type(item) for item in singles}
+    if classes == {_shapes.Polygon}:
+        return _padded_polygons(singles, (len(singles),))
+    if len(classes) == 1:
+        return _batch_of(singles, (len(singles),))
+    runs = []
+    for item in singles:  # runs of one class (and, for polygons, one vertex count)
+        if runs and type(runs[-1][0]) is type(item) and _vertex_count_of(runs[-1][0]) == _vertex_count_of(item):
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return ShapeTable([run[0] if len(run) == 1 else _batch_of(run, (len(run),)) for run in runs])
 
 
 def _flat_items(shape):
@@ -918,7 +1293,7 @@ def _catalogue_frame(df, columns):
     columns = {} if columns is None else columns
     if not isinstance(columns, dict):
         raise TypeError(f"columns must be a dict {{catalogue name: column of df}}, got {type(columns).__name__}")
-    known = set(_CATALOGUE_NAMES) | {"kind"}
+    known = set(_CATALOGUE_NAMES) | {"kind", "id"}
     labels = list(df.columns)
     for name, label in columns.items():
         if name not in known:
@@ -943,7 +1318,7 @@ def _catalogue_frame(df, columns):
     return {name: df.iloc[:, position] for name, position in sources.items()}
 
 
-def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degrees: bool = False) -> Any:
+def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degrees: bool | None = None) -> Any:
     """Return a :class:`~collide2d.ShapeTable` of the rows of a pandas DataFrame, in row order.
 
     Each row is one shape, read from the columns of its kind (angles in radians, or degrees with
@@ -970,6 +1345,16 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
     as whole float64 arrays, one batch per run: no Python loop over rows (except for polygons of
     different vertex counts, built one by one).
 
+    The ``id`` column (renamed like the others, ``columns={"id": "name"}``), else the frame's index
+    unless it is pandas' default ``0 .. n-1``, becomes the table's ``ids``; :func:`table_to_dataframe`
+    gives them back as they came (the ``id`` column with its dtype, the index itself), and the
+    angles in the degrees read, bit for bit, after ``degrees=True``.
+
+    Angles are radians unless ``degrees=True``. When ``degrees`` is not given and an angle read has
+    a magnitude above 2 pi (which suggests degrees), a :class:`~collide2d.io.DegreesWarning` names
+    the first such row (counted from 0) and the largest angle, as the command line and
+    :func:`collide2d.io.read_shapes` do for files; ``degrees=False`` reads radians without it.
+
     The columns read must hold integers or floats (NumPy's or pandas' nullable ones, where a
     missing value is NaN and refused as such): booleans, dates and times, durations, strings
     (even of digits), categoricals and ``object`` columns are refused (convert them first, for
@@ -980,12 +1365,18 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
     df : pandas.DataFrame
     columns : dict, optional
         Renames: ``{catalogue name: column of df}``, for example ``{"rx": "a", "ry": "b"}``.
-    degrees : bool, default False
-        Read the ``angle`` column in degrees.
+    degrees : bool, optional
+        Read the ``angle`` column in degrees (True) or radians (False); not given: radians, with a
+        warning for angles that look like degrees.
 
     Returns
     -------
     ShapeTable
+
+    Warns
+    -----
+    DegreesWarning
+        When ``degrees`` is not given and an angle's magnitude exceeds 2 pi.
 
     Raises
     ------
@@ -1005,13 +1396,27 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
     [0.0, 1.0]
     >>> c2.query_pairs(table).tolist()  # touching at (2, 0)
     [[0], [1]]
+    >>> table.ids is None, table.to_dataframe()["angle"].tolist()  # the degrees given
+    (True, [0.0, 90.0])
+    >>> stars = pd.DataFrame({"x": [0.0, 1.5], "y": [0.0, 0.0], "r": [1.0, 1.0]}, index=["a", "b"])
+    >>> c2.ShapeTable.from_dataframe(stars).ids.tolist()
+    ['a', 'b']
     >>> c2.ShapeTable.from_dataframe(pd.DataFrame([[0.0, 0.0, 1.0, 5.0]], columns=["x", "y", "r", "r"]))
     Traceback (most recent call last):
     ...
     ValueError: df has the column 'r' twice: rename or drop one (each row would give two shapes)
     """
-    from collide2d.table import ShapeTable
+    return _table_from_dataframe(df, columns, degrees)
 
+
+def _table_from_dataframe(df, columns, degrees):
+    """:func:`table_from_dataframe`, called by it and by ``ShapeTable.from_dataframe`` (so that a
+    warning names the caller of either)."""
+    from collide2d import io
+    from collide2d.table import ShapeTable, _labels
+
+    if degrees is not None and not isinstance(degrees, (bool, np.bool_)):
+        raise TypeError(f"degrees must be True, False or None (not given), got {type(degrees).__name__}")
     frame = _catalogue_frame(df, columns)
     names = list(frame)
     n = len(df)
@@ -1026,10 +1431,26 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
         kind = _kind_of_columns(names)
         runs = [(kind, 0, n)] if n else []
     batches = []
+    angles = np.full(n, np.nan)  # the angles read, as given (degrees or radians), NaN for other kinds
+    notes = {}
     for kind, lo, hi in runs:
         batch = _run_batch(kind, frame, lo, hi, degrees)
         batches.extend(batch if isinstance(batch, list) else [batch])
-    return ShapeTable(batches)
+        if kind in _ANGLE_OPTIONAL and "angle" in frame:
+            angles[lo:hi] = _numbers(frame["angle"], "angle", lo, hi)
+            io._angle_note(notes, angles[lo:hi, None], ["angle"], np.arange(lo, hi), "df", row_word="row")
+    if degrees is None:
+        io._warn_degrees(notes, "df", advice="pass degrees=True", stacklevel=4)
+    table = ShapeTable(batches)
+    table._frame = {"degrees": angles} if degrees else {}
+    if "id" in frame:
+        table._frame["id"] = frame["id"].array.copy()  # pandas' array: its dtype comes back too
+        table.ids = _labels(frame["id"].to_numpy(), n)
+    if not _is_default_index(df.index):
+        table._frame["index"] = df.index
+        if "id" not in frame:
+            table.ids = _labels(df.index.to_numpy(), n)
+    return table
 
 
 def _numbers(column, name, lo, hi):
@@ -1071,7 +1492,7 @@ def _run_batch(kind, frame, lo, hi, degrees):
         raise ValueError(f"{where}: {error}") from None
 
 
-def table_to_dataframe(table: Any) -> Any:
+def table_to_dataframe(table: Any, *, degrees: bool | None = None) -> Any:
     """Return a pandas DataFrame with one row per shape of a table (or of a shape or batch).
 
     The columns are ``kind`` and those of each kind present, as :func:`table_from_dataframe`
@@ -1079,9 +1500,18 @@ def table_to_dataframe(table: Any) -> Any:
     field in radians (the angle given, or ``atan2`` of the direction given). Reading the frame
     back gives the same shapes, up to the rounding of angles into directions.
 
+    What :func:`table_from_dataframe` read comes back as it came: its ``id`` column first (with
+    its dtype), or ids given to the table as an ``id`` column; the frame's index when it was not
+    the default; and after ``degrees=True`` the ``angle`` column in the degrees read, bit for bit.
+
     Parameters
     ----------
     table : ShapeTable, Shape or sequence of Shape
+    degrees : bool, optional
+        Write ``angle`` in degrees (True) or radians (False); by default in degrees when the table
+        was read with ``degrees=True``, else radians. Degrees of angles not read as degrees are
+        the floats whose ``math.radians`` is the angle when there is one (as
+        :meth:`to_opencv <collide2d.Ellipse.to_opencv>` gives them).
 
     Returns
     -------
@@ -1112,9 +1542,23 @@ def table_to_dataframe(table: Any) -> Any:
             for name, column in zip(CATALOGUE_COLUMNS[kind], np.concatenate(flat, axis=1).T):
                 data[name] = column
         parts.append(pandas.DataFrame(data))
-    if not parts:
-        return pandas.DataFrame({"kind": np.zeros(0, dtype=object)})
-    return pandas.concat(parts, ignore_index=True)
+    frame = table._frame
+    out = pandas.concat(parts, ignore_index=True) if parts else pandas.DataFrame({"kind": np.zeros(0, dtype=object)})
+    if degrees is None:
+        degrees = "degrees" in frame
+    if degrees and "angle" in out:
+        angle = out["angle"].to_numpy(dtype=np.float64, copy=True)
+        given = frame.get("degrees", np.full(len(angle), np.nan))
+        read = ~np.isnan(given)  # the degrees read, bit for bit
+        angle[read] = given[read]
+        other = ~read & ~np.isnan(angle)
+        angle[other] = [_degrees(theta) for theta in angle[other].tolist()]
+        out["angle"] = angle
+    if "id" in frame:
+        out.insert(0, "id", frame["id"])
+    if "index" in frame:
+        out.index = frame["index"]
+    return out
 
 
 def pair_measures_to_dataframe(measures: Any, pairs: ArrayLike | None = None, ids: ArrayLike | None = None) -> Any:

@@ -666,15 +666,14 @@ def _json_records(path, suffix):
     return numbered
 
 
-def _warn_degrees(notes, path):
+def _warn_degrees(notes, path, *, advice="read the file with degrees=True (collide2d pairs --degrees)", stacklevel=3):
     if "first" in notes:
         warnings.warn(
             DegreesWarning(
                 f"{path}: angles up to {notes['largest']:g} (the first at {notes['first'].removeprefix(f'{path} ')}) "
-                "are read as radians, but |angle| > 2 pi suggests degrees; read the file with degrees=True "
-                "(collide2d pairs --degrees) if they are degrees"
+                f"are read as radians, but |angle| > 2 pi suggests degrees; {advice} if they are degrees"
             ),
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
 
 

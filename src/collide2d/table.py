@@ -34,9 +34,15 @@ class ShapeTable:
     shapes : Shape or sequence of Shape
         Single shapes and batches, in order; a batch contributes its shapes in C order
         (``batch.size`` of them). The table's shape ``k`` is the ``k``-th of all of them.
+    ids : array_like, shape (n,), optional
+        A label per shape (a catalogue's ids); by default those of ``shapes`` when it is a table,
+        else none. :meth:`to_dataframe` writes them as an ``id`` column.
 
     Attributes
     ----------
+    ids : ndarray of shape (n,), or None
+        The labels of the shapes: those given, or what :meth:`from_dataframe` read (the ``id``
+        column, else the frame's index unless it is the default ``0 .. n-1``); read-only.
     kinds : ndarray of int8, shape (n,)
         Kind code of each shape: an index into :attr:`KIND_NAMES` (``0`` ellipse and circle,
         ``1`` polygon, box and rotated box, ``2`` segment, ``3`` line, ``4`` point).
@@ -75,12 +81,17 @@ class ShapeTable:
     params: FloatArray
     vertices: FloatArray
     vertex_offsets: IntArray
+    ids: Any
     _sources: tuple[Shape[Any], ...]
+    _frame: dict[str, Any]  # how to_dataframe gives back what from_dataframe read (see there)
     _starts: IntArray
     _bounds: FloatArray
 
-    def __init__(self, shapes: Shape[Any] | Iterable[Shape[Any]] | ShapeTable) -> None:
+    def __init__(self, shapes: Shape[Any] | Iterable[Shape[Any]] | ShapeTable, *, ids: Any = None) -> None:
+        frame: dict[str, Any] = {}
+        inherited = None
         if isinstance(shapes, ShapeTable):
+            frame, inherited = dict(shapes._frame), shapes.ids
             shapes = shapes._sources
         elif isinstance(shapes, Shape):
             shapes = [shapes]
@@ -121,6 +132,10 @@ class ShapeTable:
         vertex_offsets[1:] = np.cumsum(counts)
         self._sources = tuple(sources)
         self._starts = starts
+        self.ids = inherited
+        if ids is not None:  # labels given: to_dataframe writes them as an id column
+            self.ids = frame["id"] = _labels(ids, n)
+        self._frame = frame
         self.kinds = _readonly(kinds)
         self.params = _readonly(params)
         self.vertices = _readonly(np.ascontiguousarray(vertices, dtype=np.float64))
@@ -128,19 +143,23 @@ class ShapeTable:
         self._bounds = _readonly(bounds)
 
     @classmethod
-    def from_dataframe(cls, df: Any, *, columns: dict[str, str] | None = None, degrees: bool = False) -> ShapeTable:
+    def from_dataframe(cls, df: Any, *, columns: dict[str, str] | None = None, degrees: bool | None = None) -> ShapeTable:
         """Build a table from the rows of a pandas DataFrame (a catalogue), without a loop over rows.
 
         Columns ``x, y, rx, ry[, angle]`` (ellipses), ``x, y, r`` (circles) and the others of
-        :func:`collide2d.convert.table_from_dataframe`, or a ``kind`` column for mixed kinds.
+        :func:`collide2d.convert.table_from_dataframe`, or a ``kind`` column for mixed kinds. The
+        ``id`` column, else the index (unless it is the default ``0 .. n-1``), become :attr:`ids`;
+        :meth:`to_dataframe` gives them back, and the angles in degrees after ``degrees=True``.
 
         Parameters
         ----------
         df : pandas.DataFrame
         columns : dict, optional
             Renames ``{catalogue name: column of df}``.
-        degrees : bool, default False
-            Read ``angle`` in degrees.
+        degrees : bool, optional
+            Read ``angle`` in degrees (True) or radians (False). When not given, radians, with a
+            :class:`~collide2d.io.DegreesWarning` when an angle's magnitude exceeds 2 pi, as the
+            command line gives.
 
         Returns
         -------
@@ -157,11 +176,15 @@ class ShapeTable:
         """
         from collide2d import convert
 
-        return convert.table_from_dataframe(df, columns=columns, degrees=degrees)
+        return convert._table_from_dataframe(df, columns, degrees)
 
-    def to_dataframe(self) -> Any:
+    def to_dataframe(self, *, degrees: bool | None = None) -> Any:
         """Return a pandas DataFrame with one row per shape: ``kind`` and the columns of each kind
         (see :func:`collide2d.convert.table_to_dataframe`); ``from_dataframe`` reads it back.
+
+        What :meth:`from_dataframe` read comes back: the ids as the ``id`` column or the index they
+        came as, and the angles in the degrees given (bit for bit) after ``degrees=True``, unless
+        ``degrees`` says otherwise (False: radians; True: degrees).
 
         Examples
         --------
@@ -172,7 +195,7 @@ class ShapeTable:
         """
         from collide2d import convert
 
-        return convert.table_to_dataframe(self)
+        return convert.table_to_dataframe(self, degrees=degrees)
 
     def __len__(self) -> int:
         return int(self._starts[-1])
@@ -213,4 +236,22 @@ class ShapeTable:
         return f"<ShapeTable of {len(self)} shapes{': ' + parts if parts else ''}>"
 
     def __reduce__(self):
-        return (ShapeTable, (list(self._sources),))
+        return (_rebuild, (list(self._sources), self.ids, self._frame))
+
+
+def _rebuild(sources, ids, frame):
+    table = ShapeTable(sources, ids=ids)
+    table._frame = frame
+    return table
+
+
+def _labels(ids, n):
+    """``ids`` as a new read-only array of ``n`` labels (tuples, as a MultiIndex gives, kept whole)."""
+    labels = np.array(ids)
+    if labels.ndim > 1 and len(ids) == n:
+        labels = np.empty(n, dtype=object)
+        for k, label in enumerate(ids):
+            labels[k] = label
+    if labels.shape != (n,):
+        raise ValueError(f"ids must hold one label per shape, shape ({n},), got shape {labels.shape}")
+    return _readonly(labels)
