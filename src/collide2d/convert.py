@@ -1412,7 +1412,7 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
 def _table_from_dataframe(df, columns, degrees):
     """:func:`table_from_dataframe`, called by it and by ``ShapeTable.from_dataframe`` (so that a
     warning names the caller of either)."""
-    from collide2d import io
+    from collide2d import _degrees
     from collide2d.table import ShapeTable, _labels
 
     if degrees is not None and not isinstance(degrees, (bool, np.bool_)):
@@ -1438,9 +1438,9 @@ def _table_from_dataframe(df, columns, degrees):
         batches.extend(batch if isinstance(batch, list) else [batch])
         if kind in _ANGLE_OPTIONAL and "angle" in frame:
             angles[lo:hi] = _numbers(frame["angle"], "angle", lo, hi)
-            io._angle_note(notes, angles[lo:hi, None], ["angle"], np.arange(lo, hi), "df", row_word="row")
+            _degrees.angle_note(notes, angles[lo:hi, None], ["angle"], np.arange(lo, hi), "df", row_word="row")
     if degrees is None:
-        io._warn_degrees(notes, "df", advice="pass degrees=True", stacklevel=4)
+        _degrees.warn_degrees(notes, "df", advice="pass degrees=True", stacklevel=4)
     table = ShapeTable(batches)
     table._frame = {"degrees": angles} if degrees else {}
     if "id" in frame:

@@ -38,20 +38,18 @@ import warnings
 import numpy as np
 
 from collide2d import shapes as _shapes
+from collide2d._degrees import TWO_PI, DegreesWarning
+from collide2d._degrees import angle_note as _angle_note
+from collide2d._degrees import warn_degrees as _warn_degrees
 from collide2d._validate import ASPECT_MAX, MAGNITUDE_MAX, RANGE_TEXT, SIZE_MIN
 
 __all__ = ["DegreesWarning", "InputError", "format_shape", "parse_shape", "read_shapes", "shape_records", "write_shapes"]
 
 CHUNK_ROWS = 1 << 16  # rows parsed at a time from a catalogue
-TWO_PI = 2 * math.pi
 
 
 class InputError(ValueError):
     """A file or an inline shape that cannot be read; the message says where and why."""
-
-
-class DegreesWarning(UserWarning):
-    """An angle read as radians whose magnitude exceeds 2 pi: it was probably meant in degrees."""
 
 
 _KINDS = {
@@ -291,17 +289,6 @@ def _not_utf8(path, error=None, data=None):
             else:  # pragma: no cover - the caller saw an error, so some line has one
                 line, column, bad = 1, 1, b"?"
     return InputError(f"{path} line {line}, column {column}: byte 0x{bad.hex()} is not UTF-8 text; save the file as UTF-8")
-
-
-def _angle_note(notes, data, columns, lines, path, row_word="line"):
-    """Remember in ``notes`` the first angle of a parsed block beyond 2 pi in magnitude, and the largest."""
-    if "angle" not in columns:
-        return
-    angle = np.abs(data[:, columns.index("angle")])
-    large = np.flatnonzero(angle > TWO_PI)
-    if large.size:
-        notes.setdefault("first", f"{path} {row_word} {lines[large[0]]}")
-        notes["largest"] = max(notes.get("largest", 0.0), float(angle[large].max()))
 
 
 def _read_csv(path, on_invalid=None, notes=None):
@@ -664,17 +651,6 @@ def _json_records(path, suffix):
                 except RecursionError:
                     numbered.append((where, InputError(f"{where}: JSON nested too deeply")))
     return numbered
-
-
-def _warn_degrees(notes, path, *, advice="read the file with degrees=True (collide2d pairs --degrees)", stacklevel=3):
-    if "first" in notes:
-        warnings.warn(
-            DegreesWarning(
-                f"{path}: angles up to {notes['largest']:g} (the first at {notes['first'].removeprefix(f'{path} ')}) "
-                f"are read as radians, but |angle| > 2 pi suggests degrees; {advice} if they are degrees"
-            ),
-            stacklevel=stacklevel,
-        )
 
 
 # -- public readers and writers -------------------------------------------------------------------
