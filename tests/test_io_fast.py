@@ -30,6 +30,7 @@ GOOD = {
     "degrees.csv": "x,y,rx,ry,angle\n0,0,2,1,0.5\n\n1,0,2,1,90\n2,0,2,1,-400\n",
     "nul.csv": "x,y,r,note\n0,0,1,a\x00b\n",
     "digits_in_ids.csv": "id,x,y,r\n\u0661,0,0,1\n1_000,1,0,1\n",
+    "spaces_in_ids.csv": 'id,x,y,r\n\x1ca\u3000,0,0,1\n"\tb ",1,0,1\n\xa0c,2,0,1\nd\u2003e,3,0,1\n\u200bf,4,0,1\n',
 }
 BAD = {
     "word.csv": "x,y,rx,ry\n0,0,2,1\n0,zero,2,1\n",
@@ -122,3 +123,11 @@ def test_fast_path_places_bad_rows_without_the_csv_module(tmp_path, monkeypatch)
     with pytest.warns(io.DegreesWarning, match=r"angles up to 400 \(the first at line 4\)"):
         io.read_shapes(tmp_path / "degrees.csv")
     assert math.isclose(io.read_shapes(tmp_path / "degrees.csv", degrees=True)[1].angle[1], math.pi / 2)
+
+
+def test_id_whitespace_class_is_what_str_strip_removes():
+    import re
+
+    pattern = re.compile(f"[{io._SPACES}]")
+    assert [c for c in range(0x3100) if pattern.fullmatch(chr(c))] == [c for c in range(0x3100) if chr(c).isspace()]
+    assert not any(chr(c).isspace() for c in range(0x3100, 0x110000, 7))  # none beyond (every 7th checked)

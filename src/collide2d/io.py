@@ -217,12 +217,14 @@ def _block_problems(data, columns, lines, path, problems):
     :func:`collide2d._validate.check_range`: coordinates within ``MAGNITUDE_MAX``, radii in
     ``[SIZE_MIN, MAGNITUDE_MAX]`` and an ellipse's radii within a factor ``ASPECT_MAX``), which
     the constructor would refuse for the whole block without naming the row."""
+    radii = data[:, 2:4] if columns[2] == "rx" else data[:, 2:3]
+    if data.size and _all_good(data, radii):
+        return problems
     finite = np.isfinite(data)
     if not finite.all():
         for row, col in np.argwhere(~finite):
             if row not in problems:
                 problems[row] = f"{path} line {lines[row]}, column {columns[col]}: {float(data[row, col])!r} is not finite"
-    radii = data[:, 2:4] if columns[2] == "rx" else data[:, 2:3]
     for row in np.flatnonzero(np.any(radii <= 0, axis=1)).tolist():
         if row not in problems:
             problems[row] = f"{path} line {lines[row]}: radii must be positive, got {', '.join(map(repr, radii[row].tolist()))}"
@@ -241,6 +243,20 @@ def _block_problems(data, columns, lines, path, problems):
                 "2**100 (about 1.27e30), the supported range of an ellipse's aspect ratio"
             )
     return problems
+
+
+def _all_good(data, radii):
+    """True when no row of a block breaks a rule of :func:`_block_problems`: a few whole-array
+    reductions, where finding the rows takes many passes (a NaN makes every comparison False)."""
+    coordinates = np.abs(data[:, 0:2]).max()
+    smallest, largest = radii.min(), radii.max()
+    return bool(
+        np.isfinite(data).all()
+        and coordinates <= MAGNITUDE_MAX
+        and SIZE_MIN <= smallest
+        and largest <= MAGNITUDE_MAX
+        and (radii.shape[1] == 1 or np.all(np.max(radii, axis=1) * (1.0 / ASPECT_MAX) <= np.min(radii, axis=1)))
+    )
 
 
 def _parse_block(rows, lines, where, columns, path, problems):
@@ -387,7 +403,15 @@ def _parse_pyarrow(path, header, where, id_column, quoted):
         ),
     )
     data = np.column_stack([table.column(names[k]).to_numpy() for k in where]) if table.num_rows else np.zeros((0, len(where)))
-    ids = table.column(names[id_column]).to_pylist() if id_column is not None else None
+    ids = None
+    if id_column is not None:
+        import pyarrow.compute as pc
+
+        column = table.column(names[id_column])
+        ids = np.asarray(column.to_numpy(zero_copy_only=False), dtype=object).reshape(-1)
+        padded = pc.match_substring_regex(column, f"^[{_SPACES}]|[{_SPACES}]$")  # the few that str.strip changes
+        for k in np.flatnonzero(padded.to_numpy(zero_copy_only=False)).tolist():
+            ids[k] = ids[k].strip()
     return data, ids
 
 
@@ -405,7 +429,7 @@ def _parse_pandas(path, header, where, id_column, quoted):
             na_filter=False, index_col=False, skip_blank_lines=True, encoding="utf-8", quotechar='"', doublequote=True,
         )
     data = np.column_stack([frame[names[k]].to_numpy(dtype=np.float64) for k in where]) if len(frame) else np.zeros((0, len(where)))
-    ids = frame[names[id_column]].tolist() if id_column is not None else None
+    ids = [value.strip() for value in frame[names[id_column]].tolist()] if id_column is not None else None
     return data, ids
 
 
@@ -414,9 +438,12 @@ def _parse_numpy(path, header, where, id_column, quoted):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # np.loadtxt warns of an empty file: a refusal here
         data = np.loadtxt(path, usecols=where, dtype=np.float64, **options).reshape(-1, len(where))
-        ids = np.loadtxt(path, usecols=[id_column], dtype=str, **options)[:, 0].tolist() if id_column is not None else None
+        ids = [str(value).strip() for value in np.loadtxt(path, usecols=[id_column], dtype=str, **options)[:, 0].tolist()] if id_column is not None else None
     return data, ids
 
+
+#: The characters ``str.strip()`` removes (those whose ``isspace()`` is true), as a regex class.
+_SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 
 _PARSERS = {"pyarrow": _parse_pyarrow, "pandas": _parse_pandas, "numpy": _parse_numpy}
 
@@ -501,19 +528,19 @@ def _read_csv_fast(path, on_invalid, notes, engine):
         if problems:
             problems = _exact_problems(path, problems, line_numbers, where, columns)
         bad = sorted(problems)
-        keep = np.ones(len(data), dtype=bool)
-        keep[bad] = False
-        kept = np.flatnonzero(keep)
+        kept = np.delete(np.arange(len(data)), bad)
+        good = data[kept] if bad else data
         angle_notes = {}
-        _angle_note(angle_notes, data[kept], columns, _Rows(line_numbers, kept), path)
+        _angle_note(angle_notes, good, columns, _Rows(line_numbers, kept), path)
     except _Fallback:
         return None
     _settle(problems, on_invalid)
     for key, value in angle_notes.items():
         notes[key] = value if key == "first" else max(notes.get(key, 0.0), value)
     if ids is not None:
-        ids = np.array([str(value).strip() for value in ids], dtype=object)[kept]
-    return kind, columns, data[kept] if bad else data, ids, kept if bad else None
+        ids = np.asarray(ids, dtype=object).reshape(-1)
+        ids = ids[kept] if bad else ids
+    return kind, columns, good, ids, kept if bad else None
 
 
 class _Rows:
