@@ -116,6 +116,7 @@ def test_fast_path_places_bad_rows_without_the_csv_module(tmp_path, monkeypatch)
         raise AssertionError("the fast path fell back to the csv module")
 
     monkeypatch.setattr(io, "_read_csv_text", refuse)
+    monkeypatch.setattr(io, "FAST_PATH_BYTES", 0)  # the default engine takes the fast path for small files too
     for path in paths:
         assert (_outcome(path, "pyarrow", True), _outcome(path, "pyarrow", False)) == expected[path], path.name
     ids, shapes = io.read_shapes(_write(tmp_path, "ids_extra.csv"))  # the default engine
@@ -131,3 +132,13 @@ def test_id_whitespace_class_is_what_str_strip_removes():
     pattern = re.compile(f"[{io._SPACES}]")
     assert [c for c in range(0x3100) if pattern.fullmatch(chr(c))] == [c for c in range(0x3100) if chr(c).isspace()]
     assert not any(chr(c).isspace() for c in range(0x3100, 0x110000, 7))  # none beyond (every 7th checked)
+
+
+def test_default_engine_by_size_and_by_the_libraries_imported(tmp_path, monkeypatch):
+    path = _write(tmp_path, "upper.csv")
+    import types
+
+    monkeypatch.setattr(io, "sys", types.SimpleNamespace(modules={}))  # as in a process that imported neither
+    assert io._default_engine(path) == "python"  # importing a parser would take longer than reading
+    monkeypatch.setattr(io, "FAST_PATH_BYTES", 0)
+    assert io._default_engine(path) in ("pyarrow", "pandas", "numpy")

@@ -36,6 +36,7 @@ import math
 import os
 import pathlib
 import re
+import sys
 import tempfile
 import warnings
 
@@ -316,12 +317,13 @@ def _read_csv(path, on_invalid=None, notes=None, engine=None):
 
     ``rows`` holds the numbers (from 0) of the rows kept, or None when none was skipped.
     ``notes`` (a dict) receives where the angles look like degrees. ``engine`` names the parser
-    (one of :data:`CSV_ENGINES`); by default the first installed of them. Whatever the engine, the
+    (one of :data:`CSV_ENGINES`); by default :func:`_default_engine`. Whatever the engine, the
     result and every message are those of the ``"python"`` engine (the :mod:`csv` module, row by
     row): a fast engine that cannot read the file, or finds bad rows it cannot place, hands the
     file to it.
     """
     notes = {} if notes is None else notes
+    engine = engine or _default_engine(path)
     try:
         if engine != "python":
             found = _read_csv_fast(path, on_invalid, notes, engine)
@@ -402,17 +404,48 @@ def _parse_pyarrow(path, header, where, id_column, quoted):
             quoted_strings_can_be_null=False, true_values=[], false_values=[],
         ),
     )
-    data = np.column_stack([table.column(names[k]).to_numpy() for k in where]) if table.num_rows else np.zeros((0, len(where)))
+    data = np.column_stack([_arrow_floats(table.column(names[k])) for k in where]) if table.num_rows else np.zeros((0, len(where)))
     ids = None
     if id_column is not None:
         import pyarrow.compute as pc
 
         column = table.column(names[id_column])
-        ids = np.asarray(column.to_numpy(zero_copy_only=False), dtype=object).reshape(-1)
+        ids = np.array(_arrow_strings(column) + [None], dtype=object)[:-1]  # [None]: a 1-d array even of tuples
         padded = pc.match_substring_regex(column, f"^[{_SPACES}]|[{_SPACES}]$")  # the few that str.strip changes
-        for k in np.flatnonzero(padded.to_numpy(zero_copy_only=False)).tolist():
-            ids[k] = ids[k].strip()
+        if pc.any(padded).as_py():
+            for k in _arrow_floats(pc.indices_nonzero(padded), np.uint64).tolist():
+                ids[k] = ids[k].strip()
     return data, ids
+
+
+# pyarrow's to_numpy and to_pylist import pandas (half a second, longer than reading the file), so
+# the columns are taken from their buffers: no nulls here (null_values=[]), the values buffer of a
+# number column, the int32 offsets and the bytes of a string column (Arrow columnar format).
+
+
+def _arrow_floats(column, dtype=np.float64):
+    parts = []
+    for chunk in getattr(column, "chunks", [column]):  # a ChunkedArray or an Array
+        if chunk.null_count:
+            raise _Fallback
+        parts.append(np.frombuffer(chunk.buffers()[1], dtype=dtype, count=len(chunk), offset=chunk.offset * np.dtype(dtype).itemsize))
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+
+def _arrow_strings(column):
+    values = []
+    for chunk in column.chunks:
+        if chunk.null_count:
+            raise _Fallback
+        _, offsets, data = chunk.buffers()
+        bounds = np.frombuffer(offsets, dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4).tolist()
+        raw = data.to_pybytes() if data is not None else b""
+        if raw.isascii():  # one decode, then slices: byte offsets are character offsets
+            text = raw.decode("ascii")
+            values.extend(text[a:b] for a, b in zip(bounds[:-1], bounds[1:]))
+        else:
+            values.extend(raw[a:b].decode("utf-8") for a, b in zip(bounds[:-1], bounds[1:]))
+    return values
 
 
 def _parse_pandas(path, header, where, id_column, quoted):
@@ -448,8 +481,19 @@ _SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f
 _PARSERS = {"pyarrow": _parse_pyarrow, "pandas": _parse_pandas, "numpy": _parse_numpy}
 
 
-def _installed_engine():
-    """The first engine of :data:`CSV_ENGINES` whose library imports."""
+#: Below this size (bytes) a CSV file is read by the csv module unless pyarrow or pandas is already
+#: imported: importing one takes longer (0.3 to 0.5 s) than the csv module takes to read it.
+FAST_PATH_BYTES = 1 << 23
+
+
+def _default_engine(path):
+    """pyarrow or pandas when already imported; else, for a file of :data:`FAST_PATH_BYTES` or
+    more, the first of pyarrow, pandas and NumPy that imports; else the csv module."""
+    for name in ("pyarrow", "pandas"):
+        if name in sys.modules:
+            return name
+    if os.path.getsize(path) < FAST_PATH_BYTES:
+        return "python"
     for name in ("pyarrow", "pandas"):
         try:
             __import__(name)
@@ -511,9 +555,8 @@ def _read_csv_fast(path, on_invalid, notes, engine):
     """:func:`_read_csv_text`'s result with a C parser, or None when only the csv module can tell."""
     try:
         header, kind, columns, where, id_column, quoted = _csv_layout(path)
-        name = engine or _installed_engine()
         try:
-            data, ids = _PARSERS[name](path, header, where, id_column, quoted)
+            data, ids = _PARSERS[engine](path, header, where, id_column, quoted)
         except (ValueError, TypeError, IndexError, UnicodeDecodeError, Warning):
             raise _Fallback from None
         except Exception as error:  # pyarrow's own parse errors (ArrowInvalid is a ValueError; others are not)
