@@ -434,3 +434,14 @@ def test_cli_pairs_dask_mixed_jsonl_matches_single_machine(tmp_path):
         outputs.append((lines[0], sorted(lines[1:])))
     assert len(outputs[0][1]) > 20
     assert outputs[0] == outputs[1]
+
+
+def test_query_pairs_mixed_kinds_parquet_and_csv(tmp_path):
+    pytest.importorskip("pyarrow", reason="Parquet needs pyarrow (the dask extra)")
+    table = random_mixed(35, n_each=10)
+    stored = table.assign(vertices=[v.tolist() if isinstance(v, np.ndarray) else None for v in table["vertices"]])
+    stored.to_parquet(tmp_path / "mixed.parquet", index=False)  # vertices as lists of pairs
+    assert check_mixed(c2dask.query_pairs(tmp_path / "mixed.parquet", tiles=(2, 2)), table) > 10
+    flat = table[table["kind"] != "polygon"].drop(columns="vertices").reset_index(drop=True)
+    flat.to_csv(tmp_path / "mixed.csv", index=False)  # CSV holds no vertex arrays
+    assert check_mixed(c2dask.query_pairs(tmp_path / "mixed.csv", tiles=(2, 2)), flat) > 10

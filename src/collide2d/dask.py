@@ -103,10 +103,6 @@ class _Layout:
         return np.ascontiguousarray(part[self.columns].to_numpy(dtype=np.float64, na_value=np.nan)).reshape(-1, len(self.columns))
 
     @staticmethod
-    def take(values, index):
-        return values[index]
-
-    @staticmethod
     def concat(parts):
         return np.concatenate(parts)
 
@@ -114,11 +110,13 @@ class _Layout:
         """The angle column (radians or degrees, as given), or None."""
         return values[:, 4] if "angle" in self.columns else None
 
-    def invalid(self, values, degrees):
-        """Mask of the rows that make no shape: a number that is not finite, or a radius <= 0."""
+    def checked(self, values, degrees):
+        """``(bad, shapes)``: the mask of the rows that make no shape (a number that is not finite,
+        or a radius <= 0) and the shapes of the others."""
         radii = values[:, 2:4] if self.kind == "ellipse" else values[:, 2:3]
         with np.errstate(invalid="ignore"):
-            return ~np.isfinite(values).all(axis=1) | np.any(~(radii > 0), axis=1)
+            bad = ~np.isfinite(values).all(axis=1) | np.any(~(radii > 0), axis=1)
+        return bad, self.build(values[~bad], degrees)
 
     def problem(self, values, numbers, where, degrees):
         """The message of the first row of ``values`` that makes no shape (rows named by ``numbers``)."""
@@ -194,10 +192,6 @@ class _MixedLayout:
         return pd.DataFrame(frame)
 
     @staticmethod
-    def take(values, index):
-        return values.iloc[np.flatnonzero(index) if np.asarray(index).dtype == bool else index].reset_index(drop=True)
-
-    @staticmethod
     def concat(parts):
         import pandas as pd
 
@@ -219,18 +213,19 @@ class _MixedLayout:
             return str(error).split(": ", 1)[-1]
         return None
 
-    def invalid(self, values, degrees):
-        """Mask of the first row that makes no shape (the rows are built one by one only when the
-        partition fails as a whole), or no row."""
+    def checked(self, values, degrees):
+        """``(bad, shapes)``: the mask from the first row that makes no shape on (the rows are
+        built one by one only when the partition fails as a whole; the caller raises for that row)
+        and the shapes of the rows before it."""
         bad = np.zeros(len(values), dtype=bool)
         try:
-            self.build(values, degrees)
-        except (ValueError, TypeError):
-            for row in range(len(values)):
-                if self._row_error(values, row, degrees) is not None:
-                    bad[row:] = True  # the rest is not built: the call raises for this row
-                    break
-        return bad
+            return bad, self.build(values, degrees)
+        except (ValueError, TypeError) as error:
+            first = next((row for row in range(len(values)) if self._row_error(values, row, degrees) is not None), None)
+            if first is None:  # every row alone makes a shape: the frame's columns are at fault
+                raise ValueError(str(error)) from None
+        bad[first:] = True
+        return bad, self.build(values.iloc[:first], degrees)
 
     def problem(self, values, numbers, where, degrees):
         for row in range(len(values)):
@@ -433,7 +428,7 @@ def _summary(part, layout, degrees, box):
     import pandas as pd
 
     data = layout.values(part)
-    bad = layout.invalid(data, degrees)
+    bad, shapes = layout.checked(data, degrees)
     checks = [float(np.argmax(bad)) if bad.any() else -1.0, -1.0, 0.0]
     angles = layout.angles(data)
     if angles is not None and not degrees:
@@ -442,7 +437,7 @@ def _summary(part, layout, degrees, box):
             large = angle > 2 * math.pi
         if large.any():
             checks[1:] = [float(np.argmax(large)), float(np.max(angle[large]))]
-    raw = layout.build(layout.take(data, ~bad), degrees).bounds.reshape(-1, 4)
+    raw = shapes.bounds.reshape(-1, 4)
     bounded = np.isfinite(raw).all(axis=1)  # a line is not: it goes to every tile it crosses
     unbounded = float(np.count_nonzero(~bounded))
     raw = raw[bounded]
