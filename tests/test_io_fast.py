@@ -51,6 +51,7 @@ BAD = {
     "header.csv": "a,b,c\n1,2,3\n",
     "empty.csv": "",
     "bad_after_quoted.csv": 'id,x,y,r\n"a\nb",0,0,1\nc,0,0,-1\n',
+    "blank_spaces.csv": "x,y,r\n0,0,1\n   \n\t\n1,0,-1\n2,0,1\n",  # lines of spaces are blank to the csv module
     "many_bad.csv": "x,y,r\n" + "".join(f"{k},0,{-1 if k % 7 == 3 else 1}\n" for k in range(40)),
 }
 BYTES = {
