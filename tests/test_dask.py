@@ -361,9 +361,9 @@ def random_mixed(seed, n_each=40, extent=30.0, lines=True):
     return frame.iloc[order].reset_index(drop=True)
 
 
-def check_mixed(result, frame, periodic=None):
+def check_mixed(result, frame, periodic=None, degrees=False):
     """``result`` equals ``query_pairs`` and ``measure_pairs`` on the whole table of ``frame``."""
-    table = c2.ShapeTable.from_dataframe(frame)
+    table = c2.ShapeTable.from_dataframe(frame, degrees=degrees)
     (i, j), shifts = single_query_pairs(table, periodic=periodic, return_shifts=True)
     measures = c2.measure_pairs(table, np.stack([i, j]), shifts=None if periodic is None else shifts)
     got = result.compute()
@@ -405,6 +405,8 @@ def test_query_pairs_mixed_kinds_periodic_and_predicates():
     check_mixed(c2dask.query_pairs(boxes, tiles=(2, 2)), boxes.assign(kind="box"))
     touching = c2dask.query_pairs(mixed_frame(table, 2), predicate="touches", tiles=(2, 2)).compute()
     assert set(touching["relation"].astype(str)) <= {"TOUCHING"}
+    in_degrees = table.assign(angle=np.degrees(table["angle"]))  # ellipses and rotated boxes turn; NaN elsewhere
+    check_mixed(c2dask.query_pairs(mixed_frame(in_degrees, 2), degrees=True, tiles=(2, 3)), in_degrees, degrees=True)
 
 
 def test_query_pairs_mixed_kinds_refusals():
