@@ -327,3 +327,123 @@ def test_query_pairs_refuses_columns_that_are_not_numbers():
     for column in (pd.to_datetime(np.arange(8), unit="s"), np.arange(8) % 2 == 0, [str(k) for k in range(8)]):
         with pytest.raises(ValueError, match="column x holds .*, not numbers"):
             c2dask.query_pairs(dd.from_pandas(table.assign(x=column), npartitions=2))
+
+
+# -- mixed kinds ---------------------------------------------------------------------------------
+
+
+def random_mixed(seed, n_each=40, extent=30.0, lines=True):
+    """A catalogue of every kind, as ``ShapeTable.to_dataframe`` writes it (a ``kind`` column, NaN
+    in the other kinds' columns, polygon vertices as arrays of two vertex counts)."""
+    rng = np.random.default_rng(seed)
+
+    def xy(k=n_each):
+        return rng.uniform(0, extent, (k, 2))
+
+    triangles = xy()[:, None, :] + np.array([[0.0, 0.0], [1.5, 0.2], [0.4, 1.3]])
+    quads = xy()[:, None, :] + np.array([[0.0, 0.0], [1.0, 0.0], [1.2, 0.9], [-0.1, 1.1]])
+    corner = xy()
+    start = xy()
+    parts = [
+        c2.Ellipse(xy(), rng.uniform(0.2, 1.5, (n_each, 2)), rng.uniform(-3, 3, n_each)),
+        c2.Box(corner, corner + rng.uniform(0.2, 2.0, (n_each, 2))),
+        c2.Polygon(triangles),
+        c2.Segment(start, start + rng.uniform(-2, 2, (n_each, 2))),
+        c2.Circle(xy(), rng.uniform(0.2, 1.0, n_each)),
+        c2.Polygon(quads),
+        c2.RotatedBox(xy(), rng.uniform(0.2, 1.0, (n_each, 2)), rng.uniform(-3, 3, n_each)),
+        c2.Point(xy()),
+    ]
+    if lines:  # unbounded: copied to every tile they cross, and owned by one of them
+        parts.append(c2.Line([(0.0, 7.3), (3.0, 3.0), (12.1, -5.0)], [(1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]))
+    frame = c2.ShapeTable(parts).to_dataframe()
+    order = rng.permutation(len(frame))  # kinds interleaved: runs of one row
+    return frame.iloc[order].reset_index(drop=True)
+
+
+def check_mixed(result, frame, periodic=None, degrees=False):
+    """``result`` equals ``query_pairs`` and ``measure_pairs`` on the whole table of ``frame``."""
+    table = c2.ShapeTable.from_dataframe(frame, degrees=degrees)
+    (i, j), shifts = single_query_pairs(table, periodic=periodic, return_shifts=True)
+    measures = c2.measure_pairs(table, np.stack([i, j]), shifts=None if periodic is None else shifts)
+    got = result.compute()
+    ids = frame["id"].to_numpy() if "id" in frame else np.arange(len(frame))
+    row = {value: k for k, value in enumerate(ids)}
+    order = np.lexsort((got["b"].map(row).to_numpy(), got["a"].map(row).to_numpy()))
+    got = got.iloc[order].reset_index(drop=True)
+    assert got["a"].tolist() == ids[i].tolist() and got["b"].tolist() == ids[j].tolist()
+    np.testing.assert_array_equal(got["relation"].cat.codes.to_numpy(), measures.relation)
+    for name, expected in (("separation", measures.separation), ("normal_x", measures.normal[:, 0]),
+                           ("normal_y", measures.normal[:, 1]), ("overlap_area", measures.overlap_area), ("iou", measures.iou)):
+        np.testing.assert_allclose(got[name].to_numpy(), expected, **SAME, err_msg=name)
+    if periodic is not None:
+        np.testing.assert_array_equal(got[["shift_x", "shift_y"]].to_numpy(), shifts)
+    return len(got)
+
+
+def mixed_frame(table, npartitions):
+    import dask
+
+    with dask.config.set({"dataframe.convert-string": False}):  # polygon vertices stay arrays
+        return dd.from_pandas(table, npartitions=npartitions)
+
+
+@pytest.mark.parametrize("tiles", [None, (4, 3)])
+def test_query_pairs_mixed_kinds_equal_single_machine(client, tiles):
+    table = random_mixed(31)
+    table["id"] = [f"m{k}" for k in range(len(table))]
+    kinds = set(c2.ShapeTable.from_dataframe(table).kind_names)
+    assert kinds == {"ellipse", "polygon", "segment", "line", "point"}
+    result = c2dask.query_pairs(mixed_frame(table, 3), tiles=tiles)
+    assert check_mixed(result, table) > 100
+
+
+def test_query_pairs_mixed_kinds_periodic_and_predicates():
+    table = random_mixed(32, lines=False)
+    check_mixed(c2dask.query_pairs(mixed_frame(table, 2), periodic=(30.0, 30.0), tiles=(3, 3)), table, periodic=(30.0, 30.0))
+    boxes = table[table["kind"] == "box"].dropna(axis=1).drop(columns="kind").reset_index(drop=True)  # one kind, no kind column
+    check_mixed(c2dask.query_pairs(boxes, tiles=(2, 2)), boxes.assign(kind="box"))
+    touching = c2dask.query_pairs(mixed_frame(table, 2), predicate="touches", tiles=(2, 2)).compute()
+    assert set(touching["relation"].astype(str)) <= {"TOUCHING"}
+    in_degrees = table.assign(angle=np.degrees(table["angle"]))  # ellipses and rotated boxes turn; NaN elsewhere
+    check_mixed(c2dask.query_pairs(mixed_frame(in_degrees, 2), degrees=True, tiles=(2, 3)), in_degrees, degrees=True)
+
+
+def test_query_pairs_mixed_kinds_refusals():
+    table = random_mixed(33, n_each=5)
+    bad = table.copy()
+    k = int(np.flatnonzero(bad["kind"] == "box")[2])
+    bad.loc[k, "xmax"] = bad.loc[k, "xmin"] - 1.0
+    with pytest.raises(ValueError, match=rf"shapes row {k + 1}: min must be .* \(rows counted from 1\)"):
+        c2dask.query_pairs(mixed_frame(bad, 3))
+    with pytest.raises(ValueError, match="unbounded shapes"):
+        c2dask.query_pairs(mixed_frame(table, 2), periodic=(40.0, 40.0))
+
+
+def test_cli_pairs_dask_mixed_jsonl_matches_single_machine(tmp_path):
+    """``collide2d pairs shapes.jsonl --dask`` writes the rows of the single-machine command."""
+    from collide2d.cli import main
+    from collide2d.io import write_shapes
+
+    table = c2.ShapeTable.from_dataframe(random_mixed(34, n_each=12))
+    path = tmp_path / "mixed.jsonl"
+    write_shapes(path, list(table), ids=[f"s{k}" for k in range(len(table))])
+    outputs = []
+    for extra in ([], ["--dask"]):
+        out = tmp_path / f"pairs{len(extra)}.csv"
+        assert main(["pairs", str(path), "-o", str(out), "-q", *extra]) == 0
+        lines = out.read_text().splitlines()
+        outputs.append((lines[0], sorted(lines[1:])))
+    assert len(outputs[0][1]) > 20
+    assert outputs[0] == outputs[1]
+
+
+def test_query_pairs_mixed_kinds_parquet_and_csv(tmp_path):
+    pytest.importorskip("pyarrow", reason="Parquet needs pyarrow (the dask extra)")
+    table = random_mixed(35, n_each=10)
+    stored = table.assign(vertices=[v.tolist() if isinstance(v, np.ndarray) else None for v in table["vertices"]])
+    stored.to_parquet(tmp_path / "mixed.parquet", index=False)  # vertices as lists of pairs
+    assert check_mixed(c2dask.query_pairs(tmp_path / "mixed.parquet", tiles=(2, 2)), table) > 10
+    flat = table[table["kind"] != "polygon"].drop(columns="vertices").reset_index(drop=True)
+    flat.to_csv(tmp_path / "mixed.csv", index=False)  # CSV holds no vertex arrays
+    assert check_mixed(c2dask.query_pairs(tmp_path / "mixed.csv", tiles=(2, 2)), flat) > 10

@@ -260,7 +260,9 @@ def _count(shapes):
 def _pairs_dask(args):
     """``pairs --dask``: the tiles run on Dask; rows are written partition by partition."""
     if args.input is None or args.sample or args.skip_invalid or args.plot:
-        raise ValueError("--dask needs INPUT (a Parquet dataset or CSV catalogue) and takes no --sample, --skip-invalid or --plot")
+        raise ValueError(
+            "--dask needs INPUT (a Parquet dataset, a CSV catalogue or a JSON file) and takes no --sample, --skip-invalid or --plot"
+        )
     import dask
 
     from collide2d.dask import pairs_frame
@@ -279,6 +281,7 @@ def _pairs_dask(args):
         for k in range(0, len(parts), 16):
             for chunk in dask.compute(*parts[k : k + 16]):
                 rows += len(chunk)
+                chunk[["normal_x", "normal_y"]] += 0.0  # -0.0 as 0.0, as the single-machine rows write it
                 if jsonl:
                     if len(chunk):
                         stream.write(chunk.to_json(orient="records", lines=True).rstrip("\n") + "\n")
@@ -629,7 +632,7 @@ def build_parser():
     )
     pairs.add_argument("-q", "--quiet", action="store_true", help="no summary on standard error")
     pairs.add_argument(
-        "--dask", action="store_true", help="run on Dask, tile by tile: INPUT is a Parquet dataset or CSV catalogue (needs collide2d[dask])"
+        "--dask", action="store_true", help="run on Dask, tile by tile: INPUT is a Parquet dataset, CSV catalogue or JSON file (needs collide2d[dask])"
     )
     pairs.add_argument("--scheduler", metavar="ADDRESS", help="with --dask: a distributed scheduler address (default: local threads)")
     pairs.set_defaults(run=_pairs)

@@ -7,7 +7,9 @@ How it works
 ------------
 A catalogue is an ellipse table (columns ``x, y, rx, ry`` and optionally ``angle`` and ``id``) or a
 circle table (``x, y, r`` and optionally ``id``), the same columns :func:`collide2d.io.read_shapes`
-reads from CSV. :func:`query_pairs` takes it as a Dask DataFrame or a Parquet (or CSV) path.
+reads from CSV, or a table of mixed kinds in the columns of
+:meth:`collide2d.ShapeTable.from_dataframe` (a ``kind`` column). :func:`query_pairs` takes it as a
+Dask DataFrame or a Parquet (or CSV, or JSON of mixed kinds) path.
 
 1. A first pass (computed at once) counts the rows of every partition and finds the extent of the
    shapes' bounding boxes and the largest box.
@@ -26,6 +28,7 @@ computes it (threads by default, the active ``distributed.Client`` when there is
 
 from __future__ import annotations
 
+import base64
 import csv
 import glob
 import math
@@ -61,8 +64,24 @@ def _require_dask():
 # -- catalogue columns --------------------------------------------------------------------------
 
 
+def _layout(names):
+    """The layout of a catalogue of these column names: a :class:`_MixedLayout` when it has a
+    ``kind`` column or the columns of another kind than ellipses and circles, else a :class:`_Layout`."""
+    names = [str(name) for name in names]
+    if "kind" not in names and ({"x", "y", "rx", "ry"} <= set(names) or {"x", "y", "r"} <= set(names)):
+        return _Layout(names)
+    layout = _MixedLayout(names)
+    if layout.fixed == "point":  # x, y alone: more likely an ellipse catalogue short of columns than points
+        return _Layout(names)  # which names the columns wanted; points need a kind column
+    return layout
+
+
 class _Layout:
-    """Which columns make a shape: ``kind`` ("ellipse" or "circle"), ``columns``, ``id`` present."""
+    """Which columns make a shape: ``kind`` ("ellipse" or "circle"), ``columns``, ``id`` present.
+
+    The shapes of a partition are held as one float64 array, a row per shape and a column per
+    name of ``columns`` (:meth:`values`).
+    """
 
     def __init__(self, names):
         names = list(names)
@@ -73,10 +92,53 @@ class _Layout:
             self.kind, self.columns = "circle", ["x", "y", "r"]
         else:
             raise ValueError(
-                "shapes must have the columns x, y, rx, ry[, angle] (ellipses) or x, y, r (circles); "
-                f"got {', '.join(map(str, names))}"
+                "shapes must have the columns x, y, rx, ry[, angle] (ellipses) or x, y, r (circles), or those of "
+                f"ShapeTable.from_dataframe with a kind column; got {', '.join(map(str, names))}"
             )
         self.has_id = "id" in names
+        self.carried = list(self.columns)  # the columns a shape takes through the shuffle
+
+    def values(self, part):
+        """The shapes' numbers of a pandas partition: float64 array (n, len(columns))."""
+        return np.ascontiguousarray(part[self.columns].to_numpy(dtype=np.float64, na_value=np.nan)).reshape(-1, len(self.columns))
+
+    @staticmethod
+    def concat(parts):
+        return np.concatenate(parts)
+
+    def angles(self, values):
+        """The angle column (radians or degrees, as given), or None."""
+        return values[:, 4] if "angle" in self.columns else None
+
+    def checked(self, values, degrees):
+        """``(bad, shapes)``: the mask of the rows that make no shape (a number that is not finite,
+        or a radius <= 0) and the shapes of the others."""
+        radii = values[:, 2:4] if self.kind == "ellipse" else values[:, 2:3]
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isfinite(values).all(axis=1) | np.any(~(radii > 0), axis=1)
+        return bad, self.build(values[~bad], degrees)
+
+    def problem(self, values, numbers, where, degrees):
+        """The message of the first row of ``values`` that makes no shape (rows named by ``numbers``)."""
+        from collide2d import io
+
+        problems = io._block_problems(values, self.columns, numbers, where, {})
+        return problems[min(problems)].replace(" line ", " row ", 1)
+
+    def carry(self, values, row):
+        """The columns of the shuffled copies ``row`` (indices into ``values``)."""
+        return {name: values[row, c] for c, name in enumerate(self.columns)}
+
+    def measure(self, shapes, values, i, j, shifts, box, degrees):
+        """``(relation codes, separation, normal, overlap area, iou)`` of the pairs ``i, j``."""
+        from collide2d.measurement import contact
+        from collide2d.overlay import iou, overlap_area
+        from collide2d.predicates import relate
+
+        a = self.build(values[i], degrees)
+        b = self.build(values[j], degrees) if box is None else self.shifted(values[j], shifts, degrees)
+        touch = contact(a, b)
+        return relate(a, b), touch.separation, touch.normal, overlap_area(a, b), iou(a, b)
 
     def build(self, data, degrees):
         """The shape batch of the float columns ``data`` (shape (n, len(columns)))."""
@@ -94,6 +156,118 @@ class _Layout:
         moved = data.copy()
         moved[:, 0:2] += shift
         return self.build(moved, degrees)
+
+
+class _MixedLayout:
+    """A catalogue of any kinds, in the columns :meth:`collide2d.ShapeTable.from_dataframe` reads:
+    a ``kind`` column (or the columns of one kind only), the numeric columns of the kinds, and
+    ``vertices`` for polygons (an array ``(k, 2)`` or a list of pairs per row).
+
+    The shapes of a partition are held as a pandas DataFrame of those columns with a ``kind``
+    column (:meth:`values`); polygon vertices travel through the shuffle as the base64 text of the
+    bytes of their float64 array: exact, and text survives Dask's conversion of object columns to
+    strings, which turns an array into its printed, rounded form.
+    """
+
+    kind = "mixed"
+
+    def __init__(self, names):
+        from collide2d import convert
+
+        names = list(names)
+        self.fixed = None if "kind" in names else convert._kind_of_columns(names)
+        self.columns = [name for name in convert._CATALOGUE_NAMES if name in names and name != "vertices"]
+        self.has_vertices = "vertices" in names
+        self.has_id = "id" in names
+        self.carried = self.columns + ["kind"] + (["vertices"] if self.has_vertices else [])
+
+    def values(self, part):
+        frame = {"kind": np.full(len(part), self.fixed, dtype=object) if self.fixed else part["kind"].to_numpy(dtype=object)}
+        for name in self.columns:
+            frame[name] = part[name].to_numpy(dtype=np.float64, na_value=np.nan)
+        if self.has_vertices:
+            frame["vertices"] = [_vertex_array(v) for v in part["vertices"].tolist()]
+        import pandas as pd
+
+        return pd.DataFrame(frame)
+
+    @staticmethod
+    def concat(parts):
+        import pandas as pd
+
+        return pd.concat(parts, ignore_index=True)
+
+    def build(self, values, degrees):
+        from collide2d import convert
+
+        return convert.table_from_dataframe(values, degrees=degrees)
+
+    def angles(self, values):
+        return values["angle"].to_numpy() if "angle" in self.columns else None
+
+    def _row_error(self, values, row, degrees):
+        """The message of row ``row`` built alone, or None when it makes a shape."""
+        try:
+            self.build(values.iloc[row : row + 1], degrees)
+        except (ValueError, TypeError) as error:
+            return str(error).split(": ", 1)[-1]
+        return None
+
+    def checked(self, values, degrees):
+        """``(bad, shapes)``: the mask from the first row that makes no shape on (the rows are
+        built one by one only when the partition fails as a whole; the caller raises for that row)
+        and the shapes of the rows before it."""
+        bad = np.zeros(len(values), dtype=bool)
+        try:
+            return bad, self.build(values, degrees)
+        except (ValueError, TypeError) as error:
+            first = next((row for row in range(len(values)) if self._row_error(values, row, degrees) is not None), None)
+            if first is None:  # every row alone makes a shape: the frame's columns are at fault
+                raise ValueError(str(error)) from None
+        bad[first:] = True
+        return bad, self.build(values.iloc[:first], degrees)
+
+    def problem(self, values, numbers, where, degrees):
+        for row in range(len(values)):
+            message = self._row_error(values, row, degrees)
+            if message is not None:
+                return f"{where} row {numbers[row]}: {message}"
+        raise AssertionError("no bad row")  # pragma: no cover - the first pass found one
+
+    def carry(self, values, row):
+        out = {name: values[name].to_numpy()[row] for name in self.columns}
+        out["kind"] = values["kind"].to_numpy()[row]
+        if self.has_vertices:
+            packed = np.array([_pack(v) for v in values["vertices"]], dtype=object)
+            out["vertices"] = packed[row]
+        return out
+
+    @staticmethod
+    def measure(shapes, values, i, j, shifts, box, degrees):
+        from collide2d.broadphase import measure_pairs
+
+        m = measure_pairs(shapes, np.stack([i, j]), shifts=None if box is None else shifts)
+        return m.relation, m.separation, m.normal, m.overlap_area, m.iou
+
+
+def _pack(vertices):
+    """The text that carries polygon vertices through the shuffle ("" for the rows of other kinds)."""
+    if isinstance(vertices, np.ndarray) and vertices.dtype == np.float64:
+        return base64.b64encode(np.ascontiguousarray(vertices).tobytes()).decode("ascii")
+    return ""
+
+
+def _vertex_array(value):
+    """Polygon vertices as a float64 array (k, 2): from the text the shuffle carries, an array, or a
+    list of pairs; anything else (NaN for the rows of other kinds) as it is."""
+    if isinstance(value, str):
+        return np.frombuffer(base64.b64decode(value), dtype=np.float64).reshape(-1, 2) if value else np.nan
+    if isinstance(value, (list, tuple, np.ndarray)):
+        try:
+            return np.array([np.asarray(p, dtype=np.float64) for p in value], dtype=np.float64)
+        except (TypeError, ValueError):
+            return value  # the constructor names the problem
+    return value
 
 
 def _files(path):
@@ -130,11 +304,38 @@ def _csv_frame(path):
     if not header:
         raise io.InputError(f"{first}: the file is empty (a header line is needed)")
     names = {name.strip().lower(): name for name in header}
-    layout = _Layout(names)
+    layout = _layout(names)
     dtypes = {names[name]: "float64" for name in layout.columns}
     if layout.has_id:
         dtypes[names["id"]] = "str"
+    if "kind" in names:
+        dtypes[names["kind"]] = "str"
     return dd.read_csv(path, usecols=list(dtypes), dtype=dtypes, encoding="utf-8", blocksize="64MB")
+
+
+_JSON = (".json", ".jsonl", ".ndjson")
+_JSON_PARTITION_ROWS = 100_000
+
+
+def _json_frame(path):
+    """A JSON or JSON Lines file of shapes of any kinds, read on this machine by
+    :func:`collide2d.io.read_shapes` (which names a bad line), as a frame of
+    :meth:`collide2d.ShapeTable.to_dataframe`'s columns: the numbers as the file gives them (angles
+    too, in the file's unit), so that the tiles build the same shapes."""
+    import dask
+    import dask.dataframe as dd
+
+    from collide2d import io
+    from collide2d.table import ShapeTable
+
+    with warnings.catch_warnings():  # the angles are checked by the first pass, in the unit asked for
+        warnings.simplefilter("ignore", io.DegreesWarning)
+        ids, shapes = io.read_shapes(path)
+    table = ShapeTable(shapes).to_dataframe()
+    if ids is not None:
+        table["id"] = np.asarray(ids, dtype=object)
+    with dask.config.set({"dataframe.convert-string": False}):  # polygon vertices stay arrays
+        return dd.from_pandas(table, npartitions=max(1, -(-len(table) // _JSON_PARTITION_ROWS)))
 
 
 def _parquet_frame(path):
@@ -151,7 +352,7 @@ def _parquet_frame(path):
         except Exception as error:  # pyarrow raises its own exception types for broken files
             raise io.InputError(f"{name}: not a readable Parquet file ({error})") from None
         names = {column.lower(): column for column in schema.names}
-        layout = _Layout(names)
+        layout = _layout(names)
         io._numeric_columns(schema, names, layout.columns, name)
         key = (layout.kind, tuple(layout.columns), layout.has_id)
         if seen is not None and key != seen[0]:
@@ -174,9 +375,15 @@ def _as_frame(shapes):
 
     if isinstance(shapes, (str, os.PathLike)):
         path = os.fspath(shapes)
-        frame = _csv_frame(path) if path.lower().endswith(".csv") else _parquet_frame(path)
+        if path.lower().endswith(_JSON):
+            frame = _json_frame(path)
+        else:
+            frame = _csv_frame(path) if path.lower().endswith(".csv") else _parquet_frame(path)
     elif isinstance(shapes, pd.DataFrame):
-        frame = dd.from_pandas(shapes, npartitions=1)
+        import dask
+
+        with dask.config.set({"dataframe.convert-string": False}):  # polygon vertices stay arrays
+            frame = dd.from_pandas(shapes, npartitions=1)
     elif isinstance(shapes, dd.DataFrame):
         frame = shapes
     else:
@@ -184,19 +391,14 @@ def _as_frame(shapes):
     rename = {name: str(name).strip().lower() for name in frame.columns}
     if any(key != value for key, value in rename.items()):
         frame = frame.rename(columns=rename)
-    layout = _Layout(frame.columns)
+    layout = _layout(frame.columns)
     for name in layout.columns:
         dtype = frame.dtypes[name]
         if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
             raise ValueError(f"column {name} holds {dtype}, not numbers; the columns {', '.join(layout.columns)} must be numeric")
-    frame = frame[layout.columns + (["id"] if layout.has_id else [])]
+    kept = [name for name in layout.carried if name in frame.columns]  # a fixed kind has no kind column
+    frame = frame[kept + (["id"] if layout.has_id else [])]
     return frame, layout
-
-
-def _data(part, layout):
-    return np.ascontiguousarray(part[layout.columns].to_numpy(dtype=np.float64, na_value=np.nan)).reshape(
-        -1, len(layout.columns)
-    )
 
 
 # -- periodic box and tile grid -----------------------------------------------------------------
@@ -210,16 +412,10 @@ def _periodic_box(periodic):
 
 
 _SUMMARY = (
-    "rows", "xmin", "ymin", "xmax", "ymax", "widest", "tallest", "largest_coordinate", "bad_row", "angle_row", "largest_angle"
+    "rows", "xmin", "ymin", "xmax", "ymax", "widest", "tallest", "largest_coordinate", "unbounded", "bad_row", "angle_row",
+    "largest_angle",
 )
 _CHECKS = ("bad_row", "angle_row", "largest_angle")  # appended by _checked, not by the bounds
-
-
-def _invalid(data, layout):
-    """Mask of the rows that make no shape: a number that is not finite, or a radius <= 0."""
-    radii = data[:, 2:4] if layout.kind == "ellipse" else data[:, 2:3]
-    with np.errstate(invalid="ignore"):
-        return ~np.isfinite(data).all(axis=1) | np.any(~(radii > 0), axis=1)
 
 
 def _summary(part, layout, degrees, box):
@@ -231,23 +427,30 @@ def _summary(part, layout, degrees, box):
     """
     import pandas as pd
 
-    data = _data(part, layout)
-    bad = _invalid(data, layout)
+    data = layout.values(part)
+    bad, shapes = layout.checked(data, degrees)
     checks = [float(np.argmax(bad)) if bad.any() else -1.0, -1.0, 0.0]
-    if "angle" in layout.columns and not degrees:
-        angle = np.abs(np.where(bad, 0.0, data[:, 4]))
-        large = angle > 2 * math.pi
+    angles = layout.angles(data)
+    if angles is not None and not degrees:
+        angle = np.abs(np.where(bad, 0.0, angles))
+        with np.errstate(invalid="ignore"):  # NaN: the rows of kinds without an angle
+            large = angle > 2 * math.pi
         if large.any():
-            checks[1:] = [float(np.argmax(large)), float(angle.max())]
-    raw = layout.build(data[~bad], degrees).bounds.reshape(-1, 4)
+            checks[1:] = [float(np.argmax(large)), float(np.max(angle[large]))]
+    raw = shapes.bounds.reshape(-1, 4)
+    bounded = np.isfinite(raw).all(axis=1)  # a line is not: it goes to every tile it crosses
+    unbounded = float(np.count_nonzero(~bounded))
+    raw = raw[bounded]
     if raw.shape[0] == 0:
-        values = [0, np.inf, np.inf, -np.inf, -np.inf, 0, 0, 0]
+        values = [0, np.inf, np.inf, -np.inf, -np.inf, 0, 0, 0, unbounded]
     else:
         bounds = raw if box is None else _wrap(raw, box)[1]
         extent = bounds[:, 2:] - bounds[:, :2]
         # the largest coordinate before wrapping: the owner corner is computed from unwrapped boxes
-        values = [bounds.shape[0], *bounds[:, :2].min(axis=0), *bounds[:, 2:].max(axis=0), *extent.max(axis=0), np.abs(raw).max()]
-    values[0] = data.shape[0]  # every row counts, so that row numbers stay right
+        values = [
+            bounds.shape[0], *bounds[:, :2].min(axis=0), *bounds[:, 2:].max(axis=0), *extent.max(axis=0), np.abs(raw).max(), unbounded,
+        ]
+    values[0] = len(data)  # every row counts, so that row numbers stay right
     return pd.DataFrame([np.array(values + checks, dtype=np.float64)], columns=list(_SUMMARY))
 
 
@@ -294,9 +497,15 @@ class _Grid:
 
 def _make_grid(summary, box, tiles, tile_shapes):
     n = int(summary[:, 0].sum())
+    bounded = n - int(summary[:, 8].sum())
     lo = summary[:, 1:3].min(axis=0)
     hi = summary[:, 3:5].max(axis=0)
     largest = summary[:, 5:7].max(axis=0) if n else np.zeros(2)
+    if box is not None and summary[:, 8].sum() > 0:
+        raise ValueError(
+            f"periodic box {tuple(box[1].tolist())} must exceed twice the largest shape extent; "
+            f"the catalogue holds {int(summary[:, 8].sum())} unbounded shapes (lines)"
+        )
     if box is not None:
         origin, length = box
         too_big = ~(2 * largest < length)
@@ -309,7 +518,7 @@ def _make_grid(summary, box, tiles, tile_shapes):
         pad = 2.0**-40 * scale  # covers the rounding of the wrap and shift translations, a few ulps
         span = length
     else:
-        if n == 0:
+        if bounded == 0:
             lo, hi = np.zeros(2), np.ones(2)
         origin, span, pad = lo, hi - lo, 0.0
         span = np.where(span > 0, span, 1.0)
@@ -341,24 +550,26 @@ def _explode(part, rows, layout, degrees, box, grid, columns, partition_info=Non
             f"{'?' if number is None else rows[number]}; the input changed between the two passes"
         )
     offset = int(rows[:number].sum())
-    data = _data(part, layout)
+    data = layout.values(part)
     bounds = layout.build(data, degrees).bounds.reshape(-1, 4)
     if box is not None:
         _, bounds = _wrap(bounds, box)
     first, count = grid.ranges(bounds)
     copies = count[:, 0] * count[:, 1]
-    row = np.repeat(np.arange(data.shape[0]), copies)
+    row = np.repeat(np.arange(len(data)), copies)
     k = np.arange(row.size) - np.repeat(np.cumsum(copies) - copies, copies)  # copy number in its row
     tx = first[row, 0] + k % count[row, 0]
     ty = first[row, 1] + k // count[row, 0]
     if grid.periodic:
         tx, ty = tx % grid.counts[0], ty % grid.counts[1]
     out = {"tile": ty * grid.counts[0] + tx, "row": offset + row}
-    for c, name in enumerate(layout.columns):
-        out[name] = data[row, c]
+    out.update(layout.carry(data, row))
     if layout.has_id:
         out["id"] = part["id"].to_numpy()[row]
-    return pd.DataFrame(out, columns=columns).astype({"id": part["id"].dtype} if layout.has_id else {})
+    types = {name: object for name in ("kind", "vertices") if name in columns}
+    if layout.has_id:
+        types["id"] = part["id"].dtype
+    return pd.DataFrame(out, columns=columns).astype(types)
 
 
 def _tile_frame(part, layout, degrees, periodic, grid, predicate, meta):
@@ -371,7 +582,7 @@ def _tile_frame(part, layout, degrees, periodic, grid, predicate, meta):
     frames = []
     for t in np.unique(tile):  # one tile per partition, by the divisions; robust to any other split
         rows = part[tile == t].sort_values("row", kind="stable")
-        piece = (rows["row"].to_numpy(), _data(rows, layout), rows["id"].to_numpy() if layout.has_id else None)
+        piece = (rows["row"].to_numpy(), layout.values(rows), rows["id"].to_numpy() if layout.has_id else None)
         frames.append(_tile_pairs([piece], int(t), layout, degrees, periodic, grid, predicate, meta))
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
@@ -385,15 +596,12 @@ def _tile_pairs(pieces, tile, layout, degrees, periodic, grid, predicate, meta):
     import pandas as pd
 
     from collide2d.broadphase import query_pairs as single_query_pairs
-    from collide2d.measurement import contact
-    from collide2d.overlay import iou, overlap_area
-    from collide2d.predicates import relate
 
     box = _periodic_box(periodic)
     gid = np.concatenate([piece[0] for piece in pieces])
     if gid.size < 2:
         return _empty(meta)
-    data = np.concatenate([piece[1] for piece in pieces])
+    data = layout.concat([piece[1] for piece in pieces])
     ids = np.concatenate([piece[2] for piece in pieces]) if layout.has_id else gid
     shapes = layout.build(data, degrees)
     pairs, shifts = single_query_pairs(shapes, predicate=predicate, periodic=periodic, return_shifts=True)
@@ -404,25 +612,22 @@ def _tile_pairs(pieces, tile, layout, degrees, periodic, grid, predicate, meta):
     if box is not None:
         w, _ = _wrap(bounds[i], box)
         corner = corner - w * box[1]
-    t = grid.index(corner)
+    with np.errstate(invalid="ignore"):  # -inf - -inf cannot occur; inf / width is inf, clipped
+        t = grid.index(corner)
     mine = np.flatnonzero(t[:, 1] * grid.counts[0] + t[:, 0] == tile)
     if mine.size == 0:
         return _empty(meta)
     i, j, shifts = i[mine], j[mine], shifts[mine]
-    a = layout.build(data[i], degrees)
-    b = layout.build(data[j], degrees) if box is None else layout.shifted(data[j], shifts, degrees)
-    code = np.asarray(relate(a, b), dtype=np.int8)
-    touch = contact(a, b)
-    area = overlap_area(a, b)
-    ratio = iou(a, b)
+    code, separation, normal, area, ratio = layout.measure(shapes, data, i, j, shifts, box, degrees)
+    code = np.asarray(code, dtype=np.int8)
     frame = pd.DataFrame(
         {
             "a": pd.Series(ids[i], dtype=meta["a"].dtype),
             "b": pd.Series(ids[j], dtype=meta["b"].dtype),
             "relation": pd.Categorical.from_codes(code, dtype=meta["relation"].dtype),
-            "separation": np.asarray(touch.separation, dtype=np.float64),
-            "normal_x": np.asarray(touch.normal[:, 0], dtype=np.float64),
-            "normal_y": np.asarray(touch.normal[:, 1], dtype=np.float64),
+            "separation": np.asarray(separation, dtype=np.float64),
+            "normal_x": np.asarray(normal[:, 0], dtype=np.float64),
+            "normal_y": np.asarray(normal[:, 1], dtype=np.float64),
             "overlap_area": np.asarray(area, dtype=np.float64),
             "iou": np.asarray(ratio, dtype=np.float64),
         }
@@ -456,8 +661,12 @@ def query_pairs(shapes, *, predicate="intersects", periodic=None, degrees=False,
     shapes : dask.dataframe.DataFrame, pandas.DataFrame or path
         An ellipse catalogue (columns ``x, y, rx, ry`` and optionally ``angle``) or a circle
         catalogue (``x, y, r``), with an optional ``id`` column; other columns are ignored and
-        names are matched after stripping and lower-casing. A path is read as a Parquet dataset
-        (a file, a directory or a glob), or as CSV when it ends in ``.csv``.
+        names are matched after stripping and lower-casing. Or a catalogue of any kinds in the
+        columns :meth:`collide2d.ShapeTable.from_dataframe` reads (a ``kind`` column, or the
+        columns of one kind; ``vertices`` for polygons), measured by
+        :func:`collide2d.broadphase.measure_pairs`. A path is read as a Parquet dataset (a file, a
+        directory or a glob), as CSV when it ends in ``.csv``, and by
+        :func:`collide2d.io.read_shapes` on this machine when it ends in ``.json`` or ``.jsonl``.
     predicate : str or None, default "intersects"
         As for :func:`collide2d.broadphase.query_pairs`; ``None`` keeps every pair whose bounding
         boxes meet.
@@ -527,6 +736,7 @@ def query_pairs(shapes, *, predicate="intersects", periodic=None, degrees=False,
     _check_predicate(predicate)
     box = _periodic_box(periodic)
     path = os.fspath(shapes) if isinstance(shapes, (str, os.PathLike)) else None
+    layout = None
     try:
         frame, layout = _as_frame(shapes)
         # the first pass, blockwise on the same frame as the second so that partition k is the same
@@ -535,15 +745,16 @@ def query_pairs(shapes, *, predicate="intersects", periodic=None, degrees=False,
     except ValueError as error:  # pandas' parse errors and undecodable bytes: find the file and line
         if path is None or isinstance(error, _io().InputError):
             raise
-        _locate(path)
+        _locate(path, layout)
         raise ValueError(f"{path}: {' '.join(str(error).split())}") from None
     summary = summary.to_numpy().reshape(-1, len(_SUMMARY))
     _check_rows(summary, frame, layout, path, degrees)
     grid, _ = _make_grid(summary, box, tiles, tile_shapes)
     rows = summary[:, 0].astype(np.int64)
     meta = _meta(frame, layout, box is not None)
-    columns = ["tile", "row"] + layout.columns + (["id"] if layout.has_id else [])
-    explode_meta = pd.DataFrame({name: np.zeros(0, dtype=np.int64 if name in ("tile", "row") else np.float64) for name in columns})
+    columns = ["tile", "row"] + layout.carried + (["id"] if layout.has_id else [])
+    kinds = {"tile": np.int64, "row": np.int64, "kind": object, "vertices": object}
+    explode_meta = pd.DataFrame({name: np.zeros(0, dtype=kinds.get(name, np.float64)) for name in columns})
     if layout.has_id:
         explode_meta["id"] = explode_meta["id"].astype(frame.dtypes["id"])
     exploded = frame.map_partitions(_explode, rows, layout, degrees, box, grid, columns, meta=explode_meta)
@@ -557,9 +768,12 @@ def _io():
     return io
 
 
-def _locate(path):
+def _locate(path, layout):
     """Read the files of ``path`` with the single-machine reader, which raises the first bad row
-    with its file and line; return quietly when it finds none."""
+    with its file and line; return quietly when it finds none, or when the catalogue is of mixed
+    kinds (which that reader does not take)."""
+    if isinstance(layout, _MixedLayout):
+        return
     io = _io()
     for name in _files(path):
         reader = io._read_csv if path.lower().endswith(".csv") else io._read_parquet
@@ -573,13 +787,12 @@ def _check_rows(summary, frame, layout, path, degrees):
     bad = summary[:, _SUMMARY.index("bad_row")]
     if np.any(bad >= 0):
         if path is not None:
-            _locate(path)
+            _locate(path, layout)
         k = int(np.flatnonzero(bad >= 0)[0])
         offset = int(rows[:k].sum())
-        data = _data(frame.get_partition(k).compute(), layout)
-        numbers = offset + 1 + np.arange(data.shape[0])
-        problems = io._block_problems(data, layout.columns, numbers, path or "shapes", {})
-        raise ValueError(problems[min(problems)].replace(" line ", " row ", 1) + " (rows counted from 1)")
+        data = layout.values(frame.get_partition(k).compute())
+        numbers = offset + 1 + np.arange(len(data))
+        raise ValueError(layout.problem(data, numbers, path or "shapes", degrees) + " (rows counted from 1)")
     angle_row = summary[:, _SUMMARY.index("angle_row")]
     if not degrees and np.any(angle_row >= 0):
         k = int(np.flatnonzero(angle_row >= 0)[0])

@@ -13,8 +13,11 @@ Formats
 
 Files are UTF-8 text (a leading byte order mark is skipped). Numbers are plain decimals as
 Python writes them: digit separators (``1_000``) and non-ASCII digits are refused, not read.
-Catalogues are parsed in chunks of rows straight into float64 arrays, so a file of millions of rows
-is read once and never held as text. Every error names the file and the line (1-based; in a CSV
+A CSV catalogue is parsed column by column into float64 arrays by pyarrow's CSV reader when
+pyarrow is installed, else by pandas' C parser, else by :func:`numpy.loadtxt`; a file they cannot
+read exactly as the :mod:`csv` module does (a word where a number should be, a short row, bytes
+that are not UTF-8, ...) is read by the csv module in chunks of rows, which names the line. Either
+way the shapes and the messages are the same. Every error names the file and the line (1-based; in a CSV
 file the header is line 1) and the rule broken, and is an :class:`InputError` (a ``ValueError``).
 
 Angles are radians unless ``degrees=True``. An angle whose magnitude exceeds 2 pi was most likely
@@ -24,6 +27,7 @@ inline shape), naming where it is.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import csv
 import itertools
@@ -32,6 +36,7 @@ import math
 import os
 import pathlib
 import re
+import sys
 import tempfile
 import warnings
 
@@ -213,12 +218,14 @@ def _block_problems(data, columns, lines, path, problems):
     :func:`collide2d._validate.check_range`: coordinates within ``MAGNITUDE_MAX``, radii in
     ``[SIZE_MIN, MAGNITUDE_MAX]`` and an ellipse's radii within a factor ``ASPECT_MAX``), which
     the constructor would refuse for the whole block without naming the row."""
+    radii = data[:, 2:4] if columns[2] == "rx" else data[:, 2:3]
+    if data.size and _all_good(data, radii):
+        return problems
     finite = np.isfinite(data)
     if not finite.all():
         for row, col in np.argwhere(~finite):
             if row not in problems:
                 problems[row] = f"{path} line {lines[row]}, column {columns[col]}: {float(data[row, col])!r} is not finite"
-    radii = data[:, 2:4] if columns[2] == "rx" else data[:, 2:3]
     for row in np.flatnonzero(np.any(radii <= 0, axis=1)).tolist():
         if row not in problems:
             problems[row] = f"{path} line {lines[row]}: radii must be positive, got {', '.join(map(repr, radii[row].tolist()))}"
@@ -237,6 +244,20 @@ def _block_problems(data, columns, lines, path, problems):
                 "2**100 (about 1.27e30), the supported range of an ellipse's aspect ratio"
             )
     return problems
+
+
+def _all_good(data, radii):
+    """True when no row of a block breaks a rule of :func:`_block_problems`: a few whole-array
+    reductions, where finding the rows takes many passes (a NaN makes every comparison False)."""
+    coordinates = np.abs(data[:, 0:2]).max()
+    smallest, largest = radii.min(), radii.max()
+    return bool(
+        np.isfinite(data).all()
+        and coordinates <= MAGNITUDE_MAX
+        and SIZE_MIN <= smallest
+        and largest <= MAGNITUDE_MAX
+        and (radii.shape[1] == 1 or np.all(np.max(radii, axis=1) * (1.0 / ASPECT_MAX) <= np.min(radii, axis=1)))
+    )
 
 
 def _parse_block(rows, lines, where, columns, path, problems):
@@ -291,16 +312,288 @@ def _not_utf8(path, error=None, data=None):
     return InputError(f"{path} line {line}, column {column}: byte 0x{bad.hex()} is not UTF-8 text; save the file as UTF-8")
 
 
-def _read_csv(path, on_invalid=None, notes=None):
-    """Read a catalogue in chunks; return ``(kind, columns, data, ids, rows)``.
+def _read_csv(path, on_invalid=None, notes=None, engine=None):
+    """Read a catalogue; return ``(kind, columns, data, ids, rows)``.
 
     ``rows`` holds the numbers (from 0) of the rows kept, or None when none was skipped.
-    ``notes`` (a dict) receives where the angles look like degrees.
+    ``notes`` (a dict) receives where the angles look like degrees. ``engine`` names the parser
+    (one of :data:`CSV_ENGINES`); by default :func:`_default_engine`. Whatever the engine, the
+    result and every message are those of the ``"python"`` engine (the :mod:`csv` module, row by
+    row): a fast engine that cannot read the file, or finds bad rows it cannot place, hands the
+    file to it.
     """
+    notes = {} if notes is None else notes
+    engine = engine or _default_engine(path)
     try:
-        return _read_csv_text(path, on_invalid, {} if notes is None else notes)
+        if engine != "python":
+            found = _read_csv_fast(path, on_invalid, notes, engine)
+            if found is not None:
+                return found
+        return _read_csv_text(path, on_invalid, notes)
     except UnicodeDecodeError:
         raise _not_utf8(path) from None
+
+
+# -- the fast path: a C parser over whole columns ------------------------------------------------
+#
+# The csv module with float() per token reads some 10**5 rows a second; pyarrow's and pandas'
+# parsers and np.loadtxt read the float columns in C. Their number syntax is narrower than
+# float()'s except for NaN spellings (pyarrow reads "nan(1)", which float() refuses) and none of
+# them reads digit separators or non-ASCII digits, so a token they accept is a token float() reads
+# to the same double, or a NaN that the value checks flag. Any row they flag (NaN, infinity, a
+# radius <= 0, a value out of range) is parsed again from its line by the csv module and float(),
+# which gives its message; anything else they refuse (a word, an empty field, a short row) sends
+# the whole file to the csv module.
+
+#: The parsers tried in order by ``read_shapes`` for CSV; ``"python"`` (the csv module) always works.
+CSV_ENGINES = ("pyarrow", "pandas", "numpy", "python")
+
+
+class _Fallback(Exception):
+    """The fast path cannot reproduce the csv module's reading of this file."""
+
+
+def _csv_layout(path):
+    """``(header, kind, columns, where, id_column, quoted)`` of a catalogue whose header is one
+    line of UTF-8 text; raise :class:`_Fallback` for any other file (the csv module names the
+    problem). ``quoted``: the file holds a double quote (a field may then span lines)."""
+    with open(path, newline="", encoding="utf-8-sig") as handle:
+        reader = csv.reader(handle)
+        try:
+            header = [name.strip().lower() for name in next(reader)]
+        except (StopIteration, csv.Error, UnicodeDecodeError):
+            raise _Fallback from None
+        if reader.line_num != 1:
+            raise _Fallback
+    try:
+        kind, columns = _catalogue_columns(header, "")
+    except InputError:
+        raise _Fallback from None
+    where = [header.index(name) for name in columns]
+    id_column = header.index("id") if "id" in header else None
+    decoder, quoted = codecs.getincrementaldecoder("utf-8")(), False
+    with open(path, "rb") as handle:  # the csv module decodes every byte: refuse what it refuses
+        for chunk in iter(lambda: handle.read(1 << 24), b""):
+            try:
+                decoder.decode(chunk)
+                quoted = quoted or b'"' in chunk
+            except UnicodeDecodeError:
+                raise _Fallback from None
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            raise _Fallback from None
+    return header, kind, columns, where, id_column, quoted
+
+
+def _parse_pyarrow(path, header, where, id_column, quoted):
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+
+    names = [f"c{k}" for k in range(len(header))]
+    wanted = [names[k] for k in where] + ([names[id_column]] if id_column is not None else [])
+    types = {name: pa.float64() for name in wanted}
+    if id_column is not None:
+        types[names[id_column]] = pa.string()
+    table = pa_csv.read_csv(
+        path,
+        read_options=pa_csv.ReadOptions(skip_rows=1, column_names=names, encoding="utf8"),
+        parse_options=pa_csv.ParseOptions(newlines_in_values=quoted),
+        convert_options=pa_csv.ConvertOptions(
+            include_columns=wanted, column_types=types, null_values=[], strings_can_be_null=False,
+            quoted_strings_can_be_null=False, true_values=[], false_values=[],
+        ),
+    )
+    data = np.column_stack([_arrow_floats(table.column(names[k])) for k in where]) if table.num_rows else np.zeros((0, len(where)))
+    ids = None
+    if id_column is not None:
+        import pyarrow.compute as pc
+
+        column = table.column(names[id_column])
+        ids = np.array(_arrow_strings(column) + [None], dtype=object)[:-1]  # [None]: a 1-d array even of tuples
+        padded = pc.match_substring_regex(column, f"^[{_SPACES}]|[{_SPACES}]$")  # the few that str.strip changes
+        if pc.any(padded).as_py():
+            for k in _arrow_floats(pc.indices_nonzero(padded), np.uint64).tolist():
+                ids[k] = ids[k].strip()
+    return data, ids
+
+
+# pyarrow's to_numpy and to_pylist import pandas (half a second, longer than reading the file), so
+# the columns are taken from their buffers: no nulls here (null_values=[]), the values buffer of a
+# number column, the int32 offsets and the bytes of a string column (Arrow columnar format).
+
+
+def _arrow_floats(column, dtype=np.float64):
+    parts = []
+    for chunk in getattr(column, "chunks", [column]):  # a ChunkedArray or an Array
+        if chunk.null_count:
+            raise _Fallback
+        parts.append(np.frombuffer(chunk.buffers()[1], dtype=dtype, count=len(chunk), offset=chunk.offset * np.dtype(dtype).itemsize))
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+
+def _arrow_strings(column):
+    values = []
+    for chunk in column.chunks:
+        if chunk.null_count:
+            raise _Fallback
+        _, offsets, data = chunk.buffers()
+        bounds = np.frombuffer(offsets, dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4).tolist()
+        raw = data.to_pybytes() if data is not None else b""
+        if raw.isascii():  # one decode, then slices: byte offsets are character offsets
+            text = raw.decode("ascii")
+            values.extend(text[a:b] for a, b in zip(bounds[:-1], bounds[1:]))
+        else:
+            values.extend(raw[a:b].decode("utf-8") for a, b in zip(bounds[:-1], bounds[1:]))
+    return values
+
+
+def _parse_pandas(path, header, where, id_column, quoted):
+    import pandas as pd
+
+    names = [f"c{k}" for k in range(len(header))]
+    types = {names[k]: np.float64 for k in where}
+    if id_column is not None:
+        types[names[id_column]] = str
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a parser warning (a ragged row, ...) is a refusal here
+        frame = pd.read_csv(
+            path, header=None, skiprows=1, names=names, usecols=list(types), dtype=types, engine="c",
+            na_filter=False, index_col=False, skip_blank_lines=True, encoding="utf-8", quotechar='"', doublequote=True,
+        )
+    data = np.column_stack([frame[names[k]].to_numpy(dtype=np.float64) for k in where]) if len(frame) else np.zeros((0, len(where)))
+    ids = [value.strip() for value in frame[names[id_column]].tolist()] if id_column is not None else None
+    return data, ids
+
+
+def _parse_numpy(path, header, where, id_column, quoted):
+    options = {"delimiter": ",", "skiprows": 1, "comments": None, "quotechar": '"', "encoding": "utf-8-sig", "ndmin": 2}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # np.loadtxt warns of an empty file: a refusal here
+        data = np.loadtxt(path, usecols=where, dtype=np.float64, **options).reshape(-1, len(where))
+        ids = [str(value).strip() for value in np.loadtxt(path, usecols=[id_column], dtype=str, **options)[:, 0].tolist()] if id_column is not None else None
+    return data, ids
+
+
+#: The characters ``str.strip()`` removes (those whose ``isspace()`` is true), as a regex class.
+_SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+
+_PARSERS = {"pyarrow": _parse_pyarrow, "pandas": _parse_pandas, "numpy": _parse_numpy}
+
+
+#: Below this size (bytes) a CSV file is read by the csv module unless pyarrow or pandas is already
+#: imported: importing one takes longer (0.3 to 0.5 s) than the csv module takes to read it.
+FAST_PATH_BYTES = 1 << 23
+
+
+def _default_engine(path):
+    """pyarrow or pandas when already imported; else, for a file of :data:`FAST_PATH_BYTES` or
+    more, the first of pyarrow, pandas and NumPy that imports; else the csv module."""
+    for name in ("pyarrow", "pandas"):
+        if name in sys.modules:
+            return name
+    if os.path.getsize(path) < FAST_PATH_BYTES:
+        return "python"
+    for name in ("pyarrow", "pandas"):
+        try:
+            __import__(name)
+        except ImportError:
+            continue
+        return name
+    return "numpy"
+
+
+class _LineNumbers:
+    """The file line of each data row (1-based, the header is line 1), found on first use.
+
+    Valid when every record is one line: a blank line (the only lines the fast parsers skip) holds
+    no record, and any other line holds one. A count that does not match (a quoted field spanning
+    lines) raises :class:`_Fallback`.
+    """
+
+    def __init__(self, path, count):
+        self.path, self.count, self._lines = path, count, None
+
+    def lines(self):
+        if self._lines is None:
+            numbers = []
+            with open(self.path, newline="", encoding="utf-8-sig") as handle:  # the csv module's line ends
+                for number, text in enumerate(handle, start=1):
+                    if number > 1 and text.strip("\r\n"):
+                        numbers.append(number)
+            if len(numbers) != self.count:
+                raise _Fallback
+            self._lines = np.array(numbers, dtype=np.int64)
+        return self._lines
+
+    def __getitem__(self, row):
+        return self.lines()[row]
+
+
+def _exact_problems(path, problems, line_numbers, where, columns):
+    """The csv module's message of each flagged row: its line parsed again with float()."""
+    rows = sorted(problems)
+    wanted = {int(line_numbers[row]): row for row in rows}
+    records = {}
+    with open(path, newline="", encoding="utf-8-sig") as handle:
+        for number, text in enumerate(handle, start=1):
+            if number in wanted:
+                records[wanted[number]] = next(csv.reader([text]))
+    needed = max(where) + 1
+    if len(records) != len(rows) or any(len(records[row]) < needed for row in rows):
+        raise _Fallback
+    exact = {}
+    lines = [int(line_numbers[row]) for row in rows]
+    data = _parse_block([records[row] for row in rows], lines, where, columns, path, exact)
+    _block_problems(data, columns, lines, path, exact)
+    if len(exact) != len(rows):  # float() reads a flagged row as a good one: never guess
+        raise _Fallback
+    return {row: exact[k] for k, row in enumerate(rows)}
+
+
+def _read_csv_fast(path, on_invalid, notes, engine):
+    """:func:`_read_csv_text`'s result with a C parser, or None when only the csv module can tell."""
+    try:
+        header, kind, columns, where, id_column, quoted = _csv_layout(path)
+        try:
+            data, ids = _PARSERS[engine](path, header, where, id_column, quoted)
+        except (ValueError, TypeError, IndexError, UnicodeDecodeError, Warning):
+            raise _Fallback from None
+        except Exception as error:  # pyarrow's own parse errors (ArrowInvalid is a ValueError; others are not)
+            if type(error).__module__.startswith("pyarrow"):
+                raise _Fallback from None
+            raise
+        data = np.ascontiguousarray(data, dtype=np.float64)
+        if ids is not None and len(ids) != len(data):
+            raise _Fallback
+        line_numbers = _LineNumbers(path, len(data))
+        problems = _block_problems(data, columns, line_numbers, path, {})
+        if problems:
+            problems = _exact_problems(path, problems, line_numbers, where, columns)
+        bad = sorted(problems)
+        kept = np.delete(np.arange(len(data)), bad)
+        good = data[kept] if bad else data
+        angle_notes = {}
+        _angle_note(angle_notes, good, columns, _Rows(line_numbers, kept), path)
+    except _Fallback:
+        return None
+    _settle(problems, on_invalid)
+    for key, value in angle_notes.items():
+        notes[key] = value if key == "first" else max(notes.get(key, 0.0), value)
+    if ids is not None:
+        ids = np.asarray(ids, dtype=object).reshape(-1)
+        ids = ids[kept] if bad else ids
+    return kind, columns, good, ids, kept if bad else None
+
+
+class _Rows:
+    """``lines[rows[k]]`` on demand."""
+
+    def __init__(self, lines, rows):
+        self.lines, self.rows = lines, rows
+
+    def __getitem__(self, k):
+        return self.lines[self.rows[k]]
 
 
 def _read_csv_text(path, on_invalid, notes):
