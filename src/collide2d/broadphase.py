@@ -50,6 +50,8 @@ class _LazyKernels:
 
 sweep = _LazyKernels("broadphase.sweep")
 grid = _LazyKernels("broadphase.grid")
+circles = _LazyKernels("broadphase.circles")
+box_kernels = _LazyKernels("broadphase.bounds")
 conic = _LazyKernels("relate.conic")
 screen = _LazyKernels("broadphase.index")
 
@@ -82,6 +84,8 @@ FUSED_CELL = 1.0  # cell size of the fused grid, in median box extents (see _fus
 PACK_BY_CELL = 0  # above this many elements the fused grid reads targets in cell order (0: always;
 # measured 2026-11-22: sparse 1e4 7.2 against 7.8 ms wall, 11 against 14 ms CPU, dense 1e4 equal)
 PARALLEL_WORK = 8192  # elements or candidates per pass from which the fused grid uses every thread
+CIRCLE_SPREAD = 2.0  # the circle grid takes circles whose largest radius is at most this multiple of the smallest
+CIRCLE_CELLS = 4  # the circle grid has at most this many cells per circle (plus 16)
 _EPS = 2.0**-53
 
 
@@ -97,7 +101,7 @@ class _Collection:
             self.kinds = None
             self.params = np.ascontiguousarray(shapes._flat_params())
             self.verts = np.ascontiguousarray(shapes._verts)
-            self.bounds = np.asarray(shapes._bounds(), dtype=np.float64).reshape(-1, 4)
+            self._shape = shapes  # bounds on first use: the circle grid never reads them
             return
         if not isinstance(shapes, ShapeTable):
             if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__iter__"):
@@ -116,8 +120,17 @@ class _Collection:
         self.verts = shapes.vertices
         self.bounds = shapes.bounds
 
+    @functools.cached_property
+    def bounds(self):
+        """The boxes ``(n, 4)`` of a batch, computed on first use (a table's are set in ``__init__``)."""
+        if self.kind == "polygon":  # one compiled pass, not a Python loop over the polygons
+            out = np.empty((self.params.shape[0], 4))
+            box_kernels.polygon_bounds(self.params, self.verts, out)
+            return out
+        return np.asarray(self._shape._bounds(), dtype=np.float64).reshape(-1, 4)
+
     def __len__(self):
-        return self.bounds.shape[0]
+        return self.params.shape[0]
 
     def grown(self, h):
         """A copy whose bounds are grown by ``h`` on every side, rounded outward."""
@@ -582,6 +595,75 @@ def _row_ranges(row_offsets, chunk):
         r0 = r1
 
 
+# -- circles: a grid of their centres ---------------------------------------------------------------
+
+
+def _circle_grid(x0, y0, x1, y1, reach, n):
+    """Inverse cell size and cell counts of the circle grid: cells of side at least ``reach``,
+    at most ``CIRCLE_CELLS * n + 16`` of them (larger cells when the centres spread wider)."""
+    width, height = x1 - x0, y1 - y0
+    cap = CIRCLE_CELLS * n + 16
+    # the square cells that tile the centres' box in about ``cap`` cells; each factor of the
+    # products below is at most cap + 1, so the loop ends within about log(cap) / log(1.25) rounds
+    cell = max(reach, math.sqrt(width) * math.sqrt(height / cap), max(width, height) / cap)
+    while (math.floor(width / cell) + 1) * (math.floor(height / cell) + 1) > cap:
+        cell *= 1.25
+    inv = 1.0 / cell
+    return inv, min(math.floor(width * inv) + 1, cap), min(math.floor(height * inv) + 1, cap)
+
+
+def _circle_pairs(coll, d):
+    """The pairs ``i < j`` of circles at distance at most ``d`` (``d = 0``: that intersect), sorted;
+    ``None`` when the collection is not made of circles of similar radii (``CIRCLE_SPREAD``).
+
+    The grid of :mod:`collide2d._kernels.broadphase.circles` finds every pair that the
+    bounding-circle filter does not reject and decides it with that filter (exactly the test that
+    ``sweep.ellipse_pair_filter`` makes on the pair ``(i, j)``); the pairs it leaves open go to the
+    narrow phase of the general path, :func:`_relate_filtered` (``intersects``, exact) or
+    :func:`collide2d._within.within_pairs` (``d > 0``). So the answer is the general path's, pair for pair.
+    """
+    if coll.kind != "ellipse" or len(coll) < 2:
+        return None
+    params = coll.params
+    is_circles, x0, y0, x1, y1, r_min, r_max = circles.circle_extent(params)
+    if not (is_circles and r_max <= CIRCLE_SPREAD * r_min):
+        return None
+    n = len(coll)
+    # cells wider than the reach of any pair the filter keeps (see the kernels' module)
+    reach = (2.0 * r_max + d) * (1.0 + 2.0**-10)
+    inv, nx, ny = _circle_grid(x0, y0, x1, y1, reach, n)
+    start, px, py, pr, pid, pcell = circles.circle_cells(params, x0, y0, inv, nx, ny)
+    found = (px, py, pr, pid, pcell, start, nx, ny, d)
+    counts = np.empty(n, dtype=np.int64)
+    empty = np.empty(0, dtype=np.int64)
+    circles.circle_rows(0, n, *found, counts, empty, empty)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    total = int(offsets[-1])
+    rows, keys = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
+    if total:
+        circles.circle_rows(0, n, *found, offsets, rows, keys)
+    # group by row (i), then sort each row by key (2 j + undecided): sorted by (i, j)
+    row_counts = np.bincount(rows, minlength=n)
+    np.cumsum(row_counts, out=offsets[1:])
+    keys = sweep.scatter_rows(rows, keys, offsets)
+    sweep.sort_rows(offsets, keys)
+    pairs = np.empty((2, total), dtype=np.int64)
+    sweep.expand_rows(row_counts, pairs[0])
+    np.right_shift(keys, 1, out=pairs[1])
+    undecided = np.flatnonzero(keys & 1)
+    if undecided.size == 0:
+        return pairs
+    ia, jb = pairs[0, undecided], pairs[1, undecided]
+    if d:
+        meet = _within.within_pairs("ellipse", params, coll.verts, ia, "ellipse", params, coll.verts, jb, d)
+    else:
+        meet = _relate_filtered("ellipse", params, coll.verts, ia, "ellipse", params, coll.verts, jb, "intersects")
+    keep = np.ones(total, dtype=bool)
+    keep[undecided] = meet
+    return np.ascontiguousarray(pairs[:, keep])
+
+
 # -- periodic boxes ---------------------------------------------------------------------------------
 
 
@@ -725,6 +807,11 @@ def _threads_for(size):
 def _run(coll_a, coll_b, predicate, backend, periodic, return_shifts, max_distance=None):
     _check_predicate(predicate)
     d = _check_max_distance(max_distance, predicate)
+    if (coll_b is None and predicate == "intersects" and backend in ("auto", "grid") and periodic is None
+            and isinstance(return_shifts, (bool, np.bool_))):
+        pairs = _circle_pairs(coll_a, d or 0.0)
+        if pairs is not None:
+            return (pairs, np.zeros((pairs.shape[1], 2))) if return_shifts else pairs
     if not d:  # None or 0.0: distance 0 is "intersects"
         return _query(coll_a, coll_b, predicate, backend, periodic, return_shifts)
     return _query_within(coll_a, coll_b, d, predicate is None, backend, periodic, return_shifts)
