@@ -1,4 +1,5 @@
-"""The one-kind fast paths of ``query_pairs``: the circle grid and the compiled polygon bounds.
+"""The one-kind fast paths of ``query_pairs``: the circle grid, the polygon grid and the compiled
+polygon bounds.
 
 Every answer is checked against brute force over all pairs of a small scene with the exact
 predicate (``c2.intersects``) or ``c2.distance <= max_distance``, on random scenes, exactly
@@ -46,6 +47,12 @@ def _all_pairs(n):
     return i, j
 
 
+def reversed_pairs(pairs, n):
+    """The pairs of the same shapes in the reverse order: ``(i, j)`` becomes ``(n - 1 - j, n - 1 - i)``, sorted."""
+    mirrored = np.stack([n - 1 - pairs[1], n - 1 - pairs[0]])
+    return mirrored[:, np.lexsort((mirrored[1], mirrored[0]))]
+
+
 def brute_intersects(centres, radii):
     i, j = _all_pairs(len(radii))
     hit = c2.intersects(c2.Circle(centres[i], radii[i]), c2.Circle(centres[j], radii[j]))
@@ -72,13 +79,17 @@ def brute_within(centres, radii, d):
     return np.stack([i[near], j[near]]), {(a, b) for a, b in zip(i[close].tolist(), j[close].tolist())}
 
 
+def _answers(monkeypatch, name):
+    """The list of the answers of the fast path ``broadphase.<name>`` (None when it declined)."""
+    calls = []
+    original = getattr(broadphase, name)
+    monkeypatch.setattr(broadphase, name, lambda *args: calls.append(original(*args)) or calls[-1])
+    return calls
+
+
 @pytest.fixture
 def circle_grid_calls(monkeypatch):
-    """The list of the circle grid's answers (None when it declined) during the test."""
-    calls = []
-    original = broadphase._circle_pairs
-    monkeypatch.setattr(broadphase, "_circle_pairs", lambda *args: calls.append(original(*args)) or calls[-1])
-    return calls
+    return _answers(monkeypatch, "_circle_pairs")
 
 
 @pytest.mark.parametrize("name", list(circle_scenes()))
@@ -89,11 +100,8 @@ def test_circle_grid_intersects_matches_brute_force(name, circle_grid_calls):
     found = c2.query_pairs(c2.Circle(centres, radii))
     assert found.dtype == np.int64 and found.flags.c_contiguous
     np.testing.assert_array_equal(found, expected)
-    # the same circles in the reverse order: every pair (i, j) becomes (n - 1 - j, n - 1 - i)
-    n = len(radii)
     reverse = c2.query_pairs(c2.Circle(centres[::-1], radii[::-1]))
-    mirrored = np.stack([n - 1 - expected[1], n - 1 - expected[0]])
-    np.testing.assert_array_equal(reverse, mirrored[:, np.lexsort((mirrored[1], mirrored[0]))])
+    np.testing.assert_array_equal(reverse, reversed_pairs(expected, len(radii)))
     assert len(circle_grid_calls) == 2 and all(call is not None for call in circle_grid_calls)
 
 
@@ -198,8 +206,50 @@ def test_polygon_bounds_compiled_match_the_shapes():
         np.testing.assert_array_equal(coll.bounds, shapes.bounds)
 
 
-def test_polygon_pairs_match_brute_force():
-    quads = quad_batch(300, 13)
-    i, j = _all_pairs(300)
-    hit = c2.intersects(quads[i], quads[j])
-    np.testing.assert_array_equal(c2.query_pairs(quads), np.stack([i[hit], j[hit]]))
+@functools.lru_cache(maxsize=None)
+def polygon_scenes():
+    """Polygon batches: random quads, unit squares on the integer lattice (sharing edges and
+    corners), the same squares with corners moved by a few 2**-50, diamonds meeting at corners."""
+    rng = np.random.default_rng(14)
+    lattice = np.stack(np.meshgrid(np.arange(12.0), np.arange(12.0)), axis=-1).reshape(-1, 2)
+    squares = lattice[:, None, :] + np.array([(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)])
+    diamonds = lattice[:, None, :] + np.array([(0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5)])
+    return {
+        "random quads": quad_batch(300, 13),
+        "touching squares": c2.Polygon(squares),
+        "near-touching squares": c2.Polygon(squares + rng.integers(-2, 3, squares.shape) * 2.0**-50),
+        "diamonds": c2.Polygon(diamonds),
+    }
+
+
+@pytest.fixture
+def polygon_grid_calls(monkeypatch):
+    return _answers(monkeypatch, "_polygon_pairs")
+
+
+@pytest.mark.parametrize("name", list(polygon_scenes()))
+def test_polygon_grid_matches_brute_force(name, polygon_grid_calls):
+    shapes = polygon_scenes()[name]
+    n = shapes.shape[0]
+    i, j = _all_pairs(n)
+    hit = c2.intersects(shapes[i], shapes[j])
+    assert hit.any()
+    expected = np.stack([i[hit], j[hit]])
+    np.testing.assert_array_equal(c2.query_pairs(shapes), expected)
+    np.testing.assert_array_equal(c2.query_pairs(shapes[::-1]), reversed_pairs(expected, n))
+    assert len(polygon_grid_calls) == 2 and all(call is not None for call in polygon_grid_calls)
+
+
+def test_polygon_grid_declines_spread_and_extreme_scenes(polygon_grid_calls):
+    """Widely spread box sizes and vertices outside the tame range keep the general path."""
+    quads = quad_batch(120, 15)
+    vertices = np.asarray(quads.vertices)
+    spread = vertices.copy()
+    spread[0] = spread[0] * 30.0 - 200.0  # one quad 30 times wider than the rest
+    for shapes in (c2.Polygon(spread), c2.Polygon(vertices * 1e-110)):
+        i, j = _all_pairs(120)
+        hit = c2.intersects(shapes[i], shapes[j])
+        np.testing.assert_array_equal(c2.query_pairs(shapes), np.stack([i[hit], j[hit]]))
+    assert polygon_grid_calls == [None, None]
+    c2.query_pairs(quads, max_distance=0.1)  # distances: the general path
+    assert polygon_grid_calls == [None, None]

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _dispatch, _jit, _pairs, _within, predicates
+from collide2d._kernels.codes import DISJOINT
 from collide2d._pairs import pair_batches, shifted_rows
 from collide2d._validate import check_option
 from collide2d.shapes import Box, Shape
@@ -85,7 +86,8 @@ PACK_BY_CELL = 0  # above this many elements the fused grid reads targets in cel
 # measured 2026-11-22: sparse 1e4 7.2 against 7.8 ms wall, 11 against 14 ms CPU, dense 1e4 equal)
 PARALLEL_WORK = 8192  # elements or candidates per pass from which the fused grid uses every thread
 CIRCLE_SPREAD = 2.0  # the circle grid takes circles whose largest radius is at most this multiple of the smallest
-CIRCLE_CELLS = 4  # the circle grid has at most this many cells per circle (plus 16)
+CIRCLE_CELLS = 4  # the circle and polygon grids have at most this many cells per shape (plus 16)
+POLYGON_SPREAD = 4.0  # the polygon grid takes boxes whose widest is at most this multiple of their mean width
 _EPS = 2.0**-53
 
 
@@ -598,18 +600,60 @@ def _row_ranges(row_offsets, chunk):
 # -- circles: a grid of their centres ---------------------------------------------------------------
 
 
-def _circle_grid(x0, y0, x1, y1, reach, n):
-    """Inverse cell size and cell counts of the circle grid: cells of side at least ``reach``,
-    at most ``CIRCLE_CELLS * n + 16`` of them (larger cells when the centres spread wider)."""
+def _centre_grid(x0, y0, x1, y1, reach, n):
+    """Inverse cell size and cell counts of a grid over points in ``[x0, x1] x [y0, y1]``: cells
+    of side at least ``reach``, at most ``CIRCLE_CELLS * n + 16`` of them (larger cells when the
+    points spread wider)."""
     width, height = x1 - x0, y1 - y0
     cap = CIRCLE_CELLS * n + 16
-    # the square cells that tile the centres' box in about ``cap`` cells; each factor of the
+    # the square cells that tile the points' box in about ``cap`` cells; each factor of the
     # products below is at most cap + 1, so the loop ends within about log(cap) / log(1.25) rounds
     cell = max(reach, math.sqrt(width) * math.sqrt(height / cap), max(width, height) / cap)
     while (math.floor(width / cell) + 1) * (math.floor(height / cell) + 1) > cap:
         cell *= 1.25
     inv = 1.0 / cell
     return inv, min(math.floor(width * inv) + 1, cap), min(math.floor(height * inv) + 1, cap)
+
+
+def _centre_grid_pairs(x, y, extent, reach, rows_kernel, data, scalar):
+    """The pairs that ``rows_kernel`` (:func:`circles.circle_rows` or :func:`circles.polygon_rows`)
+    keeps on a grid of the points ``(x, y)`` with cells of side at least ``reach``: sorted (2, m),
+    and the positions of the pairs it left undecided.
+
+    ``data(order)`` gives the kernel's arrays for the entries in cell order (``order[k]``: the
+    shape of entry ``k``); ``scalar`` its gap or ``eps``.
+    """
+    n = x.shape[0]
+    inv, nx, ny = _centre_grid(*extent, reach, n)
+    start, order, pcell = circles.centre_cells(x, y, extent[0], extent[1], inv, nx, ny)
+    found = data(order) + (order, pcell, start, nx, ny, scalar)
+    counts = np.empty(n, dtype=np.int64)
+    empty = np.empty(0, dtype=np.int64)
+    rows_kernel(0, n, *found, counts, empty, empty)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    total = int(offsets[-1])
+    rows, keys = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
+    if total:
+        rows_kernel(0, n, *found, offsets, rows, keys)
+    # group by row (i), then sort each row by key (2 j + undecided): sorted by (i, j)
+    row_counts = np.bincount(rows, minlength=n)
+    np.cumsum(row_counts, out=offsets[1:])
+    keys = sweep.scatter_rows(rows, keys, offsets)
+    sweep.sort_rows(offsets, keys)
+    pairs = np.empty((2, total), dtype=np.int64)
+    sweep.expand_rows(row_counts, pairs[0])
+    np.right_shift(keys, 1, out=pairs[1])
+    return pairs, np.flatnonzero(keys & 1)
+
+
+def _settled(pairs, undecided, meet):
+    """``pairs`` without the undecided ones that ``meet`` (their answers, in order) rejects."""
+    if undecided.size == 0:
+        return pairs
+    keep = np.ones(pairs.shape[1], dtype=bool)
+    keep[undecided] = meet
+    return np.ascontiguousarray(pairs[:, keep])
 
 
 def _circle_pairs(coll, d):
@@ -628,40 +672,52 @@ def _circle_pairs(coll, d):
     is_circles, x0, y0, x1, y1, r_min, r_max = circles.circle_extent(params)
     if not (is_circles and r_max <= CIRCLE_SPREAD * r_min):
         return None
-    n = len(coll)
     # cells wider than the reach of any pair the filter keeps (see the kernels' module)
     reach = (2.0 * r_max + d) * (1.0 + 2.0**-10)
-    inv, nx, ny = _circle_grid(x0, y0, x1, y1, reach, n)
-    start, px, py, pr, pid, pcell = circles.circle_cells(params, x0, y0, inv, nx, ny)
-    found = (px, py, pr, pid, pcell, start, nx, ny, d)
-    counts = np.empty(n, dtype=np.int64)
-    empty = np.empty(0, dtype=np.int64)
-    circles.circle_rows(0, n, *found, counts, empty, empty)
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    total = int(offsets[-1])
-    rows, keys = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
-    if total:
-        circles.circle_rows(0, n, *found, offsets, rows, keys)
-    # group by row (i), then sort each row by key (2 j + undecided): sorted by (i, j)
-    row_counts = np.bincount(rows, minlength=n)
-    np.cumsum(row_counts, out=offsets[1:])
-    keys = sweep.scatter_rows(rows, keys, offsets)
-    sweep.sort_rows(offsets, keys)
-    pairs = np.empty((2, total), dtype=np.int64)
-    sweep.expand_rows(row_counts, pairs[0])
-    np.right_shift(keys, 1, out=pairs[1])
-    undecided = np.flatnonzero(keys & 1)
+    pairs, undecided = _centre_grid_pairs(
+        np.ascontiguousarray(params[:, 0]), np.ascontiguousarray(params[:, 1]), (x0, y0, x1, y1), reach,
+        circles.circle_rows,
+        lambda order: tuple(np.ascontiguousarray(params[order, k]) for k in range(3)), d)
     if undecided.size == 0:
         return pairs
-    ia, jb = pairs[0, undecided], pairs[1, undecided]
+    ia, jb, verts = pairs[0, undecided], pairs[1, undecided], coll.verts
     if d:
-        meet = _within.within_pairs("ellipse", params, coll.verts, ia, "ellipse", params, coll.verts, jb, d)
+        meet = _within.within_pairs("ellipse", params, verts, ia, "ellipse", params, verts, jb, d)
     else:
-        meet = _relate_filtered("ellipse", params, coll.verts, ia, "ellipse", params, coll.verts, jb, "intersects")
-    keep = np.ones(total, dtype=bool)
-    keep[undecided] = meet
-    return np.ascontiguousarray(pairs[:, keep])
+        meet = _relate_filtered("ellipse", params, verts, ia, "ellipse", params, verts, jb, "intersects")
+    return _settled(pairs, undecided, meet)
+
+
+def _polygon_pairs(coll):
+    """The intersecting pairs ``i < j`` of a polygon batch, sorted; ``None`` when the boxes'
+    widths spread more than ``POLYGON_SPREAD`` times their mean, or a vertex lies outside the
+    tame range (:mod:`collide2d._magnitude`).
+
+    The pairs whose boxes meet come from a grid of the box centres with cells as wide as the
+    widest box (:func:`circles.box_rows`); the relate kernel of the general path decides them
+    (:func:`collide2d._dispatch.relate_indexed`, undecided signs settled exactly).
+    """
+    from collide2d import _magnitude
+
+    if coll.kind != "polygon" or len(coll) < 2:
+        return None
+    if not box_kernels.all_tame(coll.verts, _magnitude.TAME_LO, _magnitude.TAME_HI):
+        return None
+    bounds = coll.bounds
+    widths = np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
+    widest = float(widths.max())
+    if not widest <= POLYGON_SPREAD * float(widths.mean()):
+        return None
+    cx = 0.5 * bounds[:, 0] + 0.5 * bounds[:, 2]
+    cy = 0.5 * bounds[:, 1] + 0.5 * bounds[:, 3]
+    extent = (float(cx.min()), float(cy.min()), float(cx.max()), float(cy.max()))
+    params, verts = coll.params, coll.verts
+    pairs, _ = _centre_grid_pairs(cx, cy, extent, widest * (1.0 + 2.0**-10), circles.box_rows, lambda order: (bounds,),
+                                  0.0)
+    with _threads_for(len(coll)):
+        codes = _dispatch.relate_indexed("relate_polygon_polygon", "polygon", params, verts, pairs[0],
+                                         "polygon", params, verts, pairs[1], True, True)
+    return np.ascontiguousarray(pairs[:, codes != DISJOINT])
 
 
 # -- periodic boxes ---------------------------------------------------------------------------------
@@ -809,7 +865,9 @@ def _run(coll_a, coll_b, predicate, backend, periodic, return_shifts, max_distan
     d = _check_max_distance(max_distance, predicate)
     if (coll_b is None and predicate == "intersects" and backend in ("auto", "grid") and periodic is None
             and isinstance(return_shifts, (bool, np.bool_))):
-        pairs = _circle_pairs(coll_a, d or 0.0)
+        pairs = _circle_pairs(coll_a, d or 0.0) if coll_a.kind == "ellipse" else None
+        if pairs is None and not d and coll_a.kind == "polygon":
+            pairs = _polygon_pairs(coll_a)
         if pairs is not None:
             return (pairs, np.zeros((pairs.shape[1], 2))) if return_shifts else pairs
     if not d:  # None or 0.0: distance 0 is "intersects"

@@ -25,3 +25,15 @@ def polygon_bounds(params, verts, out):
         out[r, 1] = y0
         out[r, 2] = x1
         out[r, 3] = y1
+
+
+@kernel
+def all_tame(values, low, high):
+    """Whether every value of the 2-d array is 0 or of magnitude in ``[low, high]`` (the tame
+    range of ``collide2d._magnitude``, where the float kernels' error bounds hold)."""
+    for r in range(values.shape[0]):
+        for c in range(values.shape[1]):
+            v = abs(values[r, c])
+            if v != 0.0 and not (low <= v <= high):
+                return False
+    return True
