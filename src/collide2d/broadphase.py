@@ -10,7 +10,11 @@ of threads.
 The common queries (candidates of any kinds, or ``"intersects"`` among ellipses, without periodic
 images, on a grid) take a faster path that does both steps in one grid pass,
 :mod:`collide2d._kernels.broadphase.grid` (:func:`_fused_pairs`): the circle filter runs as each candidate is
-found, two certified middle filters and the ``intersects`` kernel on the rest.
+found, two certified middle filters and the ``intersects`` kernel on the rest. Circles of similar
+radii (``"intersects"``, also with ``max_distance``) and polygons of similar widths
+(``"intersects"``) take a grid of their centres instead (:func:`_circle_pairs`,
+:func:`_polygon_pairs`, :mod:`collide2d._kernels.broadphase.circles`), with the general path's
+decision for every pair.
 """
 
 from __future__ import annotations
