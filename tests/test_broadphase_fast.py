@@ -253,3 +253,11 @@ def test_polygon_grid_declines_spread_and_extreme_scenes(polygon_grid_calls):
     assert polygon_grid_calls == [None, None]
     c2.query_pairs(quads, max_distance=0.1)  # distances: the general path
     assert polygon_grid_calls == [None, None]
+
+
+def test_polygon_grid_takes_tables(polygon_grid_calls):
+    """A ShapeTable of polygons (zero-padded rows, its own vertex array) takes the polygon grid."""
+    shapes = polygon_scenes()["near-touching squares"]
+    singles = [shapes[k] for k in range(shapes.shape[0])]
+    np.testing.assert_array_equal(c2.query_pairs(ShapeTable(singles)), c2.query_pairs(shapes))
+    assert len(polygon_grid_calls) == 2 and all(call is not None for call in polygon_grid_calls)

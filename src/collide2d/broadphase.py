@@ -601,7 +601,7 @@ def _row_ranges(row_offsets, chunk):
         r0 = r1
 
 
-# -- circles: a grid of their centres ---------------------------------------------------------------
+# -- circles and polygons of similar sizes: a grid of their centres ---------------------------------
 
 
 def _centre_grid(x0, y0, x1, y1, reach, n):
@@ -620,7 +620,7 @@ def _centre_grid(x0, y0, x1, y1, reach, n):
 
 
 def _centre_grid_pairs(x, y, extent, reach, rows_kernel, data, scalar):
-    """The pairs that ``rows_kernel`` (:func:`circles.circle_rows` or :func:`circles.polygon_rows`)
+    """The pairs that ``rows_kernel`` (:func:`circles.circle_rows` or :func:`circles.box_rows`)
     keeps on a grid of the points ``(x, y)`` with cells of side at least ``reach``: sorted (2, m),
     and the positions of the pairs it left undecided.
 
@@ -649,15 +649,6 @@ def _centre_grid_pairs(x, y, extent, reach, rows_kernel, data, scalar):
     sweep.expand_rows(row_counts, pairs[0])
     np.right_shift(keys, 1, out=pairs[1])
     return pairs, np.flatnonzero(keys & 1)
-
-
-def _settled(pairs, undecided, meet):
-    """``pairs`` without the undecided ones that ``meet`` (their answers, in order) rejects."""
-    if undecided.size == 0:
-        return pairs
-    keep = np.ones(pairs.shape[1], dtype=bool)
-    keep[undecided] = meet
-    return np.ascontiguousarray(pairs[:, keep])
 
 
 def _circle_pairs(coll, d):
@@ -689,7 +680,9 @@ def _circle_pairs(coll, d):
         meet = _within.within_pairs("ellipse", params, verts, ia, "ellipse", params, verts, jb, d)
     else:
         meet = _relate_filtered("ellipse", params, verts, ia, "ellipse", params, verts, jb, "intersects")
-    return _settled(pairs, undecided, meet)
+    keep = np.ones(pairs.shape[1], dtype=bool)
+    keep[undecided] = meet
+    return np.ascontiguousarray(pairs[:, keep])
 
 
 def _polygon_pairs(coll):
