@@ -581,6 +581,7 @@ def fused_scenes():
 
 
 def _count_fused(monkeypatch):
+    monkeypatch.setattr(broadphase, "CIRCLE_SPREAD", 0.0)  # circles too take the fused grid (not the circle grid)
     calls = []
     original = broadphase._fused_pairs
     monkeypatch.setattr(broadphase, "_fused_pairs", lambda *args: calls.append(1) or original(*args))

@@ -10,7 +10,11 @@ of threads.
 The common queries (candidates of any kinds, or ``"intersects"`` among ellipses, without periodic
 images, on a grid) take a faster path that does both steps in one grid pass,
 :mod:`collide2d._kernels.broadphase.grid` (:func:`_fused_pairs`): the circle filter runs as each candidate is
-found, two certified middle filters and the ``intersects`` kernel on the rest.
+found, two certified middle filters and the ``intersects`` kernel on the rest. Circles of similar
+radii (``"intersects"``, also with ``max_distance``) and polygons of similar widths
+(``"intersects"``) take a grid of their centres instead (:func:`_circle_pairs`,
+:func:`_polygon_pairs`, :mod:`collide2d._kernels.broadphase.circles`), with the general path's
+decision for every pair.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _dispatch, _jit, _pairs, _within, predicates
+from collide2d._kernels.codes import DISJOINT
 from collide2d._pairs import pair_batches, shifted_rows
 from collide2d._validate import as_float_array, check_option, check_range
 from collide2d.shapes import Box, Shape
@@ -50,6 +55,8 @@ class _LazyKernels:
 
 sweep = _LazyKernels("broadphase.sweep")
 grid = _LazyKernels("broadphase.grid")
+circles = _LazyKernels("broadphase.circles")
+box_kernels = _LazyKernels("broadphase.bounds")
 conic = _LazyKernels("relate.conic")
 screen = _LazyKernels("broadphase.index")
 
@@ -82,6 +89,9 @@ FUSED_CELL = 1.0  # cell size of the fused grid, in median box extents (see _fus
 PACK_BY_CELL = 0  # above this many elements the fused grid reads targets in cell order (0: always;
 # measured 2026-11-22: sparse 1e4 7.2 against 7.8 ms wall, 11 against 14 ms CPU, dense 1e4 equal)
 PARALLEL_WORK = 8192  # elements or candidates per pass from which the fused grid uses every thread
+CIRCLE_SPREAD = 2.0  # the circle grid takes circles whose largest radius is at most this multiple of the smallest
+CIRCLE_CELLS = 4  # the circle and polygon grids have at most this many cells per shape (plus 16)
+POLYGON_SPREAD = 4.0  # the polygon grid takes boxes whose widest is at most this multiple of their mean width
 _EPS = 2.0**-53
 
 
@@ -97,7 +107,7 @@ class _Collection:
             self.kinds = None
             self.params = np.ascontiguousarray(shapes._flat_params())
             self.verts = np.ascontiguousarray(shapes._verts)
-            self.bounds = np.asarray(shapes._bounds(), dtype=np.float64).reshape(-1, 4)
+            self._shape = shapes  # bounds on first use: the circle grid never reads them
             return
         if not isinstance(shapes, ShapeTable):
             if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__iter__"):
@@ -116,8 +126,17 @@ class _Collection:
         self.verts = shapes.vertices
         self.bounds = shapes.bounds
 
+    @functools.cached_property
+    def bounds(self):
+        """The boxes ``(n, 4)`` of a batch, computed on first use (a table's are set in ``__init__``)."""
+        if self.kind == "polygon":  # one compiled pass, not a Python loop over the polygons
+            out = np.empty((self.params.shape[0], 4))
+            box_kernels.polygon_bounds(self.params, self.verts, out)
+            return out
+        return np.asarray(self._shape._bounds(), dtype=np.float64).reshape(-1, 4)
+
     def __len__(self):
-        return self.bounds.shape[0]
+        return self.params.shape[0]
 
     def grown(self, h):
         """A copy whose bounds are grown by ``h`` on every side, rounded outward."""
@@ -582,6 +601,122 @@ def _row_ranges(row_offsets, chunk):
         r0 = r1
 
 
+# -- circles and polygons of similar sizes: a grid of their centres ---------------------------------
+
+
+def _centre_grid(x0, y0, x1, y1, reach, n):
+    """Inverse cell size and cell counts of a grid over points in ``[x0, x1] x [y0, y1]``: cells
+    of side at least ``reach``, at most ``CIRCLE_CELLS * n + 16`` of them (larger cells when the
+    points spread wider)."""
+    width, height = x1 - x0, y1 - y0
+    cap = CIRCLE_CELLS * n + 16
+    # the square cells that tile the points' box in about ``cap`` cells; each factor of the
+    # products below is at most cap + 1, so the loop ends within about log(cap) / log(1.25) rounds
+    cell = max(reach, math.sqrt(width) * math.sqrt(height / cap), max(width, height) / cap)
+    while (math.floor(width / cell) + 1) * (math.floor(height / cell) + 1) > cap:
+        cell *= 1.25
+    inv = 1.0 / cell
+    return inv, min(math.floor(width * inv) + 1, cap), min(math.floor(height * inv) + 1, cap)
+
+
+def _centre_grid_pairs(x, y, extent, reach, rows_kernel, data, scalar):
+    """The pairs that ``rows_kernel`` (:func:`circles.circle_rows` or :func:`circles.box_rows`)
+    keeps on a grid of the points ``(x, y)`` with cells of side at least ``reach``: sorted (2, m),
+    and the positions of the pairs it left undecided.
+
+    ``data(order)`` gives the kernel's arrays for the entries in cell order (``order[k]``: the
+    shape of entry ``k``); ``scalar`` its gap or ``eps``.
+    """
+    n = x.shape[0]
+    inv, nx, ny = _centre_grid(*extent, reach, n)
+    start, order, pcell = circles.centre_cells(x, y, extent[0], extent[1], inv, nx, ny)
+    found = data(order) + (order, pcell, start, nx, ny, scalar)
+    counts = np.empty(n, dtype=np.int64)
+    empty = np.empty(0, dtype=np.int64)
+    rows_kernel(0, n, *found, counts, empty, empty)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    total = int(offsets[-1])
+    rows, keys = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
+    if total:
+        rows_kernel(0, n, *found, offsets, rows, keys)
+    # group by row (i), then sort each row by key (2 j + undecided): sorted by (i, j)
+    row_counts = np.bincount(rows, minlength=n)
+    np.cumsum(row_counts, out=offsets[1:])
+    keys = sweep.scatter_rows(rows, keys, offsets)
+    sweep.sort_rows(offsets, keys)
+    pairs = np.empty((2, total), dtype=np.int64)
+    sweep.expand_rows(row_counts, pairs[0])
+    np.right_shift(keys, 1, out=pairs[1])
+    return pairs, np.flatnonzero(keys & 1)
+
+
+def _circle_pairs(coll, d):
+    """The pairs ``i < j`` of circles at distance at most ``d`` (``d = 0``: that intersect), sorted;
+    ``None`` when the collection is not made of circles of similar radii (``CIRCLE_SPREAD``).
+
+    The grid of :mod:`collide2d._kernels.broadphase.circles` finds every pair that the
+    bounding-circle filter does not reject and decides it with that filter (exactly the test that
+    ``sweep.ellipse_pair_filter`` makes on the pair ``(i, j)``); the pairs it leaves open go to the
+    narrow phase of the general path, :func:`_relate_filtered` (``intersects``, exact) or
+    :func:`collide2d._within.within_pairs` (``d > 0``). So the answer is the general path's, pair for pair.
+    """
+    if coll.kind != "ellipse" or len(coll) < 2:
+        return None
+    params = coll.params
+    is_circles, x0, y0, x1, y1, r_min, r_max = circles.circle_extent(params)
+    if not (is_circles and r_max <= CIRCLE_SPREAD * r_min):
+        return None
+    # cells wider than the reach of any pair the filter keeps (see the kernels' module)
+    reach = (2.0 * r_max + d) * (1.0 + 2.0**-10)
+    pairs, undecided = _centre_grid_pairs(
+        np.ascontiguousarray(params[:, 0]), np.ascontiguousarray(params[:, 1]), (x0, y0, x1, y1), reach,
+        circles.circle_rows,
+        lambda order: tuple(np.ascontiguousarray(params[order, k]) for k in range(3)), d)
+    if undecided.size == 0:
+        return pairs
+    ia, jb, verts = pairs[0, undecided], pairs[1, undecided], coll.verts
+    if d:
+        meet = _within.within_pairs("ellipse", params, verts, ia, "ellipse", params, verts, jb, d)
+    else:
+        meet = _relate_filtered("ellipse", params, verts, ia, "ellipse", params, verts, jb, "intersects")
+    keep = np.ones(pairs.shape[1], dtype=bool)
+    keep[undecided] = meet
+    return np.ascontiguousarray(pairs[:, keep])
+
+
+def _polygon_pairs(coll):
+    """The intersecting pairs ``i < j`` of a polygon batch, sorted; ``None`` when the boxes'
+    widths spread more than ``POLYGON_SPREAD`` times their mean, or a vertex lies outside the
+    tame range (:mod:`collide2d._magnitude`).
+
+    The pairs whose boxes meet come from a grid of the box centres with cells as wide as the
+    widest box (:func:`circles.box_rows`); the relate kernel of the general path decides them
+    (:func:`collide2d._dispatch.relate_indexed`, undecided signs settled exactly).
+    """
+    from collide2d import _magnitude
+
+    if coll.kind != "polygon" or len(coll) < 2:
+        return None
+    if not box_kernels.all_tame(coll.verts, _magnitude.TAME_LO, _magnitude.TAME_HI):
+        return None
+    bounds = coll.bounds
+    widths = np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
+    widest = float(widths.max())
+    if not widest <= POLYGON_SPREAD * float(widths.mean()):
+        return None
+    cx = 0.5 * bounds[:, 0] + 0.5 * bounds[:, 2]
+    cy = 0.5 * bounds[:, 1] + 0.5 * bounds[:, 3]
+    extent = (float(cx.min()), float(cy.min()), float(cx.max()), float(cy.max()))
+    params, verts = coll.params, coll.verts
+    pairs, _ = _centre_grid_pairs(cx, cy, extent, widest * (1.0 + 2.0**-10), circles.box_rows, lambda order: (bounds,),
+                                  0.0)
+    with _threads_for(len(coll)):
+        codes = _dispatch.relate_indexed("relate_polygon_polygon", "polygon", params, verts, pairs[0],
+                                         "polygon", params, verts, pairs[1], True, True)
+    return np.ascontiguousarray(pairs[:, codes != DISJOINT])
+
+
 # -- periodic boxes ---------------------------------------------------------------------------------
 
 
@@ -725,6 +860,13 @@ def _threads_for(size):
 def _run(coll_a, coll_b, predicate, backend, periodic, return_shifts, max_distance=None):
     _check_predicate(predicate)
     d = _check_max_distance(max_distance, predicate)
+    if (coll_b is None and predicate == "intersects" and backend in ("auto", "grid") and periodic is None
+            and isinstance(return_shifts, (bool, np.bool_))):
+        pairs = _circle_pairs(coll_a, d or 0.0) if coll_a.kind == "ellipse" else None
+        if pairs is None and not d and coll_a.kind == "polygon":
+            pairs = _polygon_pairs(coll_a)
+        if pairs is not None:
+            return (pairs, np.zeros((pairs.shape[1], 2))) if return_shifts else pairs
     if not d:  # None or 0.0: distance 0 is "intersects"
         return _query(coll_a, coll_b, predicate, backend, periodic, return_shifts)
     return _query_within(coll_a, coll_b, d, predicate is None, backend, periodic, return_shifts)

@@ -299,6 +299,22 @@ _CIRCLE_MARGIN = 16 * 2.0**-53
 _CIRCLE_RANGE = 2.0**460  # outside [1 / range, range] squares could underflow or overflow: no decision
 
 
+@kernel
+def circle_pair_status(dx, dy, big, small):
+    """0 when a centre offset ``(dx, dy)`` (each one rounded difference) is longer than ``big``,
+    1 when it is shorter than ``small``, 2 when the rounding leaves it open (or outside the range
+    where the squares are safe): the bounding-circle filter of :func:`ellipse_pair_filter`."""
+    m = max(big, max(abs(dx), abs(dy)))
+    if not (small > 1.0 / _CIRCLE_RANGE and m < _CIRCLE_RANGE):
+        return 2
+    d2 = dx * dx + dy * dy
+    if d2 > big * big * (1.0 + _CIRCLE_MARGIN):
+        return 0
+    if d2 < small * small * (1.0 - _CIRCLE_MARGIN):
+        return 1
+    return 2
+
+
 @loop(rows=("ia", "ib", "out"))
 def ellipse_pair_filter(pa, ia, pb, ib, gap, out):
     """Cheap certain answers for ellipse pairs ``pa[ia[k]]``, ``pb[ib[k]]`` before the exact kernel.
@@ -316,17 +332,7 @@ def ellipse_pair_filter(pa, ia, pb, ib, gap, out):
         dy = b[1] - a[1]
         big = max(a[2], a[3]) + max(b[2], b[3]) + gap
         small = min(a[2], a[3]) + min(b[2], b[3]) + gap
-        m = max(big, max(abs(dx), abs(dy)))
-        if not (small > 1.0 / _CIRCLE_RANGE and m < _CIRCLE_RANGE):
-            out[k] = 2
-            continue
-        d2 = dx * dx + dy * dy
-        if d2 > big * big * (1.0 + _CIRCLE_MARGIN):
-            out[k] = 0
-        elif d2 < small * small * (1.0 - _CIRCLE_MARGIN):
-            out[k] = 1
-        else:
-            out[k] = 2
+        out[k] = circle_pair_status(dx, dy, big, small)
 
 
 @kernel
