@@ -212,19 +212,44 @@ class Shape(Generic[Count]):
     @property
     def area(self) -> Any:
         """Area: a float for a single shape, else an array of the batch shape (0 for a point, a
-        segment or a line). See :func:`collide2d.area` for the accuracy."""
+        segment or a line). See :func:`collide2d.area` for the accuracy.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> c2.Box((0, 0), (2, 3)).area
+        6.0
+        >>> c2.Circle([(0, 0), (5, 0)], [1, 2]).area.round(6).tolist()
+        [3.141593, 12.566371]
+        """
         return _geometry.area(self)
 
     @property
     def length(self) -> Any:
         """Perimeter of a region, length of a segment, 0 for a point, ``inf`` for a line: a float
-        or an array of the batch shape. See :func:`collide2d.length`."""
+        or an array of the batch shape. See :func:`collide2d.length`.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> c2.Segment((0, 0), (3, 4)).length
+        5.0
+        >>> round(c2.Ellipse((0, 0), (2, 1)).length, 9)  # a complete elliptic integral
+        9.688448221
+        """
         return _geometry.length(self)
 
     @property
     def centroid(self) -> Any:
         """Centroid ``(x, y)``: a tuple for a single shape, else an array ``batch + (2,)``;
-        ``ValueError`` for a line. See :func:`collide2d.centroid`."""
+        ``ValueError`` for a line. See :func:`collide2d.centroid`.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> c2.Polygon([(0, 0), (3, 0), (0, 3)]).centroid
+        (1.0, 1.0)
+        """
         return _geometry.centroid(self)
 
     # Kernel access -----------------------------------------------------------------------------
