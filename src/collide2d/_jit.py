@@ -85,8 +85,7 @@ def kernel_cache_dir(numba):
     if _cache_dir is None:
         digest = hashlib.sha1()
         here = pathlib.Path(__file__)
-        # _angles.py holds the one kernel compiled from outside _kernels/ (the angle reduction)
-        for path in sorted(here.with_name("_kernels").rglob("*.py")) + [here.with_name("_angles.py")]:
+        for path in sorted(here.with_name("_kernels").rglob("*.py")):
             digest.update(path.relative_to(here.parent).as_posix().encode())
             digest.update(path.read_bytes())
         base = numba.config.CACHE_DIR or os.path.join(
