@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from collide2d import _angles
+from collide2d import _angles, _formats
 from collide2d import shapes as _shapes
 from collide2d._validate import is_real_scalar
 
@@ -1227,14 +1227,6 @@ _ANGLE_OPTIONAL = ("ellipse", "rotated_box")
 _CATALOGUE_NAMES = tuple(dict.fromkeys(c for columns in CATALOGUE_COLUMNS.values() for c in columns))  # in order, once each
 
 
-def _pandas():
-    try:
-        import pandas
-    except ImportError:
-        raise ImportError("this needs pandas: pip install pandas") from None
-    return pandas
-
-
 def _shape_fields(kind, values):
     """Constructor arguments of ``kind`` from a dict of column arrays (catalogue names)."""
     def vector(first, second):
@@ -1529,7 +1521,7 @@ def table_to_dataframe(table: Any, *, degrees: bool | None = None) -> Any:
     """
     from collide2d.table import ShapeTable
 
-    pandas = _pandas()
+    pandas = _formats.pandas_module()
     table = table if isinstance(table, ShapeTable) else ShapeTable(table)
     parts = []
     for source in table._sources:
@@ -1583,23 +1575,4 @@ def pair_measures_to_dataframe(measures: Any, pairs: ArrayLike | None = None, id
     """
     from collide2d.predicates import Relation
 
-    pandas = _pandas()
-    data = {}
-    if pairs is not None:
-        pairs = np.asarray(pairs)
-        if pairs.ndim != 2 or pairs.shape != (2, len(measures.relation)):
-            raise ValueError(f"pairs must have shape (2, {len(measures.relation)}), got {pairs.shape}")
-        labels = None if ids is None else np.asarray(ids)
-        data["a"] = pairs[0] if labels is None else labels[pairs[0]]
-        data["b"] = pairs[1] if labels is None else labels[pairs[1]]
-    elif ids is not None:
-        raise ValueError("ids needs pairs (the ids label the shapes that pairs index)")
-    names = [member.name for member in sorted(Relation, key=int)]
-    data["relation"] = pandas.Categorical.from_codes(np.asarray(measures.relation, dtype=np.int64), categories=names)
-    data["separation"] = measures.separation
-    for field in ("normal", "point_a", "point_b"):
-        vectors = np.asarray(getattr(measures, field))
-        data[f"{field}_x"], data[f"{field}_y"] = vectors[:, 0], vectors[:, 1]
-    for field in ("curvature_a", "curvature_b", "overlap_area", "iou"):
-        data[field] = getattr(measures, field)
-    return pandas.DataFrame(data)
+    return _formats.pair_measures_frame(measures, pairs, ids, Relation)
