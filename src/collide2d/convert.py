@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from collide2d import _angles, _formats
+from collide2d import _formats
 from collide2d import shapes as _shapes
 from collide2d._validate import is_real_scalar
 
@@ -59,72 +59,6 @@ __all__ = [
     "to_patch",
     "to_shapely",
 ]
-
-DEFAULT_RELATIVE_TOLERANCE = 1e-3  # of the larger radius, when no tolerance is given
-_SMALLEST_RELATIVE_TOLERANCE = 1e-12  # below it the float rounding of the vertices dominates
-
-
-# -- outlines of curved shapes ----------------------------------------------------------------------
-
-
-def _vertex_count(tolerance, radius):
-    """Vertices of an inscribed polygon, equally spaced in the ellipse's parameter, within
-    ``tolerance`` of an ellipse whose larger radius is ``radius``.
-
-    The ellipse is the image of the unit circle under a linear map of norm ``radius``; a chord
-    of the circle spanning the angle ``h`` is within ``1 - cos(h / 2) = 2 sin(h / 4)**2`` of its
-    arc (and the arc within that of the chord, point by point along the radius), so the image
-    chord and arc are within ``radius * 2 sin(h / 4)**2`` of each other (Hausdorff distance).
-    """
-    ratio = np.minimum(tolerance / radius, 2.0)
-    count = np.ceil(math.pi / (2.0 * np.arcsin(np.sqrt(ratio / 2.0))))
-    return int(max(np.max(count, initial=0.0), 4.0))
-
-
-def _ellipse_outline(shape, tolerance):
-    """Vertices ``batch + (n, 2)`` of the inscribed polygon of ellipse rows, counter-clockwise."""
-    params = shape._params
-    radius = np.maximum(params[..., 2], params[..., 3])
-    if tolerance is None:
-        tolerance = DEFAULT_RELATIVE_TOLERANCE * radius
-    else:
-        tolerance = np.asarray(tolerance, dtype=np.float64)
-        if tolerance.ndim or not (tolerance > 0 and np.isfinite(tolerance)):
-            raise ValueError(f"tolerance must be a positive finite number, got {tolerance}")
-        if np.any(tolerance < _SMALLEST_RELATIVE_TOLERANCE * radius):
-            raise ValueError(
-                f"tolerance must be at least {_SMALLEST_RELATIVE_TOLERANCE:g} times the larger radius "
-                f"(about two million vertices), got {float(tolerance)!r} for a radius of {float(np.max(radius))!r}"
-            )
-    n = _vertex_count(tolerance, radius)
-    t = 2.0 * math.pi * np.arange(n) / n
-    cx, cy, a, b, wx, wy = (params[..., k, None] for k in range(6))
-    norm = np.hypot(wx, wy)
-    ux, uy = wx / norm, wy / norm
-    along, across = a * np.cos(t), b * np.sin(t)
-    return np.stack([cx + along * ux - across * uy, cy + along * uy + across * ux], axis=-1)
-
-
-def _polygon_rings(shape):
-    """The stored vertices of each polygon row (a list, C order), counter-clockwise."""
-    rows = shape._params.reshape(-1, 2).astype(np.int64)
-    return [shape._verts[offset : offset + count] for offset, count in rows.tolist()]
-
-
-def _flat_coordinates(shape, tolerance):
-    """``(kind, coordinates)``: ``coordinates`` a list (C order) of vertex arrays ``(k, 2)``."""
-    kind = shape._kind
-    if kind == "line":
-        raise ValueError("shape is a Line, which is infinite: clip it to a Segment first")
-    if kind == "point":
-        return kind, list(shape._params.reshape(-1, 1, 2))
-    if kind == "segment":
-        return kind, list(shape._params.reshape(-1, 2, 2))
-    if kind == "ellipse":
-        outline = _ellipse_outline(shape, tolerance)
-        return "polygon", list(outline.reshape((-1,) + outline.shape[-2:]))
-    return kind, _polygon_rings(shape)
-
 
 def _check_shape(shape):
     if not isinstance(shape, _shapes.Shape):
@@ -178,7 +112,7 @@ def to_shapely(shape: _shapes.Shape, *, tolerance: float | None = None) -> Any:
     import shapely
 
     _check_shape(shape)
-    kind, coordinates = _flat_coordinates(shape, tolerance)
+    kind, coordinates = _formats.flat_coordinates(shape, tolerance)
     if kind == "point":
         out = shapely.points(np.reshape(coordinates, (-1, 2)))
     elif kind == "segment":
@@ -220,19 +154,7 @@ def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> di
     (((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)),)
     """
     _check_shape(shape)
-    kind, coordinates = _flat_coordinates(shape, tolerance)
-    geometries = []
-    for ring in coordinates:
-        points = tuple(map(tuple, ring.tolist()))
-        if kind == "point":
-            geometries.append({"type": "Point", "coordinates": points[0]})
-        elif kind == "segment":
-            geometries.append({"type": "LineString", "coordinates": points})
-        else:
-            geometries.append({"type": "Polygon", "coordinates": (points + points[:1],)})
-    if not shape.shape:
-        return geometries[0]
-    return {"type": "GeometryCollection", "geometries": geometries}
+    return _formats.geo_mapping(shape, tolerance)
 
 
 def from_shapely(geometry: Any) -> Any:
@@ -616,7 +538,7 @@ def _patch_degrees(theta, wx, wy):
     """The angle ``theta`` (radians) in degrees that :func:`from_patch` reads back as ``theta``
     when there is one; else ``math.degrees(theta)`` (within a few ulps of ``theta`` once converted
     back) while ``theta`` is moderate, and the degrees of the direction ``(wx, wy)`` beyond."""
-    degrees = _degrees(theta)
+    degrees = _formats.degrees_of(theta)
     if math.radians(degrees) == theta or abs(theta) <= _PATCH_TURNS_MAX:
         return degrees
     return math.degrees(math.atan2(wy, wx))
@@ -814,47 +736,6 @@ def _flat_items(shape):
 # -- OpenCV -----------------------------------------------------------------------------------------
 
 
-def _real(value, name):
-    """``value`` as a float when it is a real number: Python's or NumPy's (or a 0-d integer or
-    float array), not a bool and not a string, both of which ``float()`` would read."""
-    if not (is_real_scalar(value) or (isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf")):
-        raise TypeError(f"{name} must be a real number (not a bool or a string), got {type(value).__name__}")
-    try:
-        return float(value)
-    except OverflowError:  # an integer or a fraction beyond the float range
-        raise ValueError(f"{name} must be finite, got a number too large for a float") from None
-
-
-_OPENCV_PARTS = ("cx", "cy", "width", "height", "angle")
-
-
-def _opencv_rects(rotated_rect):
-    """``(centers, full sizes, angles in degrees)`` of one RotatedRect (tuples of floats) or of a
-    sequence of them (arrays)."""
-    try:
-        (cx, cy), (w, h), angle = rotated_rect
-    except (TypeError, ValueError):
-        pass
-    else:
-        cx, cy, w, h, angle = (_real(v, f"rotated_rect: {part}") for v, part in zip((cx, cy, w, h, angle), _OPENCV_PARTS))
-        return (cx, cy), (w, h), angle
-    try:
-        rects = [(cx, cy, w, h, angle) for (cx, cy), (w, h), angle in rotated_rect]
-    except (TypeError, ValueError):
-        raise TypeError(
-            "rotated_rect must be OpenCV's ((cx, cy), (width, height), angle_degrees) or a sequence of them"
-        ) from None
-    rows = [[_real(v, f"rotated_rect[{k}]: {part}") for v, part in zip(rect, _OPENCV_PARTS)] for k, rect in enumerate(rects)]
-    array = np.array(rows, dtype=np.float64).reshape(-1, 5)
-    return array[:, 0:2], array[:, 2:4], array[:, 4]
-
-
-def _halves_and_radians(sizes, degrees):
-    if type(sizes) is tuple:
-        return (0.5 * sizes[0], 0.5 * sizes[1]), math.radians(degrees)
-    return 0.5 * sizes, np.radians(degrees)
-
-
 def ellipse_from_opencv(rotated_rect: Any) -> _shapes.Ellipse:
     """Return the ellipse of OpenCV's ``((cx, cy), (width, height), angle)`` (what
     ``cv2.fitEllipse`` returns and ``cv2.ellipse`` draws).
@@ -891,12 +772,7 @@ def ellipse_from_opencv(rotated_rect: Any) -> _shapes.Ellipse:
     >>> e.to_opencv()
     ((320.0, 240.0), (100.0, 40.0), 90.0)
     """
-    center, sizes, degrees = _opencv_rects(rotated_rect)
-    radii, angle = _halves_and_radians(sizes, degrees)
-    try:
-        return _shapes.Ellipse(center, radii, angle)
-    except ValueError as error:
-        raise ValueError(f"rotated_rect: {error} (radii are half the width and height)") from None
+    return _shapes.Ellipse.from_opencv(rotated_rect)
 
 
 def rotated_box_from_opencv(rotated_rect: Any) -> _shapes.RotatedBox:
@@ -923,12 +799,7 @@ def rotated_box_from_opencv(rotated_rect: Any) -> _shapes.RotatedBox:
     >>> box.corners.tolist()
     [[11.0, 8.0], [11.0, 12.0], [9.0, 12.0], [9.0, 8.0]]
     """
-    center, sizes, degrees = _opencv_rects(rotated_rect)
-    half_size, angle = _halves_and_radians(sizes, degrees)
-    try:
-        return _shapes.RotatedBox(center, half_size, angle)
-    except ValueError as error:
-        raise ValueError(f"rotated_rect: {error} (half_size is half the width and height)") from None
+    return _shapes.RotatedBox.from_opencv(rotated_rect)
 
 
 def to_opencv(shape: _shapes.Shape) -> Any:
@@ -961,80 +832,12 @@ def to_opencv(shape: _shapes.Shape) -> Any:
     ((320.0, 240.0), (100.0, 40.0), 30.0)
     """
     _check_shape(shape)
-    if isinstance(shape, _shapes.Circle):
-        half, angle = np.stack([shape._fields["radius"]] * 2, axis=-1), np.zeros(shape.shape)
-    elif isinstance(shape, _shapes.Ellipse):
-        half, angle = shape._fields["radii"], shape._fields["angle"]
-    elif isinstance(shape, _shapes.RotatedBox):
-        half, angle = shape._fields["half_size"], shape._fields["angle"]
-    else:
+    if not isinstance(shape, (_shapes.Circle, _shapes.Ellipse, _shapes.RotatedBox)):
         raise TypeError(f"shape must be an Ellipse, Circle or RotatedBox, got {type(shape).__name__}")
-    center = np.reshape(shape._fields["center"], (-1, 2)).tolist()
-    sizes = (2.0 * np.reshape(half, (-1, 2))).tolist()
-    degrees = [_degrees(theta) for theta in np.reshape(angle, -1).tolist()]
-    rects = [((c[0], c[1]), (s[0], s[1]), d) for c, s, d in zip(center, sizes, degrees)]
-    return rects if shape.shape else rects[0]
-
-
-_DEGREE_SEARCH = 8  # floats tried on each side of math.degrees(theta): twice the bound of _degrees' notes
-
-
-def _degrees(theta):
-    """The angle ``theta`` (radians, a float) in degrees, exact for a round trip.
-
-    Degrees ``d`` become radians as ``math.radians(d)``, the product ``d * fl(pi/180)`` rounded
-    to the nearest float (``np.radians`` is the same product). ``math.degrees(theta)`` need not
-    give ``d`` back (``math.degrees(math.radians(30.0))`` is ``29.999999999999996``). The floats
-    ``d`` with ``math.radians(d) == theta`` (with its sign, for zero) form a run of consecutive
-    floats: one float, or two when the product's rounding merges neighbours, or none when no
-    degree value gives ``theta``. They lie within about four ulps of ``math.degrees(theta)``
-    (each of ``fl(pi/180)``, ``fl(180/pi)`` and the two products is within half an ulp), so the
-    floats within ``_DEGREE_SEARCH`` ulps on each side are tried. Of those in the run, the one with
-    the shortest ``repr`` is returned (a whole or short decimal degree, as a user writes it; at
-    most one of two neighbouring floats has 15 or fewer significant digits), the nearest to
-    ``math.degrees(theta)`` on a tie; with none, ``math.degrees(theta)``. An angle whose degrees
-    overflow (above 3.1e306 rad) gives the degrees of its stored direction instead.
-    """
-    estimate = math.degrees(theta)
-    if not math.isfinite(estimate):  # |theta| beyond 3.1e306 rad: the direction's angle, in (-180, 180]
-        wx, wy = _angles.direction_scalar(theta)  # the direction stored for theta (exact reduction)
-        return math.degrees(math.atan2(wy, wx))
-    sign = math.copysign(1.0, theta)
-    candidates = [estimate]  # itself, then outwards (nextafter steps over one of 0.0 and -0.0)
-    for toward in (-math.inf, math.inf):
-        candidate = estimate
-        for _ in range(_DEGREE_SEARCH):
-            candidate = math.nextafter(candidate, toward)
-            candidates.append(candidate)
-    best = None
-    for candidate in candidates:
-        if math.radians(candidate) == theta and math.copysign(1.0, candidate) == sign:
-            key = (len(repr(candidate)), abs(candidate - estimate))
-            if best is None or key < best[0]:
-                best = (key, candidate)
-    return estimate if best is None else best[1]
+    return shape.to_opencv()
 
 
 # -- astropy regions and scikit-image --------------------------------------------------------------
-
-
-def _pixel_region(region, expected, method):
-    name = type(region).__name__
-    if name.endswith("SkyRegion"):
-        raise TypeError(f"region is a {name}: convert it to pixels first, region.to_pixel(wcs), then call {method}")
-    if name not in expected:
-        raise TypeError(f"region must be a {' or '.join(expected)} (astropy regions), got {name}")
-    return (float(region.center.x), float(region.center.y))
-
-
-def _radians(angle, name):
-    """An angle as radians: an astropy ``Quantity`` in any angular unit, or a number in degrees."""
-    if hasattr(angle, "to_value"):
-        return float(angle.to_value("rad"))
-    try:
-        return math.radians(float(angle))
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an astropy Quantity or a number of degrees, got {type(angle).__name__}") from None
 
 
 def ellipse_from_astropy(region: Any) -> _shapes.Ellipse | _shapes.Circle:
@@ -1064,11 +867,7 @@ def ellipse_from_astropy(region: Any) -> _shapes.Ellipse | _shapes.Circle:
     >>> e.radii.tolist(), e.direction.tolist()
     ([3.0, 1.0], [0.0, 1.0])
     """
-    center = _pixel_region(region, ("EllipsePixelRegion", "CirclePixelRegion"), "Ellipse.from_astropy")
-    if type(region).__name__ == "CirclePixelRegion":
-        return _shapes.Circle(center, float(region.radius))
-    radii = (0.5 * float(region.width), 0.5 * float(region.height))
-    return _shapes.Ellipse(center, radii, _radians(region.angle, "region.angle"))
+    return _shapes.Ellipse.from_astropy(region)
 
 
 def rotated_box_from_astropy(region: Any) -> _shapes.RotatedBox:
@@ -1093,9 +892,7 @@ def rotated_box_from_astropy(region: Any) -> _shapes.RotatedBox:
     >>> c2.RotatedBox.from_astropy(RectanglePixelRegion(PixCoord(0, 0), 4, 2, angle=0 * u.deg))
     RotatedBox(center=(0.0, 0.0), half_size=(2.0, 1.0), angle=0.0)
     """
-    center = _pixel_region(region, ("RectanglePixelRegion",), "RotatedBox.from_astropy")
-    half_size = (0.5 * float(region.width), 0.5 * float(region.height))
-    return _shapes.RotatedBox(center, half_size, _radians(region.angle, "region.angle"))
+    return _shapes.RotatedBox.from_astropy(region)
 
 
 def ellipse_from_skimage(model: Any) -> _shapes.Ellipse:
@@ -1130,18 +927,7 @@ def ellipse_from_skimage(model: Any) -> _shapes.Ellipse:
     >>> c2.Ellipse.from_skimage((1.0, 2.0, 4.0, 2.0, 0.5))
     Ellipse(center=(1.0, 2.0), radii=(4.0, 2.0), angle=0.5)
     """
-    if hasattr(model, "axis_lengths"):
-        values = (*np.ravel(model.center), *np.ravel(model.axis_lengths), model.theta)
-    elif hasattr(model, "params") and type(model).__name__ == "EllipseModel":
-        values = model.params
-    else:
-        values = model
-    try:
-        xc, yc, a, b, theta = values
-    except (TypeError, ValueError):
-        raise TypeError("model must be an EllipseModel or its params (xc, yc, a, b, theta)") from None
-    xc, yc, a, b, theta = (_real(v, f"model: {name}") for v, name in zip((xc, yc, a, b, theta), ("xc", "yc", "a", "b", "theta")))
-    return _shapes.Ellipse((xc, yc), (a, b), theta)
+    return _shapes.Ellipse.from_skimage(model)
 
 
 # -- pygame -----------------------------------------------------------------------------------------
@@ -1182,20 +968,7 @@ def box_from_pygame(rect: Any, *, height: float | None = None) -> _shapes.Box:
     >>> c2.Box.from_pygame((10, 20, 30, 40), height=480)
     Box(min=(10.0, 420.0), max=(40.0, 460.0))
     """
-    try:
-        values = (rect.x, rect.y, rect.w, rect.h) if hasattr(rect, "w") else tuple(rect)
-        x, y, w, h = values
-    except (TypeError, ValueError):
-        raise TypeError(f"rect must be a pygame Rect or (x, y, w, h), got {type(rect).__name__}") from None
-    x, y, w, h = (_real(v, f"rect: {name}") for v, name in zip(values, ("x", "y", "w", "h")))
-    if not (w > 0 and h > 0):
-        raise ValueError(f"rect must have a positive width and height, got w={w!r}, h={h!r}")
-    if height is None:
-        return _shapes.Box((x, y), (x + w, y + h))
-    screen = _real(height, "height")
-    if not (0 < screen < math.inf):
-        raise ValueError(f"height (the screen's) must be positive and finite, got {screen!r}")
-    return _shapes.Box((x, screen - y - h), (x + w, screen - y))
+    return _shapes.Box.from_pygame(rect, height=height)
 
 
 # -- pandas -----------------------------------------------------------------------------------------
@@ -1528,7 +1301,7 @@ def table_to_dataframe(table: Any, *, degrees: bool | None = None) -> Any:
         kind = _KIND_OF_CLASS[type(source)]
         data: dict[str, Any] = {"kind": np.full(source.size, kind, dtype=object)}
         if kind == "polygon":
-            data["vertices"] = [np.array(ring) for ring in _polygon_rings(source)]
+            data["vertices"] = [np.array(ring) for ring in _formats.polygon_rings(source)]
         else:
             flat = [np.reshape(source._fields[name], (source.size, -1)) for name in source._field_names]
             for name, column in zip(CATALOGUE_COLUMNS[kind], np.concatenate(flat, axis=1).T):
@@ -1544,7 +1317,7 @@ def table_to_dataframe(table: Any, *, degrees: bool | None = None) -> Any:
         read = ~np.isnan(given)  # the degrees read, bit for bit
         angle[read] = given[read]
         other = ~read & ~np.isnan(angle)
-        angle[other] = [_degrees(theta) for theta in angle[other].tolist()]
+        angle[other] = [_formats.degrees_of(theta) for theta in angle[other].tolist()]
         out["angle"] = angle
     if "id" in frame:
         out.insert(0, "id", frame["id"])
