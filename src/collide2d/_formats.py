@@ -168,7 +168,7 @@ def opencv_tuples(center, half, angle, batch_shape):
     return rects if batch_shape else rects[0]
 
 
-DEGREE_SEARCH = 8  # floats tried on each side of math.degrees(theta): twice the bound of degrees_of' notes
+DEGREE_SEARCH = 8  # floats tried on each side of math.degrees(theta): twice the bound of degrees_of's notes
 
 
 def degrees_of(theta):
@@ -286,6 +286,172 @@ def pygame_fields(rect, height):
 
 
 # -- pandas -----------------------------------------------------------------------------------------
+
+# Catalogue columns of each kind, in the order of the constructor's fields (vectors as two columns).
+CATALOGUE_COLUMNS = {
+    "ellipse": ("x", "y", "rx", "ry", "angle"),
+    "circle": ("x", "y", "r"),
+    "box": ("xmin", "ymin", "xmax", "ymax"),
+    "rotated_box": ("x", "y", "hx", "hy", "angle"),
+    "segment": ("x0", "y0", "x1", "y1"),
+    "line": ("x", "y", "dx", "dy"),
+    "point": ("x", "y"),
+    "polygon": ("vertices",),
+}
+DETECT_ORDER = ("ellipse", "rotated_box", "circle", "box", "segment", "line", "point")
+ANGLE_OPTIONAL = ("ellipse", "rotated_box")
+CATALOGUE_NAMES = tuple(dict.fromkeys(c for columns in CATALOGUE_COLUMNS.values() for c in columns))  # in order, once each
+
+
+def shape_fields(kind, values):
+    """Constructor arguments of ``kind`` from a dict of column arrays (catalogue names)."""
+    def vector(first, second):
+        return np.stack([values[first], values[second]], axis=-1)
+
+    if kind == "ellipse":
+        return (vector("x", "y"), vector("rx", "ry"), values["angle"])
+    if kind == "circle":
+        return (vector("x", "y"), values["r"])
+    if kind == "box":
+        return (vector("xmin", "ymin"), vector("xmax", "ymax"))
+    if kind == "rotated_box":
+        return (vector("x", "y"), vector("hx", "hy"), values["angle"])
+    if kind == "segment":
+        return (vector("x0", "y0"), vector("x1", "y1"))
+    if kind == "line":
+        return (vector("x", "y"), vector("dx", "dy"))
+    return (vector("x", "y"),)
+
+
+def kind_of_columns(names):
+    """The kind whose columns a frame without a ``kind`` column has; every catalogue column it has
+    must be one of that kind's (``x, y, rx, angle`` is an ellipse missing ``ry``, not points)."""
+    for kind in DETECT_ORDER:
+        needed = [c for c in CATALOGUE_COLUMNS[kind] if c != "angle" or kind not in ANGLE_OPTIONAL]
+        if all(c in names for c in needed):
+            stray = [c for c in CATALOGUE_NAMES if c in names and c not in CATALOGUE_COLUMNS[kind]]
+            if stray:
+                raise ValueError(incomplete_message(kind, stray, names))
+            return kind
+    listing = "; ".join(f"{kind}: {','.join(cols)}" for kind, cols in CATALOGUE_COLUMNS.items() if kind != "polygon")
+    raise ValueError(f"df must have the columns of one kind ({listing}), or a kind column; got {','.join(map(str, names))}")
+
+
+def incomplete_message(kind, stray, names):
+    """The error for a frame with the columns of ``kind`` and also ``stray`` catalogue columns of
+    other kinds: which kinds those columns belong to, and what each lacks."""
+    wanted = []
+    for other, columns in CATALOGUE_COLUMNS.items():
+        if other != kind and any(c in columns for c in stray):
+            missing = [c for c in columns if c not in names and not (c == "angle" and other in ANGLE_OPTIONAL)]
+            wanted.append(f"{other} ({','.join(columns)}) lacks {','.join(missing)}" if missing else other)
+    return (
+        f"df has the columns of {kind}s and also {', '.join(stray)}, which {kind}s do not have: "
+        f"{'; '.join(wanted)}. Add the missing columns, drop or rename the others, or give a kind column"
+    )
+
+
+def catalogue_frame(df, columns):
+    """``{catalogue name: column of df}``: the columns of ``df`` under their catalogue names.
+
+    Each catalogue name (and ``kind``) must name exactly one column: a name that two columns of
+    ``df`` share, or that a rename gives to a second column, is an error, as pandas would return
+    both columns (a frame) for it and every row would count twice.
+    """
+    columns = {} if columns is None else columns
+    if not isinstance(columns, dict):
+        raise TypeError(f"columns must be a dict {{catalogue name: column of df}}, got {type(columns).__name__}")
+    known = set(CATALOGUE_NAMES) | {"kind", "id"}
+    labels = list(df.columns)
+    for name, label in columns.items():
+        if name not in known:
+            raise ValueError(f"columns: {name!r} is not a catalogue column; use one of {', '.join(sorted(known))}")
+        if labels.count(label) != 1:
+            found = "is not a column of df" if label not in labels else "names several columns of df"
+            raise ValueError(f"columns[{name!r}] = {label!r} {found}")
+    renamed = set(columns.values())
+    sources = {}
+    for position, label in enumerate(labels):
+        if label in renamed or label not in known:
+            continue
+        if label in sources:
+            raise ValueError(f"df has the column {label!r} twice: rename or drop one (each row would give two shapes)")
+        sources[label] = position
+    for name, label in columns.items():
+        if name in sources:
+            raise ValueError(
+                f"columns[{name!r}] = {label!r}, but df has a column {name!r} too: rename or drop one of them"
+            )
+        sources[name] = labels.index(label)
+    return {name: df.iloc[:, position] for name, position in sources.items()}
+
+
+def is_default_index(index):
+    """True for pandas' default index, ``0 .. n-1`` (positions and labels agree)."""
+    return type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1 and index.name is None
+
+
+def frame_numbers(column, name, lo, hi):
+    """Rows ``lo:hi`` of a column as float64: only integer and float columns (``dtype.kind`` of
+    ``i``, ``u`` or ``f``, which pandas' nullable types share; a missing value becomes NaN)."""
+    kind = getattr(column.dtype, "kind", None)
+    if kind not in ("i", "u", "f"):
+        what = {"b": "booleans", "M": "dates", "m": "durations", "c": "complex numbers"}.get(kind, f"dtype {column.dtype}")
+        raise ValueError(
+            f"df: column {name} must hold numbers (an integer or float dtype), got {what}; "
+            "convert it first (for example with pandas.to_numeric)"
+        )
+    return column.iloc[lo:hi].to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def run_fields(kind, frame, lo, hi, degrees):
+    """The constructor arguments of rows ``lo:hi`` of a catalogue frame, all of ``kind`` (angles
+    in radians); for polygons the list of their vertex arrays."""
+    needed = CATALOGUE_COLUMNS[kind]
+    missing = [c for c in needed if c not in frame and not (c == "angle" and kind in ANGLE_OPTIONAL)]
+    if missing:
+        raise ValueError(f"df: rows {lo}.. are {kind}s and need the columns {', '.join(missing)}")
+    if kind == "polygon":
+        return frame["vertices"].iloc[lo:hi].tolist()
+    values = {}
+    for name in needed:
+        values[name] = frame_numbers(frame[name], name, lo, hi) if name in frame else np.zeros(hi - lo)
+    if degrees and "angle" in values:
+        values["angle"] = np.radians(values["angle"])
+    return shape_fields(kind, values)
+
+
+def table_frame(parts, frame, degrees):
+    """The DataFrame of :func:`collide2d.convert.table_to_dataframe`: ``parts`` the table's
+    sources with their catalogue kinds, ``(kind, shape)`` in order, ``frame`` what the table keeps
+    of the DataFrame it was read from (its ``_frame``)."""
+    pandas = pandas_module()
+    out_parts = []
+    for kind, source in parts:
+        data: dict[str, Any] = {"kind": np.full(source.size, kind, dtype=object)}
+        if kind == "polygon":
+            data["vertices"] = [np.array(ring) for ring in polygon_rings(source)]
+        else:
+            flat = [np.reshape(source._fields[name], (source.size, -1)) for name in source._field_names]
+            for name, column in zip(CATALOGUE_COLUMNS[kind], np.concatenate(flat, axis=1).T):
+                data[name] = column
+        out_parts.append(pandas.DataFrame(data))
+    out = pandas.concat(out_parts, ignore_index=True) if out_parts else pandas.DataFrame({"kind": np.zeros(0, dtype=object)})
+    if degrees is None:
+        degrees = "degrees" in frame
+    if degrees and "angle" in out:
+        angle = out["angle"].to_numpy(dtype=np.float64, copy=True)
+        given = frame.get("degrees", np.full(len(angle), np.nan))
+        read = ~np.isnan(given)  # the degrees read, bit for bit
+        angle[read] = given[read]
+        other = ~read & ~np.isnan(angle)
+        angle[other] = [degrees_of(theta) for theta in angle[other].tolist()]
+        out["angle"] = angle
+    if "id" in frame:
+        out.insert(0, "id", frame["id"])
+    if "index" in frame:
+        out.index = frame["index"]
+    return out
 
 
 def pandas_module():

@@ -60,6 +60,9 @@ __all__ = [
     "to_shapely",
 ]
 
+DEFAULT_RELATIVE_TOLERANCE = _formats.DEFAULT_RELATIVE_TOLERANCE  # of the larger radius (see to_shapely)
+
+
 def _check_shape(shape):
     if not isinstance(shape, _shapes.Shape):
         raise TypeError(f"shape must be a collide2d shape (Point, Circle, Ellipse, ...), got {type(shape).__name__}")
@@ -308,14 +311,9 @@ def _geometry_array(geometry):
         if getattr(geometry, "ndim", None) != 1:
             raise TypeError(f"geometry is a {type(geometry).__name__}: pass its geometry column (a Series)")
         index = geometry.index
-        labels = None if _is_default_index(index) else index
+        labels = None if _formats.is_default_index(index) else index
         return np.asarray(geometry.to_numpy(), dtype=object).reshape(-1), labels
     return None
-
-
-def _is_default_index(index):
-    """True for pandas' default index, ``0 .. n-1`` (positions and labels agree)."""
-    return type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1 and index.name is None
 
 
 def _position_name(shape, flat, labels):
@@ -973,115 +971,7 @@ def box_from_pygame(rect: Any, *, height: float | None = None) -> _shapes.Box:
 
 # -- pandas -----------------------------------------------------------------------------------------
 
-# Catalogue columns of each kind, in the order of the constructor's fields (vectors as two columns).
-CATALOGUE_COLUMNS = {
-    "ellipse": ("x", "y", "rx", "ry", "angle"),
-    "circle": ("x", "y", "r"),
-    "box": ("xmin", "ymin", "xmax", "ymax"),
-    "rotated_box": ("x", "y", "hx", "hy", "angle"),
-    "segment": ("x0", "y0", "x1", "y1"),
-    "line": ("x", "y", "dx", "dy"),
-    "point": ("x", "y"),
-    "polygon": ("vertices",),
-}
-_CLASSES = {
-    "ellipse": _shapes.Ellipse,
-    "circle": _shapes.Circle,
-    "box": _shapes.Box,
-    "rotated_box": _shapes.RotatedBox,
-    "segment": _shapes.Segment,
-    "line": _shapes.Line,
-    "point": _shapes.Point,
-    "polygon": _shapes.Polygon,
-}
-_KIND_OF_CLASS = {cls: kind for kind, cls in _CLASSES.items()}
-_DETECT_ORDER = ("ellipse", "rotated_box", "circle", "box", "segment", "line", "point")
-_ANGLE_OPTIONAL = ("ellipse", "rotated_box")
-_CATALOGUE_NAMES = tuple(dict.fromkeys(c for columns in CATALOGUE_COLUMNS.values() for c in columns))  # in order, once each
-
-
-def _shape_fields(kind, values):
-    """Constructor arguments of ``kind`` from a dict of column arrays (catalogue names)."""
-    def vector(first, second):
-        return np.stack([values[first], values[second]], axis=-1)
-
-    if kind == "ellipse":
-        return (vector("x", "y"), vector("rx", "ry"), values["angle"])
-    if kind == "circle":
-        return (vector("x", "y"), values["r"])
-    if kind == "box":
-        return (vector("xmin", "ymin"), vector("xmax", "ymax"))
-    if kind == "rotated_box":
-        return (vector("x", "y"), vector("hx", "hy"), values["angle"])
-    if kind == "segment":
-        return (vector("x0", "y0"), vector("x1", "y1"))
-    if kind == "line":
-        return (vector("x", "y"), vector("dx", "dy"))
-    return (vector("x", "y"),)
-
-
-def _kind_of_columns(names):
-    """The kind whose columns a frame without a ``kind`` column has; every catalogue column it has
-    must be one of that kind's (``x, y, rx, angle`` is an ellipse missing ``ry``, not points)."""
-    for kind in _DETECT_ORDER:
-        needed = [c for c in CATALOGUE_COLUMNS[kind] if c != "angle" or kind not in _ANGLE_OPTIONAL]
-        if all(c in names for c in needed):
-            stray = [c for c in _CATALOGUE_NAMES if c in names and c not in CATALOGUE_COLUMNS[kind]]
-            if stray:
-                raise ValueError(_incomplete_message(kind, stray, names))
-            return kind
-    listing = "; ".join(f"{kind}: {','.join(cols)}" for kind, cols in CATALOGUE_COLUMNS.items() if kind != "polygon")
-    raise ValueError(f"df must have the columns of one kind ({listing}), or a kind column; got {','.join(map(str, names))}")
-
-
-def _incomplete_message(kind, stray, names):
-    """The error for a frame with the columns of ``kind`` and also ``stray`` catalogue columns of
-    other kinds: which kinds those columns belong to, and what each lacks."""
-    wanted = []
-    for other, columns in CATALOGUE_COLUMNS.items():
-        if other != kind and any(c in columns for c in stray):
-            missing = [c for c in columns if c not in names and not (c == "angle" and other in _ANGLE_OPTIONAL)]
-            wanted.append(f"{other} ({','.join(columns)}) lacks {','.join(missing)}" if missing else other)
-    return (
-        f"df has the columns of {kind}s and also {', '.join(stray)}, which {kind}s do not have: "
-        f"{'; '.join(wanted)}. Add the missing columns, drop or rename the others, or give a kind column"
-    )
-
-
-def _catalogue_frame(df, columns):
-    """``{catalogue name: column of df}``: the columns of ``df`` under their catalogue names.
-
-    Each catalogue name (and ``kind``) must name exactly one column: a name that two columns of
-    ``df`` share, or that a rename gives to a second column, is an error, as pandas would return
-    both columns (a frame) for it and every row would count twice.
-    """
-    columns = {} if columns is None else columns
-    if not isinstance(columns, dict):
-        raise TypeError(f"columns must be a dict {{catalogue name: column of df}}, got {type(columns).__name__}")
-    known = set(_CATALOGUE_NAMES) | {"kind", "id"}
-    labels = list(df.columns)
-    for name, label in columns.items():
-        if name not in known:
-            raise ValueError(f"columns: {name!r} is not a catalogue column; use one of {', '.join(sorted(known))}")
-        if labels.count(label) != 1:
-            found = "is not a column of df" if label not in labels else "names several columns of df"
-            raise ValueError(f"columns[{name!r}] = {label!r} {found}")
-    renamed = set(columns.values())
-    sources = {}
-    for position, label in enumerate(labels):
-        if label in renamed or label not in known:
-            continue
-        if label in sources:
-            raise ValueError(f"df has the column {label!r} twice: rename or drop one (each row would give two shapes)")
-        sources[label] = position
-    for name, label in columns.items():
-        if name in sources:
-            raise ValueError(
-                f"columns[{name!r}] = {label!r}, but df has a column {name!r} too: rename or drop one of them"
-            )
-        sources[name] = labels.index(label)
-    return {name: df.iloc[:, position] for name, position in sources.items()}
-
+CATALOGUE_COLUMNS = _formats.CATALOGUE_COLUMNS  # the columns of each kind (see table_from_dataframe)
 
 def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degrees: bool | None = None) -> Any:
     """Return a :class:`~collide2d.ShapeTable` of the rows of a pandas DataFrame, in row order.
@@ -1171,90 +1061,9 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
     ...
     ValueError: df has the column 'r' twice: rename or drop one (each row would give two shapes)
     """
+    from collide2d.table import _table_from_dataframe
+
     return _table_from_dataframe(df, columns, degrees)
-
-
-def _table_from_dataframe(df, columns, degrees):
-    """:func:`table_from_dataframe`, called by it and by ``ShapeTable.from_dataframe`` (so that a
-    warning names the caller of either)."""
-    from collide2d import _degrees
-    from collide2d.table import ShapeTable, _labels
-
-    if degrees is not None and not isinstance(degrees, (bool, np.bool_)):
-        raise TypeError(f"degrees must be True, False or None (not given), got {type(degrees).__name__}")
-    frame = _catalogue_frame(df, columns)
-    names = list(frame)
-    n = len(df)
-    if "kind" in frame:
-        kinds = np.asarray(frame["kind"], dtype=object).astype(str)
-        unknown = sorted(set(kinds.tolist()) - set(_CLASSES))
-        if unknown:
-            raise ValueError(f"df: unknown kind {unknown[0]!r}; use one of {', '.join(_CLASSES)}")
-        starts = np.concatenate([[0], np.flatnonzero(kinds[1:] != kinds[:-1]) + 1, [n]]) if n else np.zeros(1, dtype=np.int64)
-        runs = [(kinds[lo], lo, hi) for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist())]
-    else:
-        kind = _kind_of_columns(names)
-        runs = [(kind, 0, n)] if n else []
-    batches = []
-    angles = np.full(n, np.nan)  # the angles read, as given (degrees or radians), NaN for other kinds
-    notes = {}
-    for kind, lo, hi in runs:
-        batch = _run_batch(kind, frame, lo, hi, degrees)
-        batches.extend(batch if isinstance(batch, list) else [batch])
-        if kind in _ANGLE_OPTIONAL and "angle" in frame:
-            angles[lo:hi] = _numbers(frame["angle"], "angle", lo, hi)
-            _degrees.angle_note(notes, angles[lo:hi, None], ["angle"], np.arange(lo, hi), "df", row_word="row")
-    if degrees is None:
-        _degrees.warn_degrees(notes, "df", advice="pass degrees=True", stacklevel=4)
-    table = ShapeTable(batches)
-    table._frame = {"degrees": angles} if degrees else {}
-    if "id" in frame:
-        table._frame["id"] = frame["id"].array.copy()  # pandas' array: its dtype comes back too
-        table.ids = _labels(frame["id"].to_numpy(), n)
-    if not _is_default_index(df.index):
-        table._frame["index"] = df.index
-        if "id" not in frame:
-            table.ids = _labels(df.index.to_numpy(), n)
-    return table
-
-
-def _numbers(column, name, lo, hi):
-    """Rows ``lo:hi`` of a column as float64: only integer and float columns (``dtype.kind`` of
-    ``i``, ``u`` or ``f``, which pandas' nullable types share; a missing value becomes NaN)."""
-    kind = getattr(column.dtype, "kind", None)
-    if kind not in ("i", "u", "f"):
-        what = {"b": "booleans", "M": "dates", "m": "durations", "c": "complex numbers"}.get(kind, f"dtype {column.dtype}")
-        raise ValueError(
-            f"df: column {name} must hold numbers (an integer or float dtype), got {what}; "
-            "convert it first (for example with pandas.to_numeric)"
-        )
-    return column.iloc[lo:hi].to_numpy(dtype=np.float64, na_value=np.nan)
-
-
-def _run_batch(kind, frame, lo, hi, degrees):
-    """The batch of rows ``lo:hi``, all of ``kind``."""
-    needed = CATALOGUE_COLUMNS[kind]
-    missing = [c for c in needed if c not in frame and not (c == "angle" and kind in _ANGLE_OPTIONAL)]
-    if missing:
-        raise ValueError(f"df: rows {lo}.. are {kind}s and need the columns {', '.join(missing)}")
-    where = f"df rows {lo} to {hi - 1} ({kind})"
-    if kind == "polygon":
-        vertices = frame["vertices"].iloc[lo:hi].tolist()
-        try:  # the constructor validates the numbers (a string or a boolean is refused there)
-            if len({np.shape(v) for v in vertices}) == 1:  # equal vertex counts: one batch
-                return _shapes.Polygon(np.array(vertices))
-            return [_shapes.Polygon(v) for v in vertices]  # one by one
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"{where}: {error}") from None
-    values = {}
-    for name in needed:
-        values[name] = _numbers(frame[name], name, lo, hi) if name in frame else np.zeros(hi - lo)
-    if degrees and "angle" in values:
-        values["angle"] = np.radians(values["angle"])
-    try:
-        return _CLASSES[kind](*_shape_fields(kind, values))
-    except ValueError as error:
-        raise ValueError(f"{where}: {error}") from None
 
 
 def table_to_dataframe(table: Any, *, degrees: bool | None = None) -> Any:
@@ -1294,36 +1103,9 @@ def table_to_dataframe(table: Any, *, degrees: bool | None = None) -> Any:
     """
     from collide2d.table import ShapeTable
 
-    pandas = _formats.pandas_module()
+    _formats.pandas_module()  # first, as ever: without pandas, its ImportError before any other error
     table = table if isinstance(table, ShapeTable) else ShapeTable(table)
-    parts = []
-    for source in table._sources:
-        kind = _KIND_OF_CLASS[type(source)]
-        data: dict[str, Any] = {"kind": np.full(source.size, kind, dtype=object)}
-        if kind == "polygon":
-            data["vertices"] = [np.array(ring) for ring in _formats.polygon_rings(source)]
-        else:
-            flat = [np.reshape(source._fields[name], (source.size, -1)) for name in source._field_names]
-            for name, column in zip(CATALOGUE_COLUMNS[kind], np.concatenate(flat, axis=1).T):
-                data[name] = column
-        parts.append(pandas.DataFrame(data))
-    frame = table._frame
-    out = pandas.concat(parts, ignore_index=True) if parts else pandas.DataFrame({"kind": np.zeros(0, dtype=object)})
-    if degrees is None:
-        degrees = "degrees" in frame
-    if degrees and "angle" in out:
-        angle = out["angle"].to_numpy(dtype=np.float64, copy=True)
-        given = frame.get("degrees", np.full(len(angle), np.nan))
-        read = ~np.isnan(given)  # the degrees read, bit for bit
-        angle[read] = given[read]
-        other = ~read & ~np.isnan(angle)
-        angle[other] = [_formats.degrees_of(theta) for theta in angle[other].tolist()]
-        out["angle"] = angle
-    if "id" in frame:
-        out.insert(0, "id", frame["id"])
-    if "index" in frame:
-        out.index = frame["index"]
-    return out
+    return table.to_dataframe(degrees=degrees)
 
 
 def pair_measures_to_dataframe(measures: Any, pairs: ArrayLike | None = None, ids: ArrayLike | None = None) -> Any:
