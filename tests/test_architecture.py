@@ -46,3 +46,55 @@ def test_every_module_is_in_a_layer_of_the_import_contract():
 def test_every_layer_names_a_module_that_exists():
     stale = sorted(_layered_modules() - _package_modules())
     assert not stale, f"layers name modules that do not exist: {stale}"
+
+
+def test_no_import_is_exempt_from_the_contracts():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    exempt = {c["name"]: c["ignore_imports"] for c in config["contracts"] if c.get("ignore_imports")}
+    assert not exempt, f"imports exempt from the contracts (remove the import instead): {exempt}"
+
+
+def _cycles(graph):
+    """The strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.find_modules_directly_imported_by(child)))))
+                elif child in on_stack:
+                    low[module] = min(low[module], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[module])
+            if low[module] == index[module]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == module:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_cycles_counting_imports_inside_functions():
+    # the layers contract cannot see a cycle inside one layer (within _kernels, say); grimp's graph
+    # holds every import, module-level and function-level alike
+    grimp = pytest.importorskip("grimp")
+    cycles = _cycles(grimp.build_graph("collide2d", cache_dir=None))
+    assert not cycles, f"import cycles: {cycles}"

@@ -28,7 +28,7 @@ from conftest import build, random_fields, transform_fields
 
 import collide2d as c2
 from collide2d import _dispatch, overlay
-from collide2d._kernels import codes
+from collide2d._kernels import codes, expansion
 from collide2d._kernels.overlay import area_flat
 from collide2d._kernels.overlay import points_flat
 
@@ -485,8 +485,8 @@ def test_exact_orientation_signs_match_fractions(mode):
     # nearly collinear triples (a rounded point of a segment, ulp-perturbed), huge and tiny
     from fractions import Fraction
 
-    orient_exact = run(area_flat.orient_exact, mode)
-    line_side_exact = run(area_flat.line_side_exact, mode)
+    orient_exact = run(expansion.orient_exact, mode)
+    line_side_exact = run(expansion.line_side_exact, mode)
     rng = np.random.default_rng(13)
     for scale in (1.0, 1e-6, 1e6):
         for _ in range(200):

@@ -504,9 +504,10 @@ def test_direction_scalar_and_array_paths_bit_identical():
 
 def test_reduction_constants():
     from collide2d import _angles
+    from collide2d._kernels import angles
 
     mpmath.mp.dps = 60
-    split = mpmath.mpf(_angles.P1) + mpmath.mpf(_angles.P2) + mpmath.mpf(_angles.P2T)
+    split = mpmath.mpf(angles.P1) + mpmath.mpf(angles.P2) + mpmath.mpf(angles.P2T)
     assert abs(split - mpmath.pi / 2) < mpmath.mpf(2) ** -120
     mpmath.mp.dps = 450
     assert abs(mpmath.mpf(_angles.half_pi_fixed()) - mpmath.pi / 2 * mpmath.mpf(2) ** _angles._PI_BITS) <= 1

@@ -25,6 +25,10 @@ An angle θ (radians, float64) is stored as the direction ``(wx, wy)`` of the sh
 The stored direction is therefore within about one ulp of ``(cos θ, sin θ)`` for the float θ
 given, except for the quarter turns of step 2. ``angle + pi`` is a different float rotation and is *not* promised to store ``−w``.
 
+Below ``REDUCE_LIMIT`` the four steps are :func:`collide2d._kernels.angles.direction_reduced`, one
+function that Python runs for single shapes and Numba compiles for batches; this module adds the
+exact reduction beyond it and the array paths.
+
 References: W. J. Cody and W. Waite, *Software Manual for the Elementary Functions* (1980), ch. 8;
 M. H. Payne and R. N. Hanek, "Radian reduction for trigonometric functions", SIGNUM Newsl. 18
 (1983); fdlibm ``e_rem_pio2.c`` (Sun Microsystems, 1993); D. E. Knuth, TAOCP vol. 2, 4.2.2
@@ -37,23 +41,9 @@ import math
 
 import numpy as np
 
-# pi/2 = P1 + P2 + P2T + O(2e-37), fdlibm e_rem_pio2.c: pio2_1, pio2_2 (33 bits each), pio2_2t.
-P1 = float.fromhex("0x1.921fb544p+0")  # 1.57079632673412561417e+00
-P2 = float.fromhex("0x1.0b4611a6p-34")  # 6.07710050630396597660e-11
-P2T = float.fromhex("0x1.3198a2e037073p-69")  # 2.02226624879595063154e-21
-TWO_OVER_PI = 2.0 / math.pi
-REDUCE_LIMIT = 1.0e6  # |theta| below it: |k| < 2**20, so k*P1 and k*P2 are exact products
-SNAP = 2.0**-52  # |r| <= SNAP*|theta| (about one ulp of theta) is taken as an exact quarter turn
-QUARTER_TURN_LIMIT = 2.0**50 * math.pi  # ... while |theta| is below it (SNAP*|theta| < pi/4)
-# An angle below TURN_FLOOR is no turn: (1, 0), within 2**-100 of (cos θ, sin θ). A direction
-# given by the caller is stored exactly instead; collide2d._magnitude sends the rows whose
-# components differ by more than this to the exact predicates (a component of 1e-162 squared
-# underflows in the float kernels).
-TURN_FLOOR = 2.0**-100
+from collide2d._kernels.angles import QUARTER_C, QUARTER_S, REDUCE_LIMIT, SNAP, direction_reduced
 
-# Quarter-turn factors for k mod 4 = 0, 1, 2, 3: (wx, wy) = (C c + S s, -S c + C s).
-_C_TUPLE = (1.0, 0.0, -1.0, 0.0)
-_S_TUPLE = (0.0, -1.0, 0.0, 1.0)
+QUARTER_TURN_LIMIT = 2.0**50 * math.pi  # ... while |theta| is below it (SNAP*|theta| < pi/4)
 
 _PI_BITS = 1400  # covers |theta| up to 2**1024 with 2**-300 rad to spare
 _HALF_PI_FIXED: list[int] = []  # round(pi/2 * 2**_PI_BITS), computed on first use
@@ -96,40 +86,6 @@ def reduce_exact(theta):
     return hi, lo, k & 3
 
 
-def direction_reduced(theta):
-    """``(wx, wy)`` for one float ``theta`` with ``|theta| < REDUCE_LIMIT``, else ``(nan, nan)``.
-
-    Plain float arithmetic and ``math`` only: Python runs it for single shapes, and Numba
-    compiles the very same function for batches (``collide2d._kernels.construct``), so both
-    paths store the same bits.
-    """
-    if not -REDUCE_LIMIT < theta < REDUCE_LIMIT:
-        return math.nan, math.nan
-    k = math.floor(theta * TWO_OVER_PI + 0.5)  # the nearest integer (either one at a tie)
-    if k == 0.0:
-        if -TURN_FLOOR < theta < TURN_FLOOR:  # a turn below 2**-100 rad: none (see TURN_FLOOR)
-            return 1.0, 0.0
-        return math.cos(theta), math.sin(theta) + 0.0
-    r1 = theta - k * P1  # exact (see the module notes)
-    w = -(k * P2)  # exact
-    hi = r1 + w  # two-sum: hi + lo == r1 + w exactly
-    bb = hi - r1
-    lo = (r1 - (hi - bb)) + (w - bb)
-    lo = lo - k * P2T
-    s = hi + lo  # two-sum again, to renormalise
-    bb = s - hi
-    lo = (hi - (s - bb)) + (lo - bb)
-    hi = s
-    if abs(hi) <= SNAP * abs(theta):
-        hi = 0.0
-        lo = 0.0
-    quarter = int(k) & 3
-    c0, s0 = math.cos(hi), math.sin(hi)
-    c, s = c0 - s0 * lo, s0 + c0 * lo
-    cq, sq = _C_TUPLE[quarter], _S_TUPLE[quarter]
-    return cq * c + sq * s, -sq * c + cq * s
-
-
 def direction_scalar(theta):
     """``(wx, wy)`` for any finite Python float ``theta``."""
     if -REDUCE_LIMIT < theta < REDUCE_LIMIT:
@@ -139,7 +95,7 @@ def direction_scalar(theta):
         hi = lo = 0.0
     c0, s0 = math.cos(hi), math.sin(hi)
     c, s = c0 - s0 * lo, s0 + c0 * lo
-    cq, sq = _C_TUPLE[quarter], _S_TUPLE[quarter]
+    cq, sq = QUARTER_C[quarter], QUARTER_S[quarter]
     return cq * c + sq * s, -sq * c + cq * s
 
 

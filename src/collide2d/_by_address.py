@@ -21,11 +21,14 @@ The kernel must already be compiled for the argument types the loop passes; :fun
 compiles it, as a call from Python would, and returns the address. Without compilation
 (``NUMBA_DISABLE_JIT=1``, or a loop's ``py_func``) :func:`call_at` simply calls the kernel, and
 the address is 0.
+
+The gate of all the compile shortcuts, :func:`compile_shortcuts`, lives here too.
 """
 
 from __future__ import annotations
 
 import operator
+import os
 import threading
 
 import numba
@@ -54,6 +57,36 @@ def _row_type(table_type):
         return context.resolve_function_type(operator.getitem, (table_type, types.int64), {}).return_type
 
 
+# The compile-time shortcuts (collide2d._jit's pipeline, typing memo and cache class, and the
+# calls by address here) reach into Numba's internals; they were written and tested against these
+# Numba releases. On any other release the kernels compile the plain way: the same machine code, a
+# slower first run. The gate lives here, in the lowest module, so that _jit asks it and nothing
+# here imports _jit.
+_SHORTCUT_RELEASES = ((0, 68),)
+
+
+def compile_shortcuts():
+    """True when the first-run compile shortcuts apply to this Numba release (see above);
+    ``COLLIDE2D_COMPILE_SHORTCUTS=0`` turns them off."""
+    if os.environ.get("COLLIDE2D_COMPILE_SHORTCUTS", "1") == "0":
+        return False
+    try:
+        release = tuple(int(part) for part in numba.__version__.split(".")[:2])
+    except ValueError:
+        return False
+    if release not in _SHORTCUT_RELEASES:
+        return False
+    from numba.core import base, ir, typed_passes, untyped_passes
+    from numba.core.codegen import JITCodeLibrary
+    from numba.np.ufunc import array_exprs
+
+    needed = ("_finalize_final_module", "_finalize_dynamic_globals", "_verify_declare_only_symbols",
+              "_optimize_final_module", "get_pointer_to_function")
+    return (all(hasattr(JITCodeLibrary, name) for name in needed) and hasattr(base, "_has_loc")
+            and hasattr(untyped_passes, "InlineClosureLikes") and hasattr(typed_passes, "NopythonRewrites")
+            and hasattr(array_exprs, "_is_ufunc") and hasattr(ir.Inst, "_rec_list_vars"))
+
+
 def _calls_by_address():
     """Whether loops call kernels at their address: on the Numba releases that the compile
     shortcuts were checked against (the calling convention used here is Numba's own, not a
@@ -61,9 +94,7 @@ def _calls_by_address():
     are linked into the loops as plain calls."""
     global _by_address_ok
     if _by_address_ok is None:
-        from collide2d._jit import compile_shortcuts
-
-        _by_address_ok = compile_shortcuts(numba)
+        _by_address_ok = compile_shortcuts()
     return _by_address_ok
 
 

@@ -302,7 +302,7 @@ def contact_values(a, b):
             r = kernel(first._params, first._verts, second._params, second._verts)  # 9 Python floats
         else:  # extreme magnitudes: computed on the pair scaled by a power of two
             r = _magnitude.contact_row(kernel, first._kind, first._params, first._verts,
-                                       second._kind, second._params, second._verts)
+                                       second._kind, second._params, second._verts, pair_kernel)
         if swapped:
             return (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
         return r
@@ -330,7 +330,7 @@ def separation_values(a, b):
     if first._params.ndim == 1 and second._params.ndim == 1:
         if not _magnitude.shapes_tame(first, second):  # extreme magnitudes: computed on the scaled pair
             return _magnitude.contact_row(kernel, first._kind, first._params, first._verts,
-                                          second._kind, second._params, second._verts)[0]
+                                          second._kind, second._params, second._verts, pair_kernel)[0]
         return kernel(first._params, first._verts, second._params, second._verts)[0]
     shape, index_a, index_b = broadcast_indices(first, second)
     out = np.empty(index_a.shape[0])
@@ -355,7 +355,7 @@ def _measure_rows(loop, kernel, first, second, index_a, index_b, out, width):
         out[tame] = part
     for k in np.flatnonzero(wild):
         r = _magnitude.contact_row(kernel, first._kind, params_a[index_a[k]], first._verts,
-                                   second._kind, params_b[index_b[k]], second._verts)
+                                   second._kind, params_b[index_b[k]], second._verts, pair_kernel)
         out[k] = r if width == 9 else r[0]
 
 
@@ -650,7 +650,7 @@ def overlap_area_values(a, b):
     if not first.shape and not second.shape:
         if not _magnitude.shapes_tame(first, second):  # extreme magnitudes: scaled pair
             return _magnitude.area_row(kernel, first._kind, first._params, first._verts,
-                                       second._kind, second._params, second._verts, relation)
+                                       second._kind, second._params, second._verts, relation, pair_kernel)
         return float(kernel(first._params, first._verts, second._params, second._verts, relation))
     shape, index_a, index_b = broadcast_indices(first, second)
     relation = np.ascontiguousarray(relation, dtype=np.int8).ravel()
@@ -668,7 +668,8 @@ def overlap_area_values(a, b):
             out[tame] = part
             for k in np.flatnonzero(wild):
                 out[k] = _magnitude.area_row(kernel, first._kind, params_a[index_a[k]], first._verts,
-                                             second._kind, params_b[index_b[k]], second._verts, int(relation[k]))
+                                             second._kind, params_b[index_b[k]], second._verts, int(relation[k]),
+                                             pair_kernel)
     return out.reshape(shape)
 
 

@@ -85,8 +85,7 @@ def kernel_cache_dir(numba):
     if _cache_dir is None:
         digest = hashlib.sha1()
         here = pathlib.Path(__file__)
-        # _angles.py holds the one kernel compiled from outside _kernels/ (the angle reduction)
-        for path in sorted(here.with_name("_kernels").rglob("*.py")) + [here.with_name("_angles.py")]:
+        for path in sorted(here.with_name("_kernels").rglob("*.py")):
             digest.update(path.relative_to(here.parent).as_posix().encode())
             digest.update(path.read_bytes())
         base = numba.config.CACHE_DIR or os.path.join(
@@ -161,7 +160,9 @@ def _get_dispatcher_class(numba):
             from numba.core.compiler_lock import global_compiler_lock
             from numba.core.registry import CPUDispatcher
 
-            pipeline = _make_pipeline_class() if compile_shortcuts(numba) else None
+            from collide2d._by_address import compile_shortcuts
+
+            pipeline = _make_pipeline_class() if compile_shortcuts() else None
             if pipeline is None:
                 from numba.core.compiler import Compiler as pipeline
             else:
@@ -461,31 +462,7 @@ class _InnerKey:
 
 
 # The compile-time shortcuts below (_make_pipeline_class, _install_typing_memo) reach into
-# Numba's internals; they were written and tested against these Numba releases. On any other
-# release the kernels compile the plain way: the same machine code, a slower first run.
-_SHORTCUT_RELEASES = ((0, 68),)
-
-
-def compile_shortcuts(numba):
-    """True when the first-run compile shortcuts apply to this Numba release (see above);
-    ``COLLIDE2D_COMPILE_SHORTCUTS=0`` turns them off."""
-    if os.environ.get("COLLIDE2D_COMPILE_SHORTCUTS", "1") == "0":
-        return False
-    try:
-        release = tuple(int(part) for part in numba.__version__.split(".")[:2])
-    except ValueError:
-        return False
-    if release not in _SHORTCUT_RELEASES:
-        return False
-    from numba.core import base, ir, typed_passes, untyped_passes
-    from numba.core.codegen import JITCodeLibrary
-    from numba.np.ufunc import array_exprs
-
-    needed = ("_finalize_final_module", "_finalize_dynamic_globals", "_verify_declare_only_symbols",
-              "_optimize_final_module", "get_pointer_to_function")
-    return (all(hasattr(JITCodeLibrary, name) for name in needed) and hasattr(base, "_has_loc")
-            and hasattr(untyped_passes, "InlineClosureLikes") and hasattr(typed_passes, "NopythonRewrites")
-            and hasattr(array_exprs, "_is_ufunc") and hasattr(ir.Inst, "_rec_list_vars"))
+# Numba's internals: they apply only where collide2d._by_address.compile_shortcuts says so.
 
 
 # The rewrites that Numba registers to run after type inference, by class name: _may_rewrite knows
@@ -651,7 +628,9 @@ def _kernel_cache_class(numba):
     dispatcher a cache directory, so this subclasses the classes of ``numba.core.caching``:
     only on the releases the compile shortcuts were checked against.
     """
-    if not compile_shortcuts(numba):
+    from collide2d._by_address import compile_shortcuts
+
+    if not compile_shortcuts():
         return None
     from numba.core import caching
 

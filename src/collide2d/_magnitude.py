@@ -307,8 +307,12 @@ def _scaled_contact(kernel, kind_a, pa, va, kind_b, pb, vb):
     return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k)), k)
 
 
-def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb):
+def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb, pair_kernel):
     """The contact 9-tuple of one pair at extreme magnitudes.
+
+    ``pair_kernel`` is the glue's kernel lookup (:func:`collide2d._dispatch.pair_kernel`), passed
+    in, not imported, so that this rung never imports the glue above it: case 3 below needs the
+    contact kernel of a point stand-in and the other shape.
 
     1. When a power of two centres the pair's numbers in the tame interval, the kernel runs on the
        scaled pair.
@@ -322,8 +326,6 @@ def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb):
        shape moved).
     4. Else (a harmless offset far below the sizes) the largest number is scaled to about 1.
     """
-    from collide2d import _dispatch
-
     if pair_shift(kind_a, pa, va, kind_b, pb, vb)[1]:
         return _scaled_contact(kernel, kind_a, pa, va, kind_b, pb, vb)
     tx, ty = _reference(kind_a, pa, va)
@@ -348,7 +350,7 @@ def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb):
     qb = _reference(kind_b, pb, vb)
     first = ("point", np.array(qa), empty) if small_a else (kind_a, pa, va)
     second = ("point", np.array(qb), empty) if small_b else (kind_b, pb, vb)
-    _, proxy_kernel, swapped = _dispatch.pair_kernel("contact", first[0], second[0])
+    _, proxy_kernel, swapped = pair_kernel("contact", first[0], second[0])
     if swapped:
         r = _scaled_contact(proxy_kernel, *second, *first)
         r = (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
@@ -393,13 +395,14 @@ def _row_area(kind, row, verts):
 _TINY = 5e-324  # the smallest positive float
 
 
-def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
+def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, pair_kernel):
     """Overlap area of one pair, computed on the scaled pair and scaled back (by ``4**-k``).
 
     Nested pairs take the inner shape's area directly (the intersection is the inner shape):
     with sizes 2**1000 apart no single scaling suits both shapes. An overlapping pair whose
     scaled area underflowed to 0 reports the smallest positive float, so that the area is 0
     exactly when the interiors do not meet (as the separation's sign in ``measurement``).
+    ``pair_kernel``: the glue's kernel lookup, passed in (see :func:`contact_row`).
     """
     from collide2d._kernels import codes
 
@@ -411,7 +414,7 @@ def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
         return _row_area(kind_b, pb, vb)
     k, centred = pair_shift(kind_a, pa, va, kind_b, pb, vb)
     if not centred:
-        local = _local_area(kind_a, pa, va, kind_b, pb, vb)
+        local = _local_area(kind_a, pa, va, kind_b, pb, vb, pair_kernel)
         if local is not None:
             return local if local > 0.0 else _TINY
         # The overlap lies within the smaller shape: scale it to about 1, so that its lengths keep
@@ -430,7 +433,7 @@ def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
 _FLAT_CURVATURE = 2.0**60
 
 
-def _local_area(kind_a, pa, va, kind_b, pb, vb):
+def _local_area(kind_a, pa, va, kind_b, pb, vb, pair_kernel):
     """Overlap area of a small ellipse with a far larger shape, in coordinates relative to the
     ellipse's centre, or None when the pair is not of that kind.
 
@@ -480,7 +483,6 @@ def _local_area(kind_a, pa, va, kind_b, pb, vb):
             return 0.0
     if len(square) < 3:
         return 0.0
-    from collide2d._dispatch import pair_kernel
     from collide2d._kernels import codes
 
     kernel = pair_kernel("area", "ellipse", "polygon")[1]

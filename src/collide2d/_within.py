@@ -86,7 +86,8 @@ def separation_rows(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb
         loop(params_a, verts_a, np.ascontiguousarray(ia[go]), params_b, verts_b, np.ascontiguousarray(jb[go]), part)
         out[go] = part
     for k in np.flatnonzero(wild).tolist():
-        out[k] = _magnitude.contact_row(kernel, kind_a, params_a[ia[k]], verts_a, kind_b, params_b[jb[k]], verts_b)[0]
+        out[k] = _magnitude.contact_row(kernel, kind_a, params_a[ia[k]], verts_a, kind_b, params_b[jb[k]], verts_b,
+                                        _dispatch.pair_kernel)[0]
     return out
 
 
@@ -196,7 +197,7 @@ def _gap_direction(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     if _magnitude.table_tame(first[0], row_1[None], first[2])[0] and _magnitude.table_tame(second[0], row_2[None], second[2])[0]:
         r = kernel(row_1, first[2], row_2, second[2])
     else:
-        r = _magnitude.contact_row(kernel, first[0], row_1, first[2], second[0], row_2, second[2])
+        r = _magnitude.contact_row(kernel, first[0], row_1, first[2], second[0], row_2, second[2], _dispatch.pair_kernel)
     nx, ny = (-r[1], -r[2]) if swapped else (r[1], r[2])
     for kind, row in ((kind_a, row_a), (kind_b, row_b)):
         if kind == "line":  # a line's support is finite only along its normal

@@ -29,7 +29,7 @@ from typing import Any, Literal, NamedTuple, Union, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _dispatch, _jit, _pairs, _within, predicates
+from collide2d import _dispatch, _formats, _jit, _pairs, _within, predicates
 from collide2d._kernels.codes import DISJOINT
 from collide2d._pairs import pair_batches, shifted_rows
 from collide2d._validate import as_float_array, check_option, check_range
@@ -1578,9 +1578,7 @@ class PairMeasures(NamedTuple):
            a  b     relation  separation  overlap_area
         0  p  q  OVERLAPPING        -0.5      0.453312
         """
-        from collide2d import convert
-
-        return convert.pair_measures_to_dataframe(self, pairs, ids)
+        return _formats.pair_measures_frame(self, pairs, ids, predicates.Relation)
 
 
 _REGION_KINDS = ("ellipse", "polygon")

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from collide2d import _angles
+from collide2d import _formats
 from collide2d import shapes as _shapes
 from collide2d._validate import is_real_scalar
 
@@ -60,70 +60,7 @@ __all__ = [
     "to_shapely",
 ]
 
-DEFAULT_RELATIVE_TOLERANCE = 1e-3  # of the larger radius, when no tolerance is given
-_SMALLEST_RELATIVE_TOLERANCE = 1e-12  # below it the float rounding of the vertices dominates
-
-
-# -- outlines of curved shapes ----------------------------------------------------------------------
-
-
-def _vertex_count(tolerance, radius):
-    """Vertices of an inscribed polygon, equally spaced in the ellipse's parameter, within
-    ``tolerance`` of an ellipse whose larger radius is ``radius``.
-
-    The ellipse is the image of the unit circle under a linear map of norm ``radius``; a chord
-    of the circle spanning the angle ``h`` is within ``1 - cos(h / 2) = 2 sin(h / 4)**2`` of its
-    arc (and the arc within that of the chord, point by point along the radius), so the image
-    chord and arc are within ``radius * 2 sin(h / 4)**2`` of each other (Hausdorff distance).
-    """
-    ratio = np.minimum(tolerance / radius, 2.0)
-    count = np.ceil(math.pi / (2.0 * np.arcsin(np.sqrt(ratio / 2.0))))
-    return int(max(np.max(count, initial=0.0), 4.0))
-
-
-def _ellipse_outline(shape, tolerance):
-    """Vertices ``batch + (n, 2)`` of the inscribed polygon of ellipse rows, counter-clockwise."""
-    params = shape._params
-    radius = np.maximum(params[..., 2], params[..., 3])
-    if tolerance is None:
-        tolerance = DEFAULT_RELATIVE_TOLERANCE * radius
-    else:
-        tolerance = np.asarray(tolerance, dtype=np.float64)
-        if tolerance.ndim or not (tolerance > 0 and np.isfinite(tolerance)):
-            raise ValueError(f"tolerance must be a positive finite number, got {tolerance}")
-        if np.any(tolerance < _SMALLEST_RELATIVE_TOLERANCE * radius):
-            raise ValueError(
-                f"tolerance must be at least {_SMALLEST_RELATIVE_TOLERANCE:g} times the larger radius "
-                f"(about two million vertices), got {float(tolerance)!r} for a radius of {float(np.max(radius))!r}"
-            )
-    n = _vertex_count(tolerance, radius)
-    t = 2.0 * math.pi * np.arange(n) / n
-    cx, cy, a, b, wx, wy = (params[..., k, None] for k in range(6))
-    norm = np.hypot(wx, wy)
-    ux, uy = wx / norm, wy / norm
-    along, across = a * np.cos(t), b * np.sin(t)
-    return np.stack([cx + along * ux - across * uy, cy + along * uy + across * ux], axis=-1)
-
-
-def _polygon_rings(shape):
-    """The stored vertices of each polygon row (a list, C order), counter-clockwise."""
-    rows = shape._params.reshape(-1, 2).astype(np.int64)
-    return [shape._verts[offset : offset + count] for offset, count in rows.tolist()]
-
-
-def _flat_coordinates(shape, tolerance):
-    """``(kind, coordinates)``: ``coordinates`` a list (C order) of vertex arrays ``(k, 2)``."""
-    kind = shape._kind
-    if kind == "line":
-        raise ValueError("shape is a Line, which is infinite: clip it to a Segment first")
-    if kind == "point":
-        return kind, list(shape._params.reshape(-1, 1, 2))
-    if kind == "segment":
-        return kind, list(shape._params.reshape(-1, 2, 2))
-    if kind == "ellipse":
-        outline = _ellipse_outline(shape, tolerance)
-        return "polygon", list(outline.reshape((-1,) + outline.shape[-2:]))
-    return kind, _polygon_rings(shape)
+DEFAULT_RELATIVE_TOLERANCE = _formats.DEFAULT_RELATIVE_TOLERANCE  # of the larger radius (see to_shapely)
 
 
 def _check_shape(shape):
@@ -178,7 +115,7 @@ def to_shapely(shape: _shapes.Shape, *, tolerance: float | None = None) -> Any:
     import shapely
 
     _check_shape(shape)
-    kind, coordinates = _flat_coordinates(shape, tolerance)
+    kind, coordinates = _formats.flat_coordinates(shape, tolerance)
     if kind == "point":
         out = shapely.points(np.reshape(coordinates, (-1, 2)))
     elif kind == "segment":
@@ -220,19 +157,7 @@ def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> di
     (((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)),)
     """
     _check_shape(shape)
-    kind, coordinates = _flat_coordinates(shape, tolerance)
-    geometries = []
-    for ring in coordinates:
-        points = tuple(map(tuple, ring.tolist()))
-        if kind == "point":
-            geometries.append({"type": "Point", "coordinates": points[0]})
-        elif kind == "segment":
-            geometries.append({"type": "LineString", "coordinates": points})
-        else:
-            geometries.append({"type": "Polygon", "coordinates": (points + points[:1],)})
-    if not shape.shape:
-        return geometries[0]
-    return {"type": "GeometryCollection", "geometries": geometries}
+    return _formats.geo_mapping(shape, tolerance)
 
 
 def from_shapely(geometry: Any) -> Any:
@@ -386,14 +311,9 @@ def _geometry_array(geometry):
         if getattr(geometry, "ndim", None) != 1:
             raise TypeError(f"geometry is a {type(geometry).__name__}: pass its geometry column (a Series)")
         index = geometry.index
-        labels = None if _is_default_index(index) else index
+        labels = None if _formats.is_default_index(index) else index
         return np.asarray(geometry.to_numpy(), dtype=object).reshape(-1), labels
     return None
-
-
-def _is_default_index(index):
-    """True for pandas' default index, ``0 .. n-1`` (positions and labels agree)."""
-    return type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1 and index.name is None
 
 
 def _position_name(shape, flat, labels):
@@ -616,7 +536,7 @@ def _patch_degrees(theta, wx, wy):
     """The angle ``theta`` (radians) in degrees that :func:`from_patch` reads back as ``theta``
     when there is one; else ``math.degrees(theta)`` (within a few ulps of ``theta`` once converted
     back) while ``theta`` is moderate, and the degrees of the direction ``(wx, wy)`` beyond."""
-    degrees = _degrees(theta)
+    degrees = _formats.degrees_of(theta)
     if math.radians(degrees) == theta or abs(theta) <= _PATCH_TURNS_MAX:
         return degrees
     return math.degrees(math.atan2(wy, wx))
@@ -814,47 +734,6 @@ def _flat_items(shape):
 # -- OpenCV -----------------------------------------------------------------------------------------
 
 
-def _real(value, name):
-    """``value`` as a float when it is a real number: Python's or NumPy's (or a 0-d integer or
-    float array), not a bool and not a string, both of which ``float()`` would read."""
-    if not (is_real_scalar(value) or (isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf")):
-        raise TypeError(f"{name} must be a real number (not a bool or a string), got {type(value).__name__}")
-    try:
-        return float(value)
-    except OverflowError:  # an integer or a fraction beyond the float range
-        raise ValueError(f"{name} must be finite, got a number too large for a float") from None
-
-
-_OPENCV_PARTS = ("cx", "cy", "width", "height", "angle")
-
-
-def _opencv_rects(rotated_rect):
-    """``(centers, full sizes, angles in degrees)`` of one RotatedRect (tuples of floats) or of a
-    sequence of them (arrays)."""
-    try:
-        (cx, cy), (w, h), angle = rotated_rect
-    except (TypeError, ValueError):
-        pass
-    else:
-        cx, cy, w, h, angle = (_real(v, f"rotated_rect: {part}") for v, part in zip((cx, cy, w, h, angle), _OPENCV_PARTS))
-        return (cx, cy), (w, h), angle
-    try:
-        rects = [(cx, cy, w, h, angle) for (cx, cy), (w, h), angle in rotated_rect]
-    except (TypeError, ValueError):
-        raise TypeError(
-            "rotated_rect must be OpenCV's ((cx, cy), (width, height), angle_degrees) or a sequence of them"
-        ) from None
-    rows = [[_real(v, f"rotated_rect[{k}]: {part}") for v, part in zip(rect, _OPENCV_PARTS)] for k, rect in enumerate(rects)]
-    array = np.array(rows, dtype=np.float64).reshape(-1, 5)
-    return array[:, 0:2], array[:, 2:4], array[:, 4]
-
-
-def _halves_and_radians(sizes, degrees):
-    if type(sizes) is tuple:
-        return (0.5 * sizes[0], 0.5 * sizes[1]), math.radians(degrees)
-    return 0.5 * sizes, np.radians(degrees)
-
-
 def ellipse_from_opencv(rotated_rect: Any) -> _shapes.Ellipse:
     """Return the ellipse of OpenCV's ``((cx, cy), (width, height), angle)`` (what
     ``cv2.fitEllipse`` returns and ``cv2.ellipse`` draws).
@@ -891,12 +770,7 @@ def ellipse_from_opencv(rotated_rect: Any) -> _shapes.Ellipse:
     >>> e.to_opencv()
     ((320.0, 240.0), (100.0, 40.0), 90.0)
     """
-    center, sizes, degrees = _opencv_rects(rotated_rect)
-    radii, angle = _halves_and_radians(sizes, degrees)
-    try:
-        return _shapes.Ellipse(center, radii, angle)
-    except ValueError as error:
-        raise ValueError(f"rotated_rect: {error} (radii are half the width and height)") from None
+    return _shapes.Ellipse.from_opencv(rotated_rect)
 
 
 def rotated_box_from_opencv(rotated_rect: Any) -> _shapes.RotatedBox:
@@ -923,12 +797,7 @@ def rotated_box_from_opencv(rotated_rect: Any) -> _shapes.RotatedBox:
     >>> box.corners.tolist()
     [[11.0, 8.0], [11.0, 12.0], [9.0, 12.0], [9.0, 8.0]]
     """
-    center, sizes, degrees = _opencv_rects(rotated_rect)
-    half_size, angle = _halves_and_radians(sizes, degrees)
-    try:
-        return _shapes.RotatedBox(center, half_size, angle)
-    except ValueError as error:
-        raise ValueError(f"rotated_rect: {error} (half_size is half the width and height)") from None
+    return _shapes.RotatedBox.from_opencv(rotated_rect)
 
 
 def to_opencv(shape: _shapes.Shape) -> Any:
@@ -961,80 +830,12 @@ def to_opencv(shape: _shapes.Shape) -> Any:
     ((320.0, 240.0), (100.0, 40.0), 30.0)
     """
     _check_shape(shape)
-    if isinstance(shape, _shapes.Circle):
-        half, angle = np.stack([shape._fields["radius"]] * 2, axis=-1), np.zeros(shape.shape)
-    elif isinstance(shape, _shapes.Ellipse):
-        half, angle = shape._fields["radii"], shape._fields["angle"]
-    elif isinstance(shape, _shapes.RotatedBox):
-        half, angle = shape._fields["half_size"], shape._fields["angle"]
-    else:
+    if not isinstance(shape, (_shapes.Circle, _shapes.Ellipse, _shapes.RotatedBox)):
         raise TypeError(f"shape must be an Ellipse, Circle or RotatedBox, got {type(shape).__name__}")
-    center = np.reshape(shape._fields["center"], (-1, 2)).tolist()
-    sizes = (2.0 * np.reshape(half, (-1, 2))).tolist()
-    degrees = [_degrees(theta) for theta in np.reshape(angle, -1).tolist()]
-    rects = [((c[0], c[1]), (s[0], s[1]), d) for c, s, d in zip(center, sizes, degrees)]
-    return rects if shape.shape else rects[0]
-
-
-_DEGREE_SEARCH = 8  # floats tried on each side of math.degrees(theta): twice the bound of _degrees' notes
-
-
-def _degrees(theta):
-    """The angle ``theta`` (radians, a float) in degrees, exact for a round trip.
-
-    Degrees ``d`` become radians as ``math.radians(d)``, the product ``d * fl(pi/180)`` rounded
-    to the nearest float (``np.radians`` is the same product). ``math.degrees(theta)`` need not
-    give ``d`` back (``math.degrees(math.radians(30.0))`` is ``29.999999999999996``). The floats
-    ``d`` with ``math.radians(d) == theta`` (with its sign, for zero) form a run of consecutive
-    floats: one float, or two when the product's rounding merges neighbours, or none when no
-    degree value gives ``theta``. They lie within about four ulps of ``math.degrees(theta)``
-    (each of ``fl(pi/180)``, ``fl(180/pi)`` and the two products is within half an ulp), so the
-    floats within ``_DEGREE_SEARCH`` ulps on each side are tried. Of those in the run, the one with
-    the shortest ``repr`` is returned (a whole or short decimal degree, as a user writes it; at
-    most one of two neighbouring floats has 15 or fewer significant digits), the nearest to
-    ``math.degrees(theta)`` on a tie; with none, ``math.degrees(theta)``. An angle whose degrees
-    overflow (above 3.1e306 rad) gives the degrees of its stored direction instead.
-    """
-    estimate = math.degrees(theta)
-    if not math.isfinite(estimate):  # |theta| beyond 3.1e306 rad: the direction's angle, in (-180, 180]
-        wx, wy = _angles.direction_scalar(theta)  # the direction stored for theta (exact reduction)
-        return math.degrees(math.atan2(wy, wx))
-    sign = math.copysign(1.0, theta)
-    candidates = [estimate]  # itself, then outwards (nextafter steps over one of 0.0 and -0.0)
-    for toward in (-math.inf, math.inf):
-        candidate = estimate
-        for _ in range(_DEGREE_SEARCH):
-            candidate = math.nextafter(candidate, toward)
-            candidates.append(candidate)
-    best = None
-    for candidate in candidates:
-        if math.radians(candidate) == theta and math.copysign(1.0, candidate) == sign:
-            key = (len(repr(candidate)), abs(candidate - estimate))
-            if best is None or key < best[0]:
-                best = (key, candidate)
-    return estimate if best is None else best[1]
+    return shape.to_opencv()
 
 
 # -- astropy regions and scikit-image --------------------------------------------------------------
-
-
-def _pixel_region(region, expected, method):
-    name = type(region).__name__
-    if name.endswith("SkyRegion"):
-        raise TypeError(f"region is a {name}: convert it to pixels first, region.to_pixel(wcs), then call {method}")
-    if name not in expected:
-        raise TypeError(f"region must be a {' or '.join(expected)} (astropy regions), got {name}")
-    return (float(region.center.x), float(region.center.y))
-
-
-def _radians(angle, name):
-    """An angle as radians: an astropy ``Quantity`` in any angular unit, or a number in degrees."""
-    if hasattr(angle, "to_value"):
-        return float(angle.to_value("rad"))
-    try:
-        return math.radians(float(angle))
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an astropy Quantity or a number of degrees, got {type(angle).__name__}") from None
 
 
 def ellipse_from_astropy(region: Any) -> _shapes.Ellipse | _shapes.Circle:
@@ -1064,11 +865,7 @@ def ellipse_from_astropy(region: Any) -> _shapes.Ellipse | _shapes.Circle:
     >>> e.radii.tolist(), e.direction.tolist()
     ([3.0, 1.0], [0.0, 1.0])
     """
-    center = _pixel_region(region, ("EllipsePixelRegion", "CirclePixelRegion"), "Ellipse.from_astropy")
-    if type(region).__name__ == "CirclePixelRegion":
-        return _shapes.Circle(center, float(region.radius))
-    radii = (0.5 * float(region.width), 0.5 * float(region.height))
-    return _shapes.Ellipse(center, radii, _radians(region.angle, "region.angle"))
+    return _shapes.Ellipse.from_astropy(region)
 
 
 def rotated_box_from_astropy(region: Any) -> _shapes.RotatedBox:
@@ -1093,9 +890,7 @@ def rotated_box_from_astropy(region: Any) -> _shapes.RotatedBox:
     >>> c2.RotatedBox.from_astropy(RectanglePixelRegion(PixCoord(0, 0), 4, 2, angle=0 * u.deg))
     RotatedBox(center=(0.0, 0.0), half_size=(2.0, 1.0), angle=0.0)
     """
-    center = _pixel_region(region, ("RectanglePixelRegion",), "RotatedBox.from_astropy")
-    half_size = (0.5 * float(region.width), 0.5 * float(region.height))
-    return _shapes.RotatedBox(center, half_size, _radians(region.angle, "region.angle"))
+    return _shapes.RotatedBox.from_astropy(region)
 
 
 def ellipse_from_skimage(model: Any) -> _shapes.Ellipse:
@@ -1130,18 +925,7 @@ def ellipse_from_skimage(model: Any) -> _shapes.Ellipse:
     >>> c2.Ellipse.from_skimage((1.0, 2.0, 4.0, 2.0, 0.5))
     Ellipse(center=(1.0, 2.0), radii=(4.0, 2.0), angle=0.5)
     """
-    if hasattr(model, "axis_lengths"):
-        values = (*np.ravel(model.center), *np.ravel(model.axis_lengths), model.theta)
-    elif hasattr(model, "params") and type(model).__name__ == "EllipseModel":
-        values = model.params
-    else:
-        values = model
-    try:
-        xc, yc, a, b, theta = values
-    except (TypeError, ValueError):
-        raise TypeError("model must be an EllipseModel or its params (xc, yc, a, b, theta)") from None
-    xc, yc, a, b, theta = (_real(v, f"model: {name}") for v, name in zip((xc, yc, a, b, theta), ("xc", "yc", "a", "b", "theta")))
-    return _shapes.Ellipse((xc, yc), (a, b), theta)
+    return _shapes.Ellipse.from_skimage(model)
 
 
 # -- pygame -----------------------------------------------------------------------------------------
@@ -1182,141 +966,12 @@ def box_from_pygame(rect: Any, *, height: float | None = None) -> _shapes.Box:
     >>> c2.Box.from_pygame((10, 20, 30, 40), height=480)
     Box(min=(10.0, 420.0), max=(40.0, 460.0))
     """
-    try:
-        values = (rect.x, rect.y, rect.w, rect.h) if hasattr(rect, "w") else tuple(rect)
-        x, y, w, h = values
-    except (TypeError, ValueError):
-        raise TypeError(f"rect must be a pygame Rect or (x, y, w, h), got {type(rect).__name__}") from None
-    x, y, w, h = (_real(v, f"rect: {name}") for v, name in zip(values, ("x", "y", "w", "h")))
-    if not (w > 0 and h > 0):
-        raise ValueError(f"rect must have a positive width and height, got w={w!r}, h={h!r}")
-    if height is None:
-        return _shapes.Box((x, y), (x + w, y + h))
-    screen = _real(height, "height")
-    if not (0 < screen < math.inf):
-        raise ValueError(f"height (the screen's) must be positive and finite, got {screen!r}")
-    return _shapes.Box((x, screen - y - h), (x + w, screen - y))
+    return _shapes.Box.from_pygame(rect, height=height)
 
 
 # -- pandas -----------------------------------------------------------------------------------------
 
-# Catalogue columns of each kind, in the order of the constructor's fields (vectors as two columns).
-CATALOGUE_COLUMNS = {
-    "ellipse": ("x", "y", "rx", "ry", "angle"),
-    "circle": ("x", "y", "r"),
-    "box": ("xmin", "ymin", "xmax", "ymax"),
-    "rotated_box": ("x", "y", "hx", "hy", "angle"),
-    "segment": ("x0", "y0", "x1", "y1"),
-    "line": ("x", "y", "dx", "dy"),
-    "point": ("x", "y"),
-    "polygon": ("vertices",),
-}
-_CLASSES = {
-    "ellipse": _shapes.Ellipse,
-    "circle": _shapes.Circle,
-    "box": _shapes.Box,
-    "rotated_box": _shapes.RotatedBox,
-    "segment": _shapes.Segment,
-    "line": _shapes.Line,
-    "point": _shapes.Point,
-    "polygon": _shapes.Polygon,
-}
-_KIND_OF_CLASS = {cls: kind for kind, cls in _CLASSES.items()}
-_DETECT_ORDER = ("ellipse", "rotated_box", "circle", "box", "segment", "line", "point")
-_ANGLE_OPTIONAL = ("ellipse", "rotated_box")
-_CATALOGUE_NAMES = tuple(dict.fromkeys(c for columns in CATALOGUE_COLUMNS.values() for c in columns))  # in order, once each
-
-
-def _pandas():
-    try:
-        import pandas
-    except ImportError:
-        raise ImportError("this needs pandas: pip install pandas") from None
-    return pandas
-
-
-def _shape_fields(kind, values):
-    """Constructor arguments of ``kind`` from a dict of column arrays (catalogue names)."""
-    def vector(first, second):
-        return np.stack([values[first], values[second]], axis=-1)
-
-    if kind == "ellipse":
-        return (vector("x", "y"), vector("rx", "ry"), values["angle"])
-    if kind == "circle":
-        return (vector("x", "y"), values["r"])
-    if kind == "box":
-        return (vector("xmin", "ymin"), vector("xmax", "ymax"))
-    if kind == "rotated_box":
-        return (vector("x", "y"), vector("hx", "hy"), values["angle"])
-    if kind == "segment":
-        return (vector("x0", "y0"), vector("x1", "y1"))
-    if kind == "line":
-        return (vector("x", "y"), vector("dx", "dy"))
-    return (vector("x", "y"),)
-
-
-def _kind_of_columns(names):
-    """The kind whose columns a frame without a ``kind`` column has; every catalogue column it has
-    must be one of that kind's (``x, y, rx, angle`` is an ellipse missing ``ry``, not points)."""
-    for kind in _DETECT_ORDER:
-        needed = [c for c in CATALOGUE_COLUMNS[kind] if c != "angle" or kind not in _ANGLE_OPTIONAL]
-        if all(c in names for c in needed):
-            stray = [c for c in _CATALOGUE_NAMES if c in names and c not in CATALOGUE_COLUMNS[kind]]
-            if stray:
-                raise ValueError(_incomplete_message(kind, stray, names))
-            return kind
-    listing = "; ".join(f"{kind}: {','.join(cols)}" for kind, cols in CATALOGUE_COLUMNS.items() if kind != "polygon")
-    raise ValueError(f"df must have the columns of one kind ({listing}), or a kind column; got {','.join(map(str, names))}")
-
-
-def _incomplete_message(kind, stray, names):
-    """The error for a frame with the columns of ``kind`` and also ``stray`` catalogue columns of
-    other kinds: which kinds those columns belong to, and what each lacks."""
-    wanted = []
-    for other, columns in CATALOGUE_COLUMNS.items():
-        if other != kind and any(c in columns for c in stray):
-            missing = [c for c in columns if c not in names and not (c == "angle" and other in _ANGLE_OPTIONAL)]
-            wanted.append(f"{other} ({','.join(columns)}) lacks {','.join(missing)}" if missing else other)
-    return (
-        f"df has the columns of {kind}s and also {', '.join(stray)}, which {kind}s do not have: "
-        f"{'; '.join(wanted)}. Add the missing columns, drop or rename the others, or give a kind column"
-    )
-
-
-def _catalogue_frame(df, columns):
-    """``{catalogue name: column of df}``: the columns of ``df`` under their catalogue names.
-
-    Each catalogue name (and ``kind``) must name exactly one column: a name that two columns of
-    ``df`` share, or that a rename gives to a second column, is an error, as pandas would return
-    both columns (a frame) for it and every row would count twice.
-    """
-    columns = {} if columns is None else columns
-    if not isinstance(columns, dict):
-        raise TypeError(f"columns must be a dict {{catalogue name: column of df}}, got {type(columns).__name__}")
-    known = set(_CATALOGUE_NAMES) | {"kind", "id"}
-    labels = list(df.columns)
-    for name, label in columns.items():
-        if name not in known:
-            raise ValueError(f"columns: {name!r} is not a catalogue column; use one of {', '.join(sorted(known))}")
-        if labels.count(label) != 1:
-            found = "is not a column of df" if label not in labels else "names several columns of df"
-            raise ValueError(f"columns[{name!r}] = {label!r} {found}")
-    renamed = set(columns.values())
-    sources = {}
-    for position, label in enumerate(labels):
-        if label in renamed or label not in known:
-            continue
-        if label in sources:
-            raise ValueError(f"df has the column {label!r} twice: rename or drop one (each row would give two shapes)")
-        sources[label] = position
-    for name, label in columns.items():
-        if name in sources:
-            raise ValueError(
-                f"columns[{name!r}] = {label!r}, but df has a column {name!r} too: rename or drop one of them"
-            )
-        sources[name] = labels.index(label)
-    return {name: df.iloc[:, position] for name, position in sources.items()}
-
+CATALOGUE_COLUMNS = _formats.CATALOGUE_COLUMNS  # the columns of each kind (see table_from_dataframe)
 
 def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degrees: bool | None = None) -> Any:
     """Return a :class:`~collide2d.ShapeTable` of the rows of a pandas DataFrame, in row order.
@@ -1406,90 +1061,9 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
     ...
     ValueError: df has the column 'r' twice: rename or drop one (each row would give two shapes)
     """
+    from collide2d.table import _table_from_dataframe
+
     return _table_from_dataframe(df, columns, degrees)
-
-
-def _table_from_dataframe(df, columns, degrees):
-    """:func:`table_from_dataframe`, called by it and by ``ShapeTable.from_dataframe`` (so that a
-    warning names the caller of either)."""
-    from collide2d import _degrees
-    from collide2d.table import ShapeTable, _labels
-
-    if degrees is not None and not isinstance(degrees, (bool, np.bool_)):
-        raise TypeError(f"degrees must be True, False or None (not given), got {type(degrees).__name__}")
-    frame = _catalogue_frame(df, columns)
-    names = list(frame)
-    n = len(df)
-    if "kind" in frame:
-        kinds = np.asarray(frame["kind"], dtype=object).astype(str)
-        unknown = sorted(set(kinds.tolist()) - set(_CLASSES))
-        if unknown:
-            raise ValueError(f"df: unknown kind {unknown[0]!r}; use one of {', '.join(_CLASSES)}")
-        starts = np.concatenate([[0], np.flatnonzero(kinds[1:] != kinds[:-1]) + 1, [n]]) if n else np.zeros(1, dtype=np.int64)
-        runs = [(kinds[lo], lo, hi) for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist())]
-    else:
-        kind = _kind_of_columns(names)
-        runs = [(kind, 0, n)] if n else []
-    batches = []
-    angles = np.full(n, np.nan)  # the angles read, as given (degrees or radians), NaN for other kinds
-    notes = {}
-    for kind, lo, hi in runs:
-        batch = _run_batch(kind, frame, lo, hi, degrees)
-        batches.extend(batch if isinstance(batch, list) else [batch])
-        if kind in _ANGLE_OPTIONAL and "angle" in frame:
-            angles[lo:hi] = _numbers(frame["angle"], "angle", lo, hi)
-            _degrees.angle_note(notes, angles[lo:hi, None], ["angle"], np.arange(lo, hi), "df", row_word="row")
-    if degrees is None:
-        _degrees.warn_degrees(notes, "df", advice="pass degrees=True", stacklevel=4)
-    table = ShapeTable(batches)
-    table._frame = {"degrees": angles} if degrees else {}
-    if "id" in frame:
-        table._frame["id"] = frame["id"].array.copy()  # pandas' array: its dtype comes back too
-        table.ids = _labels(frame["id"].to_numpy(), n)
-    if not _is_default_index(df.index):
-        table._frame["index"] = df.index
-        if "id" not in frame:
-            table.ids = _labels(df.index.to_numpy(), n)
-    return table
-
-
-def _numbers(column, name, lo, hi):
-    """Rows ``lo:hi`` of a column as float64: only integer and float columns (``dtype.kind`` of
-    ``i``, ``u`` or ``f``, which pandas' nullable types share; a missing value becomes NaN)."""
-    kind = getattr(column.dtype, "kind", None)
-    if kind not in ("i", "u", "f"):
-        what = {"b": "booleans", "M": "dates", "m": "durations", "c": "complex numbers"}.get(kind, f"dtype {column.dtype}")
-        raise ValueError(
-            f"df: column {name} must hold numbers (an integer or float dtype), got {what}; "
-            "convert it first (for example with pandas.to_numeric)"
-        )
-    return column.iloc[lo:hi].to_numpy(dtype=np.float64, na_value=np.nan)
-
-
-def _run_batch(kind, frame, lo, hi, degrees):
-    """The batch of rows ``lo:hi``, all of ``kind``."""
-    needed = CATALOGUE_COLUMNS[kind]
-    missing = [c for c in needed if c not in frame and not (c == "angle" and kind in _ANGLE_OPTIONAL)]
-    if missing:
-        raise ValueError(f"df: rows {lo}.. are {kind}s and need the columns {', '.join(missing)}")
-    where = f"df rows {lo} to {hi - 1} ({kind})"
-    if kind == "polygon":
-        vertices = frame["vertices"].iloc[lo:hi].tolist()
-        try:  # the constructor validates the numbers (a string or a boolean is refused there)
-            if len({np.shape(v) for v in vertices}) == 1:  # equal vertex counts: one batch
-                return _shapes.Polygon(np.array(vertices))
-            return [_shapes.Polygon(v) for v in vertices]  # one by one
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"{where}: {error}") from None
-    values = {}
-    for name in needed:
-        values[name] = _numbers(frame[name], name, lo, hi) if name in frame else np.zeros(hi - lo)
-    if degrees and "angle" in values:
-        values["angle"] = np.radians(values["angle"])
-    try:
-        return _CLASSES[kind](*_shape_fields(kind, values))
-    except ValueError as error:
-        raise ValueError(f"{where}: {error}") from None
 
 
 def table_to_dataframe(table: Any, *, degrees: bool | None = None) -> Any:
@@ -1529,36 +1103,9 @@ def table_to_dataframe(table: Any, *, degrees: bool | None = None) -> Any:
     """
     from collide2d.table import ShapeTable
 
-    pandas = _pandas()
+    _formats.pandas_module()  # first, as ever: without pandas, its ImportError before any other error
     table = table if isinstance(table, ShapeTable) else ShapeTable(table)
-    parts = []
-    for source in table._sources:
-        kind = _KIND_OF_CLASS[type(source)]
-        data: dict[str, Any] = {"kind": np.full(source.size, kind, dtype=object)}
-        if kind == "polygon":
-            data["vertices"] = [np.array(ring) for ring in _polygon_rings(source)]
-        else:
-            flat = [np.reshape(source._fields[name], (source.size, -1)) for name in source._field_names]
-            for name, column in zip(CATALOGUE_COLUMNS[kind], np.concatenate(flat, axis=1).T):
-                data[name] = column
-        parts.append(pandas.DataFrame(data))
-    frame = table._frame
-    out = pandas.concat(parts, ignore_index=True) if parts else pandas.DataFrame({"kind": np.zeros(0, dtype=object)})
-    if degrees is None:
-        degrees = "degrees" in frame
-    if degrees and "angle" in out:
-        angle = out["angle"].to_numpy(dtype=np.float64, copy=True)
-        given = frame.get("degrees", np.full(len(angle), np.nan))
-        read = ~np.isnan(given)  # the degrees read, bit for bit
-        angle[read] = given[read]
-        other = ~read & ~np.isnan(angle)
-        angle[other] = [_degrees(theta) for theta in angle[other].tolist()]
-        out["angle"] = angle
-    if "id" in frame:
-        out.insert(0, "id", frame["id"])
-    if "index" in frame:
-        out.index = frame["index"]
-    return out
+    return table.to_dataframe(degrees=degrees)
 
 
 def pair_measures_to_dataframe(measures: Any, pairs: ArrayLike | None = None, ids: ArrayLike | None = None) -> Any:
@@ -1583,23 +1130,4 @@ def pair_measures_to_dataframe(measures: Any, pairs: ArrayLike | None = None, id
     """
     from collide2d.predicates import Relation
 
-    pandas = _pandas()
-    data = {}
-    if pairs is not None:
-        pairs = np.asarray(pairs)
-        if pairs.ndim != 2 or pairs.shape != (2, len(measures.relation)):
-            raise ValueError(f"pairs must have shape (2, {len(measures.relation)}), got {pairs.shape}")
-        labels = None if ids is None else np.asarray(ids)
-        data["a"] = pairs[0] if labels is None else labels[pairs[0]]
-        data["b"] = pairs[1] if labels is None else labels[pairs[1]]
-    elif ids is not None:
-        raise ValueError("ids needs pairs (the ids label the shapes that pairs index)")
-    names = [member.name for member in sorted(Relation, key=int)]
-    data["relation"] = pandas.Categorical.from_codes(np.asarray(measures.relation, dtype=np.int64), categories=names)
-    data["separation"] = measures.separation
-    for field in ("normal", "point_a", "point_b"):
-        vectors = np.asarray(getattr(measures, field))
-        data[f"{field}_x"], data[f"{field}_y"] = vectors[:, 0], vectors[:, 1]
-    for field in ("curvature_a", "curvature_b", "overlap_area", "iou"):
-        data[field] = getattr(measures, field)
-    return pandas.DataFrame(data)
+    return _formats.pair_measures_frame(measures, pairs, ids, Relation)

@@ -172,11 +172,11 @@ class _MixedLayout:
     kind = "mixed"
 
     def __init__(self, names):
-        from collide2d import convert
+        from collide2d import _formats
 
         names = list(names)
-        self.fixed = None if "kind" in names else convert._kind_of_columns(names)
-        self.columns = [name for name in convert._CATALOGUE_NAMES if name in names and name != "vertices"]
+        self.fixed = None if "kind" in names else _formats.kind_of_columns(names)
+        self.columns = [name for name in _formats.CATALOGUE_NAMES if name in names and name != "vertices"]
         self.has_vertices = "vertices" in names
         self.has_id = "id" in names
         self.carried = self.columns + ["kind"] + (["vertices"] if self.has_vertices else [])

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _angles, _convex, _geometry
+from collide2d import _angles, _convex, _formats, _geometry
 from collide2d._validate import as_float_array, broadcast_batch, check_range, pair, points, real
 from collide2d.typing import Count, FloatArray, Pair, Single
 
@@ -196,11 +196,9 @@ class Shape(Generic[Count]):
     def __geo_interface__(self) -> dict[str, Any]:
         """The GeoJSON-like mapping of the shape (an ellipse as its inscribed polygon within
         ``1e-3`` of its larger radius): see :func:`collide2d.convert.geo_interface`."""
-        from collide2d import convert
-
         if self._kind == "line":  # an AttributeError, so that hasattr() and getattr(..., None) say no
             raise AttributeError("a Line is infinite: GeoJSON has no geometry for it")
-        return convert.geo_interface(self)
+        return _formats.geo_mapping(self)
 
     @property
     def bounds(self) -> Any:
@@ -557,9 +555,9 @@ class Circle(Shape[Count]):
 
     def to_opencv(self) -> Any:
         """OpenCV's ``((cx, cy), (width, height), angle_degrees)``: see :func:`collide2d.convert.to_opencv`."""
-        from collide2d import convert
-
-        return convert.to_opencv(self)
+        radius = self._fields["radius"]
+        half = np.stack([radius] * 2, axis=-1)
+        return _formats.opencv_tuples(self._fields["center"], half, np.zeros(self.shape), self.shape)
 
     def _bounds(self):
         return _ellipse_bounds(self._params)
@@ -791,31 +789,28 @@ class Ellipse(Shape[Count]):
         >>> c2.Ellipse.from_opencv(((5.0, 5.0), (4.0, 2.0), 0.0))
         Ellipse(center=(5.0, 5.0), radii=(2.0, 1.0), angle=0.0)
         """
-        from collide2d import convert
-
-        return convert.ellipse_from_opencv(rotated_rect)
+        center, radii, angle = _formats.opencv_fields(rotated_rect)
+        try:
+            return cls(center, radii, angle)
+        except ValueError as error:
+            raise ValueError(f"rotated_rect: {error} (radii are half the width and height)") from None
 
     def to_opencv(self) -> Any:
         """OpenCV's ``((cx, cy), (width, height), angle_degrees)``: see :func:`collide2d.convert.to_opencv`."""
-        from collide2d import convert
-
-        return convert.to_opencv(self)
+        return _formats.opencv_tuples(self._fields["center"], self._fields["radii"], self._fields["angle"], self.shape)
 
     @classmethod
     def from_astropy(cls, region: Any) -> Ellipse | Circle:
         """Build from an astropy ``regions`` ``EllipsePixelRegion`` (full sizes, ``Quantity`` angle)
         or ``CirclePixelRegion`` (a :class:`Circle`): see :func:`collide2d.convert.ellipse_from_astropy`."""
-        from collide2d import convert
-
-        return convert.ellipse_from_astropy(region)
+        fields = _formats.astropy_ellipse_fields(region)
+        return Circle(**fields) if "radius" in fields else cls(**fields)
 
     @classmethod
     def from_skimage(cls, model: Any) -> Ellipse:
         """Build from scikit-image's ``EllipseModel`` or its ``params`` ``(xc, yc, a, b, theta)``
         (semi-axes, radians): see :func:`collide2d.convert.ellipse_from_skimage`."""
-        from collide2d import convert
-
-        return convert.ellipse_from_skimage(model)
+        return cls(**_formats.skimage_fields(model))
 
     def _bounds(self):
         return _ellipse_bounds(self._params)
@@ -1007,9 +1002,7 @@ class Box(Shape[Count]):
         >>> c2.Box.from_pygame((10, 20, 30, 40), height=100)
         Box(min=(10.0, 40.0), max=(40.0, 80.0))
         """
-        from collide2d import convert
-
-        return convert.box_from_pygame(rect, height=height)
+        return cls(**_formats.pygame_fields(rect, height))
 
     def _bounds(self):
         return np.concatenate([self._fields["min"], self._fields["max"]], axis=-1)
@@ -1168,23 +1161,21 @@ class RotatedBox(Shape[Count]):
         >>> c2.RotatedBox.from_opencv(((10.0, 10.0), (4.0, 2.0), 30.0)).half_size.tolist()
         [2.0, 1.0]
         """
-        from collide2d import convert
-
-        return convert.rotated_box_from_opencv(rotated_rect)
+        center, half_size, angle = _formats.opencv_fields(rotated_rect)
+        try:
+            return cls(center, half_size, angle)
+        except ValueError as error:
+            raise ValueError(f"rotated_rect: {error} (half_size is half the width and height)") from None
 
     def to_opencv(self) -> Any:
         """OpenCV's ``((cx, cy), (width, height), angle_degrees)``: see :func:`collide2d.convert.to_opencv`."""
-        from collide2d import convert
-
-        return convert.to_opencv(self)
+        return _formats.opencv_tuples(self._fields["center"], self._fields["half_size"], self._fields["angle"], self.shape)
 
     @classmethod
     def from_astropy(cls, region: Any) -> RotatedBox:
         """Build from an astropy ``regions`` ``RectanglePixelRegion`` (full sizes, ``Quantity``
         angle): see :func:`collide2d.convert.rotated_box_from_astropy`."""
-        from collide2d import convert
-
-        return convert.rotated_box_from_astropy(region)
+        return cls(**_formats.astropy_rectangle_fields(region))
 
     def _bounds(self):
         return _polygon_bounds(self._params, self._verts)

@@ -12,13 +12,26 @@ from typing import Any
 
 import numpy as np
 
-from collide2d.shapes import Shape
+from collide2d import _degrees, _formats
+from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 from collide2d.typing import FloatArray, Int8Array, IntArray, Single
 
 __all__ = ["ShapeTable"]
 
 KIND_NAMES = ("ellipse", "polygon", "segment", "line", "point")  # kind code -> kernel kind
 PARAM_WIDTH = 6  # the widest parameter row (ellipse: cx, cy, a, b, wx, wy)
+# The class of each kind of the DataFrame catalogue (collide2d._formats.CATALOGUE_COLUMNS), in its order.
+_CLASSES = {
+    "ellipse": Ellipse,
+    "circle": Circle,
+    "box": Box,
+    "rotated_box": RotatedBox,
+    "segment": Segment,
+    "line": Line,
+    "point": Point,
+    "polygon": Polygon,
+}
+_KIND_OF_CLASS = {cls: kind for kind, cls in _CLASSES.items()}
 
 
 def _readonly(array):
@@ -174,9 +187,7 @@ class ShapeTable:
         >>> table, c2.query_pairs(table).tolist()
         (<ShapeTable of 2 shapes: 2 ellipse>, [[0], [1]])
         """
-        from collide2d import convert
-
-        return convert._table_from_dataframe(df, columns, degrees)
+        return _table_from_dataframe(df, columns, degrees)
 
     def to_dataframe(self, *, degrees: bool | None = None) -> Any:
         """Return a pandas DataFrame with one row per shape: ``kind`` and the columns of each kind
@@ -193,9 +204,8 @@ class ShapeTable:
               kind    x    y   rx   ry  angle
         0  ellipse  0.0  0.0  2.0  1.0    0.5
         """
-        from collide2d import convert
-
-        return convert.table_to_dataframe(self, degrees=degrees)
+        parts = [(_KIND_OF_CLASS[type(source)], source) for source in self._sources]
+        return _formats.table_frame(parts, self._frame, degrees)
 
     def __len__(self) -> int:
         return int(self._starts[-1])
@@ -255,3 +265,61 @@ def _labels(ids, n):
     if labels.shape != (n,):
         raise ValueError(f"ids must hold one label per shape, shape ({n},), got shape {labels.shape}")
     return _readonly(labels)
+
+
+def _table_from_dataframe(df, columns, degrees):
+    """:func:`collide2d.convert.table_from_dataframe`, called by it and by
+    :meth:`ShapeTable.from_dataframe` (so that a warning names the caller of either)."""
+    if degrees is not None and not isinstance(degrees, (bool, np.bool_)):
+        raise TypeError(f"degrees must be True, False or None (not given), got {type(degrees).__name__}")
+    frame = _formats.catalogue_frame(df, columns)
+    names = list(frame)
+    n = len(df)
+    if "kind" in frame:
+        kinds = np.asarray(frame["kind"], dtype=object).astype(str)
+        unknown = sorted(set(kinds.tolist()) - set(_CLASSES))
+        if unknown:
+            raise ValueError(f"df: unknown kind {unknown[0]!r}; use one of {', '.join(_CLASSES)}")
+        starts = np.concatenate([[0], np.flatnonzero(kinds[1:] != kinds[:-1]) + 1, [n]]) if n else np.zeros(1, dtype=np.int64)
+        runs = [(kinds[lo], lo, hi) for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist())]
+    else:
+        kind = _formats.kind_of_columns(names)
+        runs = [(kind, 0, n)] if n else []
+    batches = []
+    angles = np.full(n, np.nan)  # the angles read, as given (degrees or radians), NaN for other kinds
+    notes = {}
+    for kind, lo, hi in runs:
+        batch = _run_batch(kind, frame, lo, hi, degrees)
+        batches.extend(batch if isinstance(batch, list) else [batch])
+        if kind in _formats.ANGLE_OPTIONAL and "angle" in frame:
+            angles[lo:hi] = _formats.frame_numbers(frame["angle"], "angle", lo, hi)
+            _degrees.angle_note(notes, angles[lo:hi, None], ["angle"], np.arange(lo, hi), "df", row_word="row")
+    if degrees is None:
+        _degrees.warn_degrees(notes, "df", advice="pass degrees=True", stacklevel=4)
+    table = ShapeTable(batches)
+    table._frame = {"degrees": angles} if degrees else {}
+    if "id" in frame:
+        table._frame["id"] = frame["id"].array.copy()  # pandas' array: its dtype comes back too
+        table.ids = _labels(frame["id"].to_numpy(), n)
+    if not _formats.is_default_index(df.index):
+        table._frame["index"] = df.index
+        if "id" not in frame:
+            table.ids = _labels(df.index.to_numpy(), n)
+    return table
+
+
+def _run_batch(kind, frame, lo, hi, degrees):
+    """The batch of rows ``lo:hi``, all of ``kind`` (a list of polygons of different vertex counts)."""
+    fields = _formats.run_fields(kind, frame, lo, hi, degrees)
+    where = f"df rows {lo} to {hi - 1} ({kind})"
+    if kind == "polygon":
+        try:  # the constructor validates the numbers (a string or a boolean is refused there)
+            if len({np.shape(v) for v in fields}) == 1:  # equal vertex counts: one batch
+                return Polygon(np.array(fields))
+            return [Polygon(v) for v in fields]  # one by one
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{where}: {error}") from None
+    try:
+        return _CLASSES[kind](*fields)
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None

@@ -9,6 +9,7 @@ the helpers they share at the top.
 ``overlay/``      intersection points and overlap areas (:mod:`collide2d.overlay`)
 ``broadphase/``   sweep and prune, the fused grid (:mod:`collide2d.broadphase`)
 ``vec.py``        vector helpers and the exact-arithmetic building blocks (TwoSum, TwoProduct, ...)
+``expansion.py``  exact signs of small float polynomials by expansion arithmetic (Shewchuk)
 ``codes.py``      the relation codes and sentinels every kernel returns
 ``construct.py``  compiled passes of the shape constructors (range checks, corners, angles)
 ================  ==============================================================================

@@ -1,17 +1,19 @@
 """Construction loops: the stored direction of many angles at once, and the range rule of many
 ellipse rows in one pass.
 
-The kernel is :func:`collide2d._angles.direction_reduced`, compiled here as it is: Python runs the
-same function for single shapes, so a shape stores the same bits whichever path built it. Angles
-beyond ``REDUCE_LIMIT`` come back as NaN and are reduced exactly in Python by the caller.
+The kernel is :func:`angles.direction_reduced`, compiled here as it is: :mod:`collide2d._angles`
+runs the same function in Python for single shapes, so a shape stores the same bits whichever path
+built it. Angles beyond ``REDUCE_LIMIT`` come back as NaN and are reduced exactly in Python by the
+caller.
 """
 
 import math
 
 from numba import prange
 
-from collide2d._angles import direction_reduced
 from collide2d._jit import kernel, loop
+
+from .angles import direction_reduced
 
 angle_direction = kernel(direction_reduced)
 

@@ -69,7 +69,7 @@ import numpy as np
 
 from collide2d._jit import kernel
 
-from ..overlay.area_flat import _expansion_sign, _grow_product, orient_expansion
+from ..expansion import expansion_sign, grow_product, orient_expansion
 from ..vec import hypot, two_product, two_sum
 
 FACE_TOL = 64.0 * 2.0**-53  # face tolerance (see the module notes), in units of an edge's L1 length
@@ -293,7 +293,7 @@ def cross_value(x0, y0, x1, y1, px, py):
     segment of length 6e150 and a point at distance 1: the products are 1e300, the rounding of the
     differences alone 1e134). Here the six products of the expanded determinant are split exactly
     (Dekker's TwoProduct) and summed into a nonoverlapping expansion (Shewchuk 1997,
-    Grow-Expansion: :func:`area_flat.orient_expansion`), whose components are then added from the
+    Grow-Expansion: :func:`expansion.orient_expansion`), whose components are then added from the
     smallest: within an ulp or two of the exact value while no product overflows (coordinates
     below 2**500 do not).
     """
@@ -647,9 +647,9 @@ def contact_line_line(pa, va, pb, vb):
         # Shewchuk 1997), so that the separation's sign agrees with the exact relation: two lines
         # whose directions differ in the last bit cross, though the float cross product may be 0
         e = np.empty(4)
-        m = _grow_product(e, 0, dx, ey)
-        m = _grow_product(e, m, -dy, ex)
-        if _expansion_sign(e, m) == 0:
+        m = grow_product(e, 0, dx, ey)
+        m = grow_product(e, m, -dy, ex)
+        if expansion_sign(e, m) == 0:
             cross = 0.0
         else:
             cross = 0.0

@@ -9,7 +9,7 @@ Method (``OVERLAPPING`` pairs): Sutherland-Hodgman clipping of Q by P's half-pla
 :func:`clip_area`, with the shoelace of the result about its first vertex (so a thin sliver far
 from the origin keeps its relative accuracy). Every stage is a closed polygon, so rounding only
 moves vertices and the area error stays about ``eps |edge|^2`` even for nearly parallel edges.
-Signs of input vertices are exact (:func:`vec.orient`'s filter, else :func:`orient_exact`).
+Signs of input vertices are exact (:func:`vec.orient`'s filter, else :func:`expansion.orient_exact`).
 
 Why not Green's theorem over the clipped edges (each edge of one polygon clipped to the other,
 then the shoelace over the pieces; tried first, and removed): each crossing is then computed twice, once on each polygon's edge;
@@ -29,87 +29,15 @@ from collide2d._jit import kernel
 from .. import codes
 from .area_ellipse import polygon_area
 from ..codes import UNKNOWN_SIGN
-from ..vec import orient, two_product as _two_product, two_sum as _two_sum
+from ..expansion import orient_exact
+from ..vec import orient
 
 _EPS = 2.0**-53
 
 
-# -- exact signs in floating point (the rare path of the orientation filter) ---------------------------
-#
-# When :func:`vec.orient` cannot certify a sign (the three points are collinear within rounding),
-# the sign is computed exactly from error-free transformations instead of being guessed from the
-# rounded value, so that every decision about input vertices agrees with the exact relation code
-# (and, in points_flat, the vertex / edge attribution that de-duplicates points stays consistent).
-# ``(b - a) x (c - a) = ax by - ax cy + bx cy - bx ay + cx ay - cx by``: six products, each split
-# exactly into ``hi + lo`` (Dekker's TwoProduct with Veltkamp's split), summed exactly into a
-# nonoverlapping expansion (Shewchuk, "Adaptive Precision Floating-Point Arithmetic and Fast Robust
-# Geometric Predicates", DCG 18 (1997), Grow-Expansion, Theorem 10); the sign of an expansion is
-# the sign of its largest nonzero component. Exact while no product overflows or underflows
-# (coordinates between about 1e-100 and 1e100, wider than the filter's own range). The 12-entry
-# scratch is allocated only on this path (nearly collinear triples), never on the filtered one.
-
-
-@kernel
-def _grow(e, m, b):
-    """Add ``b`` to the nonoverlapping expansion ``e[:m]`` (Shewchuk's Grow-Expansion)."""
-    q = b
-    for i in range(m):
-        q, h = _two_sum(q, e[i])
-        e[i] = h
-    e[m] = q
-    return m + 1
-
-
-@kernel
-def _expansion_sign(e, m):
-    for i in range(m - 1, -1, -1):
-        if e[i] > 0.0:
-            return 1
-        if e[i] < 0.0:
-            return -1
-    return 0
-
-
-@kernel
-def _grow_product(e, m, a, b):
-    p, q = _two_product(a, b)
-    m = _grow(e, m, q)
-    return _grow(e, m, p)
-
-
-@kernel
-def orient_expansion(e, ax, ay, bx, by, cx, cy):
-    """Write ``(b - a) x (c - a)`` into ``e`` (12 entries) as a nonoverlapping expansion, smallest
-    component first; returns its length (see the notes above)."""
-    m = _grow_product(e, 0, ax, by)
-    m = _grow_product(e, m, -ax, cy)
-    m = _grow_product(e, m, bx, cy)
-    m = _grow_product(e, m, -bx, ay)
-    m = _grow_product(e, m, cx, ay)
-    return _grow_product(e, m, -cx, by)
-
-
-@kernel
-def orient_exact(ax, ay, bx, by, cx, cy):
-    """Exact sign of ``(b - a) x (c - a)`` in floating point (see the notes above)."""
-    e = np.empty(12)
-    return _expansion_sign(e, orient_expansion(e, ax, ay, bx, by, cx, cy))
-
-
-@kernel
-def line_side_exact(px, py, dx, dy, qx, qy):
-    """Exact sign of ``d x (q - p) = dx qy - dx py - dy qx + dy px`` (as :func:`orient_exact`)."""
-    e = np.empty(8)
-    m = _grow_product(e, 0, dx, qy)
-    m = _grow_product(e, m, -dx, py)
-    m = _grow_product(e, m, -dy, qx)
-    m = _grow_product(e, m, dy, px)
-    return _expansion_sign(e, m)
-
-
 @kernel
 def _side(cx, cy, dx, dy, px, py):
-    """Exact sign of ``(d - c) x (p - c)``: the certified filter, else :func:`orient_exact`."""
+    """Exact sign of ``(d - c) x (p - c)``: the certified filter, else :func:`expansion.orient_exact`."""
     s = orient(cx, cy, dx, dy, px, py, _EPS)
     if s == UNKNOWN_SIGN:
         s = orient_exact(cx, cy, dx, dy, px, py)

@@ -13,7 +13,7 @@ are reported once each.
 Edge against edge (Ericson, *Real-Time Collision Detection*, 2005, 5.1.9.1, as in
 :mod:`linear`): ``d1, d2`` are the sides of ``a, b`` with respect to line ``cd`` and ``d3, d4``
 those of ``c, d`` with respect to line ``ab``, each an exact sign (:func:`vec.orient`'s filter,
-else :func:`area_flat.orient_exact`). A zero side means that end point is the common point and it
+else :func:`expansion.orient_exact`). A zero side means that end point is the common point and it
 is reported as the stored coordinates themselves; only a proper crossing is computed,
 ``a + t (b - a)`` with ``t = d1' / (d1' - d2')`` (the float cross products). Polygon edges are
 half-open ``[v_i, v_{i+1})`` so that a vertex is reported once: a point equal to an excluded end
@@ -26,14 +26,14 @@ pieces. The most points each kernel can write is :data:`CAPACITY` (derivation at
 and for a segment and a line, 1 for the rest.
 
 No exceptions; a count never exceeds the rows of ``out``. No allocation except the small scratch of
-:func:`area_flat.orient_exact`, reached only for triples collinear within rounding.
+:func:`expansion.orient_exact`, reached only for triples collinear within rounding.
 """
 
 from collide2d._jit import kernel
 
 from .. import codes
-from .area_flat import line_side_exact, orient_exact
 from ..codes import UNKNOWN_SIGN
+from ..expansion import line_side_exact, orient_exact
 from ..relate.linear import line_side
 from ..vec import orient
 
@@ -42,7 +42,7 @@ _EPS = 2.0**-53
 
 @kernel
 def _side(ax, ay, bx, by, px, py):
-    """Exact sign of ``(b - a) x (p - a)``: the certified filter, else :func:`area_flat.orient_exact`."""
+    """Exact sign of ``(b - a) x (p - a)``: the certified filter, else :func:`expansion.orient_exact`."""
     s = orient(ax, ay, bx, by, px, py, _EPS)
     if s == UNKNOWN_SIGN:
         s = orient_exact(ax, ay, bx, by, px, py)
