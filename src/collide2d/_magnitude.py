@@ -160,7 +160,7 @@ def scaled_row(kind, row, verts, k, direction="normalise"):
     to a largest component in ``[0.5, 1)`` (``direction="normalise"``) or multiplied too ("scale")."""
     if kind == "polygon":
         offset, count = int(row[0]), int(row[1])
-        return np.array([0.0, float(count)]), np.ldexp(verts[offset : offset + count], k)
+        return _frozen(np.array([0.0, float(count)])), _frozen(np.ldexp(verts[offset : offset + count], k))
     out = np.array(row, dtype=np.float64)
     n = _LENGTH_COLUMNS[kind]
     if kind == "line":
@@ -169,14 +169,23 @@ def scaled_row(kind, row, verts, k, direction="normalise"):
         out[2:4] = np.ldexp(out[2:4], shift)
     else:
         out[:n] = np.ldexp(out[:n], k)
-    return out, verts[:0] if kind != "polygon" else verts
+    return _frozen(out), _frozen(np.ascontiguousarray(verts[:0]))
+
+
+def _frozen(array):
+    """``array`` made read-only: a kernel called on scaled or moved rows then sees the argument
+    types of a call on a single shape (whose arrays are read-only) and runs that compiled code,
+    not a copy compiled for writeable arrays (seconds of compiling on the first pair at an
+    extreme magnitude)."""
+    array.flags.writeable = False
+    return array
 
 
 def scaled_pair(kind_a, row_a, verts_a, kind_b, row_b, verts_b, k, direction="normalise"):
     """Both rows of a pair multiplied by ``2**k`` (see :func:`scaled_row`)."""
     ra, wa = scaled_row(kind_a, row_a, verts_a, k, direction)
     rb, wb = scaled_row(kind_b, row_b, verts_b, k, direction)
-    return ra, np.ascontiguousarray(wa), rb, np.ascontiguousarray(wb)
+    return ra, wa, rb, wb
 
 
 def unscale_contact(r, k):
@@ -219,14 +228,14 @@ def _translated(kind, row, verts, tx, ty):
     """The row (and vertices) moved by ``-t`` (rounded: a measurement only needs the differences)."""
     if kind == "polygon":
         offset, count = int(row[0]), int(row[1])
-        return np.array([0.0, float(count)]), verts[offset : offset + count] - np.array([tx, ty])
+        return _frozen(np.array([0.0, float(count)])), _frozen(verts[offset : offset + count] - np.array([tx, ty]))
     out = np.array(row, dtype=np.float64)
     out[0] -= tx
     out[1] -= ty
     if kind == "segment":
         out[2] -= tx
         out[3] -= ty
-    return out, verts[:0]
+    return _frozen(out), _frozen(np.ascontiguousarray(verts[:0]))
 
 
 def _exact_move(kind, row, verts, tx, ty):
@@ -319,11 +328,11 @@ def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb):
         k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
         k = min(k, _exponent(TAME_HI) - _exponents(kind_a, pa, va, kind_b, pb, vb)[0])
         return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k)), k)
-    empty = np.zeros((0, 2))
+    empty = _frozen(np.zeros((0, 2)))
     qa = _reference(kind_a, pa, va)
     qb = _reference(kind_b, pb, vb)
-    first = ("point", np.array(qa), empty) if small_a else (kind_a, pa, va)
-    second = ("point", np.array(qb), empty) if small_b else (kind_b, pb, vb)
+    first = ("point", _frozen(np.array(qa)), empty) if small_a else (kind_a, pa, va)
+    second = ("point", _frozen(np.array(qb)), empty) if small_b else (kind_b, pb, vb)
     _, proxy_kernel, swapped = _dispatch.pair_kernel("contact", first[0], second[0])
     if swapped:
         r = _scaled_contact(proxy_kernel, *second, *first)
