@@ -9,8 +9,9 @@ Commands
     Everything about two shapes written inline (``"ellipse 0 0 2 1 30deg"``).
 ``collide2d sample NAME -o FILE``
     Write a built-in scene to a file.
-``collide2d warmup``
-    Compile every kernel ahead of time (they are cached on disk), with a progress bar.
+``collide2d warmup [--jobs N]``
+    Compile every kernel ahead of time (they are cached on disk), in ``N`` processes, with a
+    progress bar (one line per operation without a terminal).
 
 The formats: https://collide2d.readthedocs.io/en/latest/cli.html. Errors in the input end with ``collide2d: error: ...`` on
 standard error and exit code 2, without a traceback.
@@ -51,7 +52,7 @@ import warnings
 
 import numpy as np
 
-from collide2d import __version__, _jit, io, scenes
+from collide2d import __version__, _angles, _jit, io, scenes
 from collide2d.predicates import Relation
 
 DOCS_URL = "https://collide2d.readthedocs.io/en/latest/"  # [project.urls] Documentation in pyproject.toml
@@ -482,13 +483,21 @@ def _warmup_tasks():
         "line": c2.Line((0.0, 0.5), (1.0, 0.2)),
         "point": c2.Point((0.5, 0.2)),
     }
-    batch = {
-        "ellipse": c2.Ellipse([(0.0, 0.0), (1.0, 0.5)], (2.0, 1.0), 0.3),
-        "polygon": c2.Box([(0.0, 0.0), (1.0, -1.0)], [(2.0, 1.0), (2.5, 0.5)]),
-        "segment": c2.Segment([(-1.0, -1.0), (0.0, 2.0)], [(3.0, 1.0), (1.0, -2.0)]),
-        "line": c2.Line([(0.0, 0.5), (1.0, 0.0)], [(1.0, 0.2), (0.0, 1.0)]),
-        "point": c2.Point([(0.5, 0.2), (5.0, 5.0)]),
-    }
+    def batch_of(rows):
+        tile = functools.partial(np.resize, new_shape=(rows, 2))  # the two rows repeated
+        return {
+            "ellipse": c2.Ellipse(tile([(0.0, 0.0), (1.0, 0.5)]), (2.0, 1.0), np.resize([0.3, 0.7], rows)),
+            "polygon": c2.Box(tile([(0.0, 0.0), (1.0, -1.0)]), tile([(2.0, 1.0), (2.5, 0.5)])),
+            "segment": c2.Segment(tile([(-1.0, -1.0), (0.0, 2.0)]), tile([(3.0, 1.0), (1.0, -2.0)])),
+            "line": c2.Line(tile([(0.0, 0.5), (1.0, 0.0)]), tile([(1.0, 0.2), (0.0, 1.0)])),
+            "point": c2.Point(tile([(0.5, 0.2), (5.0, 5.0)])),
+            "rotated_box": c2.RotatedBox(tile([(0.0, 0.0), (1.0, 1.0)]), (1.0, 2.0), np.resize([0.3, 0.7], rows)),
+        }
+
+    batch = batch_of(2)
+    del batch["rotated_box"]
+    # shapes are made and turned by compiled loops from _angles.COMPILED_FROM rows on (in Python below)
+    many = batch_of(_angles.COMPILED_FROM)
 
     def both_copies(call, *args, **kwargs):
         call(*args, **kwargs)
@@ -513,7 +522,7 @@ def _warmup_tasks():
         "Ellipse": lambda n: c2.Ellipse([(0.0, 0.0)] * n if n else (0.0, 0.0), (2.0, 1.0), [0.3] * n if n else 0.3),
     }
     for name, make in constructors.items():
-        for size, n in (("single", 0), ("batch", 2)):
+        for size, n in (("single", 0), ("batch", _angles.COMPILED_FROM)):
             tasks.append((f"construct {name} ({size})", functools.partial(make, n)))
     for size, shapes in (("single", single), ("batch", batch)):
         for i, first in enumerate(kinds):
@@ -531,12 +540,15 @@ def _warmup_tasks():
     for size, pair in (("single", (single["ellipse"], c2.Circle((3.0, 0.0), 1.0))), ("batch", (batch["ellipse"], batch["ellipse"][::-1]))):
         tasks.append((f"perram_wertheim ellipse-ellipse ({size})", functools.partial(c2.perram_wertheim, *pair)))
     # single-shape operations: rigid moves (a rotated box too), ray casts, points, measures
-    rotated = {"single": c2.RotatedBox((0.0, 0.0), (1.0, 2.0), 0.3), "batch": c2.RotatedBox([(0.0, 0.0), (1.0, 1.0)], (1.0, 2.0), 0.3)}
-    for size, shapes in (("single", single), ("batch", batch)):
+    single_rotated = {**single, "rotated_box": c2.RotatedBox((0.0, 0.0), (1.0, 2.0), 0.3)}
+    for size, shapes in (("single", single_rotated), ("batch", many)):
         origin, direction = ((-4.0, 0.3), (1.0, 0.1)) if size == "single" else ([(-4.0, 0.3), (0.5, 5.0)], [(1.0, 0.1), (0.0, -1.0)])
         xy = (0.5, 0.2) if size == "single" else [(0.5, 0.2), (3.0, 1.0)]
-        for kind, shape in {**shapes, "rotated_box": rotated[size]}.items():
-            tasks.append((f"rotate {kind} ({size})", functools.partial(lambda s: (c2.rotate(s, 0.5), c2.translate(s, (1.0, 0.5))), shape)))
+        for kind, shape in shapes.items():
+            moved = [shape] if size == "single" else [shape, shape[:2]]  # the compiled and the Python paths
+            tasks.append((f"rotate {kind} ({size})", functools.partial(
+                lambda shapes: [(c2.rotate(s, 0.5), c2.translate(s, (1.0, 0.5))) for s in shapes], moved)))
+            shape = moved[-1]
             tasks.append((f"raycast {kind} ({size})", functools.partial(c2.raycast, shape, origin, direction)))
             tasks.append((f"contains_xy {kind} ({size})", functools.partial(
                 lambda s, p: (c2.contains_xy(s, p), c2.intersects_xy(s, p), c2.closest_point(s, p)), shape, xy)))
@@ -581,23 +593,31 @@ def _warmup_worker_init(queue):
     _progress_queue = queue
 
 
-def _warmup_run(labels, report):
-    """Run the warmup tasks named ``labels``, calling ``report(label, seconds)`` after each."""
+_worker_tasks = None  # in a warmup worker process: its tasks, made once for all its groups
+
+
+def _warmup_run(labels, report, tasks=None):
+    """Run the warmup tasks named ``labels`` (of ``tasks``, by default :func:`_warmup_tasks`),
+    calling ``report(label, seconds)`` after each; returns the seconds spent compiling."""
     wanted = set(labels)
-    for label, call in _warmup_tasks():
+    compiling = _jit.compile_seconds()
+    for label, call in tasks or _warmup_tasks():
         if label in wanted:
             clock = time.perf_counter()
             call()
             report(label, time.perf_counter() - clock)
-    return _jit.compile_seconds()
+    return _jit.compile_seconds() - compiling
 
 
 def _warmup_in_worker(labels):
     """A ``--jobs`` worker: run the tasks ``labels``; returns its compile seconds."""
     import logging
 
+    global _worker_tasks
     logging.getLogger("collide2d").setLevel(logging.ERROR)  # the parent prints the progress
-    return _warmup_run(labels, lambda label, seconds: _progress_queue.put((label, seconds)))
+    if _worker_tasks is None:
+        _worker_tasks = _warmup_tasks()
+    return _warmup_run(labels, lambda label, seconds: _progress_queue.put((label, seconds)), _worker_tasks)
 
 
 def _warmup_groups(labels):
@@ -625,7 +645,6 @@ def _warmup(args):
 
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         children_before = children.ru_utime + children.ru_stime
-    compiling = _jit.compile_seconds()
     done = []
 
     def report(label, seconds):
@@ -639,7 +658,8 @@ def _warmup(args):
         stream.flush()
 
     try:
-        labels = [label for label, _ in _warmup_tasks() if fnmatch.fnmatchcase(label, args.only)]
+        tasks = _warmup_tasks()
+        labels = [label for label, _ in tasks if fnmatch.fnmatchcase(label, args.only)]
         if not labels:
             raise ValueError(f"--only {args.only!r} matches no operation (their names: 'relate ellipse-polygon (batch)', "
                               "'raycast line (single)', 'query_nearest (mixed)', ...)")
@@ -651,7 +671,7 @@ def _warmup(args):
         print(f"collide2d: compiling the kernels ({len(labels)} operations{f', {jobs} processes' if jobs > 1 else ''}; "
               f"cached under {location})", file=stream, flush=True)
         if jobs == 1:
-            compiled = _warmup_run(labels, report) - compiling
+            compiled = _warmup_run(labels, report, tasks)
         else:
             compiled = _warmup_processes(labels, jobs, report)
     finally:
