@@ -480,7 +480,7 @@ def test_processes_save_into_the_kernel_cache_one_at_a_time(tmp_path):
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, **env))
             for arg in ("1", "1.5")
         ]
-        time.sleep(3.0)
+        time.sleep(2.0)
         assert [child.poll() for child in children] == [None, None]  # waiting for the lock
         fcntl.flock(lock, fcntl.LOCK_UN)
     outputs = [child.communicate(timeout=120) for child in children]
