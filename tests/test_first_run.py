@@ -488,3 +488,36 @@ def test_processes_save_into_the_kernel_cache_one_at_a_time(tmp_path):
     (index,) = [name for name in _cache_entries(directory) if name.startswith("tiny.add")]
     assert _cache_entries(directory)[index] == 2  # both signatures, each with its own data file
     assert len(list(directory.rglob("tiny.add*.nbc"))) == 2
+
+
+def test_pairs_at_extreme_magnitudes_run_the_compiled_single_pair_code():
+    # A pair beyond the tame range runs the single-pair kernel on its rows scaled by a power of two
+    # (collide2d._magnitude): on read-only rows, the very code a single pair runs, not a second copy
+    # compiled for writeable arrays (seconds of compiling on the first such pair, even after warmup).
+    # The answers are those of the pair scaled to unit size (exact: a power of two).
+    import numpy as np
+
+    import collide2d as c2
+    from collide2d._kernels.measure import distance_ellipse
+    from collide2d._kernels.relate import conic
+
+    def pair(scale, n=None):
+        centres, radii = np.array([(0.0, 0.0), (2.5, 1.0)]), np.array([(2.0, 1.0), (1.0, 0.5)])
+        if n is None:
+            return c2.Ellipse(centres[0] * scale, radii[0] * scale, 0.3), c2.Ellipse(centres[1] * scale, radii[1] * scale, 0.4)
+        return (c2.Ellipse(np.repeat(centres[:1], n, 0) * scale, radii[0] * scale, 0.3),
+                c2.Ellipse(np.repeat(centres[1:], n, 0) * scale, radii[1] * scale, 0.4))
+
+    unit = pair(1.0)
+    # the single-pair kernels (compiled or loaded), in both orders
+    expected = {order: (c2.relate(*unit[::order]), c2.contact(*unit[::order]).separation) for order in (1, -1)}
+    signatures = {kernel: set(kernel.signatures) for kernel in (conic.relate_ellipse_ellipse, distance_ellipse.contact_ellipse_ellipse)}
+    for scale in (2.0**460, 2.0**-460):
+        for order in (1, -1):
+            relation, separation = expected[order]
+            assert c2.relate(*pair(scale)[::order]) == relation
+            assert c2.contact(*pair(scale)[::order]).separation == separation * scale
+            batch = pair(scale, 3)[::order]
+            assert c2.relate(*batch).tolist() == [relation] * 3
+            assert c2.contact(*batch).separation.tolist() == [separation * scale] * 3
+    assert {kernel: set(kernel.signatures) for kernel in signatures} == signatures
