@@ -228,14 +228,14 @@ def _translated(kind, row, verts, tx, ty):
     """The row (and vertices) moved by ``-t`` (rounded: a measurement only needs the differences)."""
     if kind == "polygon":
         offset, count = int(row[0]), int(row[1])
-        return _frozen(np.array([0.0, float(count)])), _frozen(verts[offset : offset + count] - np.array([tx, ty]))
+        return np.array([0.0, float(count)]), verts[offset : offset + count] - np.array([tx, ty])
     out = np.array(row, dtype=np.float64)
     out[0] -= tx
     out[1] -= ty
     if kind == "segment":
         out[2] -= tx
         out[3] -= ty
-    return _frozen(out), _frozen(np.ascontiguousarray(verts[:0]))
+    return out, verts[:0]
 
 
 def _exact_move(kind, row, verts, tx, ty):
@@ -328,11 +328,11 @@ def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb):
         k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
         k = min(k, _exponent(TAME_HI) - _exponents(kind_a, pa, va, kind_b, pb, vb)[0])
         return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k)), k)
-    empty = _frozen(np.zeros((0, 2)))
+    empty = np.zeros((0, 2))
     qa = _reference(kind_a, pa, va)
     qb = _reference(kind_b, pb, vb)
-    first = ("point", _frozen(np.array(qa)), empty) if small_a else (kind_a, pa, va)
-    second = ("point", _frozen(np.array(qb)), empty) if small_b else (kind_b, pb, vb)
+    first = ("point", np.array(qa), empty) if small_a else (kind_a, pa, va)
+    second = ("point", np.array(qb), empty) if small_b else (kind_b, pb, vb)
     _, proxy_kernel, swapped = _dispatch.pair_kernel("contact", first[0], second[0])
     if swapped:
         r = _scaled_contact(proxy_kernel, *second, *first)
