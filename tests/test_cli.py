@@ -8,6 +8,7 @@ messages, no traceback, files left behind).
 from __future__ import annotations
 
 import csv
+import functools
 import io as _io
 import json
 import os
@@ -498,7 +499,32 @@ def test_warmup_runs_every_task_and_reports(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert calls == [True, 2]
     assert err.startswith("collide2d: compiling the kernels (2 operations; cached under ")
-    assert "collide2d: warmup done in " in err
+    # not a terminal: one line per operation with its seconds
+    assert "collide2d: [1/2] one: " in err and "collide2d: [2/2] two: " in err
+    assert "collide2d: warmup done in " in err and " s of CPU (" in err
+
+
+def test_warmup_only_runs_the_matching_operations_and_rejects_a_pattern_matching_none(capsys, monkeypatch):
+    calls = []
+    tasks = [(label, functools.partial(calls.append, label)) for label in ("relate a-b (single)", "relate a-b (batch)", "raycast a (single)")]
+    monkeypatch.setattr(cli, "_warmup_tasks", lambda: tasks)
+    assert main(["warmup", "--only", "relate *"]) == 0
+    assert calls == ["relate a-b (single)", "relate a-b (batch)"]
+    assert main(["warmup", "--only", "relat"]) == 2
+    assert "collide2d: error: --only 'relat' matches no operation" in capsys.readouterr().err
+    for jobs in ("0", "-1", "two"):
+        with pytest.raises(SystemExit):
+            main(["warmup", "--jobs", jobs])
+
+
+def test_warmup_groups_keep_a_kind_pair_in_one_process():
+    labels = [label for label, _ in cli._warmup_tasks()]
+    groups = cli._warmup_groups(labels)
+    assert sorted(label for group in groups for label in group) == sorted(labels)
+    owner = {label: k for k, group in enumerate(groups) for label in group}
+    assert owner["relate ellipse-polygon (single)"] == owner["contact ellipse-polygon (batch)"]
+    assert owner["relate ellipse-polygon (single)"] != owner["relate ellipse-ellipse (single)"]
+    assert owner["raycast line (single)"] == owner["raycast ellipse (batch)"]
 
 
 def test_warmup_tasks_cover_every_kind_pair_and_the_broad_phase():
@@ -511,6 +537,9 @@ def test_warmup_tasks_cover_every_kind_pair_and_the_broad_phase():
                     assert f"{operation} {first}-{second} ({size})" in labels
     assert "overlap_area ellipse-polygon (batch)" in labels
     assert any(label.startswith("query_pairs") for label in labels)
+    # the paths that the small batches of the first warmup missed
+    assert {"time_of_impact ellipse-segment (batch)", "time_of_impact line-point (batch, turning)", "construct RotatedBox (batch)",
+            "rotate rotated_box (batch)", "query_pairs sweep (ellipses)", "query_nearest (mixed)"} <= set(labels)
 
 
 def test_warmup_help_explains_the_cache(capsys):

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -32,26 +34,51 @@ def _empty_cache(tmp_path):
     return {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
 
 
-def test_first_compilation_is_announced_once_and_timed(tmp_path):
+def test_a_compilation_names_its_operation_and_is_timed(tmp_path):
+    # every compilation is announced here (NOTICE_AFTER = 0): the public function called and the
+    # kind pair, then the duration; the first notice says that the cache and warmup exist
     code = """
         import collide2d as c2
         from collide2d import _jit
+        _jit.NOTICE_AFTER = 0.0
         print(c2.intersects(c2.Point((0, 0)), c2.Point((1, 1))), c2.relate(c2.Segment((0, 0), (1, 0)), c2.Point((2, 0))).name)
         print(_jit.compile_seconds() > 0)
     """
     first = _run(code, _empty_cache(tmp_path))
     assert first.stdout.split() == ["False", "DISJOINT", "True"]
-    notices = [line for line in first.stderr.splitlines() if "compiling kernels on first use" in line]
-    assert len(notices) == 1 and notices[0].startswith("collide2d: ")
+    lines = first.stderr.splitlines()
+    assert lines[0].startswith("collide2d: compiling intersects (point, point) ... (first use: ") and "warmup" in lines[0]
+    assert "collide2d: compiling relate (segment, point) ..." in lines
+    assert sum(line.startswith("collide2d: compiling intersects (point, point) done in ") for line in lines) == 1
+    assert sum("first use" in line for line in lines) == 1
     again = _run(code, _empty_cache(tmp_path))  # the same cache: loaded, not compiled
     assert again.stdout.split() == ["False", "DISJOINT", "False"]
     assert "compiling" not in again.stderr
+
+
+def test_a_compilation_longer_than_a_second_announces_itself(tmp_path):
+    # the default threshold: the first single relate of two ellipses compiles for seconds
+    code = """
+        import collide2d as c2
+        from collide2d import _jit
+        print(c2.relate(c2.Ellipse((0, 0), (2, 1)), c2.Ellipse((3, 0), (1, 3))).name, _jit.compile_seconds())
+    """
+    result = _run(code, _empty_cache(tmp_path))
+    name, seconds = result.stdout.split()
+    assert name == "TOUCHING"
+    if float(seconds) <= 1.0:
+        pytest.skip(f"compiled in {seconds} s: nothing lasted a second to announce")
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("collide2d: compiling relate (ellipse, ellipse) ... (first use: ")
+    assert any(line.startswith("collide2d: compiling relate (ellipse, ellipse) done in ") for line in lines)
 
 
 def test_the_notice_can_be_silenced(tmp_path):
     code = """
         import logging
         import collide2d as c2
+        from collide2d import _jit
+        _jit.NOTICE_AFTER = 0.0
         logging.getLogger("collide2d").setLevel(logging.ERROR)
         print(c2.intersects(c2.Point((0, 0)), c2.Point((1, 1))))
     """
@@ -339,3 +366,158 @@ def test_other_threads_compile_while_collide2d_sets_itself_up(tmp_path):
     # compiles as usual, and Numba's LLVM lock is free after
     assert _run(LOCK_RACE, _empty_cache(tmp_path)).stdout.strip().splitlines()[-1] == "[] True"
 
+
+
+# -- collide2d warmup: every copy a call reaches, in one process or several ---------------------------
+
+FIRST_CALLS = """
+import json
+import numpy as np
+import collide2d as c2
+from collide2d import _jit
+
+rng = np.random.default_rng(3)
+make = {
+    "ellipse": lambda c: c2.Ellipse(c, rng.uniform(0.3, 2, c.shape), rng.uniform(0, 3, c.shape[:-1])),
+    "segment": lambda c: c2.Segment(c, c + 1.0),
+    "point": lambda c: c2.Point(c),
+}
+out = {}
+for pair in PAIRS:
+    first, second = pair.split("-")
+    for n in (100_000, 2, 0):  # 100,000 pairs: the linked loops, run on slices in threads; 0: single shapes
+        shape = (n, 2) if n else (2,)
+        a, b = make[first](rng.uniform(0, 300, shape)), make[second](rng.uniform(0, 300, shape))
+        before = _jit.compile_seconds()
+        c2.intersects(a, b)
+        out[f"{pair} {n}"] = _jit.compile_seconds() - before
+print(json.dumps(out))
+"""
+
+
+def _warmup(env, *args):
+    result = subprocess.run([sys.executable, "-m", "collide2d", "warmup", *args], capture_output=True, text=True,
+                            env=dict(os.environ, **env), timeout=600)
+    assert result.returncode == 0, result.stderr
+    return result.stderr
+
+
+def _first_calls(env, pairs):
+    """Compile seconds of the first intersects calls of each kind pair, at every size, in a new process."""
+    return json.loads(_run(f"PAIRS = {pairs!r}\n" + FIRST_CALLS, env).stdout.strip().splitlines()[-1])
+
+
+def test_warmup_compiles_the_copies_of_large_batches_too(tmp_path):
+    # after warming one operation, its first call on 100,000 pairs (the loop that links the
+    # kernel, from LINKED_FROM pairs on), on 2 pairs (the loop calling the kernel by address) and
+    # on single shapes compiles nothing in a new process
+    env = _empty_cache(tmp_path)
+    err = _warmup(env, "--only", "intersects ellipse-ellipse*")
+    # without a terminal: one line per operation with its seconds
+    assert "collide2d: [1/2] intersects ellipse-ellipse (single): " in err
+    assert "collide2d: [2/2] intersects ellipse-ellipse (batch): " in err
+    compiled = _first_calls(env, ["ellipse-ellipse"])
+    assert compiled == {"ellipse-ellipse 100000": 0.0, "ellipse-ellipse 2": 0.0, "ellipse-ellipse 0": 0.0}
+
+
+def _cache_entries(root):
+    """Signatures per cached function: {index file name: number of entries}."""
+    import pickle
+
+    entries = {}
+    for index in pathlib.Path(root).rglob("*.nbi"):
+        with open(index, "rb") as handle:
+            pickle.load(handle)  # Numba's version
+            _, overloads = pickle.loads(handle.read())
+        entries[index.name] = len(overloads)
+    return entries
+
+
+def test_warmup_in_two_processes_warms_as_one_does(tmp_path):
+    # two groups of operations (segment-point, point-point), one per process, into one cache
+    one, two = _empty_cache(tmp_path / "one"), _empty_cache(tmp_path / "two")
+    _warmup(one, "--only", "intersects *t-point*")
+    err = _warmup(two, "--only", "intersects *t-point*", "--jobs", "2")
+    assert "(4 operations, 2 processes; cached under " in err
+    assert sorted(line.split("] ")[1].split(":")[0] for line in err.splitlines() if line.startswith("collide2d: [")) == [
+        "intersects point-point (batch)", "intersects point-point (single)",
+        "intersects segment-point (batch)", "intersects segment-point (single)",
+    ]
+    entries = _cache_entries(two["NUMBA_CACHE_DIR"])
+    assert entries and entries == _cache_entries(one["NUMBA_CACHE_DIR"])
+    assert set(_first_calls(two, ["segment-point", "point-point"]).values()) == {0.0}
+
+
+LOCKED_SAVE = """
+import sys
+sys.path.insert(0, {folder!r})
+import tiny
+print(tiny.add(ARG, ARG), flush=True)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the cache lock is a POSIX flock")
+def test_processes_save_into_the_kernel_cache_one_at_a_time(tmp_path):
+    # Numba's index of a function's entries is read, extended and written back by each save:
+    # two processes saving signatures of one function at once could point one signature at the
+    # other's machine code. Saves (and loads) wait for the cache's lock file.
+    import fcntl
+
+    import numba
+
+    from collide2d import _jit
+
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "tiny.py").write_text("from collide2d._jit import kernel\n\n\n@kernel\ndef add(x, y):\n    return x + y\n")
+    env = _empty_cache(tmp_path)
+    directory = pathlib.Path(env["NUMBA_CACHE_DIR"]) / pathlib.Path(_jit.kernel_cache_dir(numba)).name
+    directory.mkdir(parents=True)
+    with open(directory / "cache.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        children = [
+            subprocess.Popen([sys.executable, "-c", LOCKED_SAVE.format(folder=str(folder)).replace("ARG", arg)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, **env))
+            for arg in ("1", "1.5")
+        ]
+        time.sleep(2.0)
+        assert [child.poll() for child in children] == [None, None]  # waiting for the lock
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    outputs = [child.communicate(timeout=120) for child in children]
+    assert [out.strip() for out, _ in outputs] == ["2", "3.0"], outputs
+    (index,) = [name for name in _cache_entries(directory) if name.startswith("tiny.add")]
+    assert _cache_entries(directory)[index] == 2  # both signatures, each with its own data file
+    assert len(list(directory.rglob("tiny.add*.nbc"))) == 2
+
+
+def test_pairs_at_extreme_magnitudes_run_the_compiled_single_pair_code():
+    # A pair beyond the tame range runs the single-pair kernel on its rows scaled by a power of two
+    # (collide2d._magnitude): on read-only rows, the very code a single pair runs, not a second copy
+    # compiled for writeable arrays (seconds of compiling on the first such pair, even after warmup).
+    # The answers are those of the pair scaled to unit size (exact: a power of two).
+    import numpy as np
+
+    import collide2d as c2
+    from collide2d._kernels.measure import distance_ellipse
+    from collide2d._kernels.relate import conic
+
+    def pair(scale, n=None):
+        centres, radii = np.array([(0.0, 0.0), (2.5, 1.0)]), np.array([(2.0, 1.0), (1.0, 0.5)])
+        if n is None:
+            return c2.Ellipse(centres[0] * scale, radii[0] * scale, 0.3), c2.Ellipse(centres[1] * scale, radii[1] * scale, 0.4)
+        return (c2.Ellipse(np.repeat(centres[:1], n, 0) * scale, radii[0] * scale, 0.3),
+                c2.Ellipse(np.repeat(centres[1:], n, 0) * scale, radii[1] * scale, 0.4))
+
+    unit = pair(1.0)
+    # the single-pair kernels (compiled or loaded), in both orders
+    expected = {order: (c2.relate(*unit[::order]), c2.contact(*unit[::order]).separation) for order in (1, -1)}
+    signatures = {kernel: set(kernel.signatures) for kernel in (conic.relate_ellipse_ellipse, distance_ellipse.contact_ellipse_ellipse)}
+    for scale in (2.0**460, 2.0**-460):
+        for order in (1, -1):
+            relation, separation = expected[order]
+            assert c2.relate(*pair(scale)[::order]) == relation
+            assert c2.contact(*pair(scale)[::order]).separation == separation * scale
+            batch = pair(scale, 3)[::order]
+            assert c2.relate(*batch).tolist() == [relation] * 3
+            assert c2.contact(*batch).separation.tolist() == [separation * scale] * 3
+    assert {kernel: set(kernel.signatures) for kernel in signatures} == signatures

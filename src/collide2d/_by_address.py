@@ -27,6 +27,7 @@ The gate of all the compile shortcuts, :func:`compile_shortcuts`, lives here too
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import os
 import threading
@@ -44,6 +45,7 @@ LINKED_FROM = 65536
 
 _addresses: dict = {}  # (kernel, argument types) -> address, once compiled
 _lock = threading.Lock()
+_linked = threading.local()  # see linked_copies
 
 
 def _row_type(table_type):
@@ -132,10 +134,22 @@ def address_of(kernel, pa, va, pb, vb, *tail):
 def kernel_at(kernel, n, pa, va, pb, vb, *tail):
     """The ``at`` argument of a loop making ``n`` calls ``kernel(pa[i], va, pb[j], vb, *tail)``:
     the kernel's address (:func:`address_of`) when ``n`` is below :data:`LINKED_FROM`, else
-    ``None`` (the copy of the loop that links the kernel in)."""
-    if n >= LINKED_FROM:
+    ``None`` (the copy of the loop that links the kernel in), also inside :func:`linked_copies`."""
+    if n >= LINKED_FROM or getattr(_linked, "depth", 0):
         return None
     return address_of(kernel, pa, va, pb, vb, *tail)
+
+
+@contextlib.contextmanager
+def linked_copies():
+    """Run the loops called from this thread with the kernel linked in, whatever the batch size,
+    while the block lasts: ``collide2d warmup`` compiles the copies used from :data:`LINKED_FROM`
+    pairs on with a small batch (the same argument types, hence the same machine code)."""
+    _linked.depth = getattr(_linked, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _linked.depth -= 1
 
 
 def call_at(kernel, address, row_a, va, row_b, vb, tail):

@@ -18,8 +18,9 @@ runs on :class:`fractions.Fraction` values. The choice depends only on the modul
 defined in, never on process-wide state, so one thread loading the copy cannot leave another
 thread's kernels uncompiled.
 
-The first compilation in a process (not a load from the disk cache) logs one ``WARNING`` on the
-``"collide2d"`` logger; :func:`compile_seconds` tells how long compiling has taken so far.
+A compilation (not a load from the disk cache) that lasts longer than :data:`NOTICE_AFTER` logs
+a ``WARNING`` on the ``"collide2d"`` logger naming the operation being compiled, and another with
+its duration when it ends; :func:`compile_seconds` tells how long compiling has taken so far.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import hashlib
 import logging
 import os
 import pathlib
+import sys
 import threading
 import time
 
@@ -95,12 +97,18 @@ def kernel_cache_dir(numba):
     return _cache_dir
 
 
-# -- compile notice and compile time -----------------------------------------------------------------
+# -- compile notices and compile time -----------------------------------------------------------------
 
 _compile_lock = threading.Lock()
 _compile_state = {"seconds": 0.0, "announced": False}
 _compile_depth = threading.local()
 _callee = threading.local()  # depth of kernel-from-kernel typing (see _get_dispatcher_class)
+
+# A compilation still running after this many seconds is announced (a WARNING on the "collide2d"
+# logger naming the operation), and its end with its duration; shorter ones pass silently.
+NOTICE_AFTER = 1.0
+
+_KINDS = ("ellipse", "polygon", "segment", "line", "point")
 
 
 def compile_seconds():
@@ -109,37 +117,78 @@ def compile_seconds():
     return _compile_state["seconds"]
 
 
-def _announce():
-    logger.warning(
-        "collide2d: compiling kernels on first use (a few seconds per operation, cached on disk for "
-        "later runs; 'collide2d warmup' compiles them all ahead of time)"
-    )
+def _operation(dispatcher):
+    """What is being compiled, for the notice: the public function called (the outermost frame
+    of a public function of collide2d on this thread's stack, or the class of a shape being made)
+    and the kind pair of a pair kernel or loop (from its name, ``relate_ellipse_polygon_loop``);
+    the kernel's own name when no public function is on the stack."""
+    words = dispatcher.py_func.__name__.split("_")
+    pair = ""
+    if len(words) >= 3 and words[1] in _KINDS and words[2] in _KINDS:
+        pair = f" ({words[1]}, {words[2]})"
+    public = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        name = frame.f_code.co_name
+        if module.startswith("collide2d.") and not module.startswith("collide2d._") and module != "collide2d.cli":
+            if name == "__init__" and "self" in frame.f_locals:
+                public = type(frame.f_locals["self"]).__name__
+            elif not name.startswith("_") and name != "<lambda>":
+                public = name
+        frame = frame.f_back
+    return f"{public}{pair}" if public else dispatcher.py_func.__qualname__
+
+
+def _notice_compiling(what, first):
+    hint = (" (first use: the machine code is cached on disk for later runs; 'collide2d warmup' compiles "
+            "every operation ahead of time)") if first else ""
+    logger.warning("collide2d: compiling %s ...%s", what, hint)
 
 
 def _make_listener(event):
     class _CompileListener(event.Listener):
-        """Times top-level compilations of our dispatchers; announces the first one."""
+        """Times top-level compilations of our dispatchers; announces those that last."""
 
         def on_start(self, ev):
-            if not isinstance(ev.data.get("dispatcher"), _dispatcher_class):
+            dispatcher = ev.data.get("dispatcher")
+            if not isinstance(dispatcher, _dispatcher_class):
                 return
             depth = getattr(_compile_depth, "n", 0)
             _compile_depth.n = depth + 1
             if depth == 0:
                 _compile_depth.start = time.perf_counter()
-                with _compile_lock:
-                    first = not _compile_state["announced"]
-                    _compile_state["announced"] = True
-                if first:
-                    _announce()
+                _compile_depth.notice = None
+                if logger.isEnabledFor(logging.WARNING):
+                    notice = {"what": _operation(dispatcher), "told": False}
+                    notice["timer"] = threading.Timer(NOTICE_AFTER, self._announce, (notice,))
+                    notice["timer"].daemon = True
+                    _compile_depth.notice = notice
+                    notice["timer"].start()
+
+        @staticmethod
+        def _announce(notice):
+            with _compile_lock:
+                first = not _compile_state["announced"]
+                _compile_state["announced"] = notice["told"] = True
+            _notice_compiling(notice["what"], first)
 
         def on_end(self, ev):
             if not isinstance(ev.data.get("dispatcher"), _dispatcher_class):
                 return
             _compile_depth.n -= 1
             if _compile_depth.n == 0:
+                seconds = time.perf_counter() - _compile_depth.start
                 with _compile_lock:
-                    _compile_state["seconds"] += time.perf_counter() - _compile_depth.start
+                    _compile_state["seconds"] += seconds
+                notice = _compile_depth.notice
+                if notice is not None:
+                    notice["timer"].cancel()
+                    if seconds >= NOTICE_AFTER:
+                        notice["timer"].join()  # its notice first, if it is being written
+                        if not notice["told"]:
+                            self._announce(notice)
+                        logger.warning("collide2d: compiling %s done in %.1f s", notice["what"], seconds)
 
     return _CompileListener()
 
@@ -654,7 +703,65 @@ def _kernel_cache_class(numba):
     class KernelCache(caching.FunctionCache):
         _impl_class = _KernelCacheImpl
 
+        # Numba's index of a function's cache entries is read, extended and written back by each
+        # save, and a new entry takes the first data file name the index does not list: two
+        # processes saving signatures of one function at once (``collide2d warmup --jobs``, test
+        # runners, workers of a pool on a first run) would both take ``name.1.nbc``, and the last
+        # index written would point one signature at the other's machine code. A lock file shared
+        # by every process makes each save whole; loads take it shared, so that none reads an
+        # index entry whose data file is still being written.
+        def load_overload(self, sig, target_context):
+            with _cache_lock(directory, shared=True):
+                return super().load_overload(sig, target_context)
+
+        def save_overload(self, sig, data):
+            with _cache_lock(directory, shared=False):
+                return super().save_overload(sig, data)
+
     return KernelCache
+
+
+_lock_files: dict = {}  # cache directory -> open lock file (one per process, kept open)
+
+
+@contextlib.contextmanager
+def _cache_lock(directory, shared):
+    """Hold the lock file of the kernel cache ``directory`` (an advisory ``flock``; shared or
+    exclusive) while the block runs. Calls already hold Numba's compiler lock, so only other
+    processes contend. Without ``fcntl`` (Windows) or a writable directory, no lock."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    handle = _lock_files.get(directory)
+    if handle is None:
+        try:
+            os.makedirs(directory, exist_ok=True)
+            handle = _lock_files[directory] = open(os.path.join(directory, "cache.lock"), "a")
+        except OSError:
+            yield
+            return
+    fcntl.flock(handle, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def shared_cache_safe():
+    """True when processes compiling at once may share the kernel cache: it is on, it is
+    collide2d's own (:func:`cache_location`), and its saves are locked (POSIX ``flock``)."""
+    import numba
+
+    if not _CACHE:
+        return False
+    _get_dispatcher_class(numba)
+    try:
+        import fcntl  # noqa: F401
+    except ImportError:
+        return False
+    return _kernel_cache is not None
 
 
 def cache_location(numba):
@@ -750,9 +857,12 @@ def _thread_pool():
 
 
 def _forget_pool():
-    """In a child process made by ``fork``: the parent's pool threads do not exist there."""
+    """In a child process made by ``fork``: the parent's pool threads do not exist there, and
+    the lock file of the kernel cache is opened anew (a ``flock`` belongs to the open file,
+    which the child shares with its parent: the two would not exclude each other)."""
     global _pool
     _pool = None
+    _lock_files.clear()
 
 
 if hasattr(os, "register_at_fork"):

@@ -184,7 +184,7 @@ def scaled_row(kind, row, verts, k, direction="normalise"):
     to a largest component in ``[0.5, 1)`` (``direction="normalise"``) or multiplied too ("scale")."""
     if kind == "polygon":
         offset, count = int(row[0]), int(row[1])
-        return np.array([0.0, float(count)]), np.ldexp(verts[offset : offset + count], k)
+        return _frozen(np.array([0.0, float(count)])), _frozen(np.ldexp(verts[offset : offset + count], k))
     out = np.array(row, dtype=np.float64)
     n = _LENGTH_COLUMNS[kind]
     if kind == "line":
@@ -193,14 +193,23 @@ def scaled_row(kind, row, verts, k, direction="normalise"):
         out[2:4] = np.ldexp(out[2:4], shift)
     else:
         out[:n] = np.ldexp(out[:n], k)
-    return out, verts[:0] if kind != "polygon" else verts
+    return _frozen(out), _frozen(np.ascontiguousarray(verts[:0]))
+
+
+def _frozen(array):
+    """``array`` made read-only: a kernel called on scaled or moved rows then sees the argument
+    types of a call on a single shape (whose arrays are read-only) and runs that compiled code,
+    not a copy compiled for writeable arrays (seconds of compiling on the first pair at an
+    extreme magnitude)."""
+    array.flags.writeable = False
+    return array
 
 
 def scaled_pair(kind_a, row_a, verts_a, kind_b, row_b, verts_b, k, direction="normalise"):
     """Both rows of a pair multiplied by ``2**k`` (see :func:`scaled_row`)."""
     ra, wa = scaled_row(kind_a, row_a, verts_a, k, direction)
     rb, wb = scaled_row(kind_b, row_b, verts_b, k, direction)
-    return ra, np.ascontiguousarray(wa), rb, np.ascontiguousarray(wb)
+    return ra, wa, rb, wb
 
 
 def unscale_contact(r, k):

@@ -9,8 +9,9 @@ Commands
     Everything about two shapes written inline (``"ellipse 0 0 2 1 30deg"``).
 ``collide2d sample NAME -o FILE``
     Write a built-in scene to a file.
-``collide2d warmup``
-    Compile every kernel ahead of time (they are cached on disk), with a progress bar.
+``collide2d warmup [--jobs N]``
+    Compile every kernel ahead of time (they are cached on disk), in ``N`` processes, with a
+    progress bar (one line per operation without a terminal).
 
 The formats: https://collide2d.readthedocs.io/en/latest/cli.html. Errors in the input end with ``collide2d: error: ...`` on
 standard error and exit code 2, without a traceback.
@@ -51,7 +52,7 @@ import warnings
 
 import numpy as np
 
-from collide2d import __version__, _jit, io, scenes
+from collide2d import __version__, _angles, _jit, io, scenes
 from collide2d.predicates import Relation
 
 DOCS_URL = "https://collide2d.readthedocs.io/en/latest/"  # [project.urls] Documentation in pyproject.toml
@@ -463,12 +464,20 @@ def _sample(args):
 
 
 def _warmup_tasks():
-    """``(label, call)`` for every operation on every kind pair, single shapes and small batches.
+    """``(label, call)`` for every operation on every kind pair and every path a call can take.
 
     Calling the public functions compiles exactly the kernels and loops (with their argument
     types) that later calls use. Mirrored pairs use the same kernels, so one order is enough.
+    Each batch call runs twice: as a small batch (the loops call the large kernels by address)
+    and with the copies of the loops used from ``LINKED_FROM`` pairs on (the kernel linked in;
+    see :mod:`collide2d._by_address`). Large batches run the same compiled loops on slices of
+    their rows in threads, and pairs at extreme magnitudes run the single-pair kernels (see
+    :mod:`collide2d._magnitude`), so neither needs a task of its own. The label's second word
+    names the kind pair (``ellipse-polygon``) or the operation: ``--jobs`` gives each process
+    whole groups of one such name, which share their kernels.
     """
     import collide2d as c2
+    from collide2d import _by_address
 
     single = {
         "ellipse": c2.Ellipse((0.0, 0.0), (2.0, 1.0), 0.3),
@@ -477,13 +486,27 @@ def _warmup_tasks():
         "line": c2.Line((0.0, 0.5), (1.0, 0.2)),
         "point": c2.Point((0.5, 0.2)),
     }
-    batch = {
-        "ellipse": c2.Ellipse([(0.0, 0.0), (1.0, 0.5)], (2.0, 1.0), 0.3),
-        "polygon": c2.Box([(0.0, 0.0), (1.0, -1.0)], [(2.0, 1.0), (2.5, 0.5)]),
-        "segment": c2.Segment([(-1.0, -1.0), (0.0, 2.0)], [(3.0, 1.0), (1.0, -2.0)]),
-        "line": c2.Line([(0.0, 0.5), (1.0, 0.0)], [(1.0, 0.2), (0.0, 1.0)]),
-        "point": c2.Point([(0.5, 0.2), (5.0, 5.0)]),
-    }
+    def batch_of(rows):
+        tile = functools.partial(np.resize, new_shape=(rows, 2))  # the two rows repeated
+        return {
+            "ellipse": c2.Ellipse(tile([(0.0, 0.0), (1.0, 0.5)]), (2.0, 1.0), np.resize([0.3, 0.7], rows)),
+            "polygon": c2.Box(tile([(0.0, 0.0), (1.0, -1.0)]), tile([(2.0, 1.0), (2.5, 0.5)])),
+            "segment": c2.Segment(tile([(-1.0, -1.0), (0.0, 2.0)]), tile([(3.0, 1.0), (1.0, -2.0)])),
+            "line": c2.Line(tile([(0.0, 0.5), (1.0, 0.0)]), tile([(1.0, 0.2), (0.0, 1.0)])),
+            "point": c2.Point(tile([(0.5, 0.2), (5.0, 5.0)])),
+            "rotated_box": c2.RotatedBox(tile([(0.0, 0.0), (1.0, 1.0)]), (1.0, 2.0), np.resize([0.3, 0.7], rows)),
+        }
+
+    batch = batch_of(2)
+    del batch["rotated_box"]
+    # shapes are made and turned by compiled loops from _angles.COMPILED_FROM rows on (in Python below)
+    many = batch_of(_angles.COMPILED_FROM)
+
+    def both_copies(call, *args, **kwargs):
+        call(*args, **kwargs)
+        with _by_address.linked_copies():
+            call(*args, **kwargs)
+
     operations = [
         ("relate", c2.relate),
         ("intersects", c2.intersects),
@@ -494,6 +517,16 @@ def _warmup_tasks():
     ]
     kinds = list(single)
     tasks = []
+    # the constructors: every class, single and batch (a rotated box with an angle has loops of its own)
+    constructors = {
+        "Circle": lambda n: c2.Circle([(0.0, 0.0)] * n if n else (0.0, 0.0), 1.0),
+        "Box": lambda n: c2.Box([(0.0, 0.0)] * n if n else (0.0, 0.0), (1.0, 2.0)),
+        "RotatedBox": lambda n: c2.RotatedBox([(0.0, 0.0)] * n if n else (0.0, 0.0), (1.0, 2.0), [0.3] * n if n else 0.3),
+        "Ellipse": lambda n: c2.Ellipse([(0.0, 0.0)] * n if n else (0.0, 0.0), (2.0, 1.0), [0.3] * n if n else 0.3),
+    }
+    for name, make in constructors.items():
+        for size, n in (("single", 0), ("batch", _angles.COMPILED_FROM)):
+            tasks.append((f"construct {name} ({size})", functools.partial(make, n)))
     for size, shapes in (("single", single), ("batch", batch)):
         for i, first in enumerate(kinds):
             for second in kinds[i:]:
@@ -501,21 +534,29 @@ def _warmup_tasks():
                 for name, operation in operations:
                     if name == "overlap_area" and second not in ("ellipse", "polygon"):  # regions only
                         continue
-                    tasks.append((f"{name} {first}-{second} ({size})", functools.partial(operation, a, b)))
+                    call = functools.partial(both_copies if size == "batch" else (lambda f, *x: f(*x)), operation, a, b)
+                    tasks.append((f"{name} {first}-{second} ({size})", call))
+                for turning in (0.0, 1.0):
+                    toi = functools.partial(c2.time_of_impact, a, b, velocity_a=(1.0, 0.0), velocity_b=(-1.0, 0.5),
+                                            angular_velocity_a=turning)
+                    tasks.append((f"time_of_impact {first}-{second} ({size}{', turning' if turning else ''})", toi))
     for size, pair in (("single", (single["ellipse"], c2.Circle((3.0, 0.0), 1.0))), ("batch", (batch["ellipse"], batch["ellipse"][::-1]))):
         tasks.append((f"perram_wertheim ellipse-ellipse ({size})", functools.partial(c2.perram_wertheim, *pair)))
-    # motion: the rigid moves of every kind (single and batched), and time of impact turning
-    for size, shapes in (("single", single), ("batch", batch)):
-        for kind, shape in shapes.items():
-            tasks.append((f"rotate {kind} ({size})", functools.partial(c2.rotate, shape, 0.5)))
-    tasks.append(("time_of_impact ellipse-polygon (turning)", functools.partial(
-        c2.time_of_impact, single["ellipse"], c2.Box((4.0, 0.0), (5.0, 1.0)), velocity_b=(-4.0, 0.0),
-        angular_velocity_a=1.0)))
-    # ray casts: every kind, one ray and a small batch of rays
-    for size, shapes in (("single", single), ("batch", batch)):
+    # single-shape operations: rigid moves (a rotated box too), ray casts, points, measures
+    single_rotated = {**single, "rotated_box": c2.RotatedBox((0.0, 0.0), (1.0, 2.0), 0.3)}
+    for size, shapes in (("single", single_rotated), ("batch", many)):
         origin, direction = ((-4.0, 0.3), (1.0, 0.1)) if size == "single" else ([(-4.0, 0.3), (0.5, 5.0)], [(1.0, 0.1), (0.0, -1.0)])
+        xy = (0.5, 0.2) if size == "single" else [(0.5, 0.2), (3.0, 1.0)]
         for kind, shape in shapes.items():
+            moved = [shape] if size == "single" else [shape, shape[:2]]  # the compiled and the Python paths
+            tasks.append((f"rotate {kind} ({size})", functools.partial(
+                lambda shapes: [(c2.rotate(s, 0.5), c2.translate(s, (1.0, 0.5))) for s in shapes], moved)))
+            shape = moved[-1]
             tasks.append((f"raycast {kind} ({size})", functools.partial(c2.raycast, shape, origin, direction)))
+            tasks.append((f"contains_xy {kind} ({size})", functools.partial(
+                lambda s, p: (c2.contains_xy(s, p), c2.intersects_xy(s, p), c2.closest_point(s, p)), shape, xy)))
+            if kind != "line":
+                tasks.append((f"area {kind} ({size})", functools.partial(lambda s: (c2.area(s), c2.length(s), c2.centroid(s)), shape)))
     # exact fallback: exactly tangent circles
     tasks.append(("exact fallback", functools.partial(c2.touches, c2.Circle((0.0, 0.0), 1.0), c2.Circle((2.0, 0.0), 1.0))))
     rng = np.random.default_rng(0)
@@ -523,45 +564,166 @@ def _warmup_tasks():
     ellipses = c2.Ellipse(rng.uniform(0, 60, (n, 2)), rng.uniform(0.5, 1.5, (n, 2)), rng.uniform(0, np.pi, n))
     mixed = scenes.load("mixed").shapes
 
-    def broad_phase(shapes, predicate):
-        pairs = c2.query_pairs(shapes, predicate=predicate)
+    def broad_phase(shapes, predicate, backend="auto"):
+        pairs = c2.query_pairs(shapes, predicate=predicate, backend=backend)
         c2.measure_pairs(shapes, pairs)
 
     for predicate in PREDICATES[:2]:
         tasks.append((f"query_pairs + measure_pairs {predicate} (ellipses)", functools.partial(broad_phase, ellipses, predicate)))
         tasks.append((f"query_pairs + measure_pairs {predicate} (mixed)", functools.partial(broad_phase, mixed, predicate)))
+    for backend in ("grid", "sweep"):
+        tasks.append((f"query_pairs {backend} (ellipses)", functools.partial(broad_phase, ellipses, "intersects", backend)))
+    tasks.append(("query_pairs max_distance (ellipses)", functools.partial(c2.query_pairs, ellipses, predicate=None, max_distance=0.5)))
+    tasks.append(("query (ellipses)", functools.partial(c2.query, ellipses, ellipses[:100])))
+    tasks.append(("query_impacts (ellipses)", functools.partial(c2.query_impacts, ellipses[:500], (1.0, 0.0), angular_velocity=0.5)))
+    far = c2.Point(rng.uniform(-600, 600, (n, 2)))  # queries far from the tree go to the R-tree search
+    for name, tree in (("ellipses", ellipses), ("mixed", mixed)):
+        tasks.append((f"query_nearest ({name})", functools.partial(c2.query_nearest, tree, far, return_distance=True)))
     return tasks
+
+
+def _warmup_group(label):
+    """The group of a warmup task for ``--jobs``: its kind pair, or else its operation."""
+    words = label.split()
+    return words[1] if len(words) > 1 and "-" in words[1] else words[0]
+
+
+_progress_queue = None  # in a warmup worker process: where it reports each task (see _warmup_in_worker)
+
+
+def _warmup_worker_init(queue):
+    global _progress_queue
+    _progress_queue = queue
+
+
+_worker_tasks = None  # in a warmup worker process: its tasks, made once for all its groups
+
+
+def _warmup_run(labels, report, tasks=None):
+    """Run the warmup tasks named ``labels`` (of ``tasks``, by default :func:`_warmup_tasks`),
+    calling ``report(label, seconds)`` after each; returns the seconds spent compiling."""
+    wanted = set(labels)
+    compiling = _jit.compile_seconds()
+    for label, call in tasks or _warmup_tasks():
+        if label in wanted:
+            clock = time.perf_counter()
+            call()
+            report(label, time.perf_counter() - clock)
+    return _jit.compile_seconds() - compiling
+
+
+def _warmup_in_worker(labels):
+    """A ``--jobs`` worker: run the tasks ``labels``; returns its compile seconds."""
+    import logging
+
+    global _worker_tasks
+    logging.getLogger("collide2d").setLevel(logging.ERROR)  # the parent prints the progress
+    if _worker_tasks is None:
+        _worker_tasks = _warmup_tasks()
+    return _warmup_run(labels, lambda label, seconds: _progress_queue.put((label, seconds)), _worker_tasks)
+
+
+def _warmup_groups(labels):
+    """Whole groups of tasks (see :func:`_warmup_group`), the largest first."""
+    groups = {}
+    for label in labels:
+        groups.setdefault(_warmup_group(label), []).append(label)
+    return sorted(groups.values(), key=len, reverse=True)
 
 
 def _warmup(args):
     import logging
 
-    tasks = _warmup_tasks()
+    jobs = args.jobs
     stream = sys.stderr
     tty = hasattr(stream, "isatty") and stream.isatty()
     logger = logging.getLogger("collide2d")
     level = logger.level
-    logger.setLevel(logging.ERROR)  # the notice of the first compilation: this command is that notice
+    logger.setLevel(logging.ERROR)  # the notices of compilations: this command's progress is that notice
     clock = time.perf_counter()
-    compiling = _jit.compile_seconds()
-    print(f"collide2d: compiling the kernels ({len(tasks)} operations; cached under {_cache_location()})", file=stream)
+    cpu = time.process_time()
+    children_before = 0.0
+    with contextlib.suppress(ImportError):
+        import resource
+
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        children_before = children.ru_utime + children.ru_stime
+    done = []
+
+    def report(label, seconds):
+        done.append(label)
+        k = len(done)
+        if tty:
+            bar = "#" * (30 * k // len(labels))
+            stream.write(f"\r[{bar:<30}] {k}/{len(labels)} {time.perf_counter() - clock:6.1f} s  {label[:40]:<40}")
+        else:
+            stream.write(f"collide2d: [{k:>{len(str(len(labels)))}}/{len(labels)}] {label}: {seconds:.1f} s\n")
+        stream.flush()
+
     try:
-        for k, (label, call) in enumerate(tasks):
-            if tty:
-                bar = "#" * (30 * k // len(tasks))
-                stream.write(f"\r[{bar:<30}] {k}/{len(tasks)} {time.perf_counter() - clock:6.1f} s  {label[:40]:<40}")
-                stream.flush()
-            call()
+        tasks = _warmup_tasks()
+        labels = [label for label, _ in tasks if fnmatch.fnmatchcase(label, args.only)]
+        if not labels:
+            raise ValueError(f"--only {args.only!r} matches no operation (their names: 'relate ellipse-polygon (batch)', "
+                              "'raycast line (single)', 'query_nearest (mixed)', ...)")
+        location = _cache_location()
+        if jobs > 1 and not _jit.shared_cache_safe():
+            print(f"collide2d: --jobs {jobs} needs the kernel cache of collide2d ({location}); compiling in this process",
+                  file=stream)
+            jobs = 1
+        print(f"collide2d: compiling the kernels ({len(labels)} operations{f', {jobs} processes' if jobs > 1 else ''}; "
+              f"cached under {location})", file=stream, flush=True)
+        if jobs == 1:
+            compiled = _warmup_run(labels, report, tasks)
+        else:
+            compiled = _warmup_processes(labels, jobs, report)
     finally:
         logger.setLevel(level)
     if tty:
         stream.write("\r" + " " * 100 + "\r")
+    cpu = time.process_time() - cpu
+    with contextlib.suppress(ImportError):  # the workers' CPU time (not on Windows)
+        import resource
+
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu += children.ru_utime + children.ru_stime - children_before
     print(
-        f"collide2d: warmup done in {time.perf_counter() - clock:.1f} s "
-        f"({_jit.compile_seconds() - compiling:.1f} s compiling; the rest was cached already)",
+        f"collide2d: warmup done in {time.perf_counter() - clock:.1f} s, {cpu:.1f} s of CPU "
+        f"({compiled:.1f} s compiling; the rest was cached already)",
         file=stream,
     )
     return 0
+
+
+def _warmup_processes(labels, jobs, report):
+    """Run the warmup tasks in ``jobs`` processes, each taking the next whole group when free;
+    ``report`` is called here for each task as the workers finish it. Returns the seconds
+    spent compiling, summed over the workers. The workers write into the shared disk cache,
+    whose writes take a lock (see :func:`collide2d._jit.shared_cache_safe`)."""
+    import multiprocessing
+    import queue as queues
+    from concurrent.futures import ProcessPoolExecutor, wait
+
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing compiled or loaded
+    progress = context.Queue()
+    compiled = 0.0
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_warmup_worker_init, initargs=(progress,)) as pool:
+        pending = {pool.submit(_warmup_in_worker, group) for group in _warmup_groups(labels)}
+        while pending:
+            try:
+                report(*progress.get(timeout=0.2))
+                continue
+            except queues.Empty:
+                pass
+            finished, pending = wait(pending, timeout=0)
+            for future in finished:
+                compiled += future.result()
+        while True:  # the reports still on their way
+            try:
+                report(*progress.get(timeout=0.5))
+            except queues.Empty:
+                break
+    return compiled
 
 
 def _cache_location():
@@ -666,8 +828,13 @@ def build_parser():
         "machine code is cached on disk (under $XDG_CACHE_HOME/collide2d, or NUMBA_CACHE_DIR), so this "
         "is needed once per installation and version; without it the first calls compile what they use. "
         "Runs every operation on every pair of shape kinds, single shapes and small batches, and the "
-        "broad phase; a progress bar goes to standard error when it is a terminal.",
+        "broad phase, and the copies of the loops used for large batches; a progress bar goes to standard "
+        "error when it is a terminal, else one line per operation with its seconds.",
     )
+    warmup.add_argument("-j", "--jobs", type=_positive_int, default=1, metavar="N",
+                        help="compile in N processes at once into the shared cache (default 1)")
+    warmup.add_argument("--only", default="*", metavar="GLOB",
+                        help="only the operations whose name matches, e.g. 'relate ellipse-*' (default all)")
     warmup.set_defaults(run=_warmup)
 
     from collide2d import demo  # pygame itself is imported only when the demo runs
