@@ -73,7 +73,13 @@ def vertices_against_edges(pa, va, pb, vb, eps):
         n_zero = 0
         n_unknown = 0
         for k in range(n_b):
-            s = orient(x0, y0, x1, y1, vb[off_b + k, 0], vb[off_b + k, 1], eps)
+            qx, qy = vb[off_b + k, 0], vb[off_b + k, 1]
+            s = orient(x0, y0, x1, y1, qx, qy, eps)
+            if s == UNKNOWN_SIGN and qx == x1 and qy == y1:
+                # a vertex of b stored as the edge's end: the exact turn is 0 (its float value is 0
+                # too, but the error bound is not); the start gives bound 0 and a known 0 already.
+                # Identical or vertex-sharing polygons are then decided here, not exactly.
+                s = 0
             if s == -1:
                 n_neg += 1
             elif s == 0:
