@@ -46,7 +46,6 @@ _RELATIONS = ("DISJOINT", "TOUCHING", "OVERLAPPING", "CONTAINS", "WITHIN", "EQUA
 _FLOATS = ("separation", "normal_x", "normal_y", "overlap_area", "iou")
 _SHIFTS = ("shift_x", "shift_y")
 _TILE_SHAPES = 100_000
-_EPS = np.finfo(np.float64).eps
 _clients: list[object] = []  # clients connected by pairs_frame(scheduler=ADDRESS): kept alive for the session
 
 

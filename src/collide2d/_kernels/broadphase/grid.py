@@ -4,7 +4,7 @@ Same element contract as :mod:`collide2d._kernels.broadphase.sweep` (boxes ``xmi
 rounded outward, query rows ``qid``, target columns ``tid``, *self* mode keeps ``tid > qid``),
 restricted to the common case: no periodic images, so a target column identifies its element.
 What makes it faster than :func:`sweep.grid_rows` followed by the narrow phase (measured
-2026-11-22 on 2 cores; figures in https://collide2d.readthedocs.io/en/latest/benchmarks.html, S1-S3):
+2026-11-22 on 2 cores; figures in https://collide2d.readthedocs.io/en/latest/benchmarks.html#broad-phase-scenes-and-growth):
 
 * the cell entries are *packed*: the box, the column and (for ellipses) the centre and the
   largest and smallest semi-axis of every entry are copied next to each other in cell order
