@@ -384,3 +384,43 @@ def test_text_band_is_translucent_over_shapes(make_demo, pg, tmp_path):
     assert np.abs(image[30, 41] - fill).max() > 10  # lighter than the box ...
     assert np.abs(image[30, 41] - background).max() > 10  # ... and not hidden by an opaque band
     assert np.abs(image[300, 41] - background).max() <= 1  # over the background: still the background
+
+
+def test_the_window_answers_while_the_kernels_compile(make_demo, monkeypatch):
+    # On a first run the kernels compile for tens of seconds: the window shows what it waits for,
+    # keeps drawing, and can be closed meanwhile, instead of staying blank until they are ready.
+    world = still()
+    world.add(CIRCLE, (100.0, 100.0), (20.0, 20.0))
+    d = make_demo(world)
+    flips = []
+    monkeypatch.setattr(d.pg.display, "flip", lambda: flips.append(d.surface.copy()))
+
+    def slow_warm_up(measures=True):
+        import time
+
+        time.sleep(0.35)
+        return 0.35
+
+    monkeypatch.setattr(world, "warm_up", slow_warm_up)
+    assert d.warm_up_in_view() == 0.35
+    assert len(flips) >= 2  # drawn about every 0.1 s while waiting
+    frame = d.pg.surfarray.array3d(flips[-1])
+    assert (frame != demo_module.BACKGROUND).any()  # the message is on the screen
+
+    def failing_warm_up(measures=True):
+        raise ZeroDivisionError("in the compiler")
+
+    monkeypatch.setattr(world, "warm_up", failing_warm_up)
+    with pytest.raises(ZeroDivisionError, match="in the compiler"):
+        d.warm_up_in_view()
+
+    def endless_warm_up(measures=True):
+        import time
+
+        time.sleep(3.0)
+        return 3.0
+
+    monkeypatch.setattr(world, "warm_up", endless_warm_up)
+    d.pg.event.post(d.pg.event.Event(d.pg.QUIT))
+    assert d.warm_up_in_view() < 2.0  # closing the window stops the wait
+    assert d.running is False

@@ -117,6 +117,10 @@ def compile_seconds():
     return _compile_state["seconds"]
 
 
+# The apps: their functions call the library's, which the notice names instead.
+_APPS = frozenset(f"collide2d.{name}" for name in ("cli", "demo", "dask", "plotting", "io", "scenes", "__main__"))
+
+
 def _operation(dispatcher):
     """What is being compiled, for the notice: the public function called (the outermost frame
     of a public function of collide2d on this thread's stack, or the class of a shape being made)
@@ -131,7 +135,7 @@ def _operation(dispatcher):
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         name = frame.f_code.co_name
-        if module.startswith("collide2d.") and not module.startswith("collide2d._") and module != "collide2d.cli":
+        if module.startswith("collide2d.") and not module.startswith("collide2d._") and module not in _APPS:
             if name == "__init__" and "self" in frame.f_locals:
                 public = type(frame.f_locals["self"]).__name__
             elif not name.startswith("_") and name != "<lambda>":

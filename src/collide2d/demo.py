@@ -52,6 +52,7 @@ import gc
 import math
 import os
 import sys
+import threading
 import time
 import types
 from collections import deque
@@ -730,6 +731,42 @@ class Demo:
         self.overlap_total = 0.0
         self.fps = 0.0
         self._last = None
+
+    def warm_up_in_view(self, measures=True):
+        """:meth:`World.warm_up` in a thread while the window says what it is waiting for.
+
+        The window is open and answers from the first second (closing it stops the demo) instead
+        of staying blank while the kernels compile on a first run; the compiled code is the same.
+        Returns the seconds spent, or as soon as the window is closed.
+        """
+        outcome = {}
+
+        def work():
+            try:
+                outcome["seconds"] = self.world.warm_up(measures=measures)
+            except BaseException as error:  # raised again in the window's thread, below
+                outcome["error"] = error
+
+        worker = threading.Thread(target=work, name="collide2d-demo-warm-up", daemon=True)
+        start = time.perf_counter()
+        worker.start()
+        pg = self.pg
+        while worker.is_alive() and self.running:
+            for event in pg.event.get():
+                if event.type == pg.QUIT:
+                    self.running = False
+            waited = time.perf_counter() - start
+            self.surface.fill(BACKGROUND)
+            label = self.font.render(
+                f"compiling collide2d's kernels for the demo ({waited:.0f} s; first run only, cached on disk)",
+                True, TEXT_COLOR,
+            )
+            self.surface.blit(label, label.get_rect(center=(self.surface.get_width() // 2, self.surface.get_height() // 2)))
+            pg.display.flip()
+            worker.join(0.1)
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome.get("seconds", time.perf_counter() - start)
 
     # coordinates --------------------------------------------------------------------------------
     def to_world(self, xy):
@@ -1465,10 +1502,13 @@ def run_from_args(args, out=None):
         world = World.random(args.count, args.extras, seed=args.seed, width=width, height=height, separated=args.physics)
         demo = Demo(world, headless=args.headless, physics=args.physics, overlays=args.overlays, seed=args.seed)
     try:
-        if not args.headless:
+        # a window may turn on any overlay: compile everything now, not in the middle of a drag;
+        # a window shows that it is waiting for the compiler (and can be closed meanwhile)
+        if args.headless:
+            compile_seconds = world.warm_up(measures=args.physics or bool(args.overlays))
+        else:
             print("compiling the kernels (seconds on the first run, cached on disk after)...", file=sys.stderr)
-        # a window may turn on any overlay: compile everything now, not in the middle of a drag
-        compile_seconds = world.warm_up(measures=not args.headless or args.physics or bool(args.overlays))
+            compile_seconds = demo.warm_up_in_view(measures=True)
         if compile_seconds > 2.0:
             print(f"compiled the kernels in {compile_seconds:.1f} s (cached on disk for the next run)", file=sys.stderr)
         demo.frame(events=[])
