@@ -76,7 +76,7 @@ def inside_convex(vertices, xy):
     lambda: c2.Circle((True, False), 1.0),
 ], ids=["rotate", "rotate-batch", "rotate-origin", "n_sigma", "n_sigma-batch", "circle-centre"])
 def test_booleans_are_refused_as_numbers(call):
-    with pytest.raises(TypeError, match="real numbers, got dtype bool"):
+    with pytest.raises(TypeError, match=r"not a boolean|real numbers, got dtype bool"):
         call()
 
 
@@ -364,7 +364,7 @@ def test_from_covariance_out_of_range_is_refused_by_the_rule(cov, message):
     ([[np.inf, 0]], ValueError, "shifts must be finite, got infinity"),
     ([[np.nan, 0]], ValueError, "shifts must be finite, got NaN"),
     ([["a", "b"]], TypeError, "shifts must contain real numbers"),
-    ([[True, False]], TypeError, "shifts must contain real numbers"),
+    ([[True, False]], TypeError, "shifts must be a number or an array of numbers, not a boolean"),
     ([[1.0, 2.0, 3.0]], ValueError, r"shifts must have shape \(1, 2\)"),
     ([[2.0**500, 0.0]], ValueError, "shifts must keep the moved shapes in the supported range"),
 ])

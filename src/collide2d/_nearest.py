@@ -107,8 +107,8 @@ def _equal(coll_a, coll_b, ia, jb):
     return out
 
 
-def _grow(bounds, h):
-    """``bounds`` grown by ``h`` on every side, rounded outward."""
+def grow_bounds(bounds, h):
+    """``bounds`` (rows ``xmin, ymin, xmax, ymax``) grown by ``h`` on every side, rounded outward."""
     with np.errstate(invalid="ignore"):
         lo = np.nextafter(bounds[:, :2] - h, -np.inf)
         hi = np.nextafter(bounds[:, 2:] + h, np.inf)
@@ -274,7 +274,7 @@ def _first_pass(coll_q, coll_t, candidates, rows, reach, limit, slack, exclusive
     shapes whose boxes are within ``reach`` of theirs along both axes, from the broad phase);
     append their pairs to ``found`` and return the others."""
     half = 0.5 * (reach + slack)  # both sides grown by half: boxes of like sizes keep the broad phase on its grid
-    pairs = candidates(_grow(coll_q.bounds[rows], half), _grow(coll_t.bounds, half))
+    pairs = candidates(grow_bounds(coll_q.bounds[rows], half), grow_bounds(coll_t.bounds, half))
     measured, best = _measure(coll_q, coll_t, rows, pairs[0], pairs[1], exclusive)
     settled = (best <= reach) | (reach >= limit)  # reach == max_distance: every shape within it was met
     found.append(_ties(measured, best, settled & (best <= limit)))

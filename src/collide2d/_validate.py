@@ -16,8 +16,31 @@ def as_float_array(value, name, *, vector=False) -> np.ndarray:
     Raises ``TypeError`` for non-numeric input (strings, booleans: ``True`` is not a length) and
     ``ValueError`` for NaN, infinity or a wrong shape.
     """
+    array = _real_array(value, name)
+    if vector and (array.ndim == 0 or array.shape[-1] != 2):
+        raise ValueError(f"{name} must have a last axis of length 2 (x, y), got shape {array.shape}")
+    if not np.all(np.isfinite(array)):
+        bad = "NaN" if np.any(np.isnan(array)) else "infinity"
+        raise ValueError(f"{name} must be finite, got {bad}")
+    return array
+
+
+def _has_bool(value):
+    """Whether a (nested) tuple or list holds a Python or NumPy boolean: NumPy would read
+    ``[[True, 2.0]]`` as the floats ``[[1.0, 2.0]]``."""
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    return isinstance(value, (tuple, list)) and any(_has_bool(item) for item in value)
+
+
+def _real_array(value, name):
+    """``value`` as a float64 array of real numbers (no copy of float64 input: callers copy what they
+    keep), or a ``TypeError`` naming ``name``: strings, None, booleans (``True`` is not a length, a
+    speed or a time), times, complex and object values; a ``ValueError`` for ragged sequences."""
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be a number or an array of numbers, got {type(value).__name__}")
+    if _has_bool(value):
+        raise TypeError(f"{name} must be a number or an array of numbers, not a boolean")
     try:
         array = np.asarray(value)
     except (ValueError, TypeError) as error:  # ragged nested sequences
@@ -28,24 +51,13 @@ def as_float_array(value, name, *, vector=False) -> np.ndarray:
         raise TypeError(f"{name} must contain real numbers, got dtype {array.dtype} (a time, not a length)")
     if np.issubdtype(array.dtype, np.complexfloating):
         raise TypeError(f"{name} must contain real numbers, got complex values")
-    array = array.astype(np.float64, copy=False)  # no copy of float64 input: callers copy what they keep
-    if vector and (array.ndim == 0 or array.shape[-1] != 2):
-        raise ValueError(f"{name} must have a last axis of length 2 (x, y), got shape {array.shape}")
-    if not np.all(np.isfinite(array)):
-        bad = "NaN" if np.any(np.isnan(array)) else "infinity"
-        raise ValueError(f"{name} must be finite, got {bad}")
-    return array
+    return array.astype(np.float64, copy=False)
 
 
 def as_limit_array(value, name, *, unit="inf for no limit"):
     """A limit (``t_max``, ``max_distance``) as a float64 array: real numbers, not booleans, not NaN,
     not negative; ``inf`` allowed (``unit`` says what it means in the error)."""
-    if isinstance(value, (str, bytes)) or value is None:
-        raise TypeError(f"{name} must be a number or an array of numbers, got {type(value).__name__}")
-    array = np.asarray(value)
-    if array.dtype == object or not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
-        raise TypeError(f"{name} must contain real numbers, got dtype {array.dtype}")
-    array = array.astype(np.float64)
+    array = _real_array(value, name)
     if np.any(np.isnan(array)) or np.any(array < 0):
         raise ValueError(f"{name} must be >= 0 ({unit}), got NaN or a negative value")
     return array

@@ -56,7 +56,6 @@ class _LazyKernels:
 sweep = _LazyKernels("broadphase.sweep")
 grid = _LazyKernels("broadphase.grid")
 circles = _LazyKernels("broadphase.circles")
-box_kernels = _LazyKernels("broadphase.bounds")
 conic = _LazyKernels("relate.conic")
 screen = _LazyKernels("broadphase.index")
 
@@ -129,10 +128,6 @@ class _Collection:
     @functools.cached_property
     def bounds(self):
         """The boxes ``(n, 4)`` of a batch, computed on first use (a table's are set in ``__init__``)."""
-        if self.kind == "polygon":  # one compiled pass, not a Python loop over the polygons
-            out = np.empty((self.params.shape[0], 4))
-            box_kernels.polygon_bounds(self.params, self.verts, out)
-            return out
         return np.asarray(self._shape._bounds(), dtype=np.float64).reshape(-1, 4)
 
     def __len__(self):
@@ -140,12 +135,11 @@ class _Collection:
 
     def grown(self, h):
         """A copy whose bounds are grown by ``h`` on every side, rounded outward."""
+        from collide2d._nearest import grow_bounds
+
         out = object.__new__(_Collection)
         out.__dict__.update(self.__dict__)
-        with np.errstate(invalid="ignore"):
-            lo = np.nextafter(self.bounds[:, :2] - h, -np.inf)
-            hi = np.nextafter(self.bounds[:, 2:] + h, np.inf)
-        out.bounds = np.concatenate([lo, hi], axis=1)
+        out.bounds = grow_bounds(self.bounds, h)
         return out
 
     def kind_codes(self, index):
@@ -694,11 +688,7 @@ def _polygon_pairs(coll):
     widest box (:func:`circles.box_rows`); the relate kernel of the general path decides them
     (:func:`collide2d._dispatch.relate_indexed`, undecided signs settled exactly).
     """
-    from collide2d import _magnitude
-
-    if coll.kind != "polygon" or len(coll) < 2:
-        return None
-    if not box_kernels.all_tame(coll.verts, _magnitude.TAME_LO, _magnitude.TAME_HI):
+    if coll.kind != "polygon" or len(coll) < 2 or not _tame("polygon", coll.params, coll.verts):
         return None
     bounds = coll.bounds
     widths = np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
@@ -862,8 +852,8 @@ def _run(coll_a, coll_b, predicate, backend, periodic, return_shifts, max_distan
     d = _check_max_distance(max_distance, predicate)
     if (coll_b is None and predicate == "intersects" and backend in ("auto", "grid") and periodic is None
             and isinstance(return_shifts, (bool, np.bool_))):
-        pairs = _circle_pairs(coll_a, d or 0.0) if coll_a.kind == "ellipse" else None
-        if pairs is None and not d and coll_a.kind == "polygon":
+        pairs = _circle_pairs(coll_a, d or 0.0)  # each returns None for a scene it does not take
+        if pairs is None and not d:
             pairs = _polygon_pairs(coll_a)
         if pairs is not None:
             return (pairs, np.zeros((pairs.shape[1], 2))) if return_shifts else pairs

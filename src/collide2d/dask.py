@@ -38,6 +38,8 @@ import warnings
 
 import numpy as np
 
+from collide2d import _degrees
+
 __all__ = ["COLUMNS", "pairs_frame", "query_pairs"]
 
 #: The columns of the result, as ``collide2d pairs`` writes them.
@@ -433,7 +435,7 @@ def _summary(part, layout, degrees, box):
     if angles is not None and not degrees:
         angle = np.abs(np.where(bad, 0.0, angles))
         with np.errstate(invalid="ignore"):  # NaN: the rows of kinds without an angle
-            large = angle > 2 * math.pi
+            large = angle > _degrees.TWO_PI  # the rule of collide2d._degrees
         if large.any():
             checks[1:] = [float(np.argmax(large)), float(np.max(angle[large]))]
     raw = shapes.bounds.reshape(-1, 4)

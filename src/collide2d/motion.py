@@ -137,22 +137,10 @@ def _turn_extents(shape, extents):
     return r
 
 
-def _dtype(value):
-    """The dtype NumPy gives ``value`` (None for a ragged sequence: as_float_array names it)."""
-    try:
-        return np.asarray(value).dtype
-    except (TypeError, ValueError):
-        return None
-
-
 def _motion_numbers(value, name, vector=False):
-    """A motion argument as a float64 array (:func:`collide2d._validate.as_float_array`), refusing
-    booleans as ``raycast``'s ``max_distance`` does: ``True`` is not a speed, an angle or a time.
-    ``t_max`` (``vector=None``) may be infinite, not NaN or negative."""
-    parts = value if isinstance(value, (tuple, list)) else (value,)
-    if any(isinstance(x, (bool, np.bool_)) for x in parts) or (
-            not isinstance(value, (str, bytes)) and _dtype(value) == np.bool_):
-        raise TypeError(f"{name} must be a number or an array of numbers, not a boolean")
+    """A motion argument as a float64 array (:func:`collide2d._validate.as_float_array`, which
+    refuses booleans: ``True`` is not a speed, an angle or a time). ``t_max`` (``vector=None``) may
+    be infinite, not NaN or negative."""
     if vector is None:
         return as_limit_array(value, name, unit="inf allowed")
     return as_float_array(value, name, vector=vector)

@@ -819,11 +819,12 @@ class Ellipse(Shape[Count]):
 # -- polygons ---------------------------------------------------------------------------------
 
 def _polygon_bounds(params, verts):
-    flat = params.reshape(-1, 2).astype(np.int64)
+    """Bounds of polygon rows: the extremes of their stored vertices (one compiled pass)."""
+    from collide2d._kernels.broadphase import bounds
+
+    flat = np.ascontiguousarray(params.reshape(-1, 2))
     out = np.empty((len(flat), 4))
-    for k, (offset, count) in enumerate(flat):
-        v = verts[offset : offset + count]
-        out[k] = [v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max()]
+    bounds.polygon_bounds(flat, verts, out)
     return out.reshape(params.shape[:-1] + (4,))
 
 

@@ -14,7 +14,7 @@ def widen(x0, y0, x1, y1, x, y):
 @loop(rows=("params", "out"))
 def polygon_bounds(params, verts, out):
     """``out[r] = (xmin, ymin, xmax, ymax)`` of polygon row ``r`` (``offset, count`` into ``verts``):
-    the extremes of its stored vertices, exact (as ``shapes._polygon_bounds``, without its Python loop)."""
+    the extremes of its stored vertices, exact (``Polygon.bounds`` and the broad phase read them)."""
     for r in prange(params.shape[0]):
         first = int(params[r, 0])
         x0 = x1 = verts[first, 0]
@@ -26,14 +26,3 @@ def polygon_bounds(params, verts, out):
         out[r, 2] = x1
         out[r, 3] = y1
 
-
-@kernel
-def all_tame(values, low, high):
-    """Whether every value of the 2-d array is 0 or of magnitude in ``[low, high]`` (the tame
-    range of ``collide2d._magnitude``, where the float kernels' error bounds hold)."""
-    for r in range(values.shape[0]):
-        for c in range(values.shape[1]):
-            v = abs(values[r, c])
-            if v != 0.0 and not (low <= v <= high):
-                return False
-    return True
