@@ -98,3 +98,32 @@ def test_no_import_cycles_counting_imports_inside_functions():
     grimp = pytest.importorskip("grimp")
     cycles = _cycles(grimp.build_graph("collide2d", cache_dir=None))
     assert not cycles, f"import cycles: {cycles}"
+
+
+# What a shape or a ShapeTable keeps for the library only; the apps read the public attributes
+# (Shape.fields, the field attributes, ShapeTable.kinds / params / vertices / bounds) instead.
+SHAPE_PRIVATE = {
+    "_fields", "_params", "_verts", "_kind", "_flat_params", "_bounds", "_field_names", "_scalar", "_tame",
+    "_finish", "_finish_owned", "_sources", "_starts", "_frame",
+}
+APPS = ("cli", "io", "plotting", "demo", "dask", "scenes", "convert", "__main__")
+
+
+def _app_files():
+    for name in APPS:
+        module, package = PACKAGE / f"{name}.py", PACKAGE / name
+        yield from [module] if module.exists() else sorted(package.rglob("*.py"))
+
+
+def test_apps_read_no_private_field_of_a_shape():
+    import ast
+
+    found = []
+    for path in _app_files():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Attribute) and node.attr in SHAPE_PRIVATE):
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue  # the app's own attributes
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
+    assert list(_app_files()) and not found, f"apps reading private fields of shapes: {found}"

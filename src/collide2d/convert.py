@@ -38,6 +38,7 @@ import numpy as np
 from collide2d import _formats
 from collide2d import shapes as _shapes
 from collide2d._validate import is_real_scalar
+from collide2d.table import ShapeTable
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -291,7 +292,8 @@ def _polygon_array(array):
     except ValueError:
         return None
     kept = np.arange(largest) < counts[:, None]
-    if not (np.array_equal(polygons._flat_params()[:, 1], counts) and np.array_equal(polygons._verts, rings[kept])):
+    table = ShapeTable(polygons)  # the vertices each polygon kept, and how many
+    if not (np.array_equal(table.params[:, 1], counts) and np.array_equal(table.vertices, rings[kept])):
         return None  # a vertex dropped (repeated, or on a straight run): one by one
     return polygons
 
@@ -384,12 +386,12 @@ def _batch_of(singles, shape):
     corners were checked, not recomputed) from their stored rows and corners."""
     first = singles[0]
     if isinstance(first, _shapes.RotatedBox):
-        fields = {name: np.stack([s._fields[name] for s in singles]).reshape(shape + first._fields[name].shape) for name in first._fields}
+        fields = {name: np.stack([s.fields[name] for s in singles]).reshape(shape + field.shape) for name, field in first.fields.items()}
         params = np.empty(shape + (2,))
         params[..., 0] = 4.0 * np.arange(len(singles)).reshape(shape)  # four corners each, in order
         params[..., 1] = 4.0
-        return _shapes._rebuild(type(first), fields, params, np.concatenate([s._verts for s in singles]))
-    stacked = [np.stack([s._fields[name] for s in singles]) for name in first._field_names]
+        return _shapes._rebuild(type(first), fields, params, np.concatenate([s.corners for s in singles]))
+    stacked = [np.stack([s.fields[name] for s in singles]) for name in first.fields]
     return type(first)(*(field.reshape(shape + field.shape[1:]) for field in stacked))
 
 
@@ -504,11 +506,11 @@ def to_patch(shape: _shapes.Shape, **kwargs: Any) -> Any:
     from matplotlib import collections, patches, path
 
     _check_shape(shape)
-    if shape._kind in ("point", "line"):
+    if isinstance(shape, (_shapes.Point, _shapes.Line)):
         raise TypeError(f"shape is a {type(shape).__name__}, which has no matplotlib patch: draw it with ax.plot or ax.axline")
     if shape.shape:
         return collections.PatchCollection([to_patch(item) for item in _flat_items(shape)], **kwargs)
-    fields = {name: value.tolist() for name, value in shape._fields.items()}  # Python floats
+    fields = {name: value.tolist() for name, value in shape.fields.items()}  # Python floats
     if isinstance(shape, _shapes.Circle):
         return patches.Circle(tuple(fields["center"]), fields["radius"], **kwargs)
     if isinstance(shape, _shapes.Ellipse):
@@ -526,7 +528,7 @@ def to_patch(shape: _shapes.Shape, **kwargs: Any) -> Any:
     if isinstance(shape, _shapes.Polygon):
         return patches.Polygon(shape.vertices, closed=True, **kwargs)
     kwargs.setdefault("fill", False)
-    return patches.PathPatch(path.Path(shape._params.reshape(2, 2)), **kwargs)
+    return patches.PathPatch(path.Path(np.stack([shape.fields["start"], shape.fields["end"]])), **kwargs)
 
 
 _PATCH_TURNS_MAX = 2.0**20  # radians: above, a float of degrees turns by more than 2**-30 rad from theta

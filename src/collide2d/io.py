@@ -192,7 +192,7 @@ def format_shape(shape):
     kind = kind_name(shape)
     numbers = []
     for name in _KINDS[kind][1]:
-        numbers.extend(np.ravel(shape._fields[name]).tolist())
+        numbers.extend(np.ravel(shape.fields[name]).tolist())
     return " ".join([kind] + [repr(float(x)) for x in numbers])
 
 
@@ -1047,7 +1047,7 @@ def shape_records(shapes, ids=None):
         kind = kind_name(source)
         names = _KINDS[kind][1]
         batch = source.shape
-        flat = {name: np.asarray(source._fields[name]).reshape((source.size,) + source._fields[name].shape[len(batch):]) for name in names}
+        flat = {name: source.fields[name].reshape((source.size,) + source.fields[name].shape[len(batch):]) for name in names}
         for m in range(source.size):
             record = {} if ids is None else {"id": str(ids[k])}
             record["kind"] = kind
@@ -1157,7 +1157,7 @@ def _write_shapes(path, suffix, shapes, ids):
                 for record in shape_records(shapes, ids):
                     handle.write(json.dumps(record) + "\n")
         return
-    fields = {name: np.asarray(value).reshape((shapes.size,) + value.shape[len(shapes.shape):]) for name, value in shapes._fields.items()}
+    fields = {name: value.reshape((shapes.size,) + value.shape[len(shapes.shape):]) for name, value in shapes.fields.items()}
     if isinstance(shapes, _shapes.Ellipse):
         columns = {"x": fields["center"][:, 0], "y": fields["center"][:, 1], "rx": fields["radii"][:, 0],
                    "ry": fields["radii"][:, 1], "angle": fields["angle"]}

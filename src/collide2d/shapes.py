@@ -18,7 +18,8 @@ from __future__ import annotations
 import itertools
 import math
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, overload
 
 import numpy as np
@@ -249,6 +250,22 @@ class Shape(Generic[Count]):
         (1.0, 1.0)
         """
         return _geometry.centroid(self)
+
+    @property
+    def fields(self) -> Mapping[str, FloatArray]:
+        """The fields by name, in the constructor's order: read-only arrays of the batch shape plus
+        each field's own axes (``(2,)`` for a point, ``(N, 2)`` for a polygon's vertices, none for
+        a radius or an angle). The same values as the attributes (``shape.center``, ...), which give
+        a single shape's scalar fields as floats.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> fields = c2.Ellipse([(0, 0), (5, 0)], (2, 1), 0.5).fields
+        >>> list(fields), fields["center"].shape, fields["angle"].tolist()
+        (['center', 'radii', 'angle'], (2, 2), [0.5, 0.5])
+        """
+        return MappingProxyType(self._fields)
 
     # Kernel access -----------------------------------------------------------------------------
     def _flat_params(self):
