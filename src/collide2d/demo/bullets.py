@@ -230,11 +230,8 @@ class BulletsDemo(Demo):
         super().handle(event)
 
     def frame(self, events=None):
-        for event in self.pg.event.get() if events is None else events:
-            self.handle(event)
+        groups = self.begin_frame(events)
         world = self.world
-        with self.clock("shapes"):
-            groups = world.shapes()
         self.pairs = np.zeros((0, 2), dtype=np.int64)
         self.colliding = np.zeros(len(world), dtype=bool)
         with self.clock("draw"):

@@ -10,6 +10,7 @@ import sys
 import time
 
 from collide2d.demo.bullets import BulletsDemo, bullet_range
+from collide2d.demo.stacking import StackDemo, stack_world, warm_up_manifolds
 from collide2d.demo.window import Demo, Timing, _Clock, _import_pygame
 from collide2d.demo.world import OVERLAYS, World
 
@@ -50,7 +51,7 @@ def add_arguments(parser):
     parser.add_argument("--frames", type=int, default=None, help="stop after N frames (headless default: 300)")
     parser.add_argument("--screenshot", metavar="PNG", help="save the last frame to this file")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the scene (default 0)")
-    parser.add_argument("--count", type=int, default=500, help="number of ellipses (default 500)")
+    parser.add_argument("--count", type=int, default=None, help="number of ellipses (default 500)")
     parser.add_argument(
         "--extras",
         type=int,
@@ -65,6 +66,12 @@ def add_arguments(parser):
         action="store_true",
         help="the bullets mode: fast small shapes fired through thin walls and spinning needles, each "
         "stopped at its first contact (time of impact); click to fire",
+    )
+    parser.add_argument(
+        "--stack",
+        action="store_true",
+        help="the stacking mode: ten boxes on a floor under gravity, held by impulses at the points of "
+        "contact_manifold (--count sets the number of boxes when given)",
     )
     parser.add_argument(
         "--overlays",
@@ -96,7 +103,8 @@ def _unwritable(path):
 def run_from_args(args, out=None):
     """Run the demo for parsed arguments; return the exit code."""
     out = sys.stdout if out is None else out
-    if args.count < 0 or args.extras < 0:
+    count = args.count if args.count is not None else (10 if args.stack else 500)
+    if count < 0 or args.extras < 0:
         print("collide2d demo: --count and --extras must be >= 0", file=sys.stderr)
         return 2
     frames = args.frames if args.frames is not None else (300 if args.headless else None)
@@ -120,8 +128,11 @@ def run_from_args(args, out=None):
     if args.bullets:
         world = bullet_range(width, height)
         demo = BulletsDemo(world, headless=args.headless, seed=args.seed)
+    elif args.stack:
+        world = stack_world(count, width, height, seed=args.seed)
+        demo = StackDemo(world, headless=args.headless, seed=args.seed)
     else:
-        world = World.random(args.count, args.extras, seed=args.seed, width=width, height=height, separated=args.physics)
+        world = World.random(count, args.extras, seed=args.seed, width=width, height=height, separated=args.physics)
         demo = Demo(world, headless=args.headless, physics=args.physics, overlays=args.overlays, seed=args.seed)
     try:
         # a window may turn on any overlay: compile everything now, not in the middle of a drag;
@@ -131,6 +142,8 @@ def run_from_args(args, out=None):
         else:
             print("compiling the kernels (seconds on the first run, cached on disk after)...", file=sys.stderr)
             compile_seconds = demo.warm_up_in_view(measures=True)
+        if args.stack:
+            compile_seconds += warm_up_manifolds()
         if compile_seconds > 2.0:
             print(f"compiled the kernels in {compile_seconds:.1f} s (cached on disk for the next run)", file=sys.stderr)
         demo.frame(events=[])

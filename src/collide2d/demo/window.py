@@ -324,18 +324,26 @@ class Demo:
         self.world.remove(index)
 
     # one frame ----------------------------------------------------------------------------------
-    def frame(self, events=None):
-        """Handle the events (pygame's queue by default), find the collisions, draw, advance."""
+    def begin_frame(self, events=None):
+        """Handle the events (pygame's queue by default); return the shapes of this frame."""
         for event in self.pg.event.get() if events is None else events:
             self.handle(event)
+        with self.clock("shapes"):
+            return self.world.shapes()
+
+    def find_collisions(self, groups):
+        """The colliding pairs (outlined in red) of this frame."""
+        with self.clock("query"):
+            self.pairs = self.world.colliding_pairs(groups)
+            self.colliding = np.zeros(len(self.world), dtype=bool)
+            self.colliding[self.pairs.ravel()] = True
+
+    def frame(self, events=None):
+        """Handle the events (pygame's queue by default), find the collisions, draw, advance."""
+        groups = self.begin_frame(events)
         world = self.world
         clock = self.clock
-        with clock("shapes"):
-            groups = world.shapes()
-        with clock("query"):
-            self.pairs = world.colliding_pairs(groups)
-            self.colliding = np.zeros(len(world), dtype=bool)
-            self.colliding[self.pairs.ravel()] = True
+        self.find_collisions(groups)
         with clock("measure"):
             need_contacts = self.physics is not None or "normals" in self.overlays
             contacts = world.contacts(groups, self.pairs) if need_contacts else None
