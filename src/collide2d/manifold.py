@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 import numpy as np
 
 from collide2d import _dispatch, _validate
-from collide2d._kernels.manifold import clip
 from collide2d.measurement import contact
 from collide2d.shapes import Shape
 from collide2d.typing import Batch, FloatArray, Real, Single
@@ -166,6 +165,7 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
     """
     margin = _margin(margin)
     c = contact(a, b)
+    clip = importlib.import_module("collide2d._kernels.manifold.clip")  # Numba on first use only
     name = _FACE_PAIRS.get((a._kind, b._kind))
     if a._params.ndim == 1 and b._params.ndim == 1:
         n, pa, pb = c.normal.tolist(), c.point_a.tolist(), c.point_b.tolist()
