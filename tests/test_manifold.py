@@ -144,6 +144,28 @@ def test_resting_rotated_box_segment_and_line(swap):
         check_boundaries(a, b, m) if floor._kind != "line" else None
 
 
+@pytest.mark.parametrize("swap", [False, True])
+def test_segment_resting_on_a_line(swap):
+    line, segment = c2.Line((0, 1), (2, 0)), c2.Segment((3, 1), (-1, 1))  # lying on it
+    a, b = (segment, line) if swap else (line, segment)
+    m = c2.contact_manifold(a, b)
+    assert m.count == 2 and m.separations.tolist() == [0.0, 0.0]
+    ends = m.points_a if swap else m.points_b
+    assert sorted(map(tuple, ends.tolist())) == [(-1.0, 1.0), (3.0, 1.0)]
+    np.testing.assert_array_equal(m.points_a, m.points_b)
+
+
+@pytest.mark.parametrize("scale", [2.0**-400, 2.0**400])
+def test_extreme_magnitudes_scale_exactly(scale):
+    floor, box = c2.RotatedBox((0, -1), (4, 1), 0.0), c2.RotatedBox((1.5, 0.9), (0.5, 1), 0.0)
+    m = c2.contact_manifold(floor, box)
+    big = c2.contact_manifold(c2.RotatedBox((0, -scale), (4 * scale, scale), 0.0),
+                              c2.RotatedBox((1.5 * scale, 0.9 * scale), (0.5 * scale, scale), 0.0))
+    assert big.count == m.count == 2
+    np.testing.assert_allclose(big.points_a / scale, m.points_a, rtol=1e-15)
+    np.testing.assert_allclose(big.separations / scale, m.separations, rtol=1e-14)
+
+
 def test_a_tilted_box_has_a_speculative_second_point_that_the_margin_drops():
     floor, tilted = c2.Box((-10, -1), (10, 0)), c2.RotatedBox((0, 0.5), (1, 0.5), 0.1)
     m = c2.contact_manifold(floor, tilted)
