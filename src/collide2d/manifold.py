@@ -129,7 +129,8 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
 
     1. The *reference face* is the edge whose outward normal is the contact normal ``n`` of
        :func:`contact` (the separating axis when the shapes overlap, the normal at the closest edge
-       when apart): `a`'s if `a` has a face along ``n``, else `b`'s (ties to `a`).
+       when apart), on the shape that has a face along ``n``; when both have one, the edge whose
+       normal is nearer to ``n`` (ties to `a`).
     2. The *incident face* is the edge of the other shape most anti-parallel to it.
     3. The incident face is clipped to the slab between the reference face's two side planes (the
        lines through its end points along its normal). The clipped end points are the points on
