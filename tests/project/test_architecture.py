@@ -100,6 +100,15 @@ def test_no_import_cycles_counting_imports_inside_functions():
     assert not cycles, f"import cycles: {cycles}"
 
 
+def test_every_kernel_family_is_in_the_independence_contract():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (families,) = [c["modules"] for c in config["contracts"] if c["type"] == "independence"]
+    packages = {f"collide2d._kernels.{p.name}" for p in (PACKAGE / "_kernels").iterdir() if (p / "__init__.py").exists()}
+    shared = {"collide2d._kernels.relate"}  # the exact predicates, which every family may call
+    missing = sorted(packages - set(families) - shared)
+    assert not missing, f"add these kernel families to the independence contract of pyproject.toml: {missing}"
+
+
 # What a shape or a ShapeTable keeps for the library only; the apps read the public attributes
 # (Shape.fields, the field attributes, ShapeTable.kinds / params / vertices / bounds) instead.
 SHAPE_PRIVATE = {
