@@ -11,7 +11,7 @@ import pytest
 
 import collide2d as c2
 
-TOUR = pathlib.Path(__file__).parent / "typing" / "readme_tour.py"
+TOUR = pathlib.Path(__file__).parents[1] / "typing" / "readme_tour.py"
 
 
 def _public_callables():

@@ -17,7 +17,7 @@ import pytest
 import collide2d as c2
 from collide2d import scenes
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 # -- pictures ----------------------------------------------------------------------------------------
