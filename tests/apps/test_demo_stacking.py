@@ -107,3 +107,12 @@ def test_bad_options_give_a_message_and_exit_code_2(argv, message, capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_a_stack_too_tall_is_refused_at_once(capsys):
+    """--stack --count 1000000 ran for hours before its first frame (the world grows box by box)."""
+    from collide2d.demo import main
+
+    assert main(["--stack", "--headless", "--frames", "1", "--count", "1000000"]) == 2
+    err = capsys.readouterr().err
+    assert "--stack takes at most 10000 boxes (--count), got 1000000" in err

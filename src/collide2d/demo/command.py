@@ -22,6 +22,8 @@ DESCRIPTION = (
     "for the keys."
 )
 
+MAX_STACK = 10_000  # boxes of the stacking mode: 330,000 px tall, far beyond any window
+
 # -- command line ---------------------------------------------------------------------------------
 
 
@@ -117,6 +119,9 @@ def run_from_args(args, out=None):
     count = args.count if args.count is not None else (10 if args.stack else 500)
     if count < 0 or args.extras < 0:
         print("collide2d demo: --count and --extras must be >= 0", file=sys.stderr)
+        return 2
+    if args.stack and count > MAX_STACK:  # stack_world adds the boxes one by one: a million took hours
+        print(f"collide2d demo: --stack takes at most {MAX_STACK} boxes (--count), got {count}", file=sys.stderr)
         return 2
     frames = args.frames if args.frames is not None else (300 if args.headless else None)
     if frames is not None and frames < 1:
