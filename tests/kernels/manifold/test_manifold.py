@@ -421,3 +421,19 @@ def test_a_short_face_on_a_long_one_keeps_both_ends(swap):
 def _unit_normal(v, i):
     e = np.roll(v, -1, axis=0)[i] - v[i]
     return np.array([e[1], -e[0]]) / np.hypot(*e)
+
+
+def test_margin_as_a_zero_dimensional_array():
+    """``margin=np.array(0.0)`` (what a reduction such as ``np.max`` of a 0-d input gives back) was
+    refused as not a real number; it is the number it holds. Both orders, single and batched."""
+    floor, tilted = c2.Box((-10, -1), (10, 0)), c2.RotatedBox((0, 0.5), (1, 0.5), 0.1)
+    boxes = c2.RotatedBox([(0, 0.5), (3, 0.5)], (1, 0.5), 0.1)
+    for a, b in [(floor, tilted), (tilted, floor), (floor, boxes), (boxes, floor)]:
+        for margin in (0.0, 0.05, math.inf, -1.0):
+            got, want = c2.contact_manifold(a, b, margin=np.array(margin)), c2.contact_manifold(a, b, margin=margin)
+            for x, y in zip(got, want):
+                np.testing.assert_array_equal(x, y)
+        assert np.all(c2.contact_manifold(a, b, margin=np.array(0.0)).count == 1)  # the raised corner dropped
+    for bad in (np.array(True), np.array(math.nan), np.array([0.5]), np.array("1")):
+        with pytest.raises(TypeError, match="margin must be a real number"):
+            c2.contact_manifold(floor, tilted, margin=bad)
