@@ -98,3 +98,14 @@ def test_no_import_cycles_counting_imports_inside_functions():
     grimp = pytest.importorskip("grimp")
     cycles = _cycles(grimp.build_graph("collide2d", cache_dir=None))
     assert not cycles, f"import cycles: {cycles}"
+
+
+def test_every_kernel_family_is_in_the_independence_contract():
+    # a new family (a package under _kernels) must not reach into another family's kernels;
+    # relate is the shared family the others may use
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (families,) = [set(c["modules"]) for c in config["contracts"] if c["type"] == "independence"]
+    packages = {f"collide2d._kernels.{path.name}" for path in (PACKAGE / "_kernels").iterdir()
+                if (path / "__init__.py").exists()}
+    missing = sorted(packages - families - {"collide2d._kernels.relate"})
+    assert not missing, f"add these kernel families to the independence contract: {missing}"
