@@ -7,6 +7,8 @@ Nothing in the library imports it.
 
 from __future__ import annotations
 
-from ._disks import HardDisks, thermal_velocities
+from ._disks import HardDisks
+from ._ellipses import HardEllipses
+from ._engine import thermal_velocities
 
-__all__ = ["HardDisks", "thermal_velocities"]
+__all__ = ["HardDisks", "HardEllipses", "thermal_velocities"]

@@ -8,17 +8,10 @@ import numpy as np
 
 from collide2d._kernels.events import disks as _kernels
 
-_SLACK = 1.0 + 1e-9  # the cells are this much wider than the largest contact distance they must hold
+from ._engine import SLACK, EventEngine, check_start, thermal_velocities
 
 
-def _count_cells(side, reach):
-    """Cells per side of width at least ``reach``; at least 3 (so that the 3 x 3 neighbours of a
-    cell are distinct cells)."""
-    cells = int(side / (reach * _SLACK)) if reach > 0.0 else 1 << 30
-    return cells
-
-
-class HardDisks:
+class HardDisks(EventEngine):
     """Hard disks in a periodic square box, simulated event by event in compiled code.
 
     Disks of mass 1 move in straight lines between elastic collisions. The next event of every disk
@@ -60,49 +53,20 @@ class HardDisks:
     """
 
     def __init__(self, positions, velocities, diameters, side, *, growth_rate=0.0, scale=1.0):
-        position = np.array(positions, dtype=np.float64, copy=True)
-        velocity = np.array(velocities, dtype=np.float64, copy=True)
-        if position.ndim != 2 or position.shape[1] != 2 or position.shape[0] < 2:
-            raise ValueError(f"positions must have shape (n, 2) with n >= 2, got {position.shape}")
+        position, velocity, side = check_start(positions, velocities, side)
         n = position.shape[0]
-        if velocity.shape != position.shape:
-            raise ValueError(f"velocities must have the shape of positions {position.shape}, got {velocity.shape}")
         diameter = np.broadcast_to(np.asarray(diameters, dtype=np.float64), (n,)).copy()
-        side = float(side)
         growth_rate = float(growth_rate)
         scale = float(scale)
-        for name, value in (("positions", position), ("velocities", velocity), ("diameters", diameter)):
-            if not np.all(np.isfinite(value)):
-                raise ValueError(f"{name} must be finite")
-        if not np.all(diameter > 0.0):
-            raise ValueError("diameters must be positive")
-        if not (math.isfinite(side) and side > 0.0):
-            raise ValueError(f"side must be a positive finite number, got {side}")
+        if not (np.all(np.isfinite(diameter)) and np.all(diameter > 0.0)):
+            raise ValueError("diameters must be positive and finite")
         if not (math.isfinite(growth_rate) and growth_rate >= 0.0):
             raise ValueError(f"growth_rate must be finite and >= 0, got {growth_rate}")
         if not (math.isfinite(scale) and scale >= 0.0 and (scale > 0.0 or growth_rate > 0.0)):
             raise ValueError(f"scale must be finite and >= 0 (> 0 when growth_rate is 0), got {scale}")
-        self.n = n
-        self.side = side
-        self.position = position
-        self.velocity = velocity
         self.diameter0 = diameter
-        self.stamp = np.zeros(n)
-        self.count = np.zeros(n, dtype=np.int64)
-        self.cell = np.zeros(n, dtype=np.int64)
-        self.next_in_cell = np.zeros(n, dtype=np.int64)
-        self.previous_in_cell = np.zeros(n, dtype=np.int64)
-        self.event_time = np.zeros(n)
-        self.event_partner = np.zeros(n, dtype=np.int64)
-        self.event_count = np.zeros(n, dtype=np.int64)
-        leaves = 1 << max(1, (n - 1).bit_length())
-        self.tree = np.zeros(2 * leaves, dtype=np.int64)
-        self.layout = np.array([0, leaves], dtype=np.int64)
-        self.params = np.array([side, scale, growth_rate])
-        self.state = np.zeros(2)  # now, virial sum
-        self.counters = np.zeros(4, dtype=np.int64)  # collisions, cell crossings, stale events, grazes
-        self.head = np.zeros(0, dtype=np.int64)
-        if self.max_diameter() * 3.0 * _SLACK > side:
+        self._allocate(position, velocity, side, [side, scale, growth_rate], 4)
+        if self.max_diameter() * 3.0 * SLACK > side:
             raise ValueError(f"side must be at least 3 times the largest diameter, got {side} for {self.max_diameter()}")
         self._regrid()
         if self.overlapping_pairs_now():
@@ -135,21 +99,6 @@ class HardDisks:
 
     # -- state ---------------------------------------------------------------------------------------
 
-    @property
-    def time(self):
-        """The time of the last event."""
-        return float(self.state[_kernels.NOW])
-
-    @property
-    def collisions(self):
-        """Collisions processed so far."""
-        return int(self.counters[_kernels.COLLISIONS])
-
-    @property
-    def virial(self):
-        """Sum of ``r_ij . dp_j`` over the collisions so far."""
-        return float(self.state[_kernels.VIRIAL])
-
     def scale(self, t=None):
         """The factor ``g0 + g1 t`` of the diameters at time ``t`` (default: now)."""
         t = self.time if t is None else t
@@ -162,12 +111,6 @@ class HardDisks:
     def max_diameter(self, t=None):
         return float(np.max(self.diameter0)) * self.scale(t)
 
-    def positions(self, t=None):
-        """The centres at time ``t`` (default: now), wrapped into the box."""
-        t = self.time if t is None else t
-        where = self.position + self.velocity * (t - self.stamp)[:, None]
-        return where - np.floor(where / self.side) * self.side
-
     def packing_fraction(self, t=None):
         return float(np.sum(self.diameters(t) ** 2) * math.pi / 4.0 / self.side**2)
 
@@ -175,65 +118,25 @@ class HardDisks:
         """``kT`` from the kinetic energy: ``sum(v^2) / (2 N)`` (mass 1, two degrees of freedom)."""
         return float(np.sum(self.velocity**2)) / (2.0 * self.n)
 
-    def momentum(self):
-        return self.velocity.sum(axis=0)
-
     # -- runs ----------------------------------------------------------------------------------------
 
     def _arrays(self):
-        return (self.position, self.velocity, self.stamp, self.diameter0, self.count, self.cell, self.head,
-                self.next_in_cell, self.previous_in_cell, self.event_time, self.event_partner, self.event_count,
-                self.tree, self.layout, self.params)
+        return self.position, self.velocity, self.stamp, self.diameter0
 
-    def _regrid(self):
-        """Choose the cells for the diameters up to the next regrid, fill them, predict every event."""
-        reach = self.max_diameter()
+    def _reach(self):
+        return self.max_diameter(), self.params[_kernels.GROWTH_RATE] > 0.0
+
+    def _outgrow_time(self, width):
+        """The time when the largest contact distance reaches the cell width."""
         rate = float(self.params[_kernels.GROWTH_RATE])
-        # growing disks: cells for 10 % more than today's size, so that each regrid is a step ahead
-        cells = _count_cells(self.side, reach * (1.1 if rate > 0.0 else 1.0))
-        # at most 2 sqrt(n) cells per side (a quarter disk per cell): small disks that grow need no more
-        cells = min(cells, max(3, int(2.0 * math.sqrt(self.n))))
-        if cells < 3:
-            raise ValueError(f"the disks outgrew the box: side {self.side} is less than 3 diameters {reach}")
-        self.layout[_kernels.CELLS] = cells
-        if self.head.shape[0] != cells * cells:
-            self.head = np.zeros(cells * cells, dtype=np.int64)
-        _kernels.rebuild(*self._arrays(), self.state)
-        # the next regrid: when the largest contact distance reaches the cell width
-        width = self.side / cells
-        if rate > 0.0:
-            self._regrid_at = (width / (float(np.max(self.diameter0)) * _SLACK) - self.params[_kernels.GROWTH_ORIGIN]) / rate
-        else:
-            self._regrid_at = math.inf
+        if rate == 0.0:
+            return math.inf
+        return (width / (float(np.max(self.diameter0)) * SLACK) - self.params[_kernels.GROWTH_ORIGIN]) / rate
 
-    def run(self, collisions, *, until=math.inf):
-        """Process events until ``collisions`` more collisions are done or the time ``until``.
+    def _shapes(self, t):
+        import collide2d as c2
 
-        Returns the number of collisions done.
-        """
-        collisions = int(collisions)
-        if collisions < 0:
-            raise ValueError(f"collisions must be >= 0, got {collisions}")
-        start = self.collisions
-        while self.collisions - start < collisions:
-            stop = min(until, self._regrid_at)
-            status = _kernels.run(*self._arrays(), self.state, self.counters, collisions - (self.collisions - start), stop)
-            if status == 1:
-                if stop >= until:
-                    break
-                self.state[_kernels.NOW] = stop
-                self._regrid()
-            elif status == 2:
-                break
-        return self.collisions - start
-
-    def measure(self, collisions):
-        """Run ``collisions`` collisions and return the compressibility factor ``Z = P A / (N kT)``
-        over them, from the collision virial: ``Z = 1 + sum(r_ij . dp_j) / (2 N kT t)``."""
-        virial, start = self.virial, self.time
-        self.run(collisions)
-        elapsed = self.time - start
-        return 1.0 + (self.virial - virial) / (2.0 * self.n * self.kinetic_temperature() * elapsed)
+        return c2.Circle(self.positions(t), 0.5 * self.diameters(t))
 
     def rescale_velocities(self, kt=1.0):
         """Scale the velocities to the temperature ``kt`` (all events predicted again)."""
@@ -271,9 +174,6 @@ class HardDisks:
                 break
         return np.array(history)
 
-    def next_event_time(self):
-        return float(self.event_time[self.tree[1]])
-
     # -- checks --------------------------------------------------------------------------------------
 
     def overlapping_pairs_now(self):
@@ -284,23 +184,3 @@ class HardDisks:
         gap = np.sqrt(np.sum(r**2, axis=-1)) - 0.5 * (d[:, None] + d[None, :])
         np.fill_diagonal(gap, np.inf)
         return int(np.count_nonzero(gap < 0.0) // 2)
-
-    def overlaps(self, t=None):
-        """Pairs whose interiors overlap, by :func:`collide2d.query_pairs` (exact), at time ``t``;
-        by default halfway between the last event and the next (at the event itself the last
-        pair touches)."""
-        import collide2d as c2
-
-        if t is None:
-            nxt = self.next_event_time()
-            t = self.time if not math.isfinite(nxt) else 0.5 * (self.time + min(nxt, self._regrid_at))
-        disks = c2.Circle(self.positions(t), 0.5 * self.diameters(t))
-        return int(c2.query_pairs(disks, predicate="overlaps", periodic=(self.side, self.side)).shape[1])
-
-
-def thermal_velocities(n, rng):
-    """Normal velocities of ``kT = 1`` (mass 1, 2 degrees of freedom) with no net momentum."""
-    velocity = rng.normal(0.0, 1.0, (n, 2))
-    velocity -= velocity.mean(axis=0)
-    velocity *= math.sqrt(2.0 * n / np.sum(velocity**2))
-    return velocity

@@ -31,6 +31,7 @@ from collide2d._jit import kernel
 NO_EVENT = -3
 CROSS_X = -1
 CROSS_Y = -2
+RECHECK = -4  # no contact found up to a horizon: predict again then
 
 
 @kernel
