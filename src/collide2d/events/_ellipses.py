@@ -79,21 +79,10 @@ class HardEllipses(EventEngine):
         aspect = float(aspect)
         if not aspect >= 1.0:
             raise ValueError(f"aspect must be at least 1, got {aspect}")
-        major, minor = 0.5 * aspect, 0.5
         if not 0.0 < eta < 0.9:
             raise ValueError(f"packing_fraction must lie in (0, 0.9), got {eta}")
-        side = math.sqrt(n * math.pi * major * minor / eta)
-        rows = math.ceil(math.sqrt(n * major / minor))
-        cols = math.ceil(n / rows)
-        if side / cols <= 2.0 * major or side / rows <= 2.0 * minor:
-            raise ValueError(f"packing_fraction {eta} is too dense for a lattice of {n} aligned ellipses")
-        ix, iy = np.meshgrid(np.arange(cols), np.arange(rows), indexing="ij")
-        grid = np.stack([(ix.ravel() + 0.5) * (side / cols), (iy.ravel() + 0.5) * (side / rows)], axis=-1)[:n]
-        rng = np.random.default_rng(seed)
-        velocity = thermal_velocities(n, rng)
-        inertia = (major**2 + minor**2) / 4.0
-        omega = rng.normal(0.0, 1.0, n)
-        omega *= math.sqrt(n / (inertia * np.sum(omega**2)))  # rotational energy N kT / 2
+        major, minor = 0.5 * aspect, 0.5
+        grid, velocity, omega, side = aligned_lattice(n, eta, major, minor, np.random.default_rng(seed))
         return cls(grid, velocity, 0.0, omega, (major, minor), side)
 
     def angles(self, t=None):
@@ -131,3 +120,21 @@ class HardEllipses(EventEngine):
         import collide2d as c2
 
         return c2.Ellipse(self.positions(t), self.semi, angle=self.angles(t))
+
+
+def aligned_lattice(n, eta, major, minor, rng):
+    """Centres of ``n`` aligned ellipses on a rectangular lattice filling a periodic square box at
+    packing fraction ``eta``, velocities and angular velocities of ``kT = 1`` (mass 1, the inertia of
+    a uniform disc) with no net momentum, and the box side."""
+    side = math.sqrt(n * math.pi * major * minor / eta)
+    rows = math.ceil(math.sqrt(n * major / minor))
+    cols = math.ceil(n / rows)
+    if side / cols <= 2.0 * major or side / rows <= 2.0 * minor:
+        raise ValueError(f"packing_fraction {eta} is too dense for a lattice of {n} aligned ellipses")
+    ix, iy = np.meshgrid(np.arange(cols), np.arange(rows), indexing="ij")
+    grid = np.stack([(ix.ravel() + 0.5) * (side / cols), (iy.ravel() + 0.5) * (side / rows)], axis=-1)[:n]
+    velocity = thermal_velocities(n, rng)
+    inertia = (major**2 + minor**2) / 4.0
+    omega = rng.normal(0.0, 1.0, n)
+    omega *= math.sqrt(n / (inertia * np.sum(omega**2)))  # rotational energy N kT / 2 (1 degree of freedom)
+    return grid, velocity, omega, side
