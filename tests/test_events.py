@@ -134,7 +134,7 @@ def test_contact_function_and_gap_bound_against_the_library():
         ti, tj = rng.uniform(0, math.pi, 2)
         r = rng.normal(0.0, 1.5, 2)
         p, q = shape_matrix(ai, bi, ti), shape_matrix(aj, bj, tj)
-        f, lam, sx, sy = ellipse_kernels.contact(r[0], r[1], p[0, 0], p[0, 1], p[1, 1], q[0, 0], q[0, 1], q[1, 1], 0.5)
+        f, lam, sx, sy = ellipse_kernels.contact(r[0], r[1], p[0, 0], p[0, 1], p[1, 1], q[0, 0], q[0, 1], q[1, 1], 0.5, 60)
         # the maximum of F(l) = l (1 - l) r^T C^-1 r over a fine grid of l (brute force)
         grid = np.linspace(1e-6, 1 - 1e-6, 4001)[:, None, None]
         inverse = np.linalg.inv((1 - grid) * p + grid * q)

@@ -75,10 +75,11 @@ def _shape(a, b, angle):
 
 
 @kernel
-def contact(rx, ry, p11, p12, p22, q11, q12, q22, lam):
+def contact(rx, ry, p11, p12, p22, q11, q12, q22, lam, iterations):
     """Perram-Wertheim: ``(F, l, sx, sy)`` at the maximiser ``l`` of ``F(l) = l (1 - l) r^T C^-1 r``,
     ``C = (1 - l) P + l Q``, ``s = C^-1 r``; safeguarded Newton on ``F'`` from ``lam`` (``F`` is
-    concave: ``F'(0) > 0 > F'(1)``)."""
+    concave: ``F'(0) > 0 > F'(1)``), at most ``iterations`` steps (any ``l`` gives a lower bound
+    of the maximum and a separating direction to bound the gap with)."""
     d11 = q11 - p11
     d12 = q12 - p12
     d22 = q22 - p22
@@ -90,7 +91,7 @@ def contact(rx, ry, p11, p12, p22, q11, q12, q22, lam):
     sx = 0.0
     sy = 0.0
     at = lam
-    for _ in range(60):
+    for _ in range(iterations):
         at = lam
         c11 = p11 + lam * d11
         c12 = p12 + lam * d12
@@ -156,41 +157,79 @@ def _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy):
 
 
 @kernel
+def _advance(i, j, sx_shift, sy_shift, t, lam, iterations, position, velocity, angle, omega, stamp, semi):
+    """At time ``t``: the bound ``s`` of the gap along the direction ``n`` of the contact function,
+    and a time over which no contact can happen: ``(s, step, lam, px, py, nx, ny, u)`` with ``u``
+    the normal speed of the contact points.
+
+    Along the fixed ``n``, ``s(t + tau) = n.r - h_i - h_j`` changes at ``s' = n.(v_j - v_i) -
+    omega_i dh_i/dtheta - omega_j dh_j/dtheta`` with ``dh/dtheta = n^T W M n / h`` (``W`` the
+    quarter turn, ``dM/dtheta = W M - M W``), and ``|d^2 h / dtheta^2| <= ((a^2 - b^2) + (a -
+    b)^2) / b`` (from ``h^2 = a^2 cos^2 + b^2 sin^2`` of the angle to the major axis: ``h'^2 + h h''
+    = (b^2 - a^2) cos 2phi``, ``|h'| <= a - b``, ``h >= b``), so ``s(t + tau) >= s + s' tau - K
+    tau^2 / 2`` with ``K = sum omega^2 ((a^2 - b^2) + (a - b)^2) / b``: the step is the first root
+    of that bound, or the first-order step ``s / (max(0, -n.v) + sum |omega| (a - b))`` if longer
+    (both are certified lower bounds of the first contact)."""
+    xi, yi, xj, yj, p11, p12, p22, q11, q12, q22 = _pair(i, j, t, sx_shift, sy_shift, position, velocity, angle,
+                                                        omega, stamp, semi)
+    rx = xj - xi
+    ry = yj - yi
+    f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, lam, iterations)
+    px, py, nx, ny = _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy)
+    pnx = p11 * nx + p12 * ny
+    pny = p12 * nx + p22 * ny
+    qnx = q11 * nx + q12 * ny
+    qny = q12 * nx + q22 * ny
+    hi = math.sqrt(nx * pnx + ny * pny)  # support functions h(n) = sqrt(n^T M n)
+    hj = math.sqrt(nx * qnx + ny * qny)
+    gap = rx * nx + ry * ny - hi - hj
+    vn = (velocity[j, 0] - velocity[i, 0]) * nx + (velocity[j, 1] - velocity[i, 1]) * ny
+    slope = vn - omega[i] * (ny * pnx - nx * pny) / hi - omega[j] * (ny * qnx - nx * qny) / hj
+    ai = semi[i, 0]
+    bi = semi[i, 1]
+    aj = semi[j, 0]
+    bj = semi[j, 1]
+    curvature = (omega[i] ** 2 * ((ai * ai - bi * bi) + (ai - bi) ** 2) / bi
+                 + omega[j] ** 2 * ((aj * aj - bj * bj) + (aj - bj) ** 2) / bj)
+    rate = max(0.0, -vn) + abs(omega[i]) * (ai - bi) + abs(omega[j]) * (aj - bj)
+    step = gap / rate if rate > 0.0 else math.inf
+    if gap > 0.0:
+        if curvature > 0.0:  # the positive root, in the form without cancellation for either sign of s'
+            root = math.sqrt(slope * slope + 2.0 * curvature * gap)
+            step = max(step, 2.0 * gap / (root - slope) if slope <= 0.0 else (root + slope) / curvature)
+        elif slope < 0.0:
+            step = max(step, gap / -slope)
+        else:
+            step = math.inf
+    u = _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega)
+    return gap, step, lam, u
+
+
+@kernel
 def impact_time(i, j, sx_shift, sy_shift, t_lo, t_hi, position, velocity, angle, omega, stamp, semi, tolerance,
                 counters):
     """First contact of ``i`` and ``j`` (moved by the shift) in ``[t_lo, t_hi]``, ``inf`` if none (see
-    the module: conservative advancement on the Perram-Wertheim bound)."""
-    vx = velocity[j, 0] - velocity[i, 0]
-    vy = velocity[j, 1] - velocity[i, 1]
-    w = math.hypot(vx, vy) + abs(omega[i]) * semi[i, 0] + abs(omega[j]) * semi[j, 0]
+    the module and :func:`_advance`: conservative advancement on certified bounds of the gap)."""
+    w = (math.hypot(velocity[j, 0] - velocity[i, 0], velocity[j, 1] - velocity[i, 1])
+         + abs(omega[i]) * semi[i, 0] + abs(omega[j]) * semi[j, 0])
     if w == 0.0:
         return math.inf
-    turning = abs(omega[i]) * (semi[i, 0] - semi[i, 1]) + abs(omega[j]) * (semi[j, 0] - semi[j, 1])
     t = t_lo
     lam = 0.5
     counters[SEARCHES] += 1
     for _ in range(MAX_STEPS):
         counters[STEPS] += 1
-        xi, yi, xj, yj, p11, p12, p22, q11, q12, q22 = _pair(i, j, t, sx_shift, sy_shift, position, velocity, angle,
-                                                            omega, stamp, semi)
-        rx = xj - xi
-        ry = yj - yi
-        f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, lam)
-        px, py, nx, ny = _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy)
-        # the separating-axis bound along n: gap >= n.r - h_i(n) - h_j(n), h(n) = sqrt(n^T M n)
-        gap = (rx * nx + ry * ny - math.sqrt(nx * nx * p11 + 2.0 * nx * ny * p12 + ny * ny * p22)
-               - math.sqrt(nx * nx * q11 + 2.0 * nx * ny * q12 + ny * ny * q22))
+        gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, lam, 4, position, velocity, angle, omega, stamp,
+                                     semi)
         if gap < tolerance:
-            if _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega) < 0.0:
-                return t
-            t += tolerance / w
-        else:
-            # it falls at most at the normal speed of the centres plus |omega| (a - b) per ellipse
-            # (the largest rate of change of the support function h under a turn)
-            rate = max(0.0, -(vx * nx + vy * ny)) + turning
-            if rate == 0.0:
-                return math.inf
-            t += gap / rate
+            # touching: the contact point and normal of the converged contact function, as the collision will use
+            gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, 0.5, 60, position, velocity, angle, omega,
+                                         stamp, semi)
+            if gap < tolerance:
+                if u < 0.0:
+                    return t
+                step = tolerance / w  # touching and separating: the pair that just collided
+        t += step
         if t > t_hi:
             return math.inf
     counters[OUT_OF_STEPS] += 1
@@ -264,7 +303,15 @@ def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell,
                         shift_y[found] = sy
                         found += 1
                 j = next_in_cell[j]
-    # search them in the order they enter, while they can still come first
+    # a first certified step for each: no contact before t_in + step
+    for k in range(found):
+        gap, step, lam, u = _advance(i, other[k], shift_x[k], shift_y[k], now + t_in[k], 0.5, 4, position, velocity,
+                                     angle, omega, stamp, semi)
+        if gap >= params[TOLERANCE]:
+            t_in[k] += step
+            if t_in[k] > t_out[k]:
+                t_in[k] = math.inf
+    # search them in the order they can first touch, while they can still come first
     for _ in range(found):
         k = -1
         for m in range(found):
@@ -342,7 +389,7 @@ def run(position, velocity, angle, omega, stamp, semi, count, cell, head, next_i
                                                                 stamp, semi)
             rx = xj - xi
             ry = yj - yi
-            f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, 0.5)
+            f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, 0.5, 60)
             px, py, nx, ny = _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy)
             u = _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega)
             if u < 0.0:
