@@ -247,3 +247,30 @@ def test_ellipse_nonsphericity():
     assert abs(equations.spt_convex(0.3, 1.0) - 1 / 0.7**2) < 1e-14
     # aspect 2: perimeter 4 a E(e^2) with E(3/4) = 1.2110560275684595 (complete elliptic integral)
     assert abs(equations.ellipse_perimeter(1.0, 0.5) - 4 * 1.2110560275684595) < 1e-13
+
+
+def test_ellipse_impact_time_matches_the_library_time_of_impact():
+    # the conservative advancement of the event loop against collide2d.time_of_impact (turning
+    # ellipses: its own certified search), both orders of the pair
+    rng = np.random.default_rng(8)
+    hits = 0
+    for _ in range(40):
+        semi = np.array([[1.0, 0.5], [rng.uniform(0.5, 1.2), 0.5]])
+        position = np.array([[0.0, 0.0], rng.uniform(2.6, 3.5) * np.array([1.0, 0.0]) + rng.normal(0.0, 0.6, 2)])
+        velocity = np.array([[0.0, 0.0], [-1.0, 0.0]]) + rng.normal(0.0, 0.3, (2, 2))
+        angle = rng.uniform(0.0, math.pi, 2)
+        omega = rng.normal(0.0, 2.0, 2)
+        shapes = [c2.Ellipse(tuple(position[k]), tuple(semi[k]), angle=angle[k]) for k in range(2)]
+        if c2.intersects(*shapes):
+            continue
+        want = c2.time_of_impact(shapes[0], shapes[1], velocity[0], velocity[1], angular_velocity_a=omega[0],
+                                 angular_velocity_b=omega[1], t_max=4.0).time
+        for i, j in ((0, 1), (1, 0)):
+            got = ellipse_kernels.impact_time(i, j, 0.0, 0.0, 0.0, 4.0, position, velocity, angle, omega, np.zeros(2),
+                                              semi, 1e-11, np.zeros(8, dtype=np.int64))
+            if math.isinf(want):
+                assert math.isinf(got)
+            else:
+                assert abs(got - want) < 1e-7
+                hits += 1
+    assert hits > 20
