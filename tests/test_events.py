@@ -274,3 +274,15 @@ def test_ellipse_impact_time_matches_the_library_time_of_impact():
                 assert abs(got - want) < 1e-7
                 hits += 1
     assert hits > 20
+
+
+def test_ellipses_follow_the_time_of_impact_engine():
+    # the same start; the Python loop over collide2d.time_of_impact (its own search, its own
+    # neighbour lists and heap): the same trajectory, so the same virial and elapsed time
+    mine = HardEllipses.lattice(32, 0.5, aspect=2.0, seed=7)
+    reference = baseline.EllipseSimulation(32, 0.5, 7, 2.0, 0.5)
+    np.testing.assert_array_equal(mine.omega, reference.omega)
+    mine.run(60)
+    virial, elapsed = reference.run(60)
+    assert abs(mine.virial - virial) < 1e-8 * virial
+    assert abs(mine.time - elapsed) < 1e-8 * elapsed
