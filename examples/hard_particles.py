@@ -95,7 +95,8 @@ def jam(args):
               "phi_ohern": 0.84, "deviation": round(disks.packing_fraction() / 0.84 - 1.0, 5),
               "overlaps": disks.overlaps(), "collisions": disks.collisions,
               "collisions_per_s": round(disks.collisions / cpu, 1),
-              "history": [[round(float(p), 6), round(float(z), 3)] for _, p, z, _ in history[:: max(1, len(history) // 40)]]}
+              "history": [[round(float(p), 6), round(float(z), 3)]
+                          for _, p, z, _ in np.concatenate([history[:-1:max(1, len(history) // 60)], history[-1:]])]}
     if args.save:
         np.savez(args.save, positions=disks.positions(), diameters=disks.diameters(), side=disks.side)
     print(json.dumps(result))
