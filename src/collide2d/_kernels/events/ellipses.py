@@ -157,10 +157,10 @@ def _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy):
 
 
 @kernel
-def _advance(i, j, sx_shift, sy_shift, t, lam, iterations, position, velocity, angle, omega, stamp, semi):
+def _advance(i, j, sx_shift, sy_shift, t, lam, iterations, near, position, velocity, angle, omega, stamp, semi):
     """At time ``t``: the bound ``s`` of the gap along the direction ``n`` of the contact function,
-    and a time over which no contact can happen: ``(s, step, lam, px, py, nx, ny, u)`` with ``u``
-    the normal speed of the contact points.
+    and a time over which no contact can happen: ``(s, step, lam, u)`` with ``u`` the normal speed
+    of the contact points when ``s < near`` (else 0).
 
     Along the fixed ``n``, ``s(t + tau) = n.r - h_i - h_j`` changes at ``s' = n.(v_j - v_i) -
     omega_i dh_i/dtheta - omega_j dh_j/dtheta`` with ``dh/dtheta = n^T W M n / h`` (``W`` the
@@ -201,7 +201,7 @@ def _advance(i, j, sx_shift, sy_shift, t, lam, iterations, position, velocity, a
             step = max(step, gap / -slope)
         else:
             step = math.inf
-    u = _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega)
+    u = _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega) if gap < near else 0.0
     return gap, step, lam, u
 
 
@@ -219,12 +219,12 @@ def impact_time(i, j, sx_shift, sy_shift, t_lo, t_hi, position, velocity, angle,
     counters[SEARCHES] += 1
     for _ in range(MAX_STEPS):
         counters[STEPS] += 1
-        gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, lam, 4, position, velocity, angle, omega, stamp,
-                                     semi)
+        gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, lam, 2, tolerance, position, velocity, angle,
+                                     omega, stamp, semi)
         if gap < tolerance:
             # touching: the contact point and normal of the converged contact function, as the collision will use
-            gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, 0.5, 60, position, velocity, angle, omega,
-                                         stamp, semi)
+            gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, 0.5, 60, tolerance, position, velocity,
+                                         angle, omega, stamp, semi)
             if gap < tolerance:
                 if u < 0.0:
                     return t
@@ -238,9 +238,10 @@ def impact_time(i, j, sx_shift, sy_shift, t_lo, t_hi, position, velocity, angle,
 
 @kernel
 def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, params, cells,
-             event_time, event_partner, event_count, counters):
+             event_time, event_partner, event_count, counters, scratch, other):
     """The earliest event of ellipse ``i`` from ``now``: leaving its cell, or a contact with an
-    ellipse of the 3 x 3 cells around it, searched only where the bounding circles meet first."""
+    ellipse of the 3 x 3 cells around it, searched only where the bounding circles meet first.
+    ``scratch`` (4 x 64 floats) and ``other`` (64 ints) hold the candidates."""
     side = params[SIDE]
     width = side / cells
     dt = now - stamp[i]
@@ -252,11 +253,10 @@ def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell,
         partner = RECHECK
     # the neighbours whose bounding circles meet in [t_in, t_out], before best
     found = 0
-    t_in = np.empty(64)
-    t_out = np.empty(64)
-    other = np.empty(64, dtype=np.int64)
-    shift_x = np.empty(64)
-    shift_y = np.empty(64)
+    t_in = scratch[0]
+    t_out = scratch[1]
+    shift_x = scratch[2]
+    shift_y = scratch[3]
     cx = cell[i] % cells
     cy = cell[i] // cells
     for oy in range(-1, 2):
@@ -305,8 +305,8 @@ def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell,
                 j = next_in_cell[j]
     # a first certified step for each: no contact before t_in + step
     for k in range(found):
-        gap, step, lam, u = _advance(i, other[k], shift_x[k], shift_y[k], now + t_in[k], 0.5, 4, position, velocity,
-                                     angle, omega, stamp, semi)
+        gap, step, lam, u = _advance(i, other[k], shift_x[k], shift_y[k], now + t_in[k], 0.5, 4, 0.0, position,
+                                     velocity, angle, omega, stamp, semi)
         if gap >= params[TOLERANCE]:
             t_in[k] += step
             if t_in[k] > t_out[k]:
@@ -346,13 +346,15 @@ def rebuild(position, velocity, angle, omega, stamp, semi, count, cell, head, ne
     """Bring every ellipse to ``state[NOW]``, wrap it into the box, fill the cells, predict every event."""
     now = state[NOW]
     cells = layout[CELLS]
+    scratch = np.empty((4, 64))
+    other = np.empty(64, dtype=np.int64)
     for i in range(position.shape[0]):
         _bring(i, now, position, velocity, angle, omega, stamp)
         angle[i] -= 2.0 * math.pi * math.floor(angle[i] / (2.0 * math.pi) + 0.5)
     cells_fill(position, cell, head, next_in_cell, previous_in_cell, params[SIDE], cells)
     for i in range(position.shape[0]):
         _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, params, cells,
-                 event_time, event_partner, event_count, counters)
+                 event_time, event_partner, event_count, counters, scratch, other)
     tree_build(tree, layout[LEAVES], position.shape[0], event_time)
 
 
@@ -365,6 +367,8 @@ def run(position, velocity, angle, omega, stamp, semi, count, cell, head, next_i
     cells = layout[CELLS]
     leaves = layout[LEAVES]
     side = params[SIDE]
+    scratch = np.empty((4, 64))
+    other = np.empty(64, dtype=np.int64)
     done = 0
     while done < max_collisions:
         i = tree[1]
@@ -422,7 +426,7 @@ def run(position, velocity, angle, omega, stamp, semi, count, cell, head, next_i
             count[i] += 1
             count[j] += 1
             _predict(j, t, position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, params,
-                     cells, event_time, event_partner, event_count, counters)
+                     cells, event_time, event_partner, event_count, counters, scratch, other)
             tree_update(tree, leaves, j, event_time)
         elif partner < 0:
             _bring(i, t, position, velocity, angle, omega, stamp)
@@ -430,6 +434,6 @@ def run(position, velocity, angle, omega, stamp, semi, count, cell, head, next_i
                 cell_cross(i, partner, position, velocity, cell, head, next_in_cell, previous_in_cell, side, cells)
                 counters[CROSSINGS] += 1
         _predict(i, t, position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, params, cells,
-                 event_time, event_partner, event_count, counters)
+                 event_time, event_partner, event_count, counters, scratch, other)
         tree_update(tree, leaves, i, event_time)
     return 0
