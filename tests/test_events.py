@@ -103,6 +103,26 @@ def test_lubachevsky_stillinger_compression_jams_a_bidisperse_mixture():
     assert disks.overlaps() == 0
 
 
+def test_rescaling_the_velocities_keeps_the_positions():
+    disks = HardDisks.lattice(64, 0.5, seed=4)
+    disks.run(500)
+    before, time = disks.positions(), disks.time
+    disks.rescale_velocities(2.0)
+    assert disks.time == time and abs(disks.kinetic_temperature() - 2.0) < 1e-12
+    np.testing.assert_allclose(disks.positions(), before, rtol=0, atol=1e-12)
+    disks.run(500)
+    assert disks.overlaps() == 0
+
+
+def test_fast_compression_keeps_disks_apart():
+    n = 256
+    diameters = np.where(np.arange(n) % 2 == 0, 1.0, 1.4)
+    side = math.sqrt(np.sum(math.pi * diameters**2 / 4.0))
+    disks = HardDisks.points(n, side, diameters, growth_rate=0.1, seed=1)
+    disks.compress(reduced_pressure=1e3)
+    assert disks.overlaps() == 0
+
+
 def test_disks_refuse_bad_input():
     with pytest.raises(ValueError, match="overlap"):
         HardDisks([[1.0, 1.0], [1.5, 1.0]], np.zeros((2, 2)), 1.0, 10.0)

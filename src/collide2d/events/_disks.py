@@ -140,6 +140,7 @@ class HardDisks(EventEngine):
 
     def rescale_velocities(self, kt=1.0):
         """Scale the velocities to the temperature ``kt`` (all events predicted again)."""
+        self._synchronise()  # the positions now, before the velocities change
         self.velocity *= math.sqrt(kt / self.kinetic_temperature())
         self._regrid()
 

@@ -102,6 +102,14 @@ class EventEngine:
 
     # -- runs ----------------------------------------------------------------------------------------
 
+    def _synchronise(self):
+        """Bring every particle's stored position (and angle) to now."""
+        elapsed = self.time - self.stamp
+        self.position += self.velocity * elapsed[:, None]
+        if hasattr(self, "omega"):
+            self.angle += self.omega * elapsed
+        self.stamp[:] = self.time
+
     def _calendar(self):
         return (self.count, self.cell, self.head, self.next_in_cell, self.previous_in_cell, self.event_time,
                 self.event_partner, self.event_count, self.tree, self.layout, self.params, self.state)
