@@ -66,11 +66,11 @@ def main():
                        label=f"growth rate {run['growth_rate']:g}, seed {run['seed']}: phi_J = {run['phi']:.4f}")
         phi_j.append(run["phi"])
     if phi_j:
-        grid = np.linspace(0.3, min(phi_j) - 1e-4, 400)
+        grid = np.linspace(0.6, min(phi_j) - 1e-5, 400)
         right.semilogy(grid, 2.0 * np.mean(phi_j) / (np.mean(phi_j) - grid), "k:", lw=1,
                        label="free volume, 2 phi_J / (phi_J - phi)")
     right.axvline(0.84, color="0.5", ls="--", lw=1, label="O'Hern et al. (2003): 0.84")
-    right.set_xlim(0.3, 0.87)
+    right.set_xlim(0.6, 0.86)
     right.set_xlabel("packing fraction")
     right.set_ylabel("Z = PA / (N kT)")
     right.legend(fontsize=7)
