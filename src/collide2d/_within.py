@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from collide2d import _dispatch, _magnitude
+from collide2d._glue import run
 from collide2d._kernels import codes
 from collide2d.measurement import row_scale
 
@@ -71,24 +71,7 @@ def within_pairs(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb, d
 
 def separation_rows(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb):
     """Float separation of the rows ``params_a[ia[k]]`` against ``params_b[jb[k]]`` (any kinds)."""
-    name, kernel, swapped = _dispatch.pair_kernel("contact", kind_a, kind_b)
-    if swapped:
-        kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb = (
-            kind_b, params_b, verts_b, jb, kind_a, params_a, verts_a, ia)
-    out = np.empty(ia.shape[0])
-    tame_a = _magnitude.table_tame(kind_a, params_a, verts_a)
-    tame_b = _magnitude.table_tame(kind_b, params_b, verts_b)
-    wild = ~(tame_a[ia] & tame_b[jb])
-    go = np.flatnonzero(~wild)
-    if go.size:
-        part = np.empty(go.size)
-        loop = _dispatch.pair_loop("contact", "separation" + name[len("contact"):])
-        loop(params_a, verts_a, np.ascontiguousarray(ia[go]), params_b, verts_b, np.ascontiguousarray(jb[go]), part)
-        out[go] = part
-    for k in np.flatnonzero(wild).tolist():
-        out[k] = _magnitude.contact_row(kernel, kind_a, params_a[ia[k]], verts_a, kind_b, params_b[jb[k]], verts_b,
-                                        _dispatch.pair_kernel)[0]
-    return out
+    return run.separation_rows(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb)
 
 
 # -- the exact decision of one pair ------------------------------------------------------------------
@@ -103,7 +86,7 @@ def _row(values):
 def _meet(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     """Exact: the closed shapes of the two rows share a point."""
     one = np.zeros(1, dtype=np.int64)
-    code = _dispatch.relate_pairs(kind_a, _row(row_a)[None], verts_a, one, kind_b, _row(row_b)[None], verts_b, one)
+    code = run.relate_rows(kind_a, _row(row_a)[None], verts_a, one, kind_b, _row(row_b)[None], verts_b, one)
     return int(code[0]) != codes.DISJOINT
 
 
@@ -190,15 +173,8 @@ def _flat_distance2(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
 
 def _gap_direction(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     """The direction to test the supports along: a line's normal, else the contact normal."""
-    name, kernel, swapped = _dispatch.pair_kernel("contact", kind_a, kind_b)
-    first, second = ((kind_b, row_b, verts_b), (kind_a, row_a, verts_a)) if swapped else (
-        (kind_a, row_a, verts_a), (kind_b, row_b, verts_b))
-    row_1, row_2 = _row(first[1]), _row(second[1])
-    if _magnitude.table_tame(first[0], row_1[None], first[2])[0] and _magnitude.table_tame(second[0], row_2[None], second[2])[0]:
-        r = kernel(row_1, first[2], row_2, second[2])
-    else:
-        r = _magnitude.contact_row(kernel, first[0], row_1, first[2], second[0], row_2, second[2], _dispatch.pair_kernel)
-    nx, ny = (-r[1], -r[2]) if swapped else (r[1], r[2])
+    r = run.contact_pair(kind_a, _row(row_a), verts_a, kind_b, _row(row_b), verts_b)
+    nx, ny = r[1], r[2]
     for kind, row in ((kind_a, row_a), (kind_b, row_b)):
         if kind == "line":  # a line's support is finite only along its normal
             lx, ly = -float(row[3]), float(row[2])

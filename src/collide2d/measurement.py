@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _dispatch
+from collide2d._glue import run
 from collide2d._kernels import codes
 from collide2d.shapes import Point, Shape
 from collide2d.typing import Batch, FloatArray, Real, Single
@@ -142,7 +142,7 @@ def _sign_consistent(a, b, sep):
     if not isinstance(sep, np.ndarray):
         if abs(sep) > _BAND * (_single_scale(a) + _single_scale(b)):
             return sep
-        code = _dispatch.relate_codes(a, b)
+        code = run.relate_codes(a, b)
         if code == codes.DISJOINT:
             return sep if sep > 0.0 else _TINY
         return 0.0 if sep > 0.0 or code == codes.TOUCHING else sep
@@ -150,7 +150,7 @@ def _sign_consistent(a, b, sep):
         return sep
     near = np.flatnonzero(~(np.abs(sep) > _BAND * (_global_scale(a) + _global_scale(b))))
     if near.size:
-        _, index_a, index_b = _dispatch.broadcast_indices(a, b)
+        _, index_a, index_b = run.broadcast_indices(a, b)
         s = sep[near]
         sign_consistent_rows(a._kind, a._flat_params(), a._verts, index_a[near],
                              b._kind, b._flat_params(), b._verts, index_b[near], s)
@@ -167,7 +167,7 @@ def sign_consistent_rows(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_
     scale = row_scale(kind_a, params_a[ia], verts_a) + row_scale(kind_b, params_b[ib], verts_b)
     near = np.flatnonzero(~(np.abs(sep) > _BAND * scale))
     if near.size:
-        code = _dispatch.relate_pairs(kind_a, params_a, verts_a, ia[near], kind_b, params_b, verts_b, ib[near])
+        code = run.relate_rows(kind_a, params_a, verts_a, ia[near], kind_b, params_b, verts_b, ib[near])
         s = sep[near]
         disjoint = code == codes.DISJOINT
         s[disjoint & ~(s > 0.0)] = _TINY
@@ -268,7 +268,7 @@ def contact(a: Shape[Any], b: Shape[Any], /) -> Contact[Any]:
     >>> c2.contact(c2.Circle((0, 0), 1), c2.Circle((3, 4), 4)).separation  # touching: exactly 0
     0.0
     """
-    values = _dispatch.contact_values(a, b)
+    values = run.contact_values(a, b)
     if type(values) is tuple:
         v = _array(values[1:7])  # one array; the three vectors are views of it
         return Contact(_sign_consistent(a, b, values[0]), v[0:2], v[2:4], v[4:6], values[7], values[8])
@@ -317,7 +317,7 @@ def distance(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     >>> c2.distance(x_axis, c2.Line((0, 1), (-2, 0))), c2.distance(x_axis, c2.Line((0, 1), (1, 1)))
     (1.0, 0.0)
     """
-    sep = _dispatch.separation_values(a, b)
+    sep = run.separation_values(a, b)
     if not isinstance(sep, np.ndarray):
         return max(_sign_consistent(a, b, sep), 0.0)
     _sign_consistent(a, b, sep.reshape(-1))  # a view: separation_values returns a contiguous array
@@ -360,8 +360,8 @@ def closest_point(shape: Shape[Any], xy: ArrayLike, /) -> FloatArray:
     >>> c2.closest_point(c2.Segment((0, 0), (2, 0)), [(1, 5), (3, 1)]).tolist()
     [[1.0, 0.0], [2.0, 0.0]]
     """
-    _dispatch.check_shape(shape, "shape")
-    values = _dispatch.contact_values(shape, Point(xy))
+    run.check_shape(shape, "shape")
+    values = run.contact_values(shape, Point(xy))
     if isinstance(values, tuple):
         return np.array(values[3:5])
     return np.ascontiguousarray(values[..., 3:5])

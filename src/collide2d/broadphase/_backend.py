@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from collide2d import _dispatch, _within
+from collide2d import _within
+from collide2d._glue import run
 from collide2d._kernels.codes import DISJOINT
 from collide2d._validate import check_option
 from collide2d.broadphase._inputs import (
@@ -424,7 +425,7 @@ def _polygon_pairs(coll):
 
     The pairs whose boxes meet come from a grid of the box centres with cells as wide as the
     widest box (:func:`circles.box_rows`); the relate kernel of the general path decides them
-    (:func:`collide2d._dispatch.relate_indexed`, undecided signs settled exactly).
+    (:func:`collide2d._glue.run.relate_rows`, undecided signs settled exactly).
     """
     if coll.kind != "polygon" or len(coll) < 2 or not _tame("polygon", coll.params, coll.verts):
         return None
@@ -440,8 +441,7 @@ def _polygon_pairs(coll):
     pairs, _ = _centre_grid_pairs(cx, cy, extent, widest * (1.0 + 2.0**-10), circles.box_rows, lambda order: (bounds,),
                                   0.0)
     with _threads_for(len(coll)):
-        codes = _dispatch.relate_indexed("relate_polygon_polygon", "polygon", params, verts, pairs[0],
-                                         "polygon", params, verts, pairs[1], True, True)
+        codes = run.relate_rows("polygon", params, verts, pairs[0], "polygon", params, verts, pairs[1], True, True)
     return np.ascontiguousarray(pairs[:, codes != DISJOINT])
 
 
