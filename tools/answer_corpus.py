@@ -330,7 +330,7 @@ def evaluate(inputs):
             singles = [(_row(fa, kind_a, k), _row(fb, kind_b, k)) for k in range(n)]
             for order, (x, y, rows) in enumerate(((a, b, singles), (b, a, [(q, p) for p, q in singles]))):
                 names = (kind_a, kind_b) if order == 0 else (kind_b, kind_a)
-                tag = f"{names[0]}-{names[1]}"
+                tag = f"{names[0]}-{names[1]}" + ("-swapped" if order and kind_a == kind_b else "")
                 _pair_ops(ans, tag, x, y, rows)
                 # broadcasting: (3, 1) against (4,), from the first rows
                 xb = x[np.array([[0], [1], [2]])]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collide2d._glue import registry
 from collide2d._glue.derived import covers_flags, iou_values, relate_code_xy, shape_areas
 from collide2d._glue.registry import INTERSECTS, KIND_ORDER
+from collide2d._glue.points import intersection_point_values, points_capacity
 from collide2d._glue.run import (
     _MIRROR_CODE,
     MIRROR_RELATION,
@@ -16,16 +17,14 @@ from collide2d._glue.run import (
     broadcast_indices,
     check_shape,
     contact_values,
-    intersection_point_values,
     intersects_flags,
     overlap_area_values,
-    points_capacity,
     relate_codes,
     relate_rows,
     separation_values,
 )
 from collide2d._kernels import codes
-from collide2d._robust.tolerances import EPS
+from collide2d._tolerances import EPS
 
 __all__ = [
     "EPS", "KIND_ORDER", "MIRROR_RELATION", "REGION_KINDS", "_MIRROR_CODE", "broadcast_indices", "check_shape",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, overload
 
-from collide2d._glue import derived, run
+from collide2d._glue import derived, points, run
 from collide2d.shapes import Shape
 from collide2d.typing import Batch, FloatArray, IntArray, Single
 
@@ -91,7 +91,7 @@ def intersection_points(a: Shape[Any], b: Shape[Any], /) -> FloatArray | tuple[F
     >>> count.tolist(), points.shape
     ([2, 1], (2, 8, 2))
     """
-    return run.intersection_point_values(a, b)
+    return points.intersection_point_values(a, b)
 
 
 @overload

@@ -617,7 +617,7 @@ def _xy_predicate(shape, xy, table):
     from collide2d.shapes import Point
 
     run.check_shape(shape, "shape")
-    if type(xy) in _PAIR_TYPES and len(xy) == 2 and shape._params.ndim == 1:  # one shape, one point
+    if type(xy) in _PAIR_TYPES and len(xy) == 2 and not shape.shape:  # one shape, one point
         x, y = xy
         if type(x) in _NUMBER_TYPES and type(y) in _NUMBER_TYPES and -_MAX <= x <= _MAX and -_MAX <= y <= _MAX:
             return table.single[derived.relate_code_xy(shape, x, y)]

@@ -205,7 +205,6 @@ def raycast(
             f"batch shapes {shape.shape} of shape, {ray_batch} of the rays and {limit.shape} of max_distance "
             "do not broadcast"
         ) from None
-    n = math.prod(batch)
     index_s = np.broadcast_to(np.arange(shape.size).reshape(shape.shape), batch).ravel()
     index_r = np.broadcast_to(np.arange(rays.shape[0]).reshape(ray_batch), batch).ravel()
     out = run.ray_rows(shape, index_s, rays, index_r)
@@ -213,7 +212,7 @@ def raycast(
     if beyond.any():
         out[beyond] = (np.inf, np.nan, np.nan, np.nan, np.nan)
     out[:, 3:5] += 0.0  # no -0.0 in the normals
-    out = out.reshape(batch + (5,))  # type: ignore[assignment]
+    out = out.reshape(batch + (5,))
     if not batch:  # one shape and one ray given as arrays: a Python float distance, as documented
         return RayHit(float(out[0]), out[1:3], out[3:5])
     return RayHit(out[..., 0], out[..., 1:3], out[..., 3:5])

@@ -12,9 +12,9 @@ import numpy as np
 from collide2d._glue import registry, run
 from collide2d._glue.registry import RELATE
 from collide2d._kernels import codes
-from collide2d._magnitude import tame_number
+from collide2d._robust.magnitude import tame_number
 from collide2d._robust import ladder
-from collide2d._robust.tolerances import EPS
+from collide2d._tolerances import EPS
 
 
 _NO_VERTS = np.zeros((0, 2))  # the vertex array of a point: read-only, as the shapes' (one compiled type)

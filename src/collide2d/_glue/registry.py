@@ -134,7 +134,7 @@ def _no_loop():
 # -- the table, in kernel order ----------------------------------------------------------------------
 # (operation, kind a, kind b): (kernel, batch loop), each a function that returns the compiled
 # function from its (lazily imported) module. The name of a kernel is also the name of its exact
-# twin (collide2d._exact) and the key of its count in collide2d.exact_fallback_counts().
+# twin (collide2d._robust.exact) and the key of its count in collide2d.exact_fallback_counts().
 
 _Loader = Callable[[], Any]
 _TABLE: dict[tuple[str, str, str], tuple[_Loader, _Loader]] = {

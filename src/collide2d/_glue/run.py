@@ -35,7 +35,7 @@ from collide2d._glue import registry
 from collide2d._glue.registry import AREA, CONTACT, INTERSECTS, PERRAM_WERTHEIM, POINTS, RAY, RAY_HIT, RELATE, SEPARATION
 from collide2d._kernels import codes
 from collide2d._robust import ladder
-from collide2d._robust.tolerances import EPS
+from collide2d._tolerances import EPS, TAME_HI, TAME_LO
 from collide2d.shapes import Shape
 
 __all__ = [
@@ -89,12 +89,33 @@ def broadcast_indices(a, b):
     return shape, index_a, index_b
 
 
+_LENGTH_COLUMNS = {"ellipse": 4, "segment": 4, "line": 4, "point": 2}  # the coordinates and sizes of a row
+
+
 def tame_rows(shape):
     """``True`` when every row of ``shape`` is tame, else a bool array over its flat rows (cached
-    on the shape; see :mod:`collide2d._robust.magnitude`)."""
+    on the shape; see :mod:`collide2d._robust.magnitude`).
+
+    A single shape is tested here in plain Python (no NumPy, no other module: the common path of a
+    predicate on new shapes stays in this module); batches by :func:`ladder.table_tame`.
+    """
     tame = shape._tame
     if tame is None:
-        tame = ladder.tame_of(shape._kind, shape._params, shape._verts, shape._flat_params)
+        kind, params = shape._kind, shape._params
+        if params.ndim == 1:
+            if kind == "polygon":
+                offset, count = int(params[0]), int(params[1])
+                values = shape._verts[offset : offset + count].ravel().tolist()
+            else:
+                values = params[: _LENGTH_COLUMNS[kind]].tolist()
+            tame = all(v == 0.0 or TAME_LO <= abs(v) <= TAME_HI for v in values)
+            if kind == "ellipse":  # a direction turned from an axis by less than TAME_LO rad is wild
+                wx, wy = abs(float(params[4])), abs(float(params[5]))
+                tame = tame and (min(wx, wy) == 0.0 or min(wx, wy) >= TAME_LO * max(wx, wy))
+            tame = tame or np.zeros(1, dtype=bool)
+        else:
+            rows = ladder.table_tame(kind, shape._flat_params(), shape._verts)
+            tame = True if rows.all() else rows
         object.__setattr__(shape, "_tame", tame)
     return tame
 
@@ -102,20 +123,59 @@ def tame_rows(shape):
 # -- signatures: what differs between operations --------------------------------------------------
 
 
-class Codes:
+class Signature:
+    """What one result type needs from the skeleton; the defaults suit a plain array result with
+    nothing to settle and nothing to mirror. ``extra`` is what the loop takes beyond the rows
+    (the relation codes of points and area), one entry per row."""
+
+    @staticmethod
+    def empty(n, extra):
+        return np.empty(n)
+
+    @classmethod
+    def take(cls, buf, rows):
+        """A fresh buffer for ``rows`` of ``buf`` (the tame rows of a batch with extreme rows)."""
+        return cls.empty(rows.size, None)
+
+    @staticmethod
+    def put(buf, rows, part):
+        buf[rows] = part
+
+    @staticmethod
+    def part_extra(extra, rows):
+        return None if extra is None else extra[rows]
+
+    @staticmethod
+    def row_extra(extra, k):
+        return None if extra is None else extra[k]
+
+    @staticmethod
+    def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, extra, buf):
+        """Undecided rows to the exact rung (nothing by default)."""
+
+    @staticmethod
+    def mirror_single(value):
+        return value
+
+    @staticmethod
+    def mirror(buf):
+        return buf
+
+    @staticmethod
+    def finish_single(value):
+        return value
+
+    @staticmethod
+    def reshape(buf, shape):
+        return buf.reshape(shape)
+
+
+class Codes(Signature):
     """Relation codes (int8; an int for single pairs), or 1/0 of a dedicated ``intersects`` kernel."""
 
     @staticmethod
     def empty(n, extra):
         return np.empty(n, dtype=np.int8)
-
-    @staticmethod
-    def take(buf, rows):
-        return np.empty(rows.size, dtype=np.int8)
-
-    @staticmethod
-    def put(buf, rows, part):
-        buf[rows] = part
 
     @staticmethod
     def call_loop(loop, pa, va, ia, pb, vb, ib, extra, buf):
@@ -141,6 +201,8 @@ class Codes:
 
 
 class Relations(Codes):
+    """Relation codes, mirrored (``CONTAINS`` <-> ``WITHIN``) for the swapped order."""
+
     @staticmethod
     def mirror_single(code):
         return _MIRROR_CODE[code]
@@ -153,21 +215,9 @@ class Relations(Codes):
     def finish_single(code):
         return int(code)
 
-    @staticmethod
-    def reshape(buf, shape):
-        return buf.reshape(shape)
-
 
 class Flags(Codes):
-    """Intersection is symmetric: nothing to mirror."""
-
-    @staticmethod
-    def mirror_single(flag):
-        return flag
-
-    @staticmethod
-    def mirror(buf):
-        return buf
+    """1/0 flags of an ``intersects`` kernel as bools; intersection is symmetric."""
 
     @staticmethod
     def finish_single(flag):
@@ -178,22 +228,12 @@ class Flags(Codes):
         return buf.view(np.bool_).reshape(shape)
 
 
-class ContactSig:
+class ContactSig(Signature):
     """9 floats per pair: separation, normal, the two witness points, the two curvatures."""
 
-    width = 9
-
-    @classmethod
-    def empty(cls, n, extra):
-        return np.empty((n, 9))
-
-    @classmethod
-    def take(cls, buf, rows):
-        return np.empty((rows.size,) + buf.shape[1:])
-
     @staticmethod
-    def put(buf, rows, part):
-        buf[rows] = part
+    def empty(n, extra):
+        return np.empty((n, 9))
 
     @staticmethod
     def call_loop(loop, pa, va, ia, pb, vb, ib, extra, buf):
@@ -203,15 +243,11 @@ class ContactSig:
     def single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame):
         if tame:
             return entry.kernel(pa, va, pb, vb)  # 9 Python floats
-        return ladder.contact_row(entry, kind_a, pa, va, kind_b, pb, vb)
-
-    @classmethod
-    def row(cls, entry, kind_a, pa, va, kind_b, pb, vb, extra, buf, k):
-        buf[k] = ladder.contact_row(entry, kind_a, pa, va, kind_b, pb, vb)
+        return ladder.contact_row(entry, kind_a, pa, va, kind_b, pb, vb, registry.entry)
 
     @staticmethod
-    def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, extra, buf):
-        pass
+    def row(entry, kind_a, pa, va, kind_b, pb, vb, extra, buf, k):
+        buf[k] = ladder.contact_row(entry, kind_a, pa, va, kind_b, pb, vb, registry.entry)
 
     @staticmethod
     def mirror_single(r):
@@ -224,56 +260,33 @@ class ContactSig:
         return out
 
     @staticmethod
-    def finish_single(r):
-        return r
-
-    @staticmethod
     def reshape(buf, shape):
         return buf.reshape(shape + (9,))
 
 
 class SeparationSig(ContactSig):
-    """The separation alone: loops that store one column (the compiler drops the rest)."""
-
-    @classmethod
-    def empty(cls, n, extra):
-        return np.empty(n)
-
-    @staticmethod
-    def single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame):
-        return ContactSig.single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame)[0]
-
-    @classmethod
-    def row(cls, entry, kind_a, pa, va, kind_b, pb, vb, extra, buf, k):
-        buf[k] = ladder.contact_row(entry, kind_a, pa, va, kind_b, pb, vb)[0]
-
-    @staticmethod
-    def mirror_single(s):
-        return s
-
-    @staticmethod
-    def mirror(buf):
-        return buf
-
-    @staticmethod
-    def reshape(buf, shape):
-        return buf.reshape(shape)
-
-
-class AreaSig:
-    """The overlap area; ``extra`` is the relation code of each pair (kernel order)."""
+    """The separation alone: loops that store one column (the compiler drops the rest); the
+    separation of the swapped pair is the same."""
 
     @staticmethod
     def empty(n, extra):
         return np.empty(n)
 
     @staticmethod
-    def take(buf, rows):
-        return np.empty(rows.size)
+    def single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame):
+        return ContactSig.single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame)[0]
 
     @staticmethod
-    def put(buf, rows, part):
-        buf[rows] = part
+    def row(entry, kind_a, pa, va, kind_b, pb, vb, extra, buf, k):
+        buf[k] = ladder.contact_row(entry, kind_a, pa, va, kind_b, pb, vb, registry.entry)[0]
+
+    mirror_single = staticmethod(Signature.mirror_single)
+    mirror = staticmethod(Signature.mirror)
+    reshape = staticmethod(Signature.reshape)
+
+
+class AreaSig(Signature):
+    """The overlap area; ``extra`` is the relation code of each pair (kernel order)."""
 
     @staticmethod
     def call_loop(loop, pa, va, ia, pb, vb, ib, relation, buf):
@@ -282,35 +295,15 @@ class AreaSig:
     @staticmethod
     def single(entry, kind_a, pa, va, kind_b, pb, vb, relation, tame):
         if not tame:
-            return ladder.area_row(entry, kind_a, pa, va, kind_b, pb, vb, relation)
+            return ladder.area_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, registry.entry)
         return float(entry.kernel(pa, va, pb, vb, relation))
 
     @staticmethod
     def row(entry, kind_a, pa, va, kind_b, pb, vb, relation, buf, k):
-        buf[k] = ladder.area_row(entry, kind_a, pa, va, kind_b, pb, vb, int(relation))
-
-    @staticmethod
-    def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, extra, buf):
-        pass
-
-    @staticmethod
-    def mirror_single(value):
-        return value
-
-    @staticmethod
-    def mirror(buf):
-        return buf
-
-    @staticmethod
-    def finish_single(value):
-        return value
-
-    @staticmethod
-    def reshape(buf, shape):
-        return buf.reshape(shape)
+        buf[k] = ladder.area_row(entry, kind_a, pa, va, kind_b, pb, vb, int(relation), registry.entry)
 
 
-class PointsSig:
+class PointsSig(Signature):
     """Boundary intersection points: ``extra`` is ``(relation, capacity)``; the buffer is
     ``(out, count)`` with ``out`` NaN-padded; a negative count asks for an exact decision.
     Points do not depend on the order of the shapes: nothing to mirror."""
@@ -328,12 +321,16 @@ class PointsSig:
         buf[0][rows], buf[1][rows] = part
 
     @staticmethod
-    def call_loop(loop, pa, va, ia, pb, vb, ib, extra, buf):
-        loop(pa, va, ia, pb, vb, ib, extra[0], buf[0], buf[1])
-
-    @staticmethod
     def part_extra(extra, rows):
         return extra[0][rows], extra[1]
+
+    @staticmethod
+    def row_extra(extra, k):
+        return extra[0][k]
+
+    @staticmethod
+    def call_loop(loop, pa, va, ia, pb, vb, ib, extra, buf):
+        loop(pa, va, ia, pb, vb, ib, extra[0], buf[0], buf[1])
 
     @staticmethod
     def single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame):
@@ -357,25 +354,13 @@ class PointsSig:
             count[k] = ladder.resolve_points(pa[ia[k]], pb[ib[k]], int(extra[0][k]), out[k], int(count[k]))
 
     @staticmethod
-    def mirror_single(value):
-        return value
-
-    @staticmethod
-    def mirror(buf):
-        return buf
-
-    @staticmethod
-    def finish_single(value):
-        return value
-
-    @staticmethod
     def reshape(buf, shape):
         return buf[0].reshape(shape + buf[0].shape[1:]), buf[1].reshape(shape)
 
 
-class PerramWertheimSig(AreaSig):
-    """Six floats per pair (point, normal, scale, approach distance); float answers only: every
-    row runs the kernel (no extreme-row rung), nothing to settle, a symmetric table entry."""
+class PerramWertheimSig(Signature):
+    """Six floats per pair (point, normal, scale, approach distance); float answers: nothing to
+    settle, a symmetric table entry; rows of sizes far apart go to :func:`ladder.perram_wertheim_row`."""
 
     @staticmethod
     def empty(n, extra):
@@ -387,14 +372,20 @@ class PerramWertheimSig(AreaSig):
 
     @staticmethod
     def single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame):
-        return entry.kernel(pa, va, pb, vb)
+        if tame:
+            return entry.kernel(pa, va, pb, vb)
+        return ladder.perram_wertheim_row(entry, pa, va, pb, vb)
+
+    @staticmethod
+    def row(entry, kind_a, pa, va, kind_b, pb, vb, extra, buf, k):
+        buf[k] = ladder.perram_wertheim_row(entry, pa, va, pb, vb)
 
     @staticmethod
     def reshape(buf, shape):
         return buf.reshape(shape + (6,))
 
 
-class RaySig:
+class RaySig(Signature):
     """A shape against ray rows: the buffer is ``(code, feature, out)``, ``out`` the 5 numbers of
     the hit (distance, point, normal) NaN-padded. A row at extreme magnitudes, or whose decision the
     float filter left open, is decided exactly (:func:`ladder.exact_ray`) and then measured."""
@@ -402,10 +393,6 @@ class RaySig:
     @staticmethod
     def empty(n, extra):
         return np.empty(n, dtype=np.int8), np.zeros(n, dtype=np.int64), np.full((n, 5), np.nan)
-
-    @staticmethod
-    def take(buf, rows):
-        return np.empty(rows.size, dtype=np.int8), np.zeros(rows.size, dtype=np.int64), np.full((rows.size, 5), np.nan)
 
     @staticmethod
     def put(buf, rows, part):
@@ -429,19 +416,6 @@ class RaySig:
             out[k] = measure(row, va, ray, int(code[k]), int(feature[k]))
 
 
-def _part_extra(sig, extra, rows):
-    taker = getattr(sig, "part_extra", None)
-    if taker is not None:
-        return taker(extra, rows)
-    return None if extra is None else extra[rows]
-
-
-def _row_extra(sig, extra, k):
-    if extra is None:
-        return None
-    return extra[0][k] if sig is PointsSig else extra[k]
-
-
 # -- the skeleton, written once ------------------------------------------------------------------
 
 
@@ -459,10 +433,10 @@ def rows(sig, entry, kind_a, pa, va, ia, tame_a, kind_b, pb, vb, ib, tame_b, ext
             tame = np.flatnonzero(~wild)
             if tame.size:
                 part = sig.take(buf, tame)
-                sig.call_loop(entry.loop(), pa, va, ia[tame], pb, vb, ib[tame], _part_extra(sig, extra, tame), part)
+                sig.call_loop(entry.loop(), pa, va, ia[tame], pb, vb, ib[tame], sig.part_extra(extra, tame), part)
                 sig.put(buf, tame, part)
             for k in np.flatnonzero(wild):
-                sig.row(entry, kind_a, pa[ia[k]], va, kind_b, pb[ib[k]], vb, _row_extra(sig, extra, k), buf, k)
+                sig.row(entry, kind_a, pa[ia[k]], va, kind_b, pb[ib[k]], vb, sig.row_extra(extra, k), buf, k)
     sig.settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, extra, buf)
     return buf
 
@@ -546,57 +520,65 @@ def overlap_area_values(a, b):
     return run(AreaSig, entry, a, b, relation)
 
 
-def _max_vertex_count(shape):
-    if shape._kind != "polygon" or shape._params.size == 0:
-        return 0
-    return int(shape._params[..., 1].max())
+def _single_scale(shape):
+    """:func:`ladder.row_scale` of a single shape, as a Python float (no array operations)."""
+    p = shape._params.tolist()
+    kind = shape._kind
+    if kind == "ellipse":  # centre and semi-axes
+        return max(abs(p[0]), abs(p[1]), p[2], p[3])
+    if kind == "polygon":
+        v = shape._verts[int(p[0]) : int(p[0]) + int(p[1])]
+        return float(np.abs(v).max()) if v.size else 0.0
+    if kind == "line":
+        return max(abs(p[0]), abs(p[1]))
+    return max(map(abs, p))
 
 
-# Rows of the NaN-padded point array per kind pair (kernel order); pairs with a polygon use
-# 2 x the largest vertex count of the polygons involved (a line meets a convex edge chain at most
-# twice per edge). See :func:`points_capacity`.
-_POINTS_CAPACITY = {
-    ("ellipse", "ellipse"): 4,
-    ("ellipse", "segment"): 2,
-    ("ellipse", "line"): 2,
-    ("ellipse", "point"): 1,
-    ("segment", "segment"): 2,
-    ("segment", "line"): 2,
-    ("segment", "point"): 1,
-    ("line", "line"): 1,
-    ("line", "point"): 1,
-    ("point", "point"): 1,
-}
+def _global_scale(shape):
+    """An upper bound of :func:`ladder.row_scale` over all rows (a float)."""
+    table = shape._verts if shape._kind == "polygon" else shape._params
+    return max(float(table.max()), -float(table.min())) if table.size else 0.0  # no |table| copy
 
 
-def points_capacity(first, second):
-    """Rows of the point array for a pair in kernel order (see ``_POINTS_CAPACITY``)."""
-    key = (first._kind, second._kind)
-    if "polygon" in key:
-        return 2 * max(_max_vertex_count(first), _max_vertex_count(second), 1)
-    return _POINTS_CAPACITY[key]
+def sign_consistent(a, b, sep):
+    """Make the sign of the separation agree with the exact predicates (the ladder's rung 4); return it.
 
-
-def intersection_point_values(a, b):
-    """Boundary intersection points of ``a`` and ``b``.
-
-    Single shapes: an ndarray ``(k, 2)``. Batches: ``(points, count)`` with ``points`` of shape
-    ``batch + (K, 2)`` NaN-padded (``K`` from :func:`points_capacity`) and ``count`` int64 of the
-    batch shape.
+    ``sep`` is a float for single shapes, else a 1-D float64 array (possibly a strided view) over
+    the flattened batch, changed in place. ``separation > 0`` exactly when the exact
+    :func:`collide2d.intersects` is false, and ``separation == 0.0`` exactly for pairs whose exact
+    relation is ``TOUCHING``. Only the pairs inside the band (:func:`ladder.outside_band`; first
+    against a bound of the scale over the whole batch, then against the scale of each pair) pay for
+    their exact relation. Normals and witness points are left as computed.
     """
-    check_shape(a, "a")
-    check_shape(b, "b")
-    entry = registry.entry(POINTS, a._kind, b._kind)
-    first, second = (b, a) if entry.swapped else (a, b)
-    capacity = points_capacity(first, second)
-    relation = relate_codes(first, second)
-    if entry.name in ("points_ellipse_line", "points_ellipse_segment"):
-        from collide2d._glue import straight
+    if not isinstance(sep, np.ndarray):
+        if ladder.outside_band(sep, _single_scale(a) + _single_scale(b)):
+            return sep
+        return ladder.fixed_sign(sep, relate_codes(a, b))
+    if sep.size == 0:
+        return sep
+    near = ladder.near_rows(sep, _global_scale(a) + _global_scale(b))
+    if near.size:
+        _, index_a, index_b = broadcast_indices(a, b)
+        s = sep[near]
+        sign_consistent_rows(a._kind, a._flat_params(), a._verts, index_a[near],
+                             b._kind, b._flat_params(), b._verts, index_b[near], s)
+        sep[near] = s
+    return sep
 
-        return straight.ellipse_points(entry, first, second, relation, capacity)
-    if first._params.ndim != 1 or second._params.ndim != 1:
-        relation = np.ascontiguousarray(relation, dtype=np.int8).ravel()
-    return run(PointsSig, entry, a, b, (relation, capacity))
+
+def sign_consistent_rows(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, ib, sep):
+    """:func:`sign_consistent` of the kernel rows ``params_a[ia[k]]``, ``params_b[ib[k]]``.
+
+    ``sep`` (float64, one entry per pair, contiguous) holds their float separations and is changed
+    in place, so that ``max(sep, 0)`` is the distance of each pair.
+    """
+    scale = ladder.row_scale(kind_a, params_a[ia], verts_a) + ladder.row_scale(kind_b, params_b[ib], verts_b)
+    near = ladder.near_rows(sep, scale)
+    if near.size:
+        code = relate_rows(kind_a, params_a, verts_a, ia[near], kind_b, params_b, verts_b, ib[near])
+        s = sep[near]
+        sep[near] = ladder.fix_signs(s, code)
+    return sep
 
 
 def contact_pair(kind_a, pa, va, kind_b, pb, vb):
@@ -605,7 +587,7 @@ def contact_pair(kind_a, pa, va, kind_b, pb, vb):
     entry = registry.entry(CONTACT, kind_a, kind_b)
     if entry.swapped:
         kind_a, pa, va, kind_b, pb, vb = kind_b, pb, vb, kind_a, pa, va
-    tame = ladder.tame_of(kind_a, pa, va, None) is True and ladder.tame_of(kind_b, pb, vb, None) is True
+    tame = bool(ladder.table_tame(kind_a, pa[None], va)[0] and ladder.table_tame(kind_b, pb[None], vb)[0])
     r = ContactSig.single(entry, kind_a, pa, va, kind_b, pb, vb, None, tame)
     return ContactSig.mirror_single(r) if entry.swapped else r
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from collide2d import _jit
 from collide2d._glue import run
+from collide2d._robust import ladder
 from collide2d._glue.registry import INTERSECTS
 from collide2d._pairs import shifted_rows
 from collide2d.broadphase._inputs import PREDICATES, conic, grid, sweep
@@ -22,11 +23,9 @@ PARALLEL_WORK = 8192  # elements or candidates per pass from which the fused gri
 
 
 def _tame(kind, params, verts):
-    """Whether every row lies where the float kernels' error bounds hold (:mod:`collide2d._magnitude`);
+    """Whether every row lies where the float kernels' error bounds hold (:mod:`collide2d._robust.magnitude`);
     other rows skip the fused grid and the circle filter, whose float tests assume that range."""
-    from collide2d import _magnitude
-
-    return bool(np.all(_magnitude.table_tame(kind, params, verts)))
+    return bool(np.all(ladder.table_tame(kind, params, verts)))
 
 
 def _use_parallel(work):
