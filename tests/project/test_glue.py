@@ -20,7 +20,7 @@ import pytest
 from collide2d import _tolerances
 from collide2d._glue import registry
 
-SRC = pathlib.Path(__file__).resolve().parents[1] / "src" / "collide2d"
+SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "collide2d"
 KINDS = registry.KIND_ORDER
 REGIONS = ("ellipse", "polygon")
 
@@ -88,6 +88,7 @@ _STILL_READING = {
     "_pairs.py",  # translate: rebuilds a shape from its fields
     "motion.py",  # rigid moves of shapes (issue 26 moves the search onto rows)
     "_formats.py", "broadphase/_inputs.py", "broadphase/__init__.py",  # collections built from shapes
+    "manifold.py",  # contact manifolds (issue 27): its clip kernels still to be registered in the table
 }
 _PRIVATE = re.compile(r"\._(params|verts|kind|flat_params|tame|fields|field_names)\b")
 _APPS = {"cli.py", "io.py", "demo.py", "dask.py", "plotting.py", "scenes.py", "convert.py", "__main__.py"}
