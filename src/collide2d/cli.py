@@ -472,7 +472,7 @@ def _warmup_tasks():
     and with the copies of the loops used from ``LINKED_FROM`` pairs on (the kernel linked in;
     see :mod:`collide2d._by_address`). Large batches run the same compiled loops on slices of
     their rows in threads, and pairs at extreme magnitudes run the single-pair kernels (see
-    :mod:`collide2d._magnitude`), so neither needs a task of its own. The label's second word
+    :mod:`collide2d._robust.magnitude`), so neither needs a task of its own. The label's second word
     names the kind pair (``ellipse-polygon``) or the operation: ``--jobs`` gives each process
     whole groups of one such name, which share their kernels.
     """
@@ -540,6 +540,12 @@ def _warmup_tasks():
                     toi = functools.partial(c2.time_of_impact, a, b, velocity_a=(1.0, 0.0), velocity_b=(-1.0, 0.5),
                                             angular_velocity_a=turning)
                     tasks.append((f"time_of_impact {first}-{second} ({size}{', turning' if turning else ''})", toi))
+    # contact manifolds: a kernel per ordered pair of faced kinds, so both orders
+    for size, shapes in (("single", single), ("batch", batch)):
+        for first in kinds:
+            for second in kinds:
+                tasks.append((f"contact_manifold {first}-{second} ({size})",
+                              functools.partial(c2.contact_manifold, shapes[first], shapes[second])))
     for size, pair in (("single", (single["ellipse"], c2.Circle((3.0, 0.0), 1.0))), ("batch", (batch["ellipse"], batch["ellipse"][::-1]))):
         tasks.append((f"perram_wertheim ellipse-ellipse ({size})", functools.partial(c2.perram_wertheim, *pair)))
     # single-shape operations: rigid moves (a rotated box too), ray casts, points, measures
