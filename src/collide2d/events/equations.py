@@ -33,7 +33,7 @@ def henderson(eta):
 
 # Kolafa and Rottner's fit for the hard-disk fluid (Mol. Phys. 104, 3435, 2006; arXiv:cond-mat/0608356),
 # to densities rho sigma^2 <= 0.90: Z = sum C_k x^k with x = eta / (1 - eta). Its expansion in eta
-# gives back the virial coefficients of hard disks (tests/test_events.py checks B2 to B5).
+# gives back the virial coefficients of hard disks (tests/apps/test_events.py checks B2 to B5).
 KOLAFA_ROTTNER = {0: 1.0, 1: 2.0, 2: 1.12801775, 3: 0.00181895291, 4: -0.0526134737, 5: 0.0504960168,
                   6: -0.0325537792, 7: 0.0134578632, 8: 0.00140888182, 9: -0.00834273601, 10: 0.00694127367,
                   11: -0.00262254723, 12: 0.000355746352, 22: -5.24672938e-9, 57: 5.88054639e-23}
