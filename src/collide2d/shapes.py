@@ -279,7 +279,10 @@ class Shape(Generic[Count]):
         >>> list(fields), fields["center"].shape, fields["angle"].tolist()
         (['center', 'radii', 'angle'], (2, 2), [0.5, 0.5])
         """
-        return MappingProxyType(self._fields)
+        # views: a view of a read-only array cannot be made writeable (``flags.writeable = True``
+        # raises), where the stored arrays that own their data could, and one of them is the
+        # kernel parameter table of a batch of points
+        return MappingProxyType({name: value.view() for name, value in self._fields.items()})
 
     # Kernel access -----------------------------------------------------------------------------
     def _flat_params(self):

@@ -82,3 +82,27 @@ def test_slices_and_fancy_indices_renumber_the_selected_polygons():
         single = c2.contact(probe, batch[k * 97])
         np.testing.assert_array_equal(single.point_b, every.point_a[k * 97])
     np.testing.assert_array_equal(c2.area(sample), c2.area(batch)[::97])
+
+
+def test_fields_cannot_be_made_writeable():
+    """``shape.fields[name].flags.writeable = True`` succeeded on every single shape and on the
+    fields that own their data (a batch of points: the kernels' own parameter table), so that
+    ``fields["xy"][0] = ...`` moved the points behind the kernels' back. Reference: the answers
+    before the attempt."""
+    every = batches()
+    singles = [batch[3] for batch in every.values()]
+    singles += [c2.Point((1, 2)), c2.Circle((0, 0), 1), c2.Ellipse((0, 0), (2, 1), 0.3), c2.Box((0, 0), (1, 1)),
+                c2.RotatedBox((0, 0), (1, 2), 0.4), c2.Polygon([(0, 0), (1, 0), (0, 1)]), c2.Segment((0, 0), (1, 1)),
+                c2.Line((0, 0), (1, 1))]
+    probe = c2.Point((50.0, 50.0))
+    for shape in [*every.values(), *singles]:
+        before = c2.distance(shape, probe)
+        assert type(shape)(**shape.fields).shape == shape.shape  # the round trip the mapping is for
+        for name, value in shape.fields.items():
+            with pytest.raises(ValueError):
+                value.flags.writeable = True
+            with pytest.raises(ValueError):
+                value[...] = 0.0
+        with pytest.raises(TypeError):
+            shape.fields["xy"] = np.zeros(2)  # type: ignore[index]
+        np.testing.assert_array_equal(c2.distance(shape, probe), before)
