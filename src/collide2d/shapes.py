@@ -136,7 +136,7 @@ class Shape(Generic[Count]):
             fields = object.__getattribute__(self, "_fields")
             if name in fields:
                 value = fields[name]
-                return value.item() if value.ndim == 0 else value
+                return value.item() if value.ndim == 0 else value.view()  # a view: see fields
             raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
     def __reduce__(self):
@@ -799,7 +799,7 @@ class Polygon(Shape[Count]):
 
         def __getattr__(self, name):
             if name == "vertices":
-                return object.__getattribute__(self, "_fields")["vertices"]
+                return object.__getattribute__(self, "_fields")["vertices"].view()  # see Shape.fields
             return Shape.__getattr__(self, name)
 
     def _bounds(self):

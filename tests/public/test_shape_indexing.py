@@ -87,7 +87,7 @@ def test_slices_and_fancy_indices_renumber_the_selected_polygons():
 def test_fields_cannot_be_made_writeable():
     """``shape.fields[name].flags.writeable = True`` succeeded on every single shape and on the
     fields that own their data (a batch of points: the kernels' own parameter table), so that
-    ``fields["xy"][0] = ...`` moved the points behind the kernels' back. Reference: the answers
+    ``fields["xy"][0] = ...`` (or ``points.xy[0] = ...``) moved the points behind the kernels' back. Reference: the answers
     before the attempt."""
     every = batches()
     singles = [batch[3] for batch in every.values()]
@@ -98,11 +98,13 @@ def test_fields_cannot_be_made_writeable():
     for shape in [*every.values(), *singles]:
         before = c2.distance(shape, probe)
         assert type(shape)(**shape.fields).shape == shape.shape  # the round trip the mapping is for
-        for name, value in shape.fields.items():
-            with pytest.raises(ValueError):
-                value.flags.writeable = True
-            with pytest.raises(ValueError):
-                value[...] = 0.0
+        for name, field in shape.fields.items():
+            attribute = getattr(shape, name)
+            for value in (field, attribute) if isinstance(attribute, np.ndarray) else (field,):
+                with pytest.raises(ValueError):
+                    value.flags.writeable = True
+                with pytest.raises(ValueError):
+                    value[...] = 0.0
         with pytest.raises(TypeError):
             shape.fields["xy"] = np.zeros(2)  # type: ignore[index]
         np.testing.assert_array_equal(c2.distance(shape, probe), before)
