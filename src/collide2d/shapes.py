@@ -136,7 +136,7 @@ class Shape(Generic[Count]):
             fields = object.__getattribute__(self, "_fields")
             if name in fields:
                 value = fields[name]
-                return value.item() if value.ndim == 0 else value
+                return value.item() if value.ndim == 0 else value.view()  # a view: see fields
             raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
     def __reduce__(self):
@@ -181,11 +181,14 @@ class Shape(Generic[Count]):
         else:
             index = index + (slice(None),) * (self.ndim - addressed)
         params = self._params[index]
+        verts = self._verts
+        if len(verts):  # polygon rows (offset, count): keep the selected polygons' vertices only
+            params, verts = _selected_vertices(params, verts)
         fields = {}
         for name, value in self._fields.items():
             fields[name] = value[index]
         new = object.__new__(type(self))
-        new._finish(fields, params, self._verts)
+        new._finish(fields, params, verts)
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -276,11 +279,27 @@ class Shape(Generic[Count]):
         >>> list(fields), fields["center"].shape, fields["angle"].tolist()
         (['center', 'radii', 'angle'], (2, 2), [0.5, 0.5])
         """
-        return MappingProxyType(self._fields)
+        # views: a view of a read-only array cannot be made writeable (``flags.writeable = True``
+        # raises), where the stored arrays that own their data could, and one of them is the
+        # kernel parameter table of a batch of points
+        return MappingProxyType({name: value.view() for name, value in self._fields.items()})
 
     # Kernel access -----------------------------------------------------------------------------
     def _flat_params(self):
         return self._params.reshape(-1, self._params.shape[-1])
+
+
+def _selected_vertices(params, verts):
+    """The polygon rows ``params`` (``(offset, count)`` into ``verts``) renumbered into a table of
+    their own vertices, in row order: an element of a batch of 200,000 boxes then holds its 4
+    vertices, not the batch's 800,000."""
+    counts = params[..., 1].astype(np.int64)
+    flat_counts = counts.reshape(-1)
+    starts = np.cumsum(flat_counts) - flat_counts
+    take = np.repeat(params[..., 0].astype(np.int64).reshape(-1) - starts, flat_counts)
+    take += np.arange(take.shape[0])
+    new_params = np.stack([starts.reshape(counts.shape), counts], axis=-1).astype(np.float64)
+    return new_params, verts[take]
 
 
 def _rebuild(cls, fields, params, verts):
@@ -780,7 +799,7 @@ class Polygon(Shape[Count]):
 
         def __getattr__(self, name):
             if name == "vertices":
-                return object.__getattribute__(self, "_fields")["vertices"]
+                return object.__getattribute__(self, "_fields")["vertices"].view()  # see Shape.fields
             return Shape.__getattr__(self, name)
 
     def _bounds(self):
