@@ -1314,8 +1314,14 @@ class _RoundedMixin:
         core = _rounded_core_bounds(self._params, self._verts)
         r = self._params[..., 2:3]
         # the sums rounded outward by one ulp: the bounds contain the exact grown box
-        grown = np.concatenate([np.nextafter(core[..., :2] - r, -np.inf), np.nextafter(core[..., 2:] + r, np.inf)], axis=-1)
-        return np.where(r > 0.0, grown, core)  # a row of radius 0: its core's bounds
+        r = np.concatenate([-r, -r, r, r], axis=-1)
+        grown = core + r
+        # Knuth's TwoSum error of each sum: an inexact one is rounded outward by one ulp, so that
+        # the bounds contain the exact grown box (and are the exact one when the sums are exact)
+        back = grown - core
+        error = (core - (grown - back)) + (r - back)
+        outward = np.nextafter(grown, np.where(r < 0.0, -np.inf, np.inf))
+        return np.where(error != 0.0, outward, grown)
 
     @property
     def area(self: Any) -> Any:
