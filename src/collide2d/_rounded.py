@@ -1,0 +1,456 @@
+"""Glue for the rounded kind (capsules, rounded polygons and boxes): the pair kernels of
+:mod:`collide2d._kernels.relate.rounded` and :mod:`collide2d._kernels.measure.distance_rounded`
+behind the public functions.
+
+:mod:`collide2d._dispatch` hands every pair with a shape of kind ``"rounded"`` to the functions
+here (``relate_pairs``, ``relate_codes``, ``intersects_flags``, ``contact_values``,
+``separation_values``), which
+
+* treat a row of radius 0 as its core's kind (``polygon``, ``segment`` or ``point``): such pairs
+  go back to the existing kernels through :mod:`collide2d._dispatch`, so radius 0 gives today's
+  answers bit for bit;
+* call the rounded kernels with the rounded shape first, mirroring codes and contacts for the
+  other order (``CONTAINS`` <-> ``WITHIN``; the normal negated, the witnesses swapped);
+* settle ``UNDECIDED`` codes on Fractions (the same kernel source, uncompiled, as
+  :mod:`collide2d._exact` does for the other kinds; counted under the kernel's name in
+  :func:`collide2d.exact_fallback_counts`);
+* take pairs whose numbers leave ``[TAME_LO, TAME_HI]`` (where the kernels' polynomials of degree
+  four could overflow or underflow) one at a time: scaled by a power of two (exact) when that
+  brings them in, else on Fractions;
+* make the sign of a separation agree with the exact predicate, as :mod:`collide2d.measurement`
+  does for the other kinds.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from collide2d import _dispatch, _exact
+from collide2d._kernels import codes
+
+EPS = 2.0**-53
+KINDS = ("rounded", "ellipse", "polygon", "segment", "line", "point")
+_CORE_KIND = {1: "point", 2: "segment"}  # else polygon
+_MIRROR_CODE = (0, 1, 2, 4, 3, 5, 6)
+_MIRROR_ARRAY = np.array(_MIRROR_CODE, dtype=np.int8)
+_CONTACT_MIRROR = np.array([0, 1, 2, 5, 6, 3, 4, 8, 7])
+_CONTACT_MIRROR_SIGN = np.array([1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+# Pairs with all numbers (coordinates, sizes, directions) in this range, or 0, run the float
+# kernels as they are: products of four of them and of their differences stay normal and finite.
+TAME_LO = 2.0**-120
+TAME_HI = 2.0**120
+_BAND = 2.0**-32  # the sign-consistency band of collide2d.measurement
+_TINY = float(np.nextafter(0.0, 1.0))
+_INTERSECTS = ("rounded", "ellipse", "polygon", "segment")  # partners with an intersects kernel
+
+
+def _module(name):
+    return importlib.import_module(f"collide2d._kernels.{name}")
+
+
+def _kernel(operation, other):
+    module = _module("relate.rounded" if operation != "contact" else "measure.distance_rounded")
+    return getattr(module, f"{operation}_rounded_{other}")
+
+
+def _loop(operation, other):
+    module = _module("measure.loops_rounded" if operation in ("contact", "separation") else "relate.loops_rounded")
+    return getattr(module, f"{operation}_rounded_{other}_loop")
+
+
+# -- rows ----------------------------------------------------------------------------------------
+
+
+def core_kind(count):
+    """The kind of a rounded row's core: ``polygon``, ``segment`` or ``point``."""
+    return _CORE_KIND.get(int(count), "polygon")
+
+
+def core_rows(params, kind):
+    """The rows of the cores of rounded rows ``params`` (``(..., 7)``) as rows of ``kind``."""
+    if kind == "polygon":
+        return np.ascontiguousarray(params[..., 0:2])
+    if kind == "segment":
+        return np.ascontiguousarray(params[..., 3:7])
+    return np.ascontiguousarray(params[..., 3:5])
+
+
+def _effective(kind, table):
+    """Per-row kind index into :data:`KINDS`: a rounded row of radius 0 counts as its core's kind."""
+    if kind != "rounded":
+        return np.full(len(table), KINDS.index(kind), dtype=np.int64)
+    out = np.where(table[:, 1] >= 3, 2, np.where(table[:, 1] == 2, 3, 5))
+    return np.where(table[:, 2] > 0.0, 0, out).astype(np.int64)
+
+
+def _as_kind(kind, table, target):
+    """The table of rows of side kind ``kind`` seen as rows of ``target`` (a core kind)."""
+    return core_rows(table, target) if kind == "rounded" and target != "rounded" else table
+
+
+def _extremes(kind, table, verts):
+    """Per row: the largest magnitude and the least non-zero magnitude of its numbers."""
+    n = len(table)
+    hi = np.zeros(n)
+    lo = np.full(n, np.inf)
+    if kind == "ellipse":
+        values = np.abs(table[:, 0:4])
+    elif kind == "rounded":
+        values = np.abs(table[:, 2:7])
+    elif kind == "polygon":
+        values = np.zeros((n, 0))
+    else:
+        values = np.abs(table)
+    if values.shape[1]:
+        hi = values.max(axis=1)
+        lo = np.where(values > 0.0, values, np.inf).min(axis=1)
+    if kind in ("polygon", "rounded") and n:
+        count = table[:, 1].astype(np.int64)
+        count = np.where(count >= 3, count, 0)
+        if count.sum():
+            offset = table[:, 0].astype(np.int64)
+            owner = np.repeat(np.arange(n), count)
+            local = np.arange(owner.size) - np.repeat(np.cumsum(count) - count, count)
+            v = np.abs(verts[offset[owner] + local])
+            np.maximum.at(hi, owner, v.max(axis=1))
+            np.minimum.at(lo, owner, np.where(v > 0.0, v, np.inf).min(axis=1))
+    return hi, lo
+
+
+def _single_extremes(kind, row, verts):
+    h, l = _extremes(kind, row.reshape(1, -1), verts)
+    return float(h[0]), float(l[0])
+
+
+def _scaled(kind, row, verts, k):
+    """A row (and its own vertices) scaled by ``2**k``: exactly the same shape, scaled."""
+    row = np.array(row, dtype=np.float64)
+    if kind in ("polygon", "rounded") and (kind == "polygon" or row[1] >= 3):
+        offset, count = int(row[0]), int(row[1])
+        verts = np.ldexp(verts[offset : offset + count], k)
+        row[0] = 0.0
+    else:
+        verts = np.zeros((0, 2))
+    if kind == "rounded":
+        row[2:7] = np.ldexp(row[2:7], k)
+    elif kind == "ellipse":
+        row[0:4] = np.ldexp(row[0:4], k)
+    elif kind != "polygon":
+        row = np.ldexp(row, k)
+    row.flags.writeable = False
+    verts.flags.writeable = False
+    return row, verts
+
+
+def _fraction_row(kind, row, verts):
+    """A row and its vertices as object arrays of Fractions (exact)."""
+    if kind == "rounded":
+        count = int(row[1])
+        out = np.array([Fraction(0), Fraction(count)] + [Fraction(float(x)) for x in row[2:7]], dtype=object)
+        if count >= 3:
+            offset = int(row[0])
+            v = np.array([[Fraction(float(x)), Fraction(float(y))] for x, y in verts[offset : offset + count]], dtype=object)
+        else:
+            v = np.zeros((0, 2), dtype=object)
+        return out, v
+    return _exact.exact_row(kind, row, verts)
+
+
+def _exact_code(name, kind_b, row_a, verts_a, row_b, verts_b):
+    """The kernel ``name`` (rounded first) run on Fractions: exact."""
+    counts = getattr(_exact, "_counts", None)
+    if counts is not None:
+        counts[name] += 1
+    twin = _exact.load_uncompiled_kernels("collide2d._kernels_exact", ("relate.rounded",))["relate.rounded"]
+    fa, fva = _fraction_row("rounded", row_a, verts_a)
+    fb, fvb = _fraction_row(kind_b, row_b, verts_b)
+    return int(getattr(twin, name)(fa, fva, fb, fvb, 0))
+
+
+def _pair_scale(hi_a, lo_a, hi_b, lo_b):
+    """``(tame, k)``: whether the pair runs as it is, else the power of two that brings it into
+    range (``None`` when none does)."""
+    hi = max(hi_a, hi_b)
+    lo = min(lo_a, lo_b)
+    if TAME_LO <= lo and hi <= TAME_HI or hi == 0.0:
+        return True, 0
+    k = -math.frexp(hi)[1]
+    if math.ldexp(lo, k) >= TAME_LO:
+        return False, k
+    return False, None
+
+
+# -- relate ------------------------------------------------------------------------------------
+
+
+def _code_row(operation, other, row_a, verts_a, row_b, verts_b):
+    """One pair (the rounded row first): the float kernel, scaled or exact as needed."""
+    name = f"{operation}_rounded_{other}"
+    kernel = _kernel(operation, other)
+    if other != "ellipse":
+        tame, k = _pair_scale(*_single_extremes("rounded", row_a, verts_a), *_single_extremes(other, row_b, verts_b))
+        if not tame:
+            if k is None:
+                return _exact_code(name, other, row_a, verts_a, row_b, verts_b)
+            ra, va = _scaled("rounded", row_a, verts_a, k)
+            rb, vb = _scaled(other, row_b, verts_b, k)
+            code = kernel(ra, va, rb, vb, EPS)
+            if code == codes.UNDECIDED:
+                return _exact_code(name, other, ra, va, rb, vb)
+            return int(code)
+    code = kernel(row_a, verts_a, row_b, verts_b, EPS)
+    if code == codes.UNDECIDED:
+        return _exact_code(name, other, row_a, verts_a, row_b, verts_b)
+    return int(code)
+
+
+def _rounded_rows(operation, other, ta, va, ia, tb, vb, ib):
+    """Codes of ``operation`` (``relate`` or ``intersects``) on rounded rows ``ta[ia]`` (r > 0)
+    against rows ``tb[ib]`` of kind ``other``: int8 array."""
+    out = np.empty(ia.shape[0], dtype=np.int8)
+    if not out.size:
+        return out
+    wild = np.zeros(ia.shape[0], dtype=bool)
+    if other != "ellipse":
+        hi_a, lo_a = _extremes("rounded", ta, va)
+        hi_b, lo_b = _extremes(other, tb, vb)
+        hi = np.maximum(hi_a[ia], hi_b[ib])
+        lo = np.minimum(lo_a[ia], lo_b[ib])
+        wild = ~(((lo >= TAME_LO) & (hi <= TAME_HI)) | (hi == 0.0))
+    tame = np.flatnonzero(~wild)
+    if tame.size == ia.shape[0]:
+        _loop(operation, other)(ta, va, ia, tb, vb, ib, EPS, out)
+    elif tame.size:
+        part = np.empty(tame.size, dtype=np.int8)
+        _loop(operation, other)(ta, va, ia[tame], tb, vb, ib[tame], EPS, part)
+        out[tame] = part
+    redo = np.flatnonzero(wild | (out == codes.UNDECIDED))
+    for k in redo.tolist():
+        out[k] = _code_row(operation, other, ta[ia[k]], va, tb[ib[k]], vb)
+    return out
+
+
+def _groups(kind_a, ta, ia, kind_b, tb, ib):
+    """``(ka, kb, rows)``: the pairs grouped by their rows' effective kinds (:func:`_effective`)."""
+    ea = _effective(kind_a, ta)[ia]
+    eb = _effective(kind_b, tb)[ib]
+    key = ea * len(KINDS) + eb
+    for value in np.unique(key).tolist():
+        rows = np.flatnonzero(key == value)
+        yield KINDS[value // len(KINDS)], KINDS[value % len(KINDS)], rows
+
+
+def relate_pairs(kind_a, ta, va, ia, kind_b, tb, vb, ib, operation="relate"):
+    """Codes of rows ``ta[ia[k]]`` against ``tb[ib[k]]`` in the caller's order (one of the kinds
+    ``"rounded"``). ``operation="intersects"`` gives 1/0 flags instead (int8)."""
+    out = np.empty(ia.shape[0], dtype=np.int8)
+    for ka, kb, rows in _groups(kind_a, ta, ia, kind_b, tb, ib):
+        if ka != "rounded" and kb != "rounded":  # radius 0: the core's kind, today's kernels
+            code = _dispatch.relate_pairs(ka, _as_kind(kind_a, ta, ka), va, ia[rows], kb, _as_kind(kind_b, tb, kb), vb, ib[rows])
+            out[rows] = (code != codes.DISJOINT) if operation == "intersects" else code
+            continue
+        swapped = ka != "rounded"
+        if swapped:
+            ka, kb = kb, ka
+            first, second = (_as_kind(kind_b, tb, ka), vb, ib[rows]), (_as_kind(kind_a, ta, kb), va, ia[rows])
+        else:
+            first, second = (ta, va, ia[rows]), (_as_kind(kind_b, tb, kb), vb, ib[rows])
+        op = operation if operation == "relate" or kb in _INTERSECTS else "relate"
+        code = _rounded_rows(op, kb, *first, *second)
+        if operation == "intersects":
+            code = code if op == "intersects" else (code != codes.DISJOINT).astype(np.int8)
+        elif swapped:
+            code = _MIRROR_ARRAY[code]
+        out[rows] = code
+    return out
+
+
+def _single_pair(a, b):
+    """``(other kind, rounded row, its verts, other row, its verts, swapped)`` of a single pair with
+    a rounded shape of radius > 0, else ``None`` (both of radius 0 or not rounded)."""
+    pa, pb = a._params, b._params
+    ra = a._kind == "rounded" and pa[2] > 0.0
+    rb = b._kind == "rounded" and pb[2] > 0.0
+    if not (ra or rb):
+        return None
+    if ra:
+        kind, row, verts = b._kind, pb, b._verts
+        first, fverts, swapped = pa, a._verts, False
+    else:
+        kind, row, verts = a._kind, pa, a._verts
+        first, fverts, swapped = pb, b._verts, True
+    if kind == "rounded" and row[2] == 0.0:
+        kind = core_kind(row[1])
+        row = core_rows(row, kind)
+    return kind, first, fverts, row, verts, swapped
+
+
+def _plain(shape):
+    """A single or batched rounded shape of radius 0 as a shape of its core's kind."""
+    from collide2d import shapes
+
+    kind = core_kind(shape._params.reshape(-1, 7)[0, 1]) if shape.size else "polygon"
+    cls = {"polygon": shapes.Polygon, "segment": shapes.Segment, "point": shapes.Point}[kind]
+    new = object.__new__(cls)
+    new._finish({}, core_rows(shape._params, kind), shape._verts)
+    return new
+
+
+def relate_codes(a, b):
+    """:func:`collide2d._dispatch.relate_codes` for pairs with a rounded shape."""
+    if not a.shape and not b.shape:
+        single = _single_pair(a, b)
+        if single is None:
+            return _dispatch.relate_codes(*(_plain(s) if s._kind == "rounded" else s for s in (a, b)))
+        kind, first, fverts, row, verts, swapped = single
+        code = _code_row("relate", kind, first, fverts, row, verts)
+        return _MIRROR_CODE[code] if swapped else code
+    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    return relate_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib).reshape(shape)
+
+
+def intersects_flags(a, b):
+    """:func:`collide2d._dispatch.intersects_flags` for pairs with a rounded shape."""
+    if not a.shape and not b.shape:
+        single = _single_pair(a, b)
+        if single is None:
+            return _dispatch.intersects_flags(*(_plain(s) if s._kind == "rounded" else s for s in (a, b)))
+        kind, first, fverts, row, verts, _ = single
+        if kind in _INTERSECTS:
+            return _code_row("intersects", kind, first, fverts, row, verts) != 0
+        return _code_row("relate", kind, first, fverts, row, verts) != codes.DISJOINT
+    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    out = relate_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib, "intersects")
+    return out.view(np.bool_).reshape(shape)
+
+
+# -- contact -----------------------------------------------------------------------------------
+
+
+def _contact_row(other, row_a, verts_a, row_b, verts_b):
+    """The contact 9-tuple of one pair (rounded first), scaled by a power of two when needed."""
+    kernel = _kernel("contact", other)
+    hi_a, lo_a = _single_extremes("rounded", row_a, verts_a)
+    hi_b, lo_b = _single_extremes(other, row_b, verts_b)
+    tame, k = _pair_scale(hi_a, lo_a, hi_b, lo_b)
+    if tame or other == "ellipse":
+        return kernel(row_a, verts_a, row_b, verts_b)
+    k = -math.frexp(max(hi_a, hi_b))[1]
+    from collide2d._magnitude import unscale_contact
+
+    ra, va = _scaled("rounded", row_a, verts_a, k)
+    rb, vb = _scaled(other, row_b, verts_b, k)
+    return unscale_contact(kernel(ra, va, rb, vb), k)
+
+
+def _mirror_contact(r):
+    return (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
+
+
+def _consistent(separation, code):
+    """The separation with the sign of the exact relation (see collide2d.measurement)."""
+    if code == codes.DISJOINT:
+        return separation if separation > 0.0 else _TINY
+    return 0.0 if separation > 0.0 or code == codes.TOUCHING else separation
+
+
+def _single_contact(a, b, separation_only):
+    single = _single_pair(a, b)
+    if single is None:
+        plain = [_plain(s) if s._kind == "rounded" else s for s in (a, b)]
+        return (_dispatch.separation_values if separation_only else _dispatch.contact_values)(*plain)
+    kind, first, fverts, row, verts, swapped = single
+    r = _contact_row(kind, first, fverts, row, verts)
+    scale = sum(_single_extremes(k, x, v)[0] for k, x, v in (("rounded", first, fverts), (kind, row, verts)))
+    s = r[0]
+    if not abs(s) > _BAND * scale:
+        s = _consistent(s, _code_row("relate", kind, first, fverts, row, verts))
+        r = (s,) + tuple(r[1:])
+    if separation_only:
+        return r[0]
+    return _mirror_contact(r) if swapped else r
+
+
+def _plain_batch(kind, table, verts):
+    from collide2d import shapes
+
+    cls = {"ellipse": shapes.Ellipse, "polygon": shapes.Polygon, "segment": shapes.Segment,
+           "line": shapes.Line, "point": shapes.Point}[kind]
+    new = object.__new__(cls)
+    new._finish({}, table, verts)
+    return new
+
+
+def _contact_pairs(kind_a, ta, va, ia, kind_b, tb, vb, ib, width):
+    """Contacts (``width`` 9) or separations (``width`` 1) of rows ``ta[ia]`` against ``tb[ib]``."""
+    out = np.empty((ia.shape[0], 9))
+    for ka, kb, rows in _groups(kind_a, ta, ia, kind_b, tb, ib):
+        if ka != "rounded" and kb != "rounded":  # radius 0: today's kernels on the cores
+            sa = _plain_batch(ka, _as_kind(kind_a, ta, ka)[ia[rows]], va)
+            sb = _plain_batch(kb, _as_kind(kind_b, tb, kb)[ib[rows]], vb)
+            if width == 1:
+                out[rows, 0] = _dispatch.separation_values(sa, sb)
+            else:
+                out[rows] = _dispatch.contact_values(sa, sb)
+            continue
+        swapped = ka != "rounded"
+        if swapped:
+            other = ka
+            t1, v1, i1 = tb, vb, ib[rows]
+            t2, v2, i2 = _as_kind(kind_a, ta, ka), va, ia[rows]
+        else:
+            other = kb
+            t1, v1, i1 = ta, va, ia[rows]
+            t2, v2, i2 = _as_kind(kind_b, tb, kb), vb, ib[rows]
+        part = np.empty((rows.size, 9))
+        hi_1, lo_1 = _extremes("rounded", t1, v1)
+        hi_2, lo_2 = _extremes(other, t2, v2)
+        hi = np.maximum(hi_1[i1], hi_2[i2])
+        lo = np.minimum(lo_1[i1], lo_2[i2])
+        wild = ~(((lo >= TAME_LO) & (hi <= TAME_HI)) | (hi == 0.0)) if other != "ellipse" else np.zeros(rows.size, dtype=bool)
+        tame = np.flatnonzero(~wild)
+        if tame.size:
+            sub = np.empty((tame.size, 9))
+            _loop("contact", other)(t1, v1, i1[tame], t2, v2, i2[tame], sub)
+            part[tame] = sub
+        for k in np.flatnonzero(wild).tolist():
+            part[k] = _contact_row(other, t1[i1[k]], v1, t2[i2[k]], v2)
+        near = np.flatnonzero(~(np.abs(part[:, 0]) > _BAND * (hi_1[i1] + hi_2[i2])))
+        if near.size:
+            code = _rounded_rows("relate", other, t1, v1, i1[near], t2, v2, i2[near])
+            part[near, 0] = [_consistent(s, c) for s, c in zip(part[near, 0].tolist(), code.tolist())]
+        if swapped:
+            part = part[:, _CONTACT_MIRROR] * _CONTACT_MIRROR_SIGN
+            part[:, 1:3] += 0.0
+        out[rows] = part
+    return out if width == 9 else out[:, 0].copy()
+
+
+def contact_values(a, b):
+    """:func:`collide2d._dispatch.contact_values` for pairs with a rounded shape."""
+    if not a.shape and not b.shape:
+        return _single_contact(a, b, False)
+    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    out = _contact_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib, 9)
+    return out.reshape(shape + (9,))
+
+
+def separation_values(a, b):
+    """:func:`collide2d._dispatch.separation_values` for pairs with a rounded shape."""
+    if not a.shape and not b.shape:
+        return _single_contact(a, b, True)
+    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    return _contact_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib, 1).reshape(shape)
+
+
+def not_implemented(operation, a, b=None):
+    """Raise ``NotImplementedError`` naming ``operation`` and the rounded kind."""
+    names = [type(s).__name__ for s in (a, b) if s is not None and s._kind == "rounded"]
+    raise NotImplementedError(
+        f"{operation} is not implemented for the rounded kind yet ({', '.join(names)} with a radius); "
+        "relate, the predicates, distance, contact and closest_point are"
+    )
