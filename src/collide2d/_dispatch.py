@@ -43,6 +43,13 @@ _MIRROR_CODE = (0, 1, 2, 4, 3, 5, 6)  # the same as a tuple, for single pairs (n
 _cache: dict = {}
 
 
+def _rounded():
+    """The glue of the rounded kind (imported on first use: it imports this module)."""
+    from collide2d import _rounded
+
+    return _rounded
+
+
 def check_shape(value, name):
     """Raise ``TypeError`` unless ``value`` is a collide2d shape."""
     if not isinstance(value, Shape):
@@ -101,6 +108,8 @@ def relate_codes(a, b):
     """
     check_shape(a, "a")
     check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":
+        return _rounded().relate_codes(a, b)
     name, kernel, swapped = pair_kernel("relate", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     if first._params.ndim == 1 and second._params.ndim == 1:  # scalar fast path: the same kernel, no loop
@@ -150,6 +159,10 @@ def relate_code_xy(shape, x, y):
 
     The same kernel as ``relate_codes(shape, Point((x, y)))``, without building the point.
     """
+    if shape._kind == "rounded":
+        from collide2d.shapes import Point
+
+        return int(relate_codes(shape, Point((x, y))))
     name, kernel, swapped = pair_kernel("relate", shape._kind, "point")
     if _magnitude.tame_rows(shape) is not True or not (_magnitude.tame_number(x) and _magnitude.tame_number(y)):
         from collide2d.shapes import Point  # extreme magnitudes: the general path
@@ -238,6 +251,8 @@ def intersects_flags(a, b):
     """
     check_shape(a, "a")
     check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":
+        return _rounded().intersects_flags(a, b)
     entry = intersects_kernel(a._kind, b._kind)
     if entry is None:
         return relate_codes(a, b) != codes.DISJOINT  # a bool for single shapes (int codes)
@@ -273,6 +288,8 @@ def relate_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, 
     Like :func:`relate_codes` on index arrays: the arguments are swapped for the kernel when the
     kinds come in the mirrored order, and ``CONTAINS``/``WITHIN`` are mirrored back.
     """
+    if kind_a == "rounded" or kind_b == "rounded":
+        return _rounded().relate_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b)
     name, _, swapped = pair_kernel("relate", kind_a, kind_b)
     if swapped:
         out = relate_indexed(name, kind_b, params_b, verts_b, index_b, kind_a, params_a, verts_a, index_a)
@@ -295,6 +312,8 @@ def contact_values(a, b):
     """
     check_shape(a, "a")
     check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":
+        return _rounded().contact_values(a, b)
     name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     if first._params.ndim == 1 and second._params.ndim == 1:  # scalar fast path: the same kernel, no loop
@@ -325,6 +344,8 @@ def separation_values(a, b):
     """
     check_shape(a, "a")
     check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":
+        return _rounded().separation_values(a, b)
     name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     if first._params.ndim == 1 and second._params.ndim == 1:
@@ -453,6 +474,8 @@ def intersection_point_values(a, b):
     """
     check_shape(a, "a")
     check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":
+        _rounded().not_implemented("intersection_points", a, b)
     name, kernel, swapped = pair_kernel("points", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     capacity = points_capacity(first, second)
@@ -641,6 +664,8 @@ def overlap_area_values(a, b):
     """Area of the intersection of ``a`` and ``b``: a float for single shapes, else a float64 array."""
     check_shape(a, "a")
     check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":
+        _rounded().not_implemented("overlap_area", a, b)
     if a._kind not in REGION_KINDS or b._kind not in REGION_KINDS:
         shape, _, _ = broadcast_indices(a, b)
         return 0.0 if not shape else np.zeros(shape)
