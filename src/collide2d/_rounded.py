@@ -45,6 +45,7 @@ TAME_LO = 2.0**-120
 TAME_HI = 2.0**120
 _BAND = 2.0**-32  # the sign-consistency band of collide2d.measurement
 _TINY = float(np.nextafter(0.0, 1.0))
+_ZERO = np.zeros(1, dtype=np.int64)
 _INTERSECTS = ("rounded", "ellipse", "polygon", "segment")  # partners with an intersects kernel
 
 
@@ -90,6 +91,30 @@ def _effective(kind, table):
 def _as_kind(kind, table, target):
     """The table of rows of side kind ``kind`` seen as rows of ``target`` (a core kind)."""
     return core_rows(table, target) if kind == "rounded" and target != "rounded" else table
+
+
+def _keys(table, verts, index):
+    """Sort keys of rounded rows ``table[index]``: count, radius and the first two core vertices."""
+    rows = table[index]
+    polygon = rows[:, 1] >= 3
+    v = np.empty((len(rows), 4))
+    v[:, 0:2] = rows[:, 3:5]
+    v[:, 2:4] = np.where((rows[:, 1] >= 2)[:, None], rows[:, 5:7], rows[:, 3:5])
+    if polygon.any():
+        offset = rows[polygon, 0].astype(np.int64)
+        v[polygon, 0:2] = verts[offset]
+        v[polygon, 2:4] = verts[offset + 1]
+    return np.column_stack([rows[:, 1], rows[:, 2], v])
+
+
+def _second_first(ta, va, ia, tb, vb, ib):
+    """Pairs of two rounded rows that the kernel takes in the order (b, a): those whose ``b`` has
+    the smaller :func:`_keys`, so that a pair gives the same bits in both orders."""
+    ka, kb = _keys(ta, va, ia), _keys(tb, vb, ib)
+    differ = ka != kb
+    column = np.argmax(differ, axis=1)
+    rows = np.arange(len(ka))
+    return differ.any(axis=1) & (kb[rows, column] < ka[rows, column])
 
 
 def _extremes(kind, table, verts):
@@ -253,20 +278,30 @@ def relate_pairs(kind_a, ta, va, ia, kind_b, tb, vb, ib, operation="relate"):
             code = _dispatch.relate_pairs(ka, _as_kind(kind_a, ta, ka), va, ia[rows], kb, _as_kind(kind_b, tb, kb), vb, ib[rows])
             out[rows] = (code != codes.DISJOINT) if operation == "intersects" else code
             continue
-        swapped = ka != "rounded"
-        if swapped:
-            ka, kb = kb, ka
-            first, second = (_as_kind(kind_b, tb, ka), vb, ib[rows]), (_as_kind(kind_a, ta, kb), va, ia[rows])
+        if ka == kb == "rounded":
+            flip = _second_first(ta, va, ia[rows], tb, vb, ib[rows])
+            parts = ((rows[~flip], False), (rows[flip], True))
         else:
-            first, second = (ta, va, ia[rows]), (_as_kind(kind_b, tb, kb), vb, ib[rows])
-        op = operation if operation == "relate" or kb in _INTERSECTS else "relate"
-        code = _rounded_rows(op, kb, *first, *second)
-        if operation == "intersects":
-            code = code if op == "intersects" else (code != codes.DISJOINT).astype(np.int8)
-        elif swapped:
-            code = _MIRROR_ARRAY[code]
-        out[rows] = code
+            parts = ((rows, ka != "rounded"),)
+        for sub, swapped in parts:
+            if sub.size:
+                out[sub] = _rounded_codes(operation, ka, kb, kind_a, ta, va, ia[sub], kind_b, tb, vb, ib[sub], swapped)
     return out
+
+
+def _rounded_codes(operation, ka, kb, kind_a, ta, va, ia, kind_b, tb, vb, ib, swapped):
+    """Codes of one group with a rounded side of radius > 0: the kernel with the rounded row first
+    (``swapped``: b's row), mirrored back."""
+    if swapped:
+        ka, kb = kb, ka
+        first, second = (_as_kind(kind_b, tb, ka), vb, ib), (_as_kind(kind_a, ta, kb), va, ia)
+    else:
+        first, second = (ta, va, ia), (_as_kind(kind_b, tb, kb), vb, ib)
+    op = operation if operation == "relate" or kb in _INTERSECTS else "relate"
+    code = _rounded_rows(op, kb, *first, *second)
+    if operation == "intersects":
+        return code if op == "intersects" else (code != codes.DISJOINT).astype(np.int8)
+    return _MIRROR_ARRAY[code] if swapped else code
 
 
 def _single_pair(a, b):
@@ -277,6 +312,8 @@ def _single_pair(a, b):
     rb = b._kind == "rounded" and pb[2] > 0.0
     if not (ra or rb):
         return None
+    if ra and rb and _second_first(pa.reshape(1, -1), a._verts, _ZERO, pb.reshape(1, -1), b._verts, _ZERO)[0]:
+        ra = False  # two rounded shapes: the kernel takes them in the order of their keys
     if ra:
         kind, row, verts = b._kind, pb, b._verts
         first, fverts, swapped = pa, a._verts, False
@@ -397,37 +434,47 @@ def _contact_pairs(kind_a, ta, va, ia, kind_b, tb, vb, ib, width):
             else:
                 out[rows] = _dispatch.contact_values(sa, sb)
             continue
-        swapped = ka != "rounded"
-        if swapped:
-            other = ka
-            t1, v1, i1 = tb, vb, ib[rows]
-            t2, v2, i2 = _as_kind(kind_a, ta, ka), va, ia[rows]
+        if ka == kb == "rounded":
+            flip = _second_first(ta, va, ia[rows], tb, vb, ib[rows])
+            parts = ((rows[~flip], False), (rows[flip], True))
         else:
-            other = kb
-            t1, v1, i1 = ta, va, ia[rows]
-            t2, v2, i2 = _as_kind(kind_b, tb, kb), vb, ib[rows]
-        part = np.empty((rows.size, 9))
-        hi_1, lo_1 = _extremes("rounded", t1, v1)
-        hi_2, lo_2 = _extremes(other, t2, v2)
-        hi = np.maximum(hi_1[i1], hi_2[i2])
-        lo = np.minimum(lo_1[i1], lo_2[i2])
-        wild = ~(((lo >= TAME_LO) & (hi <= TAME_HI)) | (hi == 0.0)) if other != "ellipse" else np.zeros(rows.size, dtype=bool)
-        tame = np.flatnonzero(~wild)
-        if tame.size:
-            sub = np.empty((tame.size, 9))
-            _loop("contact", other)(t1, v1, i1[tame], t2, v2, i2[tame], sub)
-            part[tame] = sub
-        for k in np.flatnonzero(wild).tolist():
-            part[k] = _contact_row(other, t1[i1[k]], v1, t2[i2[k]], v2)
-        near = np.flatnonzero(~(np.abs(part[:, 0]) > _BAND * (hi_1[i1] + hi_2[i2])))
-        if near.size:
-            code = _rounded_rows("relate", other, t1, v1, i1[near], t2, v2, i2[near])
-            part[near, 0] = [_consistent(s, c) for s, c in zip(part[near, 0].tolist(), code.tolist())]
-        if swapped:
-            part = part[:, _CONTACT_MIRROR] * _CONTACT_MIRROR_SIGN
-            part[:, 1:3] += 0.0
-        out[rows] = part
+            parts = ((rows, ka != "rounded"),)
+        for sub, swapped in parts:
+            if sub.size:
+                out[sub] = _rounded_contacts(ka, kb, kind_a, ta, va, ia[sub], kind_b, tb, vb, ib[sub], swapped)
     return out if width == 9 else out[:, 0].copy()
+
+
+def _rounded_contacts(ka, kb, kind_a, ta, va, ia, kind_b, tb, vb, ib, swapped):
+    """Contacts of one group with a rounded side of radius > 0 (the kernel with the rounded row
+    first, ``swapped``: b's row), sign-consistent, mirrored back: array ``(len(ia), 9)``."""
+    if swapped:
+        other, t1, v1, i1, t2, v2, i2 = ka, tb, vb, ib, _as_kind(kind_a, ta, ka), va, ia
+    else:
+        other, t1, v1, i1, t2, v2, i2 = kb, ta, va, ia, _as_kind(kind_b, tb, kb), vb, ib
+    part = np.empty((i1.shape[0], 9))
+    hi_1, lo_1 = _extremes("rounded", t1, v1)
+    hi_2, lo_2 = _extremes(other, t2, v2)
+    hi = np.maximum(hi_1[i1], hi_2[i2])
+    lo = np.minimum(lo_1[i1], lo_2[i2])
+    wild = ~(((lo >= TAME_LO) & (hi <= TAME_HI)) | (hi == 0.0)) & (other != "ellipse")
+    tame = np.flatnonzero(~wild)
+    if tame.size == i1.shape[0]:
+        _loop("contact", other)(t1, v1, i1, t2, v2, i2, part)
+    elif tame.size:
+        sub = np.empty((tame.size, 9))
+        _loop("contact", other)(t1, v1, i1[tame], t2, v2, i2[tame], sub)
+        part[tame] = sub
+    for k in np.flatnonzero(wild).tolist():
+        part[k] = _contact_row(other, t1[i1[k]], v1, t2[i2[k]], v2)
+    near = np.flatnonzero(~(np.abs(part[:, 0]) > _BAND * (hi_1[i1] + hi_2[i2])))
+    if near.size:
+        code = _rounded_rows("relate", other, t1, v1, i1[near], t2, v2, i2[near])
+        part[near, 0] = [_consistent(s, c) for s, c in zip(part[near, 0].tolist(), code.tolist())]
+    if swapped:
+        part = part[:, _CONTACT_MIRROR] * _CONTACT_MIRROR_SIGN
+        part[:, 1:3] += 0.0
+    return part
 
 
 def contact_values(a, b):
