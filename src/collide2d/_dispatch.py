@@ -45,9 +45,7 @@ _cache: dict = {}
 
 def _rounded():
     """The glue of the rounded kind (imported on first use: it imports this module)."""
-    from collide2d import _rounded
-
-    return _rounded
+    return importlib.import_module("collide2d._rounded")
 
 
 def check_shape(value, name):

@@ -45,7 +45,6 @@ TAME_LO = 2.0**-120
 TAME_HI = 2.0**120
 _BAND = 2.0**-32  # the sign-consistency band of collide2d.measurement
 _TINY = float(np.nextafter(0.0, 1.0))
-_ZERO = np.zeros(1, dtype=np.int64)
 _INTERSECTS = ("rounded", "ellipse", "polygon", "segment")  # partners with an intersects kernel
 
 
@@ -53,9 +52,16 @@ def _module(name):
     return importlib.import_module(f"collide2d._kernels.{name}")
 
 
+_kernels: dict = {}
+
+
 def _kernel(operation, other):
-    module = _module("relate.rounded" if operation != "contact" else "measure.distance_rounded")
-    return getattr(module, f"{operation}_rounded_{other}")
+    """The kernel ``<operation>_rounded_<other>`` (looked up once)."""
+    key = (operation, other)
+    if key not in _kernels:
+        module = _module("relate.rounded" if operation != "contact" else "measure.distance_rounded")
+        _kernels[key] = getattr(module, f"{operation}_rounded_{other}")
+    return _kernels[key]
 
 
 def _loop(operation, other):
@@ -146,9 +152,58 @@ def _extremes(kind, table, verts):
     return hi, lo
 
 
+def _numbers(kind, row, verts):
+    """The numbers of one row that its kernels multiply (a list of floats)."""
+    values = row.tolist()
+    if kind == "rounded":
+        count = int(values[1])
+        if count >= 3:
+            offset = int(values[0])
+            return [values[2]] + verts[offset : offset + count].ravel().tolist()
+        return values[2:7]
+    if kind == "polygon":
+        offset, count = int(values[0]), int(values[1])
+        return verts[offset : offset + count].ravel().tolist()
+    return values[0:4] if kind == "ellipse" else values
+
+
 def _single_extremes(kind, row, verts):
-    h, l = _extremes(kind, row.reshape(1, -1), verts)
-    return float(h[0]), float(l[0])
+    """:func:`_extremes` of one row, in plain floats."""
+    hi = 0.0
+    lo = math.inf
+    for x in _numbers(kind, row, verts):
+        x = abs(x)
+        if x > hi:
+            hi = x
+        if 0.0 < x < lo:
+            lo = x
+    return hi, lo
+
+
+_TAG = "rounded extremes"
+
+
+def _shape_extremes(shape, kind, row):
+    """``(extremes, key)`` of a single shape: :func:`_single_extremes`, and :func:`_single_key`
+    for a rounded row (else None). Kept in the shape's unused ``_scalar`` slot (tagged; a slot
+    holding anything else is left alone). ``row`` may be the core row of a rounded shape of radius
+    0, seen as ``kind``."""
+    cached = shape._scalar
+    if type(cached) is tuple and cached[0] == _TAG and cached[1] == kind:
+        return cached[2]
+    value = (_single_extremes(kind, row, shape._verts), _single_key(row, shape._verts) if kind == "rounded" else None)
+    if cached is None:
+        object.__setattr__(shape, "_scalar", (_TAG, kind, value))
+    return value
+
+
+def _single_key(row, verts):
+    values = row.tolist()
+    count = int(values[1])
+    if count >= 3:
+        offset = int(values[0])
+        return [values[1], values[2]] + verts[offset : offset + 2].ravel().tolist()
+    return values[1:3] + values[3:5] + (values[5:7] if count == 2 else values[3:5])
 
 
 def _scaled(kind, row, verts, k):
@@ -212,12 +267,15 @@ def _pair_scale(hi_a, lo_a, hi_b, lo_b):
 # -- relate ------------------------------------------------------------------------------------
 
 
-def _code_row(operation, other, row_a, verts_a, row_b, verts_b):
-    """One pair (the rounded row first): the float kernel, scaled or exact as needed."""
+def _code_row(operation, other, row_a, verts_a, row_b, verts_b, extremes=None):
+    """One pair (the rounded row first): the float kernel, scaled or exact as needed.
+    ``extremes``: the pair's :func:`_single_extremes`, when known."""
     name = f"{operation}_rounded_{other}"
     kernel = _kernel(operation, other)
     if other != "ellipse":
-        tame, k = _pair_scale(*_single_extremes("rounded", row_a, verts_a), *_single_extremes(other, row_b, verts_b))
+        if extremes is None:
+            extremes = _single_extremes("rounded", row_a, verts_a) + _single_extremes(other, row_b, verts_b)
+        tame, k = _pair_scale(*extremes)
         if not tame:
             if k is None:
                 return _exact_code(name, other, row_a, verts_a, row_b, verts_b)
@@ -305,25 +363,26 @@ def _rounded_codes(operation, ka, kb, kind_a, ta, va, ia, kind_b, tb, vb, ib, sw
 
 
 def _single_pair(a, b):
-    """``(other kind, rounded row, its verts, other row, its verts, swapped)`` of a single pair with
-    a rounded shape of radius > 0, else ``None`` (both of radius 0 or not rounded)."""
+    """``(other kind, rounded row, its verts, other row, its verts, swapped, extremes)`` of a
+    single pair with a rounded shape of radius > 0, else ``None`` (both of radius 0 or not
+    rounded); ``extremes`` as :func:`_code_row` takes them."""
     pa, pb = a._params, b._params
     ra = a._kind == "rounded" and pa[2] > 0.0
     rb = b._kind == "rounded" and pb[2] > 0.0
     if not (ra or rb):
         return None
-    if ra and rb and _second_first(pa.reshape(1, -1), a._verts, _ZERO, pb.reshape(1, -1), b._verts, _ZERO)[0]:
+    if ra and rb and _shape_extremes(b, "rounded", pb)[1] < _shape_extremes(a, "rounded", pa)[1]:
         ra = False  # two rounded shapes: the kernel takes them in the order of their keys
     if ra:
-        kind, row, verts = b._kind, pb, b._verts
-        first, fverts, swapped = pa, a._verts, False
+        first, other, swapped = a, b, False
     else:
-        kind, row, verts = a._kind, pa, a._verts
-        first, fverts, swapped = pb, b._verts, True
+        first, other, swapped = b, a, True
+    kind, row = other._kind, other._params
     if kind == "rounded" and row[2] == 0.0:
         kind = core_kind(row[1])
         row = core_rows(row, kind)
-    return kind, first, fverts, row, verts, swapped
+    extremes = _shape_extremes(first, "rounded", first._params)[0] + _shape_extremes(other, kind, row)[0]
+    return kind, first._params, first._verts, row, other._verts, swapped, extremes
 
 
 def _plain(shape):
@@ -339,12 +398,12 @@ def _plain(shape):
 
 def relate_codes(a, b):
     """:func:`collide2d._dispatch.relate_codes` for pairs with a rounded shape."""
-    if not a.shape and not b.shape:
+    if a._params.ndim == 1 and b._params.ndim == 1:
         single = _single_pair(a, b)
         if single is None:
             return _dispatch.relate_codes(*(_plain(s) if s._kind == "rounded" else s for s in (a, b)))
-        kind, first, fverts, row, verts, swapped = single
-        code = _code_row("relate", kind, first, fverts, row, verts)
+        kind, first, fverts, row, verts, swapped, extremes = single
+        code = _code_row("relate", kind, first, fverts, row, verts, extremes)
         return _MIRROR_CODE[code] if swapped else code
     shape, ia, ib = _dispatch.broadcast_indices(a, b)
     return relate_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib).reshape(shape)
@@ -352,14 +411,14 @@ def relate_codes(a, b):
 
 def intersects_flags(a, b):
     """:func:`collide2d._dispatch.intersects_flags` for pairs with a rounded shape."""
-    if not a.shape and not b.shape:
+    if a._params.ndim == 1 and b._params.ndim == 1:
         single = _single_pair(a, b)
         if single is None:
             return _dispatch.intersects_flags(*(_plain(s) if s._kind == "rounded" else s for s in (a, b)))
-        kind, first, fverts, row, verts, _ = single
+        kind, first, fverts, row, verts, _, extremes = single
         if kind in _INTERSECTS:
-            return _code_row("intersects", kind, first, fverts, row, verts) != 0
-        return _code_row("relate", kind, first, fverts, row, verts) != codes.DISJOINT
+            return _code_row("intersects", kind, first, fverts, row, verts, extremes) != 0
+        return _code_row("relate", kind, first, fverts, row, verts, extremes) != codes.DISJOINT
     shape, ia, ib = _dispatch.broadcast_indices(a, b)
     out = relate_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib, "intersects")
     return out.view(np.bool_).reshape(shape)
@@ -368,15 +427,15 @@ def intersects_flags(a, b):
 # -- contact -----------------------------------------------------------------------------------
 
 
-def _contact_row(other, row_a, verts_a, row_b, verts_b):
+def _contact_row(other, row_a, verts_a, row_b, verts_b, extremes=None):
     """The contact 9-tuple of one pair (rounded first), scaled by a power of two when needed."""
     kernel = _kernel("contact", other)
-    hi_a, lo_a = _single_extremes("rounded", row_a, verts_a)
-    hi_b, lo_b = _single_extremes(other, row_b, verts_b)
-    tame, k = _pair_scale(hi_a, lo_a, hi_b, lo_b)
+    if extremes is None:
+        extremes = _single_extremes("rounded", row_a, verts_a) + _single_extremes(other, row_b, verts_b)
+    tame, k = _pair_scale(*extremes)
     if tame or other == "ellipse":
         return kernel(row_a, verts_a, row_b, verts_b)
-    k = -math.frexp(max(hi_a, hi_b))[1]
+    k = -math.frexp(max(extremes[0], extremes[2]))[1]
     from collide2d._magnitude import unscale_contact
 
     ra, va = _scaled("rounded", row_a, verts_a, k)
@@ -400,12 +459,11 @@ def _single_contact(a, b, separation_only):
     if single is None:
         plain = [_plain(s) if s._kind == "rounded" else s for s in (a, b)]
         return (_dispatch.separation_values if separation_only else _dispatch.contact_values)(*plain)
-    kind, first, fverts, row, verts, swapped = single
-    r = _contact_row(kind, first, fverts, row, verts)
-    scale = sum(_single_extremes(k, x, v)[0] for k, x, v in (("rounded", first, fverts), (kind, row, verts)))
+    kind, first, fverts, row, verts, swapped, extremes = single
+    r = _contact_row(kind, first, fverts, row, verts, extremes)
     s = r[0]
-    if not abs(s) > _BAND * scale:
-        s = _consistent(s, _code_row("relate", kind, first, fverts, row, verts))
+    if not abs(s) > _BAND * (extremes[0] + extremes[2]):
+        s = _consistent(s, _code_row("relate", kind, first, fverts, row, verts, extremes))
         r = (s,) + tuple(r[1:])
     if separation_only:
         return r[0]
@@ -479,7 +537,7 @@ def _rounded_contacts(ka, kb, kind_a, ta, va, ia, kind_b, tb, vb, ib, swapped):
 
 def contact_values(a, b):
     """:func:`collide2d._dispatch.contact_values` for pairs with a rounded shape."""
-    if not a.shape and not b.shape:
+    if a._params.ndim == 1 and b._params.ndim == 1:
         return _single_contact(a, b, False)
     shape, ia, ib = _dispatch.broadcast_indices(a, b)
     out = _contact_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib, 9)
@@ -488,7 +546,7 @@ def contact_values(a, b):
 
 def separation_values(a, b):
     """:func:`collide2d._dispatch.separation_values` for pairs with a rounded shape."""
-    if not a.shape and not b.shape:
+    if a._params.ndim == 1 and b._params.ndim == 1:
         return _single_contact(a, b, True)
     shape, ia, ib = _dispatch.broadcast_indices(a, b)
     return _contact_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib, 1).reshape(shape)
