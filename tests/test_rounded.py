@@ -512,12 +512,49 @@ def test_validation_and_choices():
     assert batch.shape == (3,) and batch[1].radius == 0.0 and batch.radius.tolist() == [0.1, 0.0, 0.2]
 
 
-@pytest.mark.parametrize("operation", ["overlap_area", "iou", "intersection_points"])
+NOT_YET = {
+    "overlap_area": lambda cap, box: c2.overlap_area(cap, box),
+    "iou": lambda cap, box: c2.iou(box, cap),
+    "intersection_points": lambda cap, box: c2.intersection_points(cap, box),
+    "time_of_impact": lambda cap, box: c2.time_of_impact(box, cap, (1, 0)),
+    "query_impacts": lambda cap, box: c2.query_impacts(cap, (1, 0)),
+    "raycast": lambda cap, box: c2.raycast(cap, (5, 5), (-1, -1)),
+    "translate": lambda cap, box: c2.translate(cap, (1, 1)),
+    "rotate": lambda cap, box: c2.rotate(cap, 0.5),
+    "query_nearest": lambda cap, box: c2.query_nearest(cap, c2.Point((3, 3))),
+    "ShapeTable": lambda cap, box: c2.ShapeTable([box, cap]),
+    "measure_pairs": lambda cap, box: c2.measure_pairs(c2.Capsule([(0, 0), (1, 0)], [(1, 0), (2, 0)], 0.5), [[0], [1]]),
+    "contact kernels": lambda cap, box: c2.query_pairs(c2.Capsule([(0, 0), (5, 0)], [(1, 0), (6, 0)], 0.5), max_distance=10.0),
+}
+
+
+@pytest.mark.parametrize("operation", sorted(NOT_YET))
 def test_operations_not_yet_implemented_raise(operation):
     cap = c2.Capsule((0, 0), (2, 0), 0.5)
-    for a, b in [(cap, c2.Box((0, 0), (1, 1))), (c2.Box((0, 0), (1, 1)), cap)]:
-        with pytest.raises(NotImplementedError, match=f"{operation.replace('iou', 'overlap_area')}.*rounded"):
-            getattr(c2, operation)(a, b)
-    with pytest.raises(NotImplementedError, match="centroid.*rounded"):
-        cap.centroid
+    name = {"iou": "overlap_area", "measure_pairs": "overlap_area"}.get(operation, operation)
+    with pytest.raises(NotImplementedError, match=f"{name}.*rounded"):
+        NOT_YET[operation](cap, c2.Box((0, 0), (1, 1), radius=0.25))
     assert not hasattr(cap, "__geo_interface__")
+
+
+def test_area_length_centroid_against_shapely_buffer():
+    shapely = pytest.importorskip("shapely")
+    cases = [
+        (c2.Capsule((0, 0), (2, 1), 0.5), shapely.LineString([(0, 0), (2, 1)])),
+        (c2.Polygon([(0, 0), (1, 0), (0, 1)], radius=0.1), shapely.Polygon([(0, 0), (1, 0), (0, 1)])),
+        (c2.RotatedBox((1, 2), (2, 0.5), 0.3, radius=0.7), shapely.Polygon(c2.RotatedBox((1, 2), (2, 0.5), 0.3).corners)),
+        (c2.Capsule((3, 3), (3, 3), 0.5), shapely.Point(3, 3)),
+    ]
+    for shape, core in cases:
+        fine = core.buffer(float(shape.radius), quad_segs=2048)
+        assert c2.area(shape) == shape.area == pytest.approx(fine.area, rel=1e-6)
+        assert c2.length(shape) == pytest.approx(fine.length, rel=1e-6)
+        np.testing.assert_allclose(c2.centroid(shape), fine.centroid.coords[0], atol=1e-6)
+        polygon = c2.to_shapely(shape, tolerance=1e-6)
+        r = float(shape.radius)
+        assert polygon.within(core.buffer(r + 1e-7, quad_segs=2048)) and polygon.contains(core.buffer(r - 1.1e-6, quad_segs=2048))
+        assert c2.to_patch(shape).get_xy().shape[1] == 2
+    batch = c2.Capsule([(0, 0), (1, 1)], [(2, 0), (1, 1)], [0.5, 0.0])
+    shapes = c2.to_shapely(batch)
+    assert shapes.shape == (2,) and shapes[1].geom_type == "Point"
+    np.testing.assert_allclose(batch.centroid, [(1, 0), (1, 1)])

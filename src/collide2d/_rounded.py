@@ -559,3 +559,76 @@ def not_implemented(operation, a, b=None):
         f"{operation} is not implemented for the rounded kind yet ({', '.join(names)} with a radius); "
         "relate, the predicates, distance, contact and closest_point are"
     )
+
+
+def refuse(operation, *shapes):
+    """Raise ``NotImplementedError`` when one of ``shapes`` is of the rounded kind (the public
+    ``operation`` does not take it yet)."""
+    if any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
+        not_implemented(operation, *shapes[:2])
+
+
+# -- conversion: inscribed polygons of the outline -------------------------------------------------
+
+
+def outline(row, verts, tolerance=None):
+    """The boundary of one rounded row (``r > 0``) as a counter-clockwise ``(m, 2)`` array: each arc
+    of radius ``r`` about a core vertex replaced by chords whose sagitta is at most ``tolerance``
+    (default ``1e-3 r``), so the polygon lies inside the shape; the flat stretches are exact."""
+    from collide2d.shapes import _core_vertices
+
+    values = row.tolist()
+    r = values[2]
+    tol = 1e-3 * r if tolerance is None else float(tolerance)
+    if not tol >= 1e-12 * r:
+        raise ValueError(f"tolerance must be positive and at least 1e-12 times the radius ({1e-12 * r!r}), got {tol!r}")
+    step = 2.0 * math.acos(max(1.0 - tol / r, 0.0)) if tol < 2.0 * r else math.pi / 2
+    v = _core_vertices(values, verts)
+    if len(v) == 1:
+        m = max(8, math.ceil(2.0 * math.pi / step))
+        theta = np.linspace(0.0, 2.0 * math.pi, m, endpoint=False)
+        return v[0] + r * np.stack([np.cos(theta), np.sin(theta)], axis=-1)
+    e = np.roll(v, -1, axis=0) - v
+    angle = np.arctan2(-e[:, 0], e[:, 1])  # the direction of each edge's outward normal (ey, -ex)
+    pieces = []
+    for i in range(len(v)):
+        start = angle[i - 1]
+        turn = (angle[i] - start) % (2.0 * math.pi)
+        if len(v) == 2:
+            turn = math.pi
+        m = max(1, math.ceil(turn / step))
+        theta = start + np.linspace(0.0, turn, m + 1)
+        pieces.append(v[i] + r * np.stack([np.cos(theta), np.sin(theta)], axis=-1))
+    return np.concatenate(pieces)
+
+
+def to_shapely(shape, tolerance):
+    """:func:`collide2d.to_shapely` of a rounded shape: polygons of :func:`outline` (the core's
+    own geometry where the radius is 0)."""
+    import shapely
+
+    rows = shape._flat_params()
+    out = np.empty(len(rows), dtype=object)
+    for k, row in enumerate(rows):
+        if row[2] > 0.0:
+            out[k] = shapely.Polygon(outline(row, shape._verts, tolerance))
+        else:
+            kind = core_kind(row[1])
+            core = core_rows(row, kind)
+            if kind == "point":
+                out[k] = shapely.Point(core)
+            elif kind == "segment":
+                out[k] = shapely.LineString(core.reshape(2, 2))
+            else:
+                out[k] = shapely.Polygon(shape._verts[int(row[0]) : int(row[0]) + int(row[1])])
+    return out[0] if not shape.shape else out.reshape(shape.shape)
+
+
+def to_patch(shape, **kwargs):
+    """:func:`collide2d.to_patch` of a single rounded shape: a polygon patch of :func:`outline`."""
+    from matplotlib import patches
+
+    row = shape._params
+    if row[2] == 0.0:
+        raise NotImplementedError("to_patch of a rounded shape of radius 0: use the Segment, Point or Polygon itself")
+    return patches.Polygon(outline(row, shape._verts), closed=True, **kwargs)
