@@ -48,6 +48,12 @@ def _rounded():
     return importlib.import_module("collide2d._rounded")
 
 
+def refuse_rounded(operation, *shapes):
+    """``NotImplementedError`` when a shape is of the rounded kind, which ``operation`` does not take yet."""
+    if any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
+        _rounded().not_implemented(operation, *shapes[:2])
+
+
 def check_shape(value, name):
     """Raise ``TypeError`` unless ``value`` is a collide2d shape."""
     if not isinstance(value, Shape):
@@ -58,6 +64,8 @@ def pair_kernel(operation, kind_a, kind_b):
     """Return ``(name, kernel, swapped)`` for an operation on the kinds ``kind_a, kind_b``."""
     key = (operation, kind_a, kind_b)
     if key not in _cache:
+        if kind_a == "rounded" or kind_b == "rounded":  # the rounded kind has its own glue (_rounded)
+            raise NotImplementedError(f"the {operation} kernels do not take the rounded kind (a Capsule, or a Polygon, Box or RotatedBox with a radius) yet")
         swapped = KIND_ORDER.index(kind_a) > KIND_ORDER.index(kind_b)
         first, second = (kind_b, kind_a) if swapped else (kind_a, kind_b)
         name = f"{operation}_{first}_{second}"
