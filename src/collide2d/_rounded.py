@@ -561,13 +561,6 @@ def not_implemented(operation, a, b=None):
     )
 
 
-def refuse(operation, *shapes):
-    """Raise ``NotImplementedError`` when one of ``shapes`` is of the rounded kind (the public
-    ``operation`` does not take it yet)."""
-    if any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
-        not_implemented(operation, *shapes[:2])
-
-
 # -- conversion: inscribed polygons of the outline -------------------------------------------------
 
 
