@@ -357,7 +357,7 @@ def _code(sign, negative):
 
 
 @kernel
-def relate_rounded_point(pa, va, pb, vb, eps):
+def _relate_rounded_point(pa, va, pb, vb, eps):
     """Rounded a against the point b: CONTAINS, TOUCHING or DISJOINT."""
     row, n = core_row(pa)
     R2, R2e = radius_squares(pa[2], eps)
@@ -365,7 +365,7 @@ def relate_rounded_point(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_rounded_segment(pa, va, pb, vb, eps):
+def _relate_rounded_segment(pa, va, pb, vb, eps):
     """Rounded a against the segment b: CONTAINS when both end points lie in a, else CROSSING."""
     row, n = core_row(pa)
     R2, R2e = radius_squares(pa[2], eps)
@@ -379,7 +379,7 @@ def relate_rounded_segment(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_rounded_line(pa, va, pb, vb, eps):
+def _relate_rounded_line(pa, va, pb, vb, eps):
     """Rounded a against the line b: CROSSING, TOUCHING or DISJOINT."""
     row, n = core_row(pa)
     R2, R2e = radius_squares(pa[2], eps)
@@ -387,7 +387,7 @@ def relate_rounded_line(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_rounded_polygon(pa, va, pb, vb, eps):
+def _relate_rounded_polygon(pa, va, pb, vb, eps):
     """Rounded a against the polygon b: containment by vertices within r, or the core in b shrunk by r."""
     row, n = core_row(pa)
     nb = int(pb[1])
@@ -407,7 +407,7 @@ def relate_rounded_polygon(pa, va, pb, vb, eps):
 
 
 @kernel
-def relate_rounded_rounded(pa, va, pb, vb, eps):
+def _relate_rounded_rounded(pa, va, pb, vb, eps):
     """Rounded a against rounded b: ``dist`` of the cores against ``ra + rb``, then containment."""
     row_a, na = core_row(pa)
     row_b, nb = core_row(pb)
@@ -425,7 +425,7 @@ def relate_rounded_rounded(pa, va, pb, vb, eps):
 
 
 @kernel
-def intersects_rounded_rounded(pa, va, pb, vb, eps):
+def _intersects_rounded_rounded(pa, va, pb, vb, eps):
     """1 when the closed rounded shapes meet, 0 when not, UNDECIDED."""
     row_a, na = core_row(pa)
     row_b, nb = core_row(pb)
@@ -435,7 +435,7 @@ def intersects_rounded_rounded(pa, va, pb, vb, eps):
 
 
 @kernel
-def intersects_rounded_polygon(pa, va, pb, vb, eps):
+def _intersects_rounded_polygon(pa, va, pb, vb, eps):
     """1 when rounded a meets the polygon b, 0 when not, UNDECIDED."""
     row, n = core_row(pa)
     R2, R2e = radius_squares(pa[2], eps)
@@ -444,12 +444,143 @@ def intersects_rounded_polygon(pa, va, pb, vb, eps):
 
 
 @kernel
-def intersects_rounded_segment(pa, va, pb, vb, eps):
+def _intersects_rounded_segment(pa, va, pb, vb, eps):
     """1 when rounded a meets the segment b, 0 when not, UNDECIDED."""
     row, n = core_row(pa)
     R2, R2e = radius_squares(pa[2], eps)
     s = list_list_sign(row, va, n, pb, vb, 2, R2, R2e, eps)
     return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
+
+
+# -- exact float stage: a retry without error bounds on a short grid -------------------------------
+# The deciding polynomials are of degree four in differences of the stored numbers (``c^2 - R^2
+# |e|^2`` with ``c = e x w``). When every number of the pair (radii, coordinates, directions) is an
+# integer below 2**11 after one common power-of-two scaling, every difference is below 2**12, every
+# such polynomial below 2**53 in magnitude: the float arithmetic is exact, and a re-run with
+# ``eps = 0`` gives the exact signs (tile maps and lattices, where exact contact is common). Other
+# undecided pairs go to the Fraction path. As :func:`linear.grid_retry`, with fewer bits.
+
+_GRID_BITS = 11
+
+
+@kernel
+def _on_grid(x, scale):
+    y = x * scale
+    return y == math.floor(y) and abs(y) < 2.0**_GRID_BITS and (y != 0.0 or x == 0.0)
+
+
+@kernel
+def _row_extent(p, v, layout):
+    """Largest magnitude of a row's numbers: ``layout`` 0 all of the row, 1 a polygon row's
+    vertices, 2 a rounded row's (its radius and core)."""
+    m = 0.0
+    if layout == 1 or (layout == 2 and int(p[1]) >= 3):
+        for i in range(int(p[0]), int(p[0]) + int(p[1])):
+            m = max(m, max(abs(v[i, 0]), abs(v[i, 1])))
+        if layout == 2:
+            m = max(m, abs(p[2]))
+    else:
+        for i in range(2 if layout == 2 else 0, p.shape[0]):
+            m = max(m, abs(p[i]))
+    return m
+
+
+@kernel
+def _row_grid(p, v, layout, scale):
+    if layout == 1 or (layout == 2 and int(p[1]) >= 3):
+        for i in range(int(p[0]), int(p[0]) + int(p[1])):
+            if not (_on_grid(v[i, 0], scale) and _on_grid(v[i, 1], scale)):
+                return False
+        return layout == 1 or _on_grid(p[2], scale)
+    for i in range(2 if layout == 2 else 0, p.shape[0]):
+        if not _on_grid(p[i], scale):
+            return False
+    return True
+
+
+@kernel
+def grid_retry(pa, va, pb, vb, layout_b, eps):
+    """Float mode: may an undecided pair (a rounded row first, ``pb`` of :func:`_row_extent`'s
+    ``layout_b``) be re-run with ``eps = 0``? True when its numbers lie on a common short grid."""
+    if not eps > 0:
+        return False
+    m = max(_row_extent(pa, va, 2), _row_extent(pb, vb, layout_b))
+    if not (m > 0.0 and m < math.inf):
+        return m == 0.0
+    scale = math.ldexp(1.0, _GRID_BITS - math.frexp(m)[1])
+    return _row_grid(pa, va, 2, scale) and _row_grid(pb, vb, layout_b, scale)
+
+
+@kernel
+def relate_rounded_point(pa, va, pb, vb, eps):
+    """:func:`_relate_rounded_point`, re-run exactly when undecided on a short grid."""
+    code = _relate_rounded_point(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+        return _relate_rounded_point(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def relate_rounded_segment(pa, va, pb, vb, eps):
+    """:func:`_relate_rounded_segment`, re-run exactly when undecided on a short grid."""
+    code = _relate_rounded_segment(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+        return _relate_rounded_segment(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def relate_rounded_line(pa, va, pb, vb, eps):
+    """:func:`_relate_rounded_line`, re-run exactly when undecided on a short grid."""
+    code = _relate_rounded_line(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+        return _relate_rounded_line(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def relate_rounded_polygon(pa, va, pb, vb, eps):
+    """:func:`_relate_rounded_polygon`, re-run exactly when undecided on a short grid."""
+    code = _relate_rounded_polygon(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 1, eps):
+        return _relate_rounded_polygon(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def relate_rounded_rounded(pa, va, pb, vb, eps):
+    """:func:`_relate_rounded_rounded`, re-run exactly when undecided on a short grid."""
+    code = _relate_rounded_rounded(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 2, eps):
+        return _relate_rounded_rounded(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def intersects_rounded_rounded(pa, va, pb, vb, eps):
+    """:func:`_intersects_rounded_rounded`, re-run exactly when undecided on a short grid."""
+    code = _intersects_rounded_rounded(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 2, eps):
+        return _intersects_rounded_rounded(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def intersects_rounded_polygon(pa, va, pb, vb, eps):
+    """:func:`_intersects_rounded_polygon`, re-run exactly when undecided on a short grid."""
+    code = _intersects_rounded_polygon(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 1, eps):
+        return _intersects_rounded_polygon(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def intersects_rounded_segment(pa, va, pb, vb, eps):
+    """:func:`_intersects_rounded_segment`, re-run exactly when undecided on a short grid."""
+    code = _intersects_rounded_segment(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+        return _intersects_rounded_segment(pa, va, pb, vb, 0.0)
+    return code
 
 
 # -- ellipses: decided within ELLIPSE_BAND (module notes) ------------------------------------------
