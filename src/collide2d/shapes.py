@@ -1350,7 +1350,7 @@ class _RoundedMixin:
 
     __slots__ = ()
 
-    def _bounds(self: Any):
+    def _bounds(self: Any) -> Any:
         core = _rounded_core_bounds(self._params, self._verts)
         r = self._params[..., 2:3]
         # the sums rounded outward by one ulp: the bounds contain the exact grown box
@@ -1429,7 +1429,7 @@ class _RoundedPolygon(_RoundedMixin, Polygon):
 
     __slots__ = ()
     _kind = "rounded"
-    _field_names = ("vertices", "radius")
+    _field_names = ("vertices", "radius")  # type: ignore[assignment]  # one field more than the base class
 
 
 class _RoundedBox(_RoundedMixin, Box):
@@ -1437,7 +1437,7 @@ class _RoundedBox(_RoundedMixin, Box):
 
     __slots__ = ()
     _kind = "rounded"
-    _field_names = ("min", "max", "radius")
+    _field_names = ("min", "max", "radius")  # type: ignore[assignment]  # one field more than the base class
 
 
 class _RoundedRotatedBox(_RoundedMixin, RotatedBox):
@@ -1445,7 +1445,7 @@ class _RoundedRotatedBox(_RoundedMixin, RotatedBox):
 
     __slots__ = ()
     _kind = "rounded"
-    _field_names = ("center", "half_size", "angle", "radius")
+    _field_names = ("center", "half_size", "angle", "radius")  # type: ignore[assignment]  # one field more than the base class
 
 
 for _cls in (_RoundedPolygon, _RoundedBox, _RoundedRotatedBox):
