@@ -561,3 +561,23 @@ def test_area_length_centroid_against_shapely_buffer():
     shapes = c2.to_shapely(batch)
     assert shapes.shape == (2,) and shapes[1].geom_type == "Point"
     np.testing.assert_allclose(batch.centroid, [(1, 0), (1, 1)])
+
+
+def test_radius_zero_capsules_answer_as_segments_and_points_everywhere():
+    cap, seg = c2.Capsule((0.0, 0.0), (1.0, 0.5), 0.0), c2.Segment((0.0, 0.0), (1.0, 0.5))
+    dot, pnt = c2.Capsule((0.25, 0.5), (0.25, 0.5), 0.0), c2.Point((0.25, 0.5))
+    box = c2.Box((0.0, 0.0), (1.0, 1.0))
+    for x, y in [(cap, seg), (dot, pnt)]:
+        assert c2.length(x) == c2.length(y) and c2.area(x) == c2.area(y) == 0.0 and c2.centroid(x) == c2.centroid(y)
+        assert c2.covers(box, x) == c2.covers(box, y) and c2.covered_by(x, box) == c2.covered_by(y, box)
+        assert c2.overlap_area(x, box) == c2.overlap_area(y, box)
+        assert c2.intersection_points(x, box).tolist() == c2.intersection_points(y, box).tolist()
+        assert c2.raycast(x, (0.5, 2.0), (0.0, -1.0)).distance == c2.raycast(y, (0.5, 2.0), (0.0, -1.0)).distance
+        assert repr(c2.translate(x, (1.0, 1.0))) == repr(c2.translate(y, (1.0, 1.0)))
+        assert c2.time_of_impact(x, box, (0.0, 1.0)).time == c2.time_of_impact(y, box, (0.0, 1.0)).time
+    # a mixed batch: the row of radius 0 touching the box's edge is covered like a segment, the
+    # disc about a corner is not
+    mixed = c2.Capsule([(0.0, 0.0), (0.0, 0.0)], [(1.0, 0.0), (0.0, 0.0)], [0.0, 0.5])
+    assert c2.covers(box, mixed).tolist() == [True, False] == [c2.covers(box, seg_) for seg_ in (c2.Segment((0.0, 0.0), (1.0, 0.0)), mixed[1])]
+    lone = c2.Box([(0.0, 0.0), (1.0, 1.0)], [(2.0, 2.0), (3.0, 3.0)], radius=[0.5, 0.0])[1]
+    assert repr(c2.translate(lone, (1.0, 1.0))) == "Box(min=(2.0, 2.0), max=(4.0, 4.0))"

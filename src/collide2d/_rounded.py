@@ -386,14 +386,57 @@ def _single_pair(a, b):
 
 
 def _plain(shape):
-    """A single or batched rounded shape of radius 0 as a shape of its core's kind."""
+    """A rounded shape of radius 0 as a shape of its core's kind, with that kind's fields: a
+    rounded Polygon, Box or RotatedBox as the plain class, a Capsule as a Segment (or a Point when
+    its ends coincide)."""
     from collide2d import shapes
 
-    kind = core_kind(shape._params.reshape(-1, 7)[0, 1]) if shape.size else "polygon"
-    cls = {"polygon": shapes.Polygon, "segment": shapes.Segment, "point": shapes.Point}[kind]
+    fields = {name: value for name, value in shape._fields.items() if name != "radius"}
+    if isinstance(shape, shapes.Capsule):
+        kind = core_kind(shape._params.reshape(-1, 7)[0, 1]) if shape.size else "segment"
+        if kind == "segment":
+            cls, fields = shapes.Segment, {"start": fields["a"], "end": fields["b"]}
+        else:
+            cls, fields = shapes.Point, {"xy": fields["a"]}
+    else:
+        kind, cls = "polygon", type(shape).__mro__[2]  # (the private class, the mixin, the public class)
     new = object.__new__(cls)
-    new._finish({}, core_rows(shape._params, kind), shape._verts)
+    new._finish(fields, core_rows(shape._params, kind), shape._verts)
     return new
+
+
+def plain_if_zero(shape):
+    """A rounded shape whose radii are all 0 and whose cores are of one kind, as a shape of that
+    kind (the same rows as :class:`~collide2d.Segment`, :class:`~collide2d.Point` or
+    :class:`~collide2d.Polygon` would store): every operation then answers as for it, bit for
+    bit. Any other shape is returned as it is."""
+    if shape._kind != "rounded":
+        return shape
+    rows = shape._params
+    if rows.ndim == 1:
+        return _plain(shape) if rows[2] == 0.0 else shape
+    counts = rows[..., 1]
+    if rows.size and not np.any(rows[..., 2]) and (np.all(counts >= 3) or np.all(counts == counts.flat[0])):
+        return _plain(shape)
+    return shape
+
+
+def covers_flags(a, b, table):
+    """:func:`collide2d._dispatch.covers_flags` with a rounded ``b``: a row of radius 0 is its
+    core (a segment or a point, covered when touching as the plain kinds decide); a row of radius
+    > 0 is a region, covered only with ``CONTAINS`` or ``EQUAL``."""
+    code = relate_codes(a, b)
+    if type(code) is int:
+        if code == codes.TOUCHING and b._params[2] == 0.0:
+            return _dispatch.covers_flags(a, _plain(b), table)
+        return table.single[code]
+    out = table.array[code]
+    zero = np.broadcast_to(b._params[..., 2] == 0.0, code.shape)
+    for k in zip(*np.nonzero((code == codes.TOUCHING) & zero)):
+        ka = tuple(i if n > 1 else 0 for i, n in zip(k[len(code.shape) - a.ndim :], a.shape)) if a.shape else ()
+        kb = tuple(i if n > 1 else 0 for i, n in zip(k[len(code.shape) - b.ndim :], b.shape))
+        out[k] = _dispatch.covers_flags(a[ka] if a.shape else a, _plain(b[kb]), table)
+    return out
 
 
 def relate_codes(a, b):

@@ -1317,6 +1317,8 @@ def _rounded_centroid(v, r):
     n = len(v)
     if n == 1:
         return v[0]
+    if r == 0.0 and n == 2:  # a segment: its midpoint
+        return 0.5 * (v[0] + v[1])
     origin = v[0]
     d = v - origin
     q = np.roll(d, -1, axis=0)
@@ -1390,7 +1392,9 @@ class _RoundedMixin:
         7.14159265359
         """
         _, perimeter = _core_measures(self)
-        out = perimeter + 2.0 * np.pi * self._params[..., 2]
+        r = self._params[..., 2]
+        segment = self._params[..., 1] == 2.0  # a segment core of radius 0: its length
+        out = np.where(r > 0.0, perimeter + 2.0 * np.pi * r, np.where(segment, 0.5 * perimeter, perimeter))
         return float(out) if out.ndim == 0 else out
 
     @property
