@@ -48,10 +48,16 @@ def _rounded():
     return importlib.import_module("collide2d._rounded")
 
 
-def refuse_rounded(operation, *shapes):
-    """``NotImplementedError`` when a shape is of the rounded kind, which ``operation`` does not take yet."""
+def plain_or_refuse(operation, *shapes):
+    """The arguments with rounded shapes of radius 0 as their cores' kinds (the same answers, bit
+    for bit); ``NotImplementedError`` when a rounded shape of radius > 0 remains, which
+    ``operation`` does not take yet. Arguments that are not shapes pass as they are."""
+    if not any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
+        return shapes
+    shapes = tuple(_rounded().plain_if_zero(s) if isinstance(s, Shape) else s for s in shapes)
     if any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
         _rounded().not_implemented(operation, *shapes[:2])
+    return shapes
 
 
 def check_shape(value, name):
@@ -115,7 +121,10 @@ def relate_codes(a, b):
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind == "rounded" or b._kind == "rounded":
-        return _rounded().relate_codes(a, b)
+        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return _rounded().relate_codes(a, b)
+        return relate_codes(a, b)
     name, kernel, swapped = pair_kernel("relate", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     if first._params.ndim == 1 and second._params.ndim == 1:  # scalar fast path: the same kernel, no loop
@@ -258,7 +267,10 @@ def intersects_flags(a, b):
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind == "rounded" or b._kind == "rounded":
-        return _rounded().intersects_flags(a, b)
+        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return _rounded().intersects_flags(a, b)
+        return intersects_flags(a, b)
     entry = intersects_kernel(a._kind, b._kind)
     if entry is None:
         return relate_codes(a, b) != codes.DISJOINT  # a bool for single shapes (int codes)
@@ -319,7 +331,10 @@ def contact_values(a, b):
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind == "rounded" or b._kind == "rounded":
-        return _rounded().contact_values(a, b)
+        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return _rounded().contact_values(a, b)
+        return contact_values(a, b)
     name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     if first._params.ndim == 1 and second._params.ndim == 1:  # scalar fast path: the same kernel, no loop
@@ -351,7 +366,10 @@ def separation_values(a, b):
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind == "rounded" or b._kind == "rounded":
-        return _rounded().separation_values(a, b)
+        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return _rounded().separation_values(a, b)
+        return separation_values(a, b)
     name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     if first._params.ndim == 1 and second._params.ndim == 1:
@@ -481,7 +499,9 @@ def intersection_point_values(a, b):
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind == "rounded" or b._kind == "rounded":
-        _rounded().not_implemented("intersection_points", a, b)
+        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            _rounded().not_implemented("intersection_points", a, b)
     name, kernel, swapped = pair_kernel("points", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     capacity = points_capacity(first, second)
@@ -671,7 +691,9 @@ def overlap_area_values(a, b):
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind == "rounded" or b._kind == "rounded":
-        _rounded().not_implemented("overlap_area", a, b)
+        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            _rounded().not_implemented("overlap_area", a, b)
     if a._kind not in REGION_KINDS or b._kind not in REGION_KINDS:
         shape, _, _ = broadcast_indices(a, b)
         return 0.0 if not shape else np.zeros(shape)
@@ -725,6 +747,10 @@ def covers_flags(a, b, table):
     both its end points do, every shape being convex. The end points are decided by the relate
     kernels against a point, exact like the codes.
     """
+    if a._kind == "rounded" or b._kind == "rounded":
+        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        if b._kind == "rounded":
+            return _rounded().covers_flags(a, b, table)
     code = relate_codes(a, b)
     if type(code) is int:
         if code != codes.TOUCHING or b._kind not in ("point", "segment"):

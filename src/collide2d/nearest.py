@@ -131,7 +131,7 @@ def query_nearest(
     >>> c2.query_nearest(tree, c2.Point([(0, 0.5), (9, 9)]), max_distance=1).tolist()
     [[0], [0]]
     """
-    _dispatch.refuse_rounded("query_nearest", tree_or_shapes, shapes)
+    tree_or_shapes, shapes = _dispatch.plain_or_refuse("query_nearest", tree_or_shapes, shapes)
     from collide2d import _nearest
 
     limit = _nearest.check_arguments(max_distance, return_distance, all_matches, exclusive)

@@ -228,7 +228,7 @@ def raycast(
     >>> picks.distance.tolist()
     [1.0, inf]
     """
-    _dispatch.refuse_rounded("raycast", shape)
+    (shape,) = _dispatch.plain_or_refuse("raycast", shape)
     _dispatch.check_shape(shape, "shape")
     o = pair(origin, "origin")
     d = pair(direction, "direction")

@@ -115,7 +115,7 @@ class ShapeTable:
         for k, shape in enumerate(sources):
             if not isinstance(shape, Shape):
                 raise TypeError(f"shapes[{k}] must be a collide2d shape (Point, Circle, ...), got {type(shape).__name__}")
-            _dispatch.refuse_rounded("ShapeTable", shape)
+            (sources[k],) = _dispatch.plain_or_refuse("ShapeTable", shape)
         sizes = np.array([shape.size for shape in sources], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         n = int(starts[-1])
