@@ -747,7 +747,7 @@ def covers_flags(a, b, table):
     both its end points do, every shape being convex. The end points are decided by the relate
     kernels against a point, exact like the codes.
     """
-    if a._kind == "rounded" or b._kind == "rounded":
+    if getattr(a, "_kind", None) == "rounded" or getattr(b, "_kind", None) == "rounded":
         a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
         if b._kind == "rounded":
             return _rounded().covers_flags(a, b, table)
