@@ -140,15 +140,14 @@ def _extremes(kind, table, verts):
         hi = values.max(axis=1)
         lo = np.where(values > 0.0, values, np.inf).min(axis=1)
     if kind in ("polygon", "rounded") and n:
-        count = table[:, 1].astype(np.int64)
-        count = np.where(count >= 3, count, 0)
-        if count.sum():
-            offset = table[:, 0].astype(np.int64)
-            owner = np.repeat(np.arange(n), count)
-            local = np.arange(owner.size) - np.repeat(np.cumsum(count) - count, count)
-            v = np.abs(verts[offset[owner] + local])
-            np.maximum.at(hi, owner, v.max(axis=1))
-            np.minimum.at(lo, owner, np.where(v > 0.0, v, np.inf).min(axis=1))
+        rows = np.flatnonzero(table[:, 1] >= 3)
+        if rows.size:
+            count = table[rows, 1].astype(np.int64)
+            starts = np.cumsum(count) - count
+            index = np.repeat(table[rows, 0].astype(np.int64) - starts, count) + np.arange(int(count.sum()))
+            v = np.abs(verts[index])
+            hi[rows] = np.maximum(hi[rows], np.maximum.reduceat(v.max(axis=1), starts))
+            lo[rows] = np.minimum(lo[rows], np.minimum.reduceat(np.where(v > 0.0, v, np.inf).min(axis=1), starts))
     return hi, lo
 
 
@@ -403,6 +402,12 @@ def _plain(shape):
     new = object.__new__(cls)
     new._finish(fields, core_rows(shape._params, kind), shape._verts)
     return new
+
+
+def is_rounded(shape):
+    """Whether ``shape`` is of the rounded kind (a Capsule, or a Polygon, Box or RotatedBox built
+    with a radius), for the modules that do not read a shape's private fields."""
+    return shape._kind == "rounded"
 
 
 def plain_if_zero(shape):

@@ -115,7 +115,7 @@ def to_shapely(shape: _shapes.Shape, *, tolerance: float | None = None) -> Any:
     import shapely
 
     _check_shape(shape)
-    if shape._kind == "rounded":  # inscribed polygons of the outlines (collide2d._rounded)
+    if _rounded.is_rounded(shape):  # inscribed polygons of the outlines
         return _rounded.to_shapely(shape, tolerance)
     kind, coordinates = _formats.flat_coordinates(shape, tolerance)
     if kind == "point":
@@ -510,7 +510,7 @@ def to_patch(shape: _shapes.Shape, **kwargs: Any) -> Any:
         raise TypeError(f"shape is a {type(shape).__name__}, which has no matplotlib patch: draw it with ax.plot or ax.axline")
     if shape.shape:
         return collections.PatchCollection([to_patch(item) for item in _flat_items(shape)], **kwargs)
-    if shape._kind == "rounded":  # a polygon patch of the outline (collide2d._rounded)
+    if _rounded.is_rounded(shape):  # a polygon patch of the outline
         return _rounded.to_patch(shape, **kwargs)
     fields = {name: value.tolist() for name, value in shape._fields.items()}  # Python floats
     if isinstance(shape, _shapes.Circle):

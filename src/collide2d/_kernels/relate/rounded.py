@@ -341,6 +341,52 @@ def rounded_in(rin, Vin, nin, s_in, row, V, n, r, eps):
     return all_inside_shrunk(rin, Vin, nin, row, V, n, R2, R2e, eps)
 
 
+# -- bounding boxes: a float filter that only decides what rounding cannot change ------------------
+# The bounds of K + D(r) are K's bounds grown by r. Two rounded shapes whose grown bounds are apart
+# by more than the rounding of the few sums involved are disjoint, and a shape whose grown bounds
+# stick out of another's cannot lie in it: each sum ``x +- r`` is off by at most ``u |x +- r|``, so a
+# comparison with a margin of ``4 eps (|x| + |y|)`` is certain (exact when ``eps`` is 0, on Fractions).
+
+
+@kernel
+def list_bounds(row, V, n):
+    """``(xmin, ymin, xmax, ymax)`` of a vertex list (:func:`vertex_of`)."""
+    lo_x, lo_y = vertex_of(row, V, n, 0)
+    hi_x, hi_y = lo_x, lo_y
+    for i in range(1, n):
+        x, y = vertex_of(row, V, n, i)
+        lo_x = min(lo_x, x)
+        lo_y = min(lo_y, y)
+        hi_x = max(hi_x, x)
+        hi_y = max(hi_y, y)
+    return lo_x, lo_y, hi_x, hi_y
+
+
+@kernel
+def certainly_less(x, y, eps):
+    """``x < y`` for certain, ``x`` and ``y`` each computed with one rounding (exact when eps is 0)."""
+    return x < y - 4 * eps * (abs(x) + abs(y))
+
+
+@kernel
+def bounds_apart(ra, Va, na, r, rb, Vb, nb, s, eps):
+    """The lists grown by ``r`` and ``s`` have bounds that are certainly apart."""
+    ax0, ay0, ax1, ay1 = list_bounds(ra, Va, na)
+    bx0, by0, bx1, by1 = list_bounds(rb, Vb, nb)
+    return (certainly_less(ax1 + r, bx0 - s, eps) or certainly_less(bx1 + s, ax0 - r, eps)
+            or certainly_less(ay1 + r, by0 - s, eps) or certainly_less(by1 + s, ay0 - r, eps))
+
+
+@kernel
+def bounds_stick_out(rin, Vin, nin, s, row, V, n, r, eps):
+    """The bounds of the first list grown by ``s`` certainly stick out of the second's grown by
+    ``r``: the first rounded shape cannot lie in the second."""
+    ix0, iy0, ix1, iy1 = list_bounds(rin, Vin, nin)
+    ox0, oy0, ox1, oy1 = list_bounds(row, V, n)
+    return (certainly_less(ix0 - s, ox0 - r, eps) or certainly_less(iy0 - s, oy0 - r, eps)
+            or certainly_less(ox1 + r, ix1 + s, eps) or certainly_less(oy1 + r, iy1 + s, eps))
+
+
 # -- the relate kernels (the rounded shape first, r > 0) ------------------------------------------
 
 
@@ -368,6 +414,8 @@ def _relate_rounded_point(pa, va, pb, vb, eps):
 def _relate_rounded_segment(pa, va, pb, vb, eps):
     """Rounded a against the segment b: CONTAINS when both end points lie in a, else CROSSING."""
     row, n = core_row(pa)
+    if bounds_apart(row, va, n, pa[2], pb, vb, 2, 0 * pa[2], eps):
+        return codes.DISJOINT
     R2, R2e = radius_squares(pa[2], eps)
     s = list_list_sign(row, va, n, pb, vb, 2, R2, R2e, eps)
     if s != -1:
@@ -391,14 +439,21 @@ def _relate_rounded_polygon(pa, va, pb, vb, eps):
     """Rounded a against the polygon b: containment by vertices within r, or the core in b shrunk by r."""
     row, n = core_row(pa)
     nb = int(pb[1])
-    R2, R2e = radius_squares(pa[2], eps)
+    r = pa[2]
+    if bounds_apart(row, va, n, r, pb, vb, nb, 0 * r, eps):
+        return codes.DISJOINT
+    R2, R2e = radius_squares(r, eps)
     s = list_list_sign(row, va, n, pb, vb, nb, R2, R2e, eps)
     if s != -1:
         return _code(s, codes.OVERLAPPING)
-    b_in_a = all_within(pb, vb, nb, row, va, n, R2, R2e, eps)
+    b_in_a = _NO
+    if not bounds_stick_out(pb, vb, nb, 0 * r, row, va, n, r, eps):
+        b_in_a = all_within(pb, vb, nb, row, va, n, R2, R2e, eps)
     if b_in_a == _YES:
         return codes.CONTAINS
-    a_in_b = all_inside_shrunk(row, va, n, pb, vb, nb, R2, R2e, eps)
+    a_in_b = _NO
+    if not bounds_stick_out(row, va, n, r, pb, vb, nb, 0 * r, eps):
+        a_in_b = all_inside_shrunk(row, va, n, pb, vb, nb, R2, R2e, eps)
     if a_in_b == _YES:
         return codes.WITHIN
     if b_in_a == _MAYBE or a_in_b == _MAYBE:
@@ -411,12 +466,18 @@ def _relate_rounded_rounded(pa, va, pb, vb, eps):
     """Rounded a against rounded b: ``dist`` of the cores against ``ra + rb``, then containment."""
     row_a, na = core_row(pa)
     row_b, nb = core_row(pb)
+    if bounds_apart(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps):
+        return codes.DISJOINT
     R2, R2e = radius_squares(pa[2] + pb[2], eps)
     s = list_list_sign(row_a, va, na, row_b, vb, nb, R2, R2e, eps)
     if s != -1:
         return _code(s, codes.OVERLAPPING)
-    b_in_a = rounded_in(row_b, vb, nb, pb[2], row_a, va, na, pa[2], eps)
-    a_in_b = rounded_in(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps)
+    b_in_a = _NO
+    if not bounds_stick_out(row_b, vb, nb, pb[2], row_a, va, na, pa[2], eps):
+        b_in_a = rounded_in(row_b, vb, nb, pb[2], row_a, va, na, pa[2], eps)
+    a_in_b = _NO
+    if not bounds_stick_out(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps):
+        a_in_b = rounded_in(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps)
     if b_in_a == _MAYBE or a_in_b == _MAYBE:
         return codes.UNDECIDED
     if b_in_a == _YES:
@@ -429,6 +490,8 @@ def _intersects_rounded_rounded(pa, va, pb, vb, eps):
     """1 when the closed rounded shapes meet, 0 when not, UNDECIDED."""
     row_a, na = core_row(pa)
     row_b, nb = core_row(pb)
+    if bounds_apart(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps):
+        return 0
     R2, R2e = radius_squares(pa[2] + pb[2], eps)
     s = list_list_sign(row_a, va, na, row_b, vb, nb, R2, R2e, eps)
     return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
@@ -438,6 +501,8 @@ def _intersects_rounded_rounded(pa, va, pb, vb, eps):
 def _intersects_rounded_polygon(pa, va, pb, vb, eps):
     """1 when rounded a meets the polygon b, 0 when not, UNDECIDED."""
     row, n = core_row(pa)
+    if bounds_apart(row, va, n, pa[2], pb, vb, int(pb[1]), 0 * pa[2], eps):
+        return 0
     R2, R2e = radius_squares(pa[2], eps)
     s = list_list_sign(row, va, n, pb, vb, int(pb[1]), R2, R2e, eps)
     return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
@@ -447,6 +512,8 @@ def _intersects_rounded_polygon(pa, va, pb, vb, eps):
 def _intersects_rounded_segment(pa, va, pb, vb, eps):
     """1 when rounded a meets the segment b, 0 when not, UNDECIDED."""
     row, n = core_row(pa)
+    if bounds_apart(row, va, n, pa[2], pb, vb, 2, 0 * pa[2], eps):
+        return 0
     R2, R2e = radius_squares(pa[2], eps)
     s = list_list_sign(row, va, n, pb, vb, 2, R2, R2e, eps)
     return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
