@@ -414,7 +414,7 @@ def scaled(shape, s):
     return c2.Polygon([(float(x) * s, float(y) * s) for x, y in vertices], radius=r * s)
 
 
-@pytest.mark.parametrize("r, x0", [(2.0**-460, 2.0**-420), (2.0**-100, 2.0**-60), (2.0**400, 2.0**440), (1.0, 2.0**40)])
+@pytest.mark.parametrize("r, x0", [(2.0**-495, 2.0**-470), (2.0**-100, 2.0**-60), (1.0, 2.0**40), (2.0**470, 2.0**495)])
 def test_far_from_the_origin_and_size_ratios(r, x0):
     """A capsule of radius r, 2**40 r from the origin, resting on a box 2**20 (about 1e6) times
     its size: exact touching, and one ulp of the box's top (below the capsule's ulp) apart."""
@@ -590,3 +590,14 @@ def test_radius_zero_capsules_answer_as_segments_and_points_everywhere():
     assert c2.covers(box, mixed).tolist() == [True, False] == [c2.covers(box, seg_) for seg_ in (c2.Segment((0.0, 0.0), (1.0, 0.0)), mixed[1])]
     lone = c2.Box([(0.0, 0.0), (1.0, 1.0)], [(2.0, 2.0), (3.0, 3.0)], radius=[0.5, 0.0])[1]
     assert repr(c2.translate(lone, (1.0, 1.0))) == "Box(min=(2.0, 2.0), max=(4.0, 4.0))"
+
+
+@pytest.mark.parametrize("s", [2.0**-450, 2.0**450])
+def test_ellipse_pairs_at_extreme_magnitudes(s):
+    cap = c2.Capsule((0.0, 0.0), (2.0 * s, 0.0), 0.5 * s)
+    unit = c2.Capsule((0.0, 0.0), (2.0, 0.0), 0.5)
+    for center, radius, expected in [((1.0, 2.0), 1.5, codes.TOUCHING), ((1.0, 0.0), 4.0, codes.WITHIN),
+                                     ((5.0, 1.0), 1.0, codes.DISJOINT), ((1.0, 0.1), 0.3, codes.CONTAINS)]:
+        circle = c2.Circle((center[0] * s, center[1] * s), radius * s)
+        assert int(c2.relate(cap, circle)) == expected and int(c2.relate(circle, cap)) == MIRROR[expected]
+        assert c2.distance(cap, circle) == pytest.approx(c2.distance(unit, c2.Circle(center, radius)) * s, rel=1e-12)
