@@ -43,9 +43,14 @@ _MIRROR_CODE = (0, 1, 2, 4, 3, 5, 6)  # the same as a tuple, for single pairs (n
 _cache: dict = {}
 
 
+_glue: list = []  # the rounded kind's glue module, once imported
+
+
 def _rounded():
     """The glue of the rounded kind (imported on first use: it imports this module)."""
-    return importlib.import_module("collide2d._rounded")
+    if not _glue:
+        _glue.append(importlib.import_module("collide2d._rounded"))
+    return _glue[0]
 
 
 def plain_or_refuse(operation, *shapes):
@@ -121,9 +126,10 @@ def relate_codes(a, b):
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind == "rounded" or b._kind == "rounded":
-        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        glue = _rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
         if a._kind == "rounded" or b._kind == "rounded":
-            return _rounded().relate_codes(a, b)
+            return glue.relate_codes(a, b)
         return relate_codes(a, b)
     name, kernel, swapped = pair_kernel("relate", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
@@ -267,9 +273,10 @@ def intersects_flags(a, b):
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind == "rounded" or b._kind == "rounded":
-        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        glue = _rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
         if a._kind == "rounded" or b._kind == "rounded":
-            return _rounded().intersects_flags(a, b)
+            return glue.intersects_flags(a, b)
         return intersects_flags(a, b)
     entry = intersects_kernel(a._kind, b._kind)
     if entry is None:
@@ -331,9 +338,10 @@ def contact_values(a, b):
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind == "rounded" or b._kind == "rounded":
-        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        glue = _rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
         if a._kind == "rounded" or b._kind == "rounded":
-            return _rounded().contact_values(a, b)
+            return glue.contact_values(a, b)
         return contact_values(a, b)
     name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
@@ -366,9 +374,10 @@ def separation_values(a, b):
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind == "rounded" or b._kind == "rounded":
-        a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
+        glue = _rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
         if a._kind == "rounded" or b._kind == "rounded":
-            return _rounded().separation_values(a, b)
+            return glue.separation_values(a, b)
         return separation_values(a, b)
     name, kernel, swapped = pair_kernel("contact", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)

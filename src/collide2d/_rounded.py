@@ -267,8 +267,8 @@ def _pair_scale(hi_a, lo_a, hi_b, lo_b):
 def _code_row(operation, other, row_a, verts_a, row_b, verts_b, extremes=None):
     """One pair (the rounded row first): the float kernel, scaled or exact as needed.
     ``extremes``: the pair's :func:`_single_extremes`, when known."""
-    name = f"{operation}_rounded_{other}"
     kernel = _kernel(operation, other)
+    name = kernel.__name__
     if other != "ellipse":
         if extremes is None:
             extremes = _single_extremes("rounded", row_a, verts_a) + _single_extremes(other, row_b, verts_b)
