@@ -537,7 +537,7 @@ NOT_YET = {
     "ShapeTable": lambda cap, box: c2.ShapeTable([box, cap]),
     "measure_pairs": lambda cap, box: c2.measure_pairs(c2.Capsule([(0, 0), (1, 0)], [(1, 0), (2, 0)], 0.5), [[0], [1]]),
     "contact_manifold": lambda cap, box: c2.contact_manifold(box, cap),
-    "contact kernels": lambda cap, box: c2.query_pairs(c2.Capsule([(0, 0), (5, 0)], [(1, 0), (6, 0)], 0.5), max_distance=10.0),
+    "max_distance": lambda cap, box: c2.query_pairs(c2.Capsule([(0, 0), (5, 0)], [(1, 0), (6, 0)], 0.5), max_distance=10.0),
 }
 
 
