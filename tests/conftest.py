@@ -28,6 +28,17 @@ KINDS = ("Point", "Circle", "Ellipse", "Box", "RotatedBox", "Polygon", "Segment"
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
 
+def _shortcuts_active():
+    from collide2d import _jit
+
+    return _jit.shortcuts_active()
+
+
+# The compile shortcuts (collide2d._jit._shortcuts, on Numba's internals) are in use: the tests of
+# those internals run only then (`make test` runs the suite once more with them off)
+SHORTCUTS = _shortcuts_active()
+
+
 # Test files that `make test-nojit` runs a second time with NUMBA_DISABLE_JIT=1, so that every kernel
 # family (relate, contact and distance, intersection points, area) also runs as plain Python; the
 # broad phase's tests carry the marker one by one (its whole file takes minutes uncompiled).

@@ -1,13 +1,14 @@
-"""Batch loops that call a scalar kernel at its own machine code (``collide2d._by_address``).
+"""Batch loops that call a scalar kernel at its own machine code (``collide2d._jit.call_at``).
 
-The loops of the large ellipse kernels (relate, intersects, contact, overlap area) call the kernel
+With the compile shortcuts (``collide2d._jit._shortcuts``), the loops of the large ellipse kernels (relate, intersects, contact, overlap area) call the kernel
 compiled for single pairs, for batches of fewer than ``LINKED_FROM`` pairs, instead of compiling
 its call tree into the loop once more; larger batches run a copy of the loop with the kernel
 linked in. Checked here, both ways: they give exactly what the scalar kernel gives, pair by pair,
 on random, touching, identical and nested pairs; an error raised in the kernel reaches the caller
 as from a linked call. And: the loop's own machine code holds no copy of the kernel; a batch
 before any single call compiles the kernel once; a second process loads everything from the
-disk cache, address calls included.
+disk cache, address calls included. On the plain path (no shortcuts) every loop links its kernel:
+the same answers, checked by the same tests.
 """
 from __future__ import annotations
 
@@ -17,9 +18,8 @@ import numpy as np
 import pytest
 from numba import prange
 
-from collide2d._by_address import call_at
-from collide2d._jit import kernel, loop
-from conftest import JIT_DISABLED
+from collide2d._jit import call_at, kernel, loop
+from conftest import JIT_DISABLED, SHORTCUTS
 
 from test_first_run import _empty_cache, _run
 
@@ -87,10 +87,10 @@ def _ellipse_rows(seed, n=600):
 @pytest.fixture(params=["address", "linked"])
 def call_mode(request, monkeypatch):
     """Run the loops both ways: at the kernel's address (small batches) and linked (large ones)."""
-    from collide2d import _by_address
+    from collide2d import _jit
 
     if request.param == "linked":
-        monkeypatch.setattr(_by_address, "LINKED_FROM", 0)
+        monkeypatch.setattr(_jit, "LINKED_FROM", 0)
     return request.param
 
 
@@ -185,7 +185,7 @@ print(json.dumps({
 """
 
 
-@pytest.mark.skipif(JIT_DISABLED, reason="NUMBA_DISABLE_JIT is set: nothing is compiled")
+@pytest.mark.skipif(not SHORTCUTS, reason="the compile shortcuts are off: every loop links its kernel")
 def test_a_batch_first_compiles_the_kernel_once_and_a_second_process_loads_everything(tmp_path):
     env = _empty_cache(tmp_path)
     first = json.loads(_run(BATCH_FIRST, env).stdout.strip().splitlines()[-1])

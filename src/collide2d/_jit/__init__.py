@@ -1,15 +1,18 @@
-"""The only place where Numba options live.
+"""The only place where Numba options live, on Numba's public API.
 
 Kernels are decorated with :func:`kernel` (a scalar function on floats) and batch loops with
 :func:`loop` (a ``prange`` loop over rows or pairs, compiled as serial code only; large batches
-run it on slices of their rows in threads). Both compile lazily on first call, cache the machine code on disk
-(``cache=True``; set ``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use ``fastmath``,
-which would break the sign tests that exact geometry depends on.
+run it on slices of their rows in threads). Both compile lazily on first call, cache the machine
+code on disk (``cache=True``; set ``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use
+``fastmath``, which would break the sign tests that exact geometry depends on.
 
-A helper called with an integer constant is compiled for ``int64``, not for that one constant:
-Numba would otherwise compile it again for every literal value it is called with (``_m3(..., 0,
-1)``, ``_m3(..., 2, 0)``, ...), which multiplied the first-call compile time. See
-:func:`_get_dispatcher_class`.
+Everything here uses Numba's public API (``numba.njit``, ``numba.extending.overload``,
+``numba.config``, a dispatcher's documented ``compile``, ``stats`` and ``py_func``). The compile
+shortcuts, which reach into Numba's internals to make the first run cheaper, live in one
+optional module, :mod:`collide2d._jit._shortcuts`, imported only on the Numba release they were
+checked against (:data:`SHORTCUTS_CHECKED_ON`) and unless ``COLLIDE2D_COMPILE_SHORTCUTS=0``
+(:func:`shortcuts_active`). With that module off, or deleted, every answer is the same, bit for
+bit: the shortcuts change how much work Numba does, never the code a kernel runs.
 
 The exact fallback (:mod:`collide2d._exact`) loads a second copy of :mod:`collide2d._kernels`
 under another package name, registered with :func:`uncompiled_package` before it is imported;
@@ -28,20 +31,21 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib
 import logging
 import os
 import pathlib
 import sys
 import threading
 import time
+from typing import Any
 
 from numpy import ndarray as _ndarray
 
 _CACHE = os.environ.get("COLLIDE2D_NUMBA_CACHE", "1") != "0"
 _cache_dir = None
 _uncompiled: set = set()  # package names whose kernels stay plain Python (see uncompiled_package)
-_dispatcher_class = None
-_dispatcher_lock = threading.Lock()  # the dispatcher class is made once (see _get_dispatcher_class)
+_dispatcher_class = None  # the class of our dispatchers, once one is made
 
 logger = logging.getLogger("collide2d")
 
@@ -70,25 +74,73 @@ def compiled_module(module):
     return not (numba.config.DISABLE_JIT or _uncompiled_name(module))
 
 
+# -- the gate of the compile shortcuts ------------------------------------------------------------------
+
+# The Numba release (major, minor) that collide2d._jit._shortcuts was written and checked against.
+# On any other the module is not imported: Numba's internals change between releases, and a
+# shortcut that no longer fits them must cost a slower first run, never a failing compile.
+SHORTCUTS_CHECKED_ON = (0, 68)
+
+_shortcuts_state: dict = {}  # "module": the shortcuts module or None, once decided
+_shortcuts_lock = threading.Lock()
+
+
+def _shortcuts_module():
+    """The module :mod:`collide2d._jit._shortcuts`, or None where the plain path runs (see
+    :func:`shortcuts_active`). Decided once, before the first kernel is made."""
+    if "module" in _shortcuts_state:
+        return _shortcuts_state["module"]
+    with _shortcuts_lock:
+        if "module" not in _shortcuts_state:
+            _shortcuts_state["module"] = _load_shortcuts()
+    return _shortcuts_state["module"]
+
+
+def _load_shortcuts():
+    if os.environ.get("COLLIDE2D_COMPILE_SHORTCUTS", "1") == "0":
+        return None
+    import numba
+
+    try:
+        release = tuple(int(part) for part in numba.__version__.split(".")[:2])
+    except ValueError:
+        return None
+    if release != SHORTCUTS_CHECKED_ON or numba.config.DISABLE_JIT:
+        return None
+    try:
+        module = importlib.import_module(f"{__name__}._shortcuts")
+    except ImportError:  # deleted, or a name it imports is gone
+        return None
+    return module if module.usable() else None
+
+
+def shortcuts_active():
+    """True when the compile shortcuts (:mod:`collide2d._jit._shortcuts`) are in use: on the Numba
+    release :data:`SHORTCUTS_CHECKED_ON`, with the module present and compilation on, unless
+    ``COLLIDE2D_COMPILE_SHORTCUTS=0``. Otherwise the kernels compile through Numba's public API
+    only, to the same answers."""
+    return _shortcuts_module() is not None
+
+
 def kernel_cache_dir(numba):
-    """Directory of the on-disk cache, keyed by a hash of every kernel source file.
+    """Directory of the compile shortcuts' disk cache, keyed by a hash of every kernel source file
+    and of the shortcuts module.
 
     Numba re-compiles a cached function when its own file changes, but not when a kernel it calls
     from another file does (a loop would keep running the old kernel). Keying the directory by
-    the sources of all of ``_kernels/`` makes any kernel change start from a fresh cache. It lives
-    under ``NUMBA_CACHE_DIR`` when that is set, else under ``$XDG_CACHE_HOME/collide2d``.
-
-    Only our dispatchers are pointed there, each by a cache of its own (:func:`_kernel_cache_class`);
-    ``numba.config`` is never changed, so the user's own ``cache=True`` functions are cached where
-    Numba puts them. Where that cache class is not available (see :func:`cache_location`), the
-    kernels are cached where Numba caches any ``cache=True`` function.
+    the sources of all of ``_kernels/`` makes any kernel change start from a fresh cache, and by
+    ``_jit/_shortcuts.py`` (which lowers the calls by address) any change of how a loop calls its
+    kernel. It lives under ``NUMBA_CACHE_DIR`` when that is set, else under
+    ``$XDG_CACHE_HOME/collide2d``; the plain path never uses it (see :func:`cache_location`), so
+    machine code made with the shortcuts is never loaded without them, nor the reverse.
     """
     global _cache_dir
     if _cache_dir is None:
-        digest = hashlib.sha1()
-        here = pathlib.Path(__file__)
-        for path in sorted(here.with_name("_kernels").rglob("*.py")):
-            digest.update(path.relative_to(here.parent).as_posix().encode())
+        digest = hashlib.sha1(b"collide2d compile shortcuts")
+        here = pathlib.Path(__file__).parent
+        package = here.parent
+        for path in sorted(package.joinpath("_kernels").rglob("*.py")) + [here / "_shortcuts.py"]:
+            digest.update(path.relative_to(package).as_posix().encode())
             digest.update(path.read_bytes())
         base = numba.config.CACHE_DIR or os.path.join(
             os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "collide2d"
@@ -97,12 +149,32 @@ def kernel_cache_dir(numba):
     return _cache_dir
 
 
+def shared_cache_safe():
+    """True when processes compiling at once may share the kernel cache: it is on, it is the
+    compile shortcuts' own (:func:`cache_location`), and its saves are locked (POSIX ``flock``).
+    Numba's own cache has no such lock: two processes saving signatures of one function at once
+    may point one signature at the other's machine code."""
+    shortcuts = _shortcuts_module()
+    return _CACHE and shortcuts is not None and shortcuts.cache_locked()
+
+
+def cache_location(numba):
+    """Where the kernels' machine code is cached: with the compile shortcuts,
+    :func:`kernel_cache_dir`; on the plain path (another Numba release, or
+    ``COLLIDE2D_COMPILE_SHORTCUTS=0``), Numba's own place for any ``cache=True`` function
+    (``NUMBA_CACHE_DIR``, else ``__pycache__`` next to the kernel sources or a user-wide
+    directory). Numba's index there is stamped by each function's own file only: after editing a
+    kernel in a source checkout, delete that cache."""
+    if shortcuts_active():
+        return kernel_cache_dir(numba)
+    return "Numba's own cache locations (see numba.config.CACHE_DIR)"
+
+
 # -- compile notices and compile time -----------------------------------------------------------------
 
 _compile_lock = threading.Lock()
 _compile_state = {"seconds": 0.0, "announced": False}
 _compile_depth = threading.local()
-_callee = threading.local()  # depth of kernel-from-kernel typing (see _get_dispatcher_class)
 
 # A compilation still running after this many seconds is announced (a WARNING on the "collide2d"
 # logger naming the operation), and its end with its duration; shorter ones pass silently.
@@ -150,633 +222,173 @@ def _notice_compiling(what, first):
     logger.warning("collide2d: compiling %s ...%s", what, hint)
 
 
-def _make_listener(event):
-    class _CompileListener(event.Listener):
-        """Times top-level compilations of our dispatchers; announces those that last."""
+def _misses(dispatcher):
+    """Compilations of ``dispatcher`` so far: the misses of its disk cache (a dispatcher's
+    documented ``stats``; counted with the cache off too)."""
+    return sum(tuple(dispatcher.stats.cache_misses.values()))
 
-        def on_start(self, ev):
-            dispatcher = ev.data.get("dispatcher")
-            if not isinstance(dispatcher, _dispatcher_class):
-                return
-            depth = getattr(_compile_depth, "n", 0)
-            _compile_depth.n = depth + 1
-            if depth == 0:
-                _compile_depth.start = time.perf_counter()
-                _compile_depth.notice = None
-                if logger.isEnabledFor(logging.WARNING):
-                    notice = {"what": _operation(dispatcher), "told": False}
-                    notice["timer"] = threading.Timer(NOTICE_AFTER, self._announce, (notice,))
-                    notice["timer"].daemon = True
-                    _compile_depth.notice = notice
-                    notice["timer"].start()
 
-        @staticmethod
-        def _announce(notice):
-            with _compile_lock:
-                first = not _compile_state["announced"]
-                _compile_state["announced"] = notice["told"] = True
-            _notice_compiling(notice["what"], first)
+def _announce(notice):
+    if not notice["compiling"]():  # a load from the disk cache that takes long: not a compilation
+        return
+    with _compile_lock:
+        first = not _compile_state["announced"]
+        _compile_state["announced"] = notice["told"] = True
+    _notice_compiling(notice["what"], first)
 
-        def on_end(self, ev):
-            if not isinstance(ev.data.get("dispatcher"), _dispatcher_class):
-                return
-            _compile_depth.n -= 1
-            if _compile_depth.n == 0:
-                seconds = time.perf_counter() - _compile_depth.start
+
+def _timed(dispatcher):
+    """Make ``dispatcher.compile`` time the top-level compilations of this thread and announce
+    those that last (:data:`NOTICE_AFTER`). Numba calls ``compile`` for a call from Python with
+    new argument types and for a call typed in another kernel; a call made while another of our
+    compilations runs in this thread is part of that one. Only this dispatcher object changes."""
+    compile_ = dispatcher.compile
+
+    @functools.wraps(compile_)
+    def compile(sig):
+        if getattr(_compile_depth, "n", 0):
+            return compile_(sig)
+        _compile_depth.n = 1
+        before = _misses(dispatcher)
+        notice = None
+        if logger.isEnabledFor(logging.WARNING):
+            notice = {"what": _operation(dispatcher), "told": False,
+                      "compiling": lambda: _misses(dispatcher) > before}
+            notice["timer"] = threading.Timer(NOTICE_AFTER, _announce, (notice,))
+            notice["timer"].daemon = True
+            notice["timer"].start()
+        start = time.perf_counter()
+        try:
+            return compile_(sig)
+        finally:
+            seconds = time.perf_counter() - start
+            _compile_depth.n = 0
+            compiled = _misses(dispatcher) > before
+            if compiled:
                 with _compile_lock:
                     _compile_state["seconds"] += seconds
-                notice = _compile_depth.notice
-                if notice is not None:
-                    notice["timer"].cancel()
-                    if seconds >= NOTICE_AFTER:
-                        notice["timer"].join()  # its notice first, if it is being written
-                        if not notice["told"]:
-                            self._announce(notice)
-                        logger.warning("collide2d: compiling %s done in %.1f s", notice["what"], seconds)
-
-    return _CompileListener()
-
-
-def _get_dispatcher_class(numba):
-    """Numba's CPU dispatcher, compiling calls from other kernels for non-literal argument types.
-
-    Inside a kernel, a call ``f(x, 0)`` is typed with ``Literal[int](0)`` and Numba compiles ``f``
-    once per literal value; here ``f`` is compiled for ``int64`` (and ``bool``, ...) once, and the
-    literal signature is only tried if that fails to type. Made once (the listener that times
-    compilations is registered with it).
-    """
-    global _dispatcher_class, _kernel_cache
-    with _dispatcher_lock:
-        if _dispatcher_class is None:
-            from numba.core import errors, event, sigutils, types
-            from numba.core.caching import NullCache
-            from numba.core.compiler_lock import global_compiler_lock
-            from numba.core.registry import CPUDispatcher
-
-            from collide2d._by_address import compile_shortcuts
-
-            pipeline = _make_pipeline_class() if compile_shortcuts() else None
-            if pipeline is None:
-                from numba.core.compiler import Compiler as pipeline
-            else:
-                _install_typing_memo()
-
-            class Dispatcher(CPUDispatcher):
-                def get_call_template(self, args, kws):
-                    # the same call is typed at every call site and in every round of type
-                    # inference: the answer is kept while this compilation lasts
-                    memo = getattr(_memo, "calls", None)
-                    key = (self, tuple(args), tuple(kws.items())) if memo is not None else None
-                    if key is not None:
-                        hit = memo.get(key)
-                        if hit is not None and hit[0] == len(self.overloads):
-                            return hit[1]
-                    result = self._call_template(args, kws)
-                    if key is not None:
-                        memo[key] = (len(self.overloads), result)
-                    return result
-
-                def _call_template(self, args, kws):
-                    depth = getattr(_callee, "depth", 0)
-                    _callee.depth = depth + 1
-                    try:
-                        plain = tuple(types.unliteral(a) for a in args)
-                        plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
-                        if plain != tuple(args) or plain_kws != kws:
-                            try:
-                                return super().get_call_template(plain, plain_kws)
-                            except errors.TypingError:
-                                pass
-                        return super().get_call_template(args, kws)
-                    finally:
-                        _callee.depth = depth
-
-                def compile(self, sig):
-                    args = tuple(sigutils.normalize_signature(sig)[0])
-                    with global_compiler_lock, _memo_scope():
-                        inner = self.__dict__.setdefault("_inner_only", set())
-                        as_callee = getattr(_callee, "depth", 0) > 0
-                        if args in inner and not as_callee:
-                            # first called from Python after another kernel compiled it: compile
-                            # once more, now with the Python entry and into the disk cache
-                            del self.overloads[args]
-                            inner.discard(args)
-                        if as_callee and args not in self.overloads:
-                            return self._compile_inner(sig)
-                        return super().compile(sig)
-
-                def _compile_inner(self, sig):
-                    # A kernel compiled only because another kernel calls it: that caller links
-                    # its code, so the Python and C entry points and the disk cache entry would
-                    # be built for nothing (a fifth of the first-run compile time), and so would
-                    # its machine code (see _make_pipeline_class)
-                    options, cache = dict(self.targetoptions), self._cache
-                    self.targetoptions.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
-                    self._cache = NullCache()
-                    self._adding_inner = True
-                    outer = getattr(_callee, "inner", None)
-                    _callee.inner = self.py_func
-                    try:
-                        return super().compile(sig)
-                    finally:
-                        _callee.inner = outer
-                        self.targetoptions.clear()
-                        self.targetoptions.update(options)
-                        self._cache = cache
-                        self._adding_inner = False
-
-                def enable_caching(self):
-                    # our cache directory for our dispatchers only (see _kernel_cache_class)
-                    if _kernel_cache is None:
-                        return super().enable_caching()
-                    self._cache = _kernel_cache(self.py_func)
-
-                def add_overload(self, cres):
-                    if getattr(self, "_adding_inner", False):
-                        args = tuple(cres.signature.args)
-                        if cres.entry_point is None:
-                            # lowered without machine code: callers find its code under this key
-                            key = _InnerKey(cres.fndesc.qualname)
-                            self.targetctx.insert_user_function(key, cres.fndesc, [cres.library])
-                            cres = cres._replace(entry_point=key)
-                        self.overloads[args] = cres  # for typing callers, not for calls from Python
-                        self._inner_only.add(args)
-                        return
-                    super().add_overload(cres)
-
-            _kernel_cache = _kernel_cache_class(numba)
-            Dispatcher._default_pipeline = pipeline
-            _dispatcher_class = Dispatcher
-            event.register("numba:compile", _make_listener(event))
-    return _dispatcher_class
-
-
-_kernel_cache = None  # see _kernel_cache_class
-
-
-_memo = threading.local()  # see _memo_scope
-
-
-@contextlib.contextmanager
-def _memo_scope():
-    """Keep the typing of calls (see :func:`_install_typing_memo`) while the outermost kernel
-    compilation of this thread lasts; forget it afterwards."""
-    if getattr(_memo, "calls", None) is not None:
-        yield
-        return
-    _memo.calls = {}
-    try:
-        yield
-    finally:
-        _memo.calls = None
-
-
-def _install_typing_memo():
-    """Type each builtin call (``float64 * float64``, ``abs(float64)``, ...) once per compilation.
-
-    Numba types every call site anew, in every round of type inference and again when lowering
-    an operation with a constant operand, by trying each template of the function in turn: the
-    README tour types about 10,000 such calls, of fewer than 200 kinds. While one of our kernels
-    compiles (see :func:`_memo_scope`), the answer (a signature, or the typing error) is kept per
-    function type, target, typing context and argument types; other Numba code is unaffected.
-
-    Three more questions that lowering asks again and again get the same treatment: the ABI
-    size of an LLVM type, whether an implementation takes a ``loc`` argument, and the reference
-    counting of numbers and tuples of numbers (they hold no memory of the runtime: Numba emits
-    nothing for a number, and for a tuple only reads of its members that nothing uses). All of
-    these only save Numba work, not any of the work of the compiled code.
-    """
-    from numba.core import errors
-    from numba.core.target_extension import get_local_target
-    from numba.core.types.functions import BaseFunction
-
-    if getattr(BaseFunction.get_call_type, "_collide2d_memo", False):
-        return
-    original = BaseFunction.get_call_type
-
-    def get_call_type(self, context, args, kws):
-        memo = getattr(_memo, "calls", None)
-        if memo is None:
-            return original(self, context, args, kws)
-        try:
-            key = (self, context, get_local_target(context), tuple(args), tuple(kws.items()))
-            hit = memo.get(key)
-        except TypeError:  # an unhashable argument type
-            return original(self, context, args, kws)
-        if hit is not None:
-            if hit[0]:
-                raise hit[1].with_traceback(None)
-            return hit[1]
-        try:
-            sig = original(self, context, args, kws)
-        except errors.TypingError as error:
-            memo[key] = (True, error)
-            raise
-        memo[key] = (False, sig)
-        return sig
-
-    get_call_type._collide2d_memo = True
-    BaseFunction.get_call_type = get_call_type
-
-    # Lowering asks the ABI size of every variable's LLVM type (for debug information, even when
-    # there is none), and llvmlite answers each question by parsing a module made for it
-    from llvmlite import ir as llvmir
-    from numba.core.base import BaseContext
-
-    original_sizeof = BaseContext.get_abi_sizeof
-
-    def get_abi_sizeof(self, ty):
-        memo = getattr(_memo, "calls", None)
-        if memo is None or isinstance(ty, llvmir.IdentifiedStructType):
-            return original_sizeof(self, ty)
-        key = ("sizeof", self, type(ty), str(ty))
-        size = memo.get(key)
-        if size is None:
-            size = memo[key] = original_sizeof(self, ty)
-        return size
-
-    BaseContext.get_abi_sizeof = get_abi_sizeof
-
-    # ... and, for every call it lowers, whether the implementation takes a ``loc`` argument,
-    # by building the implementation's inspect.signature
-    from numba.core import base
-
-    original_has_loc = base._has_loc
-
-    def _has_loc(fn):
-        memo = getattr(_memo, "calls", None)
-        if memo is None:
-            return original_has_loc(fn)
-        try:
-            key = ("has_loc", fn)
-            hit = memo.get(key)
-        except TypeError:
-            return original_has_loc(fn)
-        if hit is None:
-            hit = memo[key] = original_has_loc(fn)
-        return hit
-
-    base._has_loc = _has_loc
-
-    # ... and asks the runtime to reference-count every number it lets go of (nothing to count:
-    # no code comes out, only the data model of the value is walked, member by member)
-    from numba.core import types
-    from numba.core.lowering import Lower
-    from numba.core.runtime.context import NRTContext
-
-    plain = (types.Number, types.Boolean, types.NoneType)
-
-    def _uncounted(typ):
-        memo = getattr(_memo, "calls", None)
-        if memo is None:
-            return False
-        key = ("uncounted", typ)
-        hit = memo.get(key)
-        if hit is None:
-            if isinstance(typ, types.BaseTuple):
-                hit = all(isinstance(t, plain) for t in typ.types)
-            else:
-                hit = isinstance(typ, plain)
-            memo[key] = hit
-        return hit
-
-    original_lower_decref = Lower.decref
-    original_call_incref_decref = NRTContext._call_incref_decref
-
-    def decref(self, typ, val):
-        if _uncounted(typ):
-            return
-        return original_lower_decref(self, typ, val)
-
-    def _call_incref_decref(self, builder, typ, value, funcname):
-        if _uncounted(typ):
-            return
-        return original_call_incref_decref(self, builder, typ, value, funcname)
-
-    Lower.decref = decref
-    NRTContext._call_incref_decref = _call_incref_decref
-
-    # ... and, in every analysis of variable lifetimes (several per function and pass), lists the
-    # variables of each statement by a recursive walk over its attributes: the same walk, with the
-    # common leaves (names, locations, numbers) told apart by their exact type first
-    from numba.core import ir
-
-    original_rec_list_vars = ir.Inst._rec_list_vars
-    var, inst = ir.Var, ir.Inst
-    leaves = frozenset((ir.Loc, str, int, float, bool, type(None)))
-
-    def _rec_list_vars(self, val):
-        if getattr(_memo, "calls", None) is None:
-            return original_rec_list_vars(self, val)
-        return _walk(val)
-
-    def _walk(val):
-        kind = type(val)
-        if kind is var:
-            return [val]
-        if kind is dict:
-            items = val.values()
-        elif kind is list or kind is tuple:
-            items = val
-        elif kind in leaves:
-            return []
-        elif isinstance(val, var):
-            return [val]
-        elif isinstance(val, inst):
-            return val.list_vars()
-        elif isinstance(val, (list, tuple)):
-            items = val
-        elif isinstance(val, dict):
-            items = val.values()
-        else:
-            return []
-        found = []
-        for item in items:
-            kind = type(item)
-            if kind is var:
-                found.append(item)
-            elif kind not in leaves:
-                found.extend(_walk(item))
-        return found
-
-    ir.Inst._rec_list_vars = _rec_list_vars
-
-
-class _InnerKey:
-    """Stands for the machine-code entry point of a kernel lowered only for its callers."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"<lowered only for callers: {self.name}>"
-
-
-# The compile-time shortcuts below (_make_pipeline_class, _install_typing_memo) reach into
-# Numba's internals: they apply only where collide2d._by_address.compile_shortcuts says so.
-
-
-# The rewrites that Numba registers to run after type inference, by class name: _may_rewrite knows
-# what each of them looks for. Any other registered rewrite makes every function run them all.
-_KNOWN_REWRITES = frozenset(("RewriteStringLiteralGetitems", "RewriteStringLiteralSetitems", "RewriteArrayExprs",
-                             "RewriteArrayOfConsts"))
-
-
-def _may_rewrite(state):
-    """True unless no rewrite of Numba's after-inference registry can match the typed IR of
-    ``state``.
-
-    What each rewrite matches (``numba/core/rewrites/static_getitem.py``,
-    ``numba/np/ufunc/array_exprs.py``, ``numba/core/inline_closurecall.py``): an item read or
-    written with a string-literal index; an array-valued unary or binary operator, or an
-    array-valued call of a ufunc; ``np.array`` of a list built in place (any list built here).
-    A function with none of these comes out of the pass unchanged.
-    """
-    from numba.core import ir, types
-    from numba.core.rewrites import rewrite_registry
-    from numba.np.ufunc.array_exprs import _is_ufunc
-
-    if any(cls.__name__ not in _KNOWN_REWRITES for cls in rewrite_registry.rewrites["after-inference"]):
-        return True
-    typemap = state.typemap
-    for block in state.func_ir.blocks.values():
-        for stmt in block.body:
-            if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr):
-                expr, op = stmt.value, stmt.value.op
-                if op == "build_list":
-                    return True
-                if op == "getitem" and isinstance(typemap.get(expr.index.name), types.StringLiteral):
-                    return True
-                if isinstance(typemap.get(stmt.target.name), types.Array):
-                    if op in ("unary", "binop"):
-                        return True
-                    if op == "call":
-                        callee = typemap.get(expr.func.name)
-                        if isinstance(callee, types.Function) and _is_ufunc(callee.typing_key):
-                            return True
-            elif isinstance(stmt, ir.SetItem) and isinstance(typemap.get(stmt.index.name), types.StringLiteral):
-                return True
-    return False
-
-
-def _make_pipeline_class():
-    """Numba's compiler pipeline, lowering a kernel compiled only for other kernels to LLVM IR
-    that its callers link, without turning it into machine code of its own.
-
-    Numba makes machine code of every function it compiles, then links the LLVM module of each
-    callee into its caller and optimizes and compiles the whole again; for a kernel that only
-    other kernels call, the first round is wasted. Such a kernel's library keeps its module
-    (optimized function by function) for linking and is never handed to the JIT engine; the
-    module-level optimization runs once, in the caller called from Python.
-    """
-    from numba.core import compiler, config, typed_passes, untyped_passes
-    from numba.core.codegen import JITCodeLibrary
-    from numba.core.compiler_machinery import register_pass
-    from numba.core.ir_utils import build_definitions
-    from numba.core.ssa import reconstruct_ssa
-
-    @register_pass(mutates_CFG=True, analysis_only=False)
-    class _Rewrites(typed_passes.NopythonRewrites):
-        # Numba's rewrites after type inference, run only on a function where one of them could
-        # apply: each run computes the variables' lifetimes over the whole function twice (a
-        # tenth of the time of the passes outside lowering), and for a kernel on floats all the
-        # rewrites decline (see _may_rewrite)
-        _name = "collide2d_nopython_rewrites"
-
-        def run_pass(self, state):
-            if not _may_rewrite(state):
-                return False
-            return super().run_pass(state)
-
-    @register_pass(mutates_CFG=True, analysis_only=False)
-    class _StripPhis(typed_passes.PreLowerStripPhis):
-        # Numba's removal of the SSA phi nodes before lowering, without the lifetime analysis it
-        # runs afterwards: the last pass before lowering (IR legalization) runs it again, and no
-        # pass in between reads it for a function that is not a generator
-        _name = "collide2d_strip_phis"
-
-        def run_pass(self, state):
-            if state.func_ir.is_generator:
-                return super().run_pass(state)
-            state.func_ir = self._strip_phi_nodes(state.func_ir)
-            state.func_ir._definitions = build_definitions(state.func_ir.blocks)
-            return True
-
-    @register_pass(mutates_CFG=True, analysis_only=False)
-    class _SSA(untyped_passes.ReconstructSSA):
-        # the same for Numba's SSA reconstruction: type inference reads no lifetimes
-        _name = "collide2d_reconstruct_ssa"
-
-        def run_pass(self, state):
-            if state.func_ir.is_generator or config.DEBUG or config.DUMP_SSA:
-                return super().run_pass(state)
-            state.func_ir = reconstruct_ssa(state.func_ir)
-            self._patch_locals(state)
-            state.func_ir._definitions = build_definitions(state.func_ir.blocks)
-            return True
-
-    class LinkOnlyLibrary(JITCodeLibrary):
-        def _finalize_final_module(self):
-            self._finalize_dynamic_globals()
-            self._verify_declare_only_symbols()
-            self._finalized = True
-
-        def get_pointer_to_function(self, name):
-            return 0
-
-        def _optimize_final_module(self):
-            # its callers optimize the module they link it into (inlining across kernels happens
-            # there); a first module-level pass here was half of its LLVM time, and the machine
-            # code of the callers comes out as fast
-            pass
-
-    class Pipeline(compiler.Compiler):
-        def define_pipelines(self):
-            # Numba's nopython pipeline without the pass that inlines closures, reductions,
-            # stencils and list comprehensions, none of which a kernel uses (a tenth of the
-            # passes' time before type inference); a parallel copy keeps the whole pipeline
-            pipelines = super().define_pipelines()
-            if self.state.flags.auto_parallel.enabled or self.state.flags.force_pyobject:
-                return pipelines
-            for pm in pipelines:
-                swap = {typed_passes.NopythonRewrites: _Rewrites, typed_passes.PreLowerStripPhis: _StripPhis,
-                        untyped_passes.ReconstructSSA: _SSA}
-                pm.passes = [(swap.get(p, p), d) for p, d in pm.passes if p is not untyped_passes.InlineClosureLikes]
-                pm.finalize()
-            return pipelines
-
-        def compile_extra(self, func):
-            if func is getattr(_callee, "inner", None) and self.state.flags.no_cpython_wrapper:
-                _callee.inner = None
-                self.state.flags.no_compile = True
-                self.state.library = LinkOnlyLibrary(self.state.targetctx.codegen(), func.__qualname__)
-            return super().compile_extra(func)
-
-    return Pipeline
+            if notice is not None:
+                notice["timer"].cancel()
+                if compiled and seconds >= NOTICE_AFTER:
+                    notice["timer"].join()  # its notice first, if it is being written
+                    if not notice["told"]:
+                        _announce(notice)
+                    logger.warning("collide2d: compiling %s done in %.1f s", notice["what"], seconds)
+
+    dispatcher.compile = compile
+    return dispatcher
 
 
 def _compile(function):
-    """Make a Numba dispatcher for ``function``, cached on disk (see :func:`kernel_cache_dir`)."""
+    """Make a Numba dispatcher for ``function``, cached on disk (see :func:`cache_location`):
+    the compile shortcuts' where they are active, else ``numba.njit``'s."""
+    global _dispatcher_class
     import numba
 
     if numba.config.DISABLE_JIT:
         return function
-    dispatcher = _get_dispatcher_class(numba)
-    # no C function pointer (cfunc) entries: nothing takes a kernel's address, and each costs a compile
-    targetoptions = {"nopython": True, "fastmath": False, "nogil": True, "no_cfunc_wrapper": True}
-    disp = dispatcher(py_func=function, locals={}, targetoptions=targetoptions, pipeline_class=dispatcher._default_pipeline)
-    if _CACHE:
-        disp.enable_caching()
-    return disp
+    options = {"fastmath": False, "nogil": True}
+    shortcuts = _shortcuts_module()
+    if shortcuts is not None:
+        options["nopython"] = True
+        dispatcher = shortcuts.dispatcher(function, options, kernel_cache_dir(numba) if _CACHE else None)
+    else:
+        dispatcher = numba.njit(cache=_CACHE, **options)(function)
+    _dispatcher_class = type(dispatcher)
+    return _timed(dispatcher)
 
 
-def _kernel_cache_class(numba):
-    """Numba's function cache, located in :func:`kernel_cache_dir` for our dispatchers only, or
-    None where it cannot be made (see :func:`cache_location`).
+# -- calls from a loop to a kernel's own machine code ---------------------------------------------------
 
-    The locator is Numba's own for ``NUMBA_CACHE_DIR`` (the same layout and source stamp) with
-    our directory in place of ``numba.config.CACHE_DIR``. Numba has no public way to give one
-    dispatcher a cache directory, so this subclasses the classes of ``numba.core.caching``:
-    only on the releases the compile shortcuts were checked against.
+# A loop over one of the large pair kernels that links the kernel compiles its whole call tree
+# once more, on top of the kernel's own compilation for single pairs. With the compile shortcuts,
+# a loop made with ``@loop(calls=kernel, ...)`` calls ``call_at(kernel, at, ...)``, and for a
+# batch of fewer than LINKED_FROM pairs ``at`` is the address of the kernel's machine code, which
+# the loop calls instead of linking it (a call through an address cannot be inlined and passes
+# each array as its seven to nine fields: batches of 30,000 pairs ran 0 to 5% slower, measured).
+# Larger batches, and the plain path always, pass ``at = None``: a plain call, the kernel linked.
+#
+# Batches of this many pairs or more run the loop with the kernel linked in: compiling it costs
+# 0.1 to 0.4 s of CPU more, which 65,536 pairs at up to 5% of a few hundred nanoseconds each (the
+# cost of the call by address) win back within some hundreds of calls, and a large batch is
+# rarely called once.
+LINKED_FROM = 65536
+
+_linked = threading.local()  # see linked_copies
+
+
+def _plain_call_at(kernel, address, row_a, va, row_b, vb, tail):
+    """``kernel(row_a, va, row_b, vb, *tail)``: the plain path's ``call_at`` (``address`` is
+    None, or 0 without compilation). In compiled code it is inlined into the loop (Numba's public
+    ``overload`` with ``inline="always"``): the loop links the kernel, as a direct call does."""
+    return kernel(row_a, va, row_b, vb, *tail)
+
+
+def _plain_call_at_overload():
+    from numba.extending import overload
+
+    @overload(_plain_call_at, inline="always")
+    def _typed(kernel, address, row_a, va, row_b, vb, tail):
+        def call(kernel, address, row_a, va, row_b, vb, tail):
+            return kernel(row_a, va, row_b, vb, *tail)
+
+        return call
+
+
+def __getattr__(name: str) -> Any:
+    # ``call_at`` is the shortcuts' (typed and lowered as a call by address) where they are
+    # active, else the plain one; decided when the first loop module imports it
+    if name == "call_at":
+        shortcuts = _shortcuts_module()
+        if shortcuts is not None:
+            return shortcuts.call_at
+        with _shortcuts_lock:
+            if not _shortcuts_state.get("plain_call_at"):
+                _plain_call_at_overload()
+                _shortcuts_state["plain_call_at"] = True
+        return _plain_call_at
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def address_of(kernel, pa, va, pb, vb, *tail):
+    """Address of ``kernel``'s machine code for the call ``kernel(pa[i], va, pb[j], vb, *tail)``.
+
+    ``tail`` names the Numba types of the trailing arguments (``"float64"``, ``"int64"``); the
+    loop must pass them as exactly these types (``np.float64(eps)``, ``np.int64(code)``: Numba's
+    ``float`` keeps a float32 a float32), since the call at the address is lowered for the types
+    it is typed with. The kernel is compiled (or loaded from the disk cache) as for a call from
+    Python. 0 without compilation; ``None`` (link the kernel in) on the plain path (see
+    :func:`shortcuts_active`).
     """
-    from collide2d._by_address import compile_shortcuts
+    import numba
 
-    if not compile_shortcuts():
+    if numba.config.DISABLE_JIT:
+        return 0
+    shortcuts = _shortcuts_module()
+    if shortcuts is None:
         return None
-    from numba.core import caching
+    return shortcuts.address_of(kernel, pa, va, pb, vb, *tail)
 
-    needed = ("_CacheLocator", "_SourceFileBackedLocatorMixin", "CompileResultCacheImpl", "FunctionCache")
-    if not all(hasattr(caching, name) for name in needed) or not hasattr(caching.CacheImpl, "_locator_classes"):
+
+def kernel_at(kernel, n, pa, va, pb, vb, *tail):
+    """The ``at`` argument of a loop making ``n`` calls ``kernel(pa[i], va, pb[j], vb, *tail)``:
+    the kernel's address (:func:`address_of`) when ``n`` is below :data:`LINKED_FROM`, else
+    ``None`` (the copy of the loop that links the kernel in), also inside :func:`linked_copies`."""
+    if n >= LINKED_FROM or getattr(_linked, "depth", 0):
         return None
-    directory = kernel_cache_dir(numba)
-
-    class _KernelLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-        def __init__(self, py_func, py_file):
-            self._py_file = py_file
-            self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = os.path.join(directory, self.get_suitable_cache_subpath(py_file))
-
-        def get_cache_path(self):
-            return self._cache_path
-
-    class _KernelCacheImpl(caching.CompileResultCacheImpl):
-        _locator_classes = [_KernelLocator]
-
-    class KernelCache(caching.FunctionCache):
-        _impl_class = _KernelCacheImpl
-
-        # Numba's index of a function's cache entries is read, extended and written back by each
-        # save, and a new entry takes the first data file name the index does not list: two
-        # processes saving signatures of one function at once (``collide2d warmup --jobs``, test
-        # runners, workers of a pool on a first run) would both take ``name.1.nbc``, and the last
-        # index written would point one signature at the other's machine code. A lock file shared
-        # by every process makes each save whole; loads take it shared, so that none reads an
-        # index entry whose data file is still being written.
-        def load_overload(self, sig, target_context):
-            with _cache_lock(directory, shared=True):
-                return super().load_overload(sig, target_context)
-
-        def save_overload(self, sig, data):
-            with _cache_lock(directory, shared=False):
-                return super().save_overload(sig, data)
-
-    return KernelCache
-
-
-_lock_files: dict = {}  # cache directory -> open lock file (one per process, kept open)
+    return address_of(kernel, pa, va, pb, vb, *tail)
 
 
 @contextlib.contextmanager
-def _cache_lock(directory, shared):
-    """Hold the lock file of the kernel cache ``directory`` (an advisory ``flock``; shared or
-    exclusive) while the block runs. Calls already hold Numba's compiler lock, so only other
-    processes contend. Without ``fcntl`` (Windows) or a writable directory, no lock."""
-    try:
-        import fcntl
-    except ImportError:
-        yield
-        return
-    handle = _lock_files.get(directory)
-    if handle is None:
-        try:
-            os.makedirs(directory, exist_ok=True)
-            handle = _lock_files[directory] = open(os.path.join(directory, "cache.lock"), "a")
-        except OSError:
-            yield
-            return
-    fcntl.flock(handle, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+def linked_copies():
+    """Run the loops called from this thread with the kernel linked in, whatever the batch size,
+    while the block lasts: ``collide2d warmup`` compiles the copies used from :data:`LINKED_FROM`
+    pairs on with a small batch (the same argument types, hence the same machine code)."""
+    _linked.depth = getattr(_linked, "depth", 0) + 1
     try:
         yield
     finally:
-        fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def shared_cache_safe():
-    """True when processes compiling at once may share the kernel cache: it is on, it is
-    collide2d's own (:func:`cache_location`), and its saves are locked (POSIX ``flock``)."""
-    import numba
-
-    if not _CACHE:
-        return False
-    _get_dispatcher_class(numba)
-    try:
-        import fcntl  # noqa: F401
-    except ImportError:
-        return False
-    return _kernel_cache is not None
-
-
-def cache_location(numba):
-    """Where the kernels' machine code is cached: :func:`kernel_cache_dir`, or, on a Numba
-    release the compile shortcuts were not checked against (and with
-    ``COLLIDE2D_COMPILE_SHORTCUTS=0``), Numba's own place for any ``cache=True`` function
-    (``NUMBA_CACHE_DIR``, else ``__pycache__`` next to the kernel sources or a user-wide
-    directory). Numba's index there is stamped by each function's own file only: after editing a
-    kernel in a source checkout, delete that cache."""
-    _get_dispatcher_class(numba)
-    return kernel_cache_dir(numba) if _kernel_cache else "Numba's own cache locations (see numba.config.CACHE_DIR)"
+        _linked.depth -= 1
 
 
 def kernel(function):
@@ -861,12 +473,9 @@ def _thread_pool():
 
 
 def _forget_pool():
-    """In a child process made by ``fork``: the parent's pool threads do not exist there, and
-    the lock file of the kernel cache is opened anew (a ``flock`` belongs to the open file,
-    which the child shares with its parent: the two would not exclude each other)."""
+    """In a child process made by ``fork``: the parent's pool threads do not exist there."""
     global _pool
     _pool = None
-    _lock_files.clear()
 
 
 if hasattr(os, "register_at_fork"):
@@ -912,11 +521,9 @@ def _pair_loop(function, calls=None, tail=()):
 
     def address(pa, va, ia, pb, vb):
         # the kernel's address for a small batch, else None: the copy of the loop with the kernel
-        # linked in (see collide2d._by_address)
+        # linked in (see kernel_at)
         if calls is None:
             return ()
-        from collide2d._by_address import kernel_at
-
         return (kernel_at(calls, ia.shape[0], pa, va, pb, vb, *tail),)
 
     def run_serial(*args):
@@ -1020,13 +627,13 @@ def loop(function=None, *, calls=None, tail=(), rows=None, pieces=None):
     runs in the calling thread.
 
     ``@loop(calls=kernel, tail=("float64",))`` makes a pair loop whose last parameter, ``at``, is
-    not passed by the caller: for a batch of fewer than
-    :data:`collide2d._by_address.LINKED_FROM` pairs it receives the address of ``kernel``'s
-    machine code for the call ``kernel(pa[i], va, pb[j], vb, <arguments of the types in tail>)``,
-    which the loop makes with :func:`collide2d._by_address.call_at` instead of linking the
-    kernel's code into its own (for the large kernels: their call tree is then compiled once, not
-    once more per loop); for a larger batch it receives ``None``, and that copy of the loop links
-    the kernel in, as a plain call would.
+    not passed by the caller: with the compile shortcuts and for a batch of fewer than
+    :data:`LINKED_FROM` pairs it receives the address of ``kernel``'s machine code for the call
+    ``kernel(pa[i], va, pb[j], vb, <arguments of the types in tail>)``, which the loop makes with
+    ``call_at(kernel, at, ...)`` instead of linking the kernel's code into its own (for the large
+    kernels: their call tree is then compiled once, not once more per loop); for a larger batch,
+    and always on the plain path, it receives ``None``, and that copy of the loop links the
+    kernel in, as a plain call would.
 
     The returned callable keeps the loop's signature; ``.parallel`` runs the slices in threads
     whatever the batch size, ``.serial`` is the Numba dispatcher (the whole batch in the calling
