@@ -203,3 +203,24 @@ def test_a_batch_first_compiles_the_kernel_once_and_a_second_process_loads_every
     assert second["compile_seconds"] == 0.0  # the loops and the kernels, all from the disk cache
     for key in ("batch", "single", "contact", "area"):
         assert second[key] == first[key], key
+
+
+DELETED = r"""
+import sys
+sys.modules["collide2d._jit._shortcuts"] = None  # as if the file were deleted: importing it fails
+import numba
+import collide2d as c2
+from collide2d import _jit
+print(_jit.shortcuts_active(), _jit.call_at is _jit._plain_call_at, _jit.address_of(None, 0, 0, 0, 0) is None,
+      _jit.shared_cache_safe(), _jit.cache_location(numba).startswith("Numba's own"))
+a, b = c2.Point([(0.0, 0.0), (1.0, 2.0)]), c2.Point([(0.0, 0.0), (1.0, 2.5)])
+print(c2.intersects(a, b).tolist(), c2.relate(c2.Segment((0, 0), (2, 0)), c2.Point((1, 0))).name)
+"""
+
+
+@pytest.mark.skipif(JIT_DISABLED, reason="NUMBA_DISABLE_JIT is set: nothing is compiled")
+def test_without_the_shortcuts_module_the_package_runs_on_numbas_public_api(tmp_path):
+    # the gate imports collide2d._jit._shortcuts with importlib: a missing file leaves the plain
+    # path (the loops link their kernels, Numba's own cache), whatever the Numba release
+    lines = _run(DELETED, _empty_cache(tmp_path)).stdout.split("\n")
+    assert lines[:2] == ["False True True False True", "[True, False] CONTAINS"]
