@@ -64,12 +64,15 @@ test-jit: $(TEST_STAMP)
 
 # Without the compile shortcuts (collide2d/_jit/_shortcuts.py, on Numba's internals): the path of
 # every Numba release they were not checked against, on Numba's public API only. Its kernels are
-# cached where Numba caches any function, whose saves take no lock: the warmup compiles them in
-# one process first, so that the workers load them rather than save signatures of one function at
-# once (see collide2d._jit.shared_cache_safe).
+# cached where Numba caches any function (here a folder named by a hash of the kernel sources:
+# Numba's index is stamped by each function's own file, so an edited kernel would leave the loops
+# that link it stale), and those saves take no lock: the warmup compiles them in one process
+# first, so that the workers load them rather than save signatures of one function at once (see
+# collide2d._jit.shared_cache_safe).
+PLAIN_SOURCES = "import hashlib, pathlib; h = hashlib.sha1(); 	[h.update(p.read_bytes()) for d in ('_kernels', '_jit') for p in sorted(pathlib.Path('src/collide2d', d).rglob('*.py'))]; 	print(h.hexdigest()[:16])"
 test-plain: $(TEST_STAMP)
-	COLLIDE2D_COMPILE_SHORTCUTS=0 $(PY) -m collide2d warmup
-	COLLIDE2D_COMPILE_SHORTCUTS=0 $(PY) -m pytest $(XDIST) --file-times --durations=20
+	export COLLIDE2D_COMPILE_SHORTCUTS=0 NUMBA_CACHE_DIR=$(VENV)/numba-plain-$$($(PY) -c $(PLAIN_SOURCES)) && \
+	$(PY) -m collide2d warmup && $(PY) -m pytest $(XDIST) --file-times --durations=20
 
 # The kernels once more as plain Python, so that a kernel bug cannot hide behind the compiler: the
 # tests marked nojit (relate, contact and distance, intersection points, area, broad phase).
