@@ -224,3 +224,28 @@ def test_without_the_shortcuts_module_the_package_runs_on_numbas_public_api(tmp_
     # path (the loops link their kernels, Numba's own cache), whatever the Numba release
     lines = _run(DELETED, _empty_cache(tmp_path)).stdout.split("\n")
     assert lines[:2] == ["False True True False True", "[True, False] CONTAINS"]
+
+
+MODES = r"""
+import collide2d as c2
+from collide2d import _jit
+print(c2.intersects(c2.Point((0.0, 0.0)), c2.Point((0.0, 0.0))), _jit.shortcuts_active(), _jit.compile_seconds() > 0)
+"""
+
+
+def _checked_release():
+    import numba
+
+    from collide2d import _jit
+
+    return tuple(int(part) for part in numba.__version__.split(".")[:2]) == _jit.SHORTCUTS_CHECKED_ON
+
+
+@pytest.mark.skipif(JIT_DISABLED or not _checked_release(), reason="needs compilation on the release of the shortcuts")
+def test_machine_code_made_in_one_mode_is_never_loaded_in_the_other(tmp_path):
+    # the shortcuts' cache folder is keyed apart from Numba's own places: on one NUMBA_CACHE_DIR,
+    # each mode compiles once (not loading the other's entries), then loads its own
+    env = _empty_cache(tmp_path)
+    on, off = dict(env, COLLIDE2D_COMPILE_SHORTCUTS="1"), dict(env, COLLIDE2D_COMPILE_SHORTCUTS="0")
+    seen = [_run(MODES, mode).stdout.split("\n")[0] for mode in (on, off, on, off)]
+    assert seen == ["True True True", "True False True", "True True False", "True False False"]
