@@ -238,7 +238,7 @@ def _checked_release():
 
     from collide2d import _jit
 
-    return tuple(int(part) for part in numba.__version__.split(".")[:2]) == _jit.SHORTCUTS_CHECKED_ON
+    return numba.__version__ == _jit.SHORTCUTS_CHECKED_ON
 
 
 @pytest.mark.skipif(JIT_DISABLED or not _checked_release(), reason="needs compilation on the release of the shortcuts")

@@ -76,10 +76,11 @@ def compiled_module(module):
 
 # -- the gate of the compile shortcuts ------------------------------------------------------------------
 
-# The Numba release (major, minor) that collide2d._jit._shortcuts was written and checked against.
-# On any other the module is not imported: Numba's internals change between releases, and a
-# shortcut that no longer fits them must cost a slower first run, never a failing compile.
-SHORTCUTS_CHECKED_ON = (0, 68)
+# The Numba release that collide2d._jit._shortcuts was written and checked against (the whole
+# suite passes with it, and without it). On any other, a patch release included, the module is
+# not imported: Numba's internals change between releases, and a shortcut that no longer fits
+# them must cost a slower first run, never a failing compile.
+SHORTCUTS_CHECKED_ON = "0.68.1"
 
 _shortcuts_state: dict = {}  # "module": the shortcuts module or None, once decided
 _shortcuts_lock = threading.Lock()
@@ -101,11 +102,7 @@ def _load_shortcuts():
         return None
     import numba
 
-    try:
-        release = tuple(int(part) for part in numba.__version__.split(".")[:2])
-    except ValueError:
-        return None
-    if release != SHORTCUTS_CHECKED_ON or numba.config.DISABLE_JIT:
+    if numba.__version__ != SHORTCUTS_CHECKED_ON or numba.config.DISABLE_JIT:
         return None
     try:
         module = importlib.import_module(f"{__name__}._shortcuts")
@@ -116,7 +113,7 @@ def _load_shortcuts():
 
 def shortcuts_active():
     """True when the compile shortcuts (:mod:`collide2d._jit._shortcuts`) are in use: on the Numba
-    release :data:`SHORTCUTS_CHECKED_ON`, with the module present and compilation on, unless
+    release :data:`SHORTCUTS_CHECKED_ON` exactly, with the module present and compilation on, unless
     ``COLLIDE2D_COMPILE_SHORTCUTS=0``. Otherwise the kernels compile through Numba's public API
     only, to the same answers."""
     return _shortcuts_module() is not None
