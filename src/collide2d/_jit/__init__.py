@@ -14,7 +14,7 @@ checked against (:data:`SHORTCUTS_CHECKED_ON`) and unless ``COLLIDE2D_COMPILE_SH
 (:func:`shortcuts_active`). With that module off, or deleted, every answer is the same, bit for
 bit: the shortcuts change how much work Numba does, never the code a kernel runs.
 
-The exact fallback (:mod:`collide2d._exact`) loads a second copy of :mod:`collide2d._kernels`
+The exact fallback (:mod:`collide2d._robust.exact`) loads a second copy of :mod:`collide2d._kernels`
 under another package name, registered with :func:`uncompiled_package` before it is imported;
 both decorators return the functions of such a package unchanged, so the very same kernel source
 runs on :class:`fractions.Fraction` values. The choice depends only on the module a function is
@@ -53,7 +53,7 @@ logger = logging.getLogger("collide2d")
 def uncompiled_package(name):
     """Make :func:`kernel` and :func:`loop` leave the functions of package ``name`` uncompiled.
 
-    Call it before the package is imported (see :func:`collide2d._exact.load_uncompiled_kernels`).
+    Call it before the package is imported (see :func:`collide2d._robust.exact.load_uncompiled_kernels`).
     """
     _uncompiled.add(name)
 
