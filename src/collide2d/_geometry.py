@@ -390,16 +390,22 @@ def _by_kind(shape, ellipse, polygon, segment, constant):
 
 def area(shape):
     """Area of each shape (0 for points, segments and lines)."""
+    if shape._kind == "rounded":  # the rounded shapes measure themselves (collide2d.shapes)
+        return shape.area
     return _by_kind(shape, ellipse_area, polygon_area, None, {})
 
 
 def length(shape):
     """Perimeter of each region, length of each segment; 0 for a point, ``inf`` for a line."""
+    if shape._kind == "rounded":
+        return shape.length
     return _by_kind(shape, ellipse_perimeter, polygon_perimeter, segment_length, {"line": math.inf})
 
 
 def centroid(shape):
     """Centroid of each shape: an ``(x, y)`` tuple for a single shape, else ``batch + (2,)``."""
+    if shape._kind == "rounded":
+        return shape.centroid
     kind, p = shape._kind, _rows(shape)
     if kind == "line":
         raise ValueError("a Line is infinite: it has no centroid")

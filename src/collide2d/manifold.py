@@ -76,6 +76,8 @@ _array = np.array
 
 
 def _margin(value):
+    if isinstance(value, np.ndarray) and value.shape == ():  # a 0-d array: its number (np.bool_ stays refused)
+        value = value[()]
     if not _validate.is_real_scalar(value) or math.isnan(value):
         raise TypeError(f"margin must be a real number or inf (the largest separation kept), got {value!r}")
     return float(value)
@@ -99,7 +101,7 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
     a, b : Shape
         Single shapes or batches; batch shapes broadcast like NumPy arrays.
     margin : float, default inf
-        Speculative margin: points whose separation exceeds it are dropped (``count`` falls, to 0
+        A real number (or a 0-d array holding one), not NaN. Speculative margin: points whose separation exceeds it are dropped (``count`` falls, to 0
         for a pair farther apart). ``inf`` keeps every point; Box2D keeps the points within its
         speculative distance, 4 linear slops (2 cm); ``0`` keeps touching and penetrating points.
 
@@ -165,6 +167,7 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
     [0.0, -1.0]
     """
     margin = _margin(margin)
+    a, b = _dispatch.plain_or_refuse("contact_manifold", a, b)  # rounded shapes: not yet (radius 0: the core)
     c = contact(a, b)
     clip = importlib.import_module("collide2d._kernels.manifold.clip")  # Numba on first use only
     name = _FACE_PAIRS.get((a._kind, b._kind))
