@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 import warnings
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
@@ -10,6 +11,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _dispatch
+from collide2d._kernels.motion.constants import CERTIFY, GRAZE, NOISE, SLOW, TIME_TOL
+from collide2d._kernels.motion.constants import OVERLAP as _OVERLAP
 from collide2d.motion.rigid import (_ULP, _check, _extents, _motion_numbers, _moved, _turn_extents, _turns,
                                     reference_points)
 from collide2d.shapes import Shape
@@ -20,21 +23,21 @@ from collide2d.typing import Batch, FloatArray, Pair, Real, Single
 # takes one step, or a batch of up to _SWEEP_MOST steps of a crawling turning pair) with a
 # RuntimeWarning and the last time known apart; no test comes near (the slowest crawl, a point
 # closing in at 1e-3 on an ellipse of aspect 0.999 spinning at 100 rad/s, ends within 208 rounds).
-_TIME_TOL = 2.0**-45  # 2.8e-14
+_TIME_TOL = TIME_TOL  # 2.8e-14 (the constants shared with the compiled search)
 _MAX_STEPS = 4000
 _SWEEP_AFTER = 32  # turning pairs still searching after this many steps advance in batches of
 _SWEEP_SAMPLES = 64  # this many steps, twice as many each time, up to
 _SWEEP_MOST = 8192
-_NOISE = 2.0**-42  # relative float noise of a separation (of its witness coordinates): 2.3e-13
-_CERTIFY = 2.0**-40  # the exact predicates check that the shapes are apart 9e-13 t_max before the answer
+_NOISE = NOISE  # relative float noise of a separation (of its witness coordinates): 2.3e-13
+_CERTIFY = CERTIFY  # the exact predicates check that the shapes are apart 9e-13 t_max before the answer
 # Grazes of translating pairs (see _closest_approach): a pair whose Newton step is at least
 # _SLOW times the one before, twice in a row (linear convergence: a double root, or a near one) looks for the
 # minimum of its separation; a separation within _GRAZE of the size and coordinates of the pair
 # there counts as touching (the float separation is accurate to about an ulp of them, measured
 # against 40-digit references on near-touching pairs of aspect ratio to 1e3, and the moved shapes
 # are rounded to an ulp of their coordinates).
-_SLOW = 0.25
-_GRAZE = 2.0**-49  # 1.8e-15
+_SLOW = SLOW
+_GRAZE = GRAZE  # 1.8e-15
 _GRAZE_STEPS = 200
 # A turning pair searches for its minimum when its gap is below _TURN_NEAR of its size, only up
 # to _TURN_REACH certified steps ahead (its separation is not convex: a search from far could
@@ -112,6 +115,7 @@ class _Motion:
 
     def __init__(self, a, b, index_a, index_b, va, vb, wa, wb, offset_b=None):
         n = index_a.shape[0]
+        self.args = (a, b, index_a, index_b, va, vb, wa, wb, offset_b)
         self.va, self.vb, self.wa, self.wb = va, vb, wa, wb
         refs_a, refs_b = reference_points(a), reference_points(b)
         ref_a, ref_b = refs_a[index_a], refs_b[index_b]
@@ -139,6 +143,12 @@ class _Motion:
         self.ext_b = np.where(wb == 0.0, 0.0, _turn_extents(b, exts_b)[index_b]) * np.abs(wb)
         self._sizes = np.maximum(finite(ext_a), finite(ext_b))
         self.still = (wa == 0.0) & (wb == 0.0)  # pure translation: b moves relative to a
+
+    def subset(self, rows):
+        """The pairs ``rows`` alone: the same frames, moves and floats per pair."""
+        a, b, index_a, index_b, va, vb, wa, wb, offset_b = self.args
+        return _Motion(a, b, index_a[rows], index_b[rows], va[rows], vb[rows], wa[rows], wb[rows],
+                       None if offset_b is None else offset_b[rows])
 
     def _scales(self, rows, values, t):
         """The scale of the float noise of the separations ``values`` of pairs ``rows`` at times
@@ -750,7 +760,52 @@ def _bound_turning(motion, live, t_max, free, upper, state):
 
 
 def _impact_flat(motion, t_max):
-    """Time, point and normal of every pair of a :class:`_Motion` (flat arrays)."""
+    """Time, point and normal of every pair of a :class:`_Motion` (flat arrays): translating pairs
+    by the compiled search (:mod:`collide2d._kernels.motion.toi`), the pairs it hands back and the
+    turning ones by :func:`_impact_search`."""
+    n = motion.ia.shape[0]
+    still = np.flatnonzero(motion.still)
+    if still.size == 0:
+        return _impact_search(motion, t_max)
+    time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
+    code, out = _translation_kernel(motion, still, t_max[still])
+    done = code <= _OVERLAP
+    rows = still[done]
+    time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
+    rest = np.setdiff1d(np.arange(n), rows, assume_unique=True)
+    if rest.size:
+        time[rest], point[rest], normal[rest] = _impact_search(motion.subset(rest), t_max[rest])
+    return time, point, normal
+
+
+def _translation_kernel(motion, rows, t_max):
+    """The compiled search of the translating pairs ``rows``: outcome codes and ``(time, px, py,
+    nx, ny)`` per pair (see :mod:`collide2d._kernels.motion.toi`)."""
+    a, b, index_a, index_b, _, _, offset_b = motion.given
+    name, _, swapped = _dispatch.pair_kernel("contact", a._kind, b._kind)
+    loop = getattr(importlib.import_module("collide2d._kernels.toi_loops"), "toi" + name[len("contact"):] + "_loop")
+    va, vb = motion.va[rows], motion.vb[rows]
+    if offset_b is not None:
+        given_shift = offset_b[rows]
+    elif motion.shifted:
+        given_shift = np.zeros((rows.size, 2))
+    else:  # the search's own evaluation at time 0 (see _Motion.contact)
+        given_shift = (vb - va) * 0.0
+    code = np.empty(rows.size, dtype=np.int64)
+    out = np.empty((rows.size, 5))
+    c = np.ascontiguousarray
+    loop(
+        _dispatch.EPS, swapped, _dispatch.KIND_ORDER.index(a._kind), _dispatch.KIND_ORDER.index(b._kind), motion.shifted,
+        c(a._flat_params()), c(a._verts), c(index_a[rows]), c(b._flat_params()), c(b._verts), c(index_b[rows]),
+        c(given_shift), c(motion.a._flat_params()), c(motion.a._verts), c(motion.ia[rows]),
+        c(motion.b._flat_params()), c(motion.b._verts), c(motion.ib[rows]), c(va), c(vb),
+        c(motion.wa[rows]), c(motion.wb[rows]), c(motion.ref_a[rows]), c(motion.ref_b[rows]),
+        c(motion.frame[rows]), c(motion.sizes(rows)), c(t_max), code, out)
+    return code, out
+
+
+def _impact_search(motion, t_max):
+    """Time, point and normal of every pair of a :class:`_Motion` (flat arrays), searched in Python."""
     n = motion.ia.shape[0]
     time = np.full(n, np.inf)
     point = np.full((n, 2), np.nan)
