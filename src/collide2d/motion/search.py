@@ -782,8 +782,6 @@ def _translation_kernel(motion, rows, t_max):
     """The compiled search of the translating pairs ``rows``: outcome codes and ``(time, px, py,
     nx, ny)`` per pair (see :mod:`collide2d._kernels.motion.toi`)."""
     a, b, index_a, index_b, _, _, offset_b = motion.given
-    name, _, swapped = _dispatch.pair_kernel("contact", a._kind, b._kind)
-    loop = getattr(importlib.import_module("collide2d._kernels.toi_loops"), "toi" + name[len("contact"):] + "_loop")
     va, vb = motion.va[rows], motion.vb[rows]
     if offset_b is not None:
         given_shift = offset_b[rows]
@@ -791,17 +789,27 @@ def _translation_kernel(motion, rows, t_max):
         given_shift = np.zeros((rows.size, 2))
     else:  # the search's own evaluation at time 0 (see _Motion.contact)
         given_shift = (vb - va) * 0.0
-    code = np.empty(rows.size, dtype=np.int64)
-    out = np.empty((rows.size, 5))
+    numbers = np.concatenate([given_shift, va, vb, motion.wa[rows, None], motion.wb[rows, None], motion.ref_a[rows],
+                              motion.ref_b[rows], motion.frame[rows], motion.sizes(rows)[:, None], t_max[:, None]],
+                             axis=1)
+    index = np.stack([index_a[rows], index_b[rows], motion.ia[rows], motion.ib[rows]], axis=1)
+    return _run_translation(a, b, motion.a, motion.b, motion.shifted, index, numbers)
+
+
+def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
+    """Run the compiled search's loop of the pair of kinds of ``a``, ``b`` (see
+    :mod:`collide2d._kernels.toi_loops`): ``(code, out)``, ``out[:, :5] = (time, px, py, nx, ny)``."""
+    name, _, swapped = _dispatch.pair_kernel("contact", a._kind, b._kind)
+    loop = getattr(importlib.import_module("collide2d._kernels.toi_loops"), "toi" + name[len("contact"):] + "_loop")
+    out = np.empty((index.shape[0], 6))
     c = np.ascontiguousarray
-    loop(
-        _dispatch.EPS, swapped, _dispatch.KIND_ORDER.index(a._kind), _dispatch.KIND_ORDER.index(b._kind), motion.shifted,
-        c(a._flat_params()), c(a._verts), c(index_a[rows]), c(b._flat_params()), c(b._verts), c(index_b[rows]),
-        c(given_shift), c(motion.a._flat_params()), c(motion.a._verts), c(motion.ia[rows]),
-        c(motion.b._flat_params()), c(motion.b._verts), c(motion.ib[rows]), c(va), c(vb),
-        c(motion.wa[rows]), c(motion.wb[rows]), c(motion.ref_a[rows]), c(motion.ref_b[rows]),
-        c(motion.frame[rows]), c(motion.sizes(rows)), c(t_max), code, out)
-    return code, out
+    loop(_dispatch.EPS, swapped, _KIND_CODE[a._kind], _KIND_CODE[b._kind], shifted, c(a._flat_params()), c(a._verts),
+         c(b._flat_params()), c(b._verts), c(framed_a._flat_params()), c(framed_a._verts), c(framed_b._flat_params()),
+         c(framed_b._verts), c(index), c(numbers), out)
+    return out[:, 0].astype(np.int64), out[:, 1:]
+
+
+_KIND_CODE = {kind: code for code, kind in enumerate(_dispatch.KIND_ORDER)}
 
 
 def _impact_search(motion, t_max):

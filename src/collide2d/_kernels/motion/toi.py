@@ -40,6 +40,10 @@ from .constants import BAND, CERTIFY, EXACT, GRAZE, HIT, MISS, NOISE, OVERLAP, R
 from .rigid import move_xy, turn_vector
 
 ELLIPSE, POLYGON, SEGMENT, LINE, POINT = 0, 1, 2, 3, 4
+# The numbers of a pair (one row of the loops' ``rows`` table): the shift of the given b, the
+# velocities, the angular velocities, the reference points in the frame, the frame, size, t_max.
+ROW = ("gdx", "gdy", "vax", "vay", "vbx", "vby", "wa", "wb", "ref_ax", "ref_ay", "ref_bx", "ref_by",
+       "frame_x", "frame_y", "size", "t_max")
 MAX_ROUNDS = 64  # Newton steps converge quadratically; a pair still searching here is handed back
 TAME_LO = 2.0**-100  # the tame magnitudes of collide2d._magnitude (TAME_LO, TAME_HI)
 TAME_HI = 2.0**100
@@ -103,14 +107,18 @@ def _shift_row(kind, p, verts, dx, dy, row, work):
         row[2], row[3] = turn_vector(p[2], p[3], 1.0, 0.0)
 
 
-@register_jitable(inline="always")
-def _contact(contact, swapped, ra, wa, rb, wb):
-    """The 9-tuple of ``contact(a, b)`` (``swapped``: the kernel of ``(b, a)``, mirrored as
-    ``collide2d._dispatch.contact_values`` mirrors it)."""
-    if swapped:
-        r = contact(rb, wb, ra, wa)
-        return r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7]
-    return contact(ra, wa, rb, wb)
+@kernel
+def _store(values, r):
+    """The 9-tuple ``r`` of a contact kernel into ``values``."""
+    for i in range(9):
+        values[i] = r[i]
+
+
+@kernel
+def _store_mirrored(values, r):
+    """The 9-tuple ``r`` of the contact of ``(b, a)`` into ``values`` as the contact of ``(a, b)``,
+    mirrored as ``collide2d._dispatch.contact_values`` mirrors it."""
+    _store(values, (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7]))
 
 
 @kernel
@@ -146,15 +154,11 @@ def _scale_at(kind_a, kind_b, values, ref_a, ref_b, vax, vay, vbx, vby, t):
     return scale
 
 
-@register_jitable(inline="always")
-def _exact_sign(relate, swapped, ra, wa, rb, wb, eps, s, scale):
-    """``measurement._sign_consistent`` of one pair: the separation ``s`` with the sign of the
-    exact relation, decided by the float filter of the pair's relate kernel within the band
-    ``|s| <= BAND scale``; ``(s, decided)``, not decided when the filter cannot tell (the exact
+@kernel
+def _signed(code, s):
+    """``measurement._sign_consistent`` of a separation ``s`` within the band, given the relation
+    code of the pair: ``(s, decided)``; not decided when the float filter could not tell (the exact
     path then decides in Python)."""
-    if abs(s) > BAND * scale:
-        return s, True
-    code = relate(rb, wb, ra, wa, eps) if swapped else relate(ra, wa, rb, wb, eps)
     if code == UNDECIDED:
         return s, False
     if code == DISJOINT:
@@ -169,9 +173,10 @@ def _evaluate(contact, swapped, kind_b, p_b, verts_b, dx, dy, ra, wa, rb, wb, co
     """The contact of ``a`` (moved row ``ra``) and ``b`` shifted by ``(dx, dy)`` into ``values``
     (the 9 numbers); returns ``(tame, scale_a + scale_b)`` of the moved rows."""
     _shift_row(kind_b, p_b, verts_b, dx, dy, rb, wb)
-    r = _contact(contact, swapped, ra, wa, rb, wb)
-    for i in range(9):
-        values[i] = r[i]
+    if swapped:  # (no value assigned in both branches: Numba's inliner wants none)
+        _store_mirrored(values, contact(rb, wb, ra, wa))
+    else:
+        _store(values, contact(ra, wa, rb, wb))
     tame_b, scale_b = _row_facts(kind_b, rb, wb, count_b)
     return tame_b, scale_b
 
@@ -186,13 +191,16 @@ def _moved_witness(x, y, ref, ux, uy, w, t, dt):
 
 
 @register_jitable(inline="always")
-def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, gdx, gdy,
-                       fa, fva, fb, fvb, vax, vay, vbx, vby, turn_a, turn_b, ref_a, ref_b, frame, size, t_max, out):
-    """The time of impact of one translating pair: ``out = (time, px, py, nx, ny)``; returns the
-    outcome code. ``ga``/``gb`` are the rows as given (``b`` shifted by ``(gdx, gdy)``: a periodic
-    image), ``fa``/``fb`` the rows in the pair's frame, ``ref_*`` their reference points there,
-    ``size`` the larger finite extent of the two shapes; ``turn_a``, ``turn_b`` the angular
-    velocities (0, or -0.0: a pair reaches this search only when both are zero)."""
+def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb,
+                       row, out):
+    """The time of impact of one translating pair: ``out[1:6] = (time, px, py, nx, ny)``; returns
+    the outcome code. ``ga``/``gb`` are the rows as given, ``fa``/``fb`` the rows in the pair's
+    frame; ``row`` holds the pair's numbers (see :data:`ROW`): the shift of the given ``b`` (a
+    periodic image), the velocities, the angular velocities (0, or -0.0: a pair reaches this search
+    only when both are zero), the reference points in the frame, the frame, the larger finite
+    extent of the two shapes (``size``) and ``t_max``."""
+    gdx, gdy, vax, vay, vbx, vby, turn_a, turn_b = row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
+    ref_a, ref_b, frame, size, t_max = row[8:10], row[10:12], row[12:14], row[14], row[15]
     count_a = int(fa[1]) if kind_a == POLYGON else 1
     count_b = int(fb[1]) if kind_b == POLYGON else 1
     ra = np.empty(6)
@@ -201,7 +209,7 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
     wb = np.empty((count_b, 2))
     values = np.empty(10)
     state = np.empty(10)
-    for i in range(5):
+    for i in range(1, 6):
         out[i] = math.nan
     # time 0: the shapes as given, witness points shifted into the frame (the exact sign decides)
     _shift_row(kind_a, ga, gva, 0.0, 0.0, ra, wa)
@@ -210,9 +218,13 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
     if not (tame_a and tame_b):
         return EXACT
     raw = values[0]
-    values[0], decided = _exact_sign(relate, swapped, ra, wa, rb, wb, eps, raw, scale_a + scale_b)
-    if not decided:
-        return EXACT
+    if not abs(raw) > BAND * (scale_a + scale_b):  # the sign of the exact relation (see _signed)
+        if swapped:  # the relation of (b, a): DISJOINT and TOUCHING are their own mirrors
+            values[0], decided = _signed(relate(rb, wb, ra, wa, eps), raw)
+        else:
+            values[0], decided = _signed(relate(ra, wa, rb, wb, eps), raw)
+        if not decided:
+            return EXACT
     if shifted:  # into the frame
         values[3] -= frame[0]
         values[4] -= frame[1]
@@ -225,14 +237,14 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
         values[6] += vay * 0.0
     values[9] = _scale_at(kind_a, kind_b, values, ref_a, ref_b, vax, vay, vbx, vby, 0.0)
     if values[0] <= 0.0:
-        out[0] = 0.0
-        out[1] = 0.5 * (values[3] + values[5]) + frame[0]
-        out[2] = 0.5 * (values[4] + values[6]) + frame[1]
+        out[1] = 0.0
+        out[2] = 0.5 * (values[3] + values[5]) + frame[0]
+        out[3] = 0.5 * (values[4] + values[6]) + frame[1]
         if values[0] == 0.0 and raw >= 0.0:  # touching, with closest points: their normal
-            out[3] = values[1]
-            out[4] = values[2]
+            out[4] = values[1]
+            out[5] = values[2]
         return OVERLAP
-    out[0] = math.inf
+    out[1] = math.inf
     if not t_max > 0.0:
         return MISS
     for i in range(10):
@@ -285,7 +297,12 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
                                             ra, wa, rb, wb, count_b, values)
                 if not tame_b:
                     return EXACT
-                values[0], decided = _exact_sign(relate, swapped, ra, wa, rb, wb, eps, values[0], scale_a + scale_b)
+                decided = True
+                if not abs(values[0]) > BAND * (scale_a + scale_b):
+                    if swapped:
+                        values[0], decided = _signed(relate(rb, wb, ra, wa, eps), values[0])
+                    else:
+                        values[0], decided = _signed(relate(ra, wa, rb, wb, eps), values[0])
                 if not decided or not values[0] > 0.0:
                     return EXACT  # undecided by the float filter, or not apart: the Python search decides
                 values[3] += vax * check
@@ -303,11 +320,11 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
             bx, by = _moved_witness(state[5], state[6], ref_b, vbx, vby, turn_b, seen, dt)
             px = (0.0 + ax) + bx
             py = (0.0 + ay) + by
-            out[0] = answer
-            out[1] = px + frame[0]
-            out[2] = py + frame[1]
-            out[3] = state[1]
-            out[4] = state[2]
+            out[1] = answer
+            out[2] = px + frame[0]
+            out[3] = py + frame[1]
+            out[4] = state[1]
+            out[5] = state[2]
             return HIT
         # the step; one that reaches the known intersecting time backs off from it by a quarter
         # tolerance, twice as far each time in a row that is still not apart (at most to the middle)
