@@ -810,6 +810,75 @@ def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
 
 
 _KIND_CODE = {kind: code for code, kind in enumerate(_dispatch.KIND_ORDER)}
+_ZERO_INDEX = np.zeros((1, 4), dtype=np.int64)  # one pair of single shapes, searched where they lie
+_TOI_LOOPS = None
+
+
+def _plain_number(value):
+    """``value`` as a float when it is a finite Python ``int`` or ``float`` (not a bool), else None."""
+    if type(value) is float or type(value) is int:
+        try:
+            x = float(value)
+        except OverflowError:
+            return None
+        return x if math.isfinite(x) else None
+    return None
+
+
+def _plain_vector(value):
+    """A tuple or list of two plain numbers (see :func:`_plain_number`) as two floats, else None."""
+    if (type(value) is tuple or type(value) is list) and len(value) == 2:
+        x, y = _plain_number(value[0]), _plain_number(value[1])
+        if x is not None and y is not None:
+            return x, y
+    return None
+
+
+def _reach(kind, p):
+    """Reference point and finite extent of a single non-polygon row (as :func:`reference_points`
+    and :func:`_extents` compute them, the same floats; a line's extent: 0)."""
+    if kind == "segment":
+        rx, ry = 0.5 * (p[0] + p[2]), 0.5 * (p[1] + p[3])
+        r = max(float(np.hypot(p[0] - rx, p[1] - ry)), float(np.hypot(p[2] - rx, p[3] - ry)))
+    else:
+        rx, ry = p[0], p[1]
+        r = max(p[2], p[3]) if kind == "ellipse" else 0.0
+    return rx, ry, r * (1.0 + 8 * _ULP)
+
+
+def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
+    """:func:`time_of_impact` of two single translating shapes of the kinds without vertex lists
+    (points, segments, lines, circles, ellipses), given as plain Python numbers, whose frame is at
+    the origin (see :func:`_frame_offsets`): the compiled search called at once, with the numbers
+    that :class:`_Motion` would give it. None for anything else, or when the search hands the pair
+    back: the general path then takes it (and checks the arguments)."""
+    if not (isinstance(a, Shape) and isinstance(b, Shape)) or a._kind == "polygon" or b._kind == "polygon":
+        return None
+    pa, pb = a._params, b._params
+    if pa.ndim != 1 or pb.ndim != 1:
+        return None
+    wa, wb, tm = _plain_number(angular_velocity_a), _plain_number(angular_velocity_b), _plain_number(t_max)
+    if wa != 0.0 or wb != 0.0 or tm is None or not tm >= 0.0:  # (None != 0.0)
+        return None
+    va, vb = _plain_vector(velocity_a), _plain_vector(velocity_b)
+    if va is None or vb is None:
+        return None
+    ka, kb = a._kind, b._kind
+    ax, ay, reach_a = _reach(ka, pa.tolist())
+    bx, by, reach_b = _reach(kb, pb.tolist())
+    span = max(reach_a, float(np.hypot(bx - ax, by - ay)) + reach_b)
+    grid = math.ldexp(1.0, math.frexp(max(2.0 * span, 2.2250738585072014e-308))[1])
+    if abs(ax / grid) > 0.5 or abs(ay / grid) > 0.5:  # the frame is not at the origin
+        return None
+    frame_x, frame_y = float(np.rint(ax / grid)) * grid, float(np.rint(ay / grid)) * grid  # 0.0 or -0.0
+    numbers = np.array([[(vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0, va[0], va[1], vb[0], vb[1], wa, wb,
+                         ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
+    code, out = _run_translation(a, b, a, b, False, _ZERO_INDEX, numbers)
+    if code[0] > _OVERLAP:
+        return None
+    return Impact(float(out[0, 0]), out[0, 1:3], out[0, 3:5])
+
+
 
 
 def _impact_search(motion, t_max):
@@ -1232,6 +1301,9 @@ def time_of_impact(
     >>> c2.time_of_impact(c2.Box((0, 0), (1, 1)), c2.Point((3, 0.5)), velocity_b=(-1, 0), t_max=5).time
     2.0
     """
+    fast = _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max)
+    if fast is not None:
+        return fast
     _check(a, "a")
     _check(b, "b")
     va = _motion_numbers(velocity_a, "velocity_a", vector=True)
