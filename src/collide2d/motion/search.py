@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _dispatch
+from collide2d.motion import exact
 from collide2d._kernels.motion.constants import CERTIFY, GRAZE, NOISE, SLOW, TIME_TOL
 from collide2d._kernels.motion.constants import OVERLAP as _OVERLAP
 from collide2d.motion.rigid import (_ULP, _check, _extents, _motion_numbers, _moved, _turn_extents, _turns,
@@ -775,7 +776,37 @@ def _impact_flat(motion, t_max):
     rest = np.setdiff1d(np.arange(n), rows, assume_unique=True)
     if rest.size:
         time[rest], point[rest], normal[rest] = _impact_search(motion.subset(rest), t_max[rest])
+        _exact_translation(motion, rest[motion.still[rest]], t_max, time, point, normal)
     return time, point, normal
+
+
+def _exact_translation(motion, rows, t_max, time, point, normal):
+    """The pairs ``rows`` (translating, searched in Python: grazes, near misses, gaps within the
+    float noise) whose first contact is exactly computable (:mod:`collide2d.motion.exact`) get
+    it: a miss where the search saw a contact within its band, and the exact time (the largest
+    float not above it) where the search's differs from it by more than its tolerance."""
+    a, b, index_a, index_b, _, _, offset_b = motion.given
+    pa, pb = a._flat_params(), b._flat_params()
+    rows = rows[exact.exact_capable(a._kind, pa[index_a[rows]], b._kind, pb[index_b[rows]])]
+    moved = []
+    for r in rows.tolist():
+        shift = (0.0, 0.0) if offset_b is None else tuple(offset_b[r].tolist())
+        first = exact.first_contact(a._kind, pa[index_a[r]], a._verts, b._kind, pb[index_b[r]], b._verts, shift,
+                                    motion.va[r].tolist(), motion.vb[r].tolist(), float(t_max[r]))
+        if first is None:
+            time[r], point[r], normal[r] = np.inf, np.nan, np.nan
+            continue
+        at = exact.float_below(first)
+        scale = t_max[r] if np.isfinite(t_max[r]) else max(at, 1.0)
+        if not abs(time[r] - at) <= _TIME_TOL * scale:
+            time[r] = at
+            moved.append(r)
+    if moved:  # the point and normal of the contact there (the normal is that of the shapes apart)
+        rows = np.array(moved)
+        sub = motion.subset(rows)
+        values = sub.contact(np.arange(rows.size), time[rows], exact=False)
+        point[rows] = 0.5 * (values[:, 3:5] + values[:, 5:7]) + sub.frame
+        normal[rows] = np.where((values[:, 0] >= 0.0)[:, None], values[:, 1:3], np.nan)
 
 
 def _translation_kernel(motion, rows, t_max):

@@ -279,6 +279,8 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
             return EXACT  # a graze or a near miss: the search for the minimum decides
         last_step = step
         if close:
+            if math.isinf(state[7]) and math.isinf(state[8]):
+                return EXACT  # vertex against vertex: they may pass within the noise (the exact path decides)
             if step > 0.0 and not bracketed:
                 noise = GRAZE * max(state[9], size)
                 corner = math.isinf(state[7]) or math.isinf(state[8])
