@@ -162,8 +162,10 @@ def test_kernel_gives_the_python_search_floats(monkeypatch):
 def test_single_plain_numbers_equal_the_batch():
     # the single-pair fast path (plain Python numbers) and the batched path: the same floats
     rng = np.random.default_rng(3)
-    a = c2.Ellipse(rng.normal(size=(16, 2)), rng.uniform(0.5, 1.5, (16, 2)), direction=rng.normal(size=(16, 2)))
-    b = c2.Segment(rng.normal(size=(16, 2)) + 4.0, rng.normal(size=(16, 2)) + 4.0)
+    far = rng.uniform(-60.0, 60.0, (16, 2))  # most pairs searched in a frame away from the origin
+    far[:4] = 0.0
+    a = c2.Ellipse(far + rng.normal(size=(16, 2)), rng.uniform(0.5, 1.5, (16, 2)), direction=rng.normal(size=(16, 2)))
+    b = c2.Segment(far + rng.normal(size=(16, 2)) + 4.0, far + rng.normal(size=(16, 2)) + 4.0)
     v = rng.normal(size=(16, 2)) - 2.0
     batch = c2.time_of_impact(a, b, (0.0, 0.0), v, t_max=3.0)
     for i in range(16):

@@ -14,7 +14,7 @@ from collide2d import _dispatch
 from collide2d.motion import exact
 from collide2d._kernels.motion.constants import CERTIFY, GRAZE, NOISE, SLOW, TIME_TOL
 from collide2d._kernels.motion.constants import OVERLAP as _OVERLAP
-from collide2d.motion.rigid import (_ULP, _check, _extents, _motion_numbers, _moved, _turn_extents, _turns,
+from collide2d.motion.rigid import (_ULP, _check, _extents, _kernel_shape, _motion_numbers, _moved, _turn_extents, _turns,
                                     reference_points)
 from collide2d.shapes import Shape
 from collide2d.typing import Batch, FloatArray, Pair, Real, Single
@@ -780,6 +780,9 @@ def _impact_flat(motion, t_max):
     return time, point, normal
 
 
+_AFTER = 2.0**-20  # a contact is confirmed by an overlap for sure this much of t_max after it
+
+
 def _exact_translation(motion, rows, t_max, time, point, normal):
     """The pairs ``rows`` (translating, searched in Python: grazes, near misses, gaps within the
     float noise) whose first contact is exactly computable (:mod:`collide2d.motion.exact`) get
@@ -787,7 +790,14 @@ def _exact_translation(motion, rows, t_max, time, point, normal):
     float not above it) where the search's differs from it by more than its tolerance."""
     a, b, index_a, index_b, _, _, offset_b = motion.given
     pa, pb = a._flat_params(), b._flat_params()
+    # only contacts the search found after 0 can be wrong: a miss of the search is certified apart
+    # beyond the band; and a contact is real when the shapes overlap for sure a little after it
+    rows = rows[(time[rows] > 0.0) & np.isfinite(time[rows])]
     rows = rows[exact.exact_capable(a._kind, pa[index_a[rows]], b._kind, pb[index_b[rows]])]
+    if rows.size:
+        after = np.minimum(time[rows] + _AFTER * np.where(np.isfinite(t_max[rows]), t_max[rows], time[rows]), t_max[rows])
+        sub = motion.subset(rows)
+        rows = rows[~(sub.contact(np.arange(rows.size), after)[:, 0] < 0.0)]
     moved = []
     for r in rows.tolist():
         shift = (0.0, 0.0) if offset_b is None else tuple(offset_b[r].tolist())
@@ -846,8 +856,9 @@ _TOI_LOOPS = None
 
 
 def _plain_number(value):
-    """``value`` as a float when it is a finite Python ``int`` or ``float`` (not a bool), else None."""
-    if type(value) is float or type(value) is int:
+    """``value`` as a float when it is a finite Python ``int`` or ``float`` or a NumPy ``float64``
+    (not a bool), else None."""
+    if type(value) is float or type(value) is int or type(value) is np.float64:
         try:
             x = float(value)
         except OverflowError:
@@ -877,11 +888,23 @@ def _reach(kind, p):
     return rx, ry, r * (1.0 + 8 * _ULP)
 
 
+def _shifted_row(kind, p, dx, dy):
+    """A non-polygon row (a list) shifted by ``(dx, dy)``: the floats of ``move_<kind>_loop`` with
+    the turn ``(1, 0)`` (a direction turned by it: ``(1 x - 0 y, 0 x + 1 y)``)."""
+    if kind == "segment":
+        return [p[0] + dx, p[1] + dy, p[2] + dx, p[3] + dy]
+    if kind == "ellipse":
+        return [p[0] + dx, p[1] + dy, p[2], p[3], 1.0 * p[4] - 0.0 * p[5], 0.0 * p[4] + 1.0 * p[5]]
+    if kind == "line":
+        return [p[0] + dx, p[1] + dy, 1.0 * p[2] - 0.0 * p[3], 0.0 * p[2] + 1.0 * p[3]]
+    return [p[0] + dx, p[1] + dy]
+
+
 def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
     """:func:`time_of_impact` of two single translating shapes of the kinds without vertex lists
-    (points, segments, lines, circles, ellipses), given as plain Python numbers, whose frame is at
-    the origin (see :func:`_frame_offsets`): the compiled search called at once, with the numbers
-    that :class:`_Motion` would give it. None for anything else, or when the search hands the pair
+    (points, segments, lines, circles, ellipses), given as plain Python numbers: the compiled
+    search called at once, with the rows (shifted into the frame of :func:`_frame_offsets`) and
+    numbers that :class:`_Motion` would give it. None for anything else, or when the search hands the pair
     back: the general path then takes it (and checks the arguments)."""
     if not (isinstance(a, Shape) and isinstance(b, Shape)) or a._kind == "polygon" or b._kind == "polygon":
         return None
@@ -899,12 +922,20 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     bx, by, reach_b = _reach(kb, pb.tolist())
     span = max(reach_a, float(np.hypot(bx - ax, by - ay)) + reach_b)
     grid = math.ldexp(1.0, math.frexp(max(2.0 * span, 2.2250738585072014e-308))[1])
-    if abs(ax / grid) > 0.5 or abs(ay / grid) > 0.5:  # the frame is not at the origin
-        return None
-    frame_x, frame_y = float(np.rint(ax / grid)) * grid, float(np.rint(ay / grid)) * grid  # 0.0 or -0.0
-    numbers = np.array([[(vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0, va[0], va[1], vb[0], vb[1], wa, wb,
+    frame_x, frame_y = float(np.rint(ax / grid)) * grid, float(np.rint(ay / grid)) * grid
+    shifted = frame_x != 0.0 or frame_y != 0.0
+    framed_a, framed_b = a, b
+    if shifted:  # both shapes shifted by -frame once, as _Motion shifts them (the moves of _shift_row)
+        framed_a = _kernel_shape(ka, np.array([_shifted_row(ka, pa.tolist(), -frame_x, -frame_y)]))
+        framed_b = _kernel_shape(kb, np.array([_shifted_row(kb, pb.tolist(), -frame_x, -frame_y)]))
+        ax, ay, _ = _reach(ka, framed_a._params[0].tolist())
+        bx, by, _ = _reach(kb, framed_b._params[0].tolist())
+        given_shift = (0.0, 0.0)
+    else:
+        given_shift = ((vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0)
+    numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
                          ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
-    code, out = _run_translation(a, b, a, b, False, _ZERO_INDEX, numbers)
+    code, out = _run_translation(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, numbers)
     if code[0] > _OVERLAP:
         return None
     return Impact(float(out[0, 0]), out[0, 1:3], out[0, 3:5])
