@@ -46,7 +46,7 @@ warmup: $(RUN_STAMP)
 # A newcomer's first check: the public API on small inputs against exact references, the imports
 # and the documentation's links (the tests marked quick, in files that need only pytest and the
 # plotting extra); under two minutes on an empty kernel cache.
-QUICK_TESTS := tests/test_quick.py tests/test_import.py tests/test_docs.py tests/test_newcomer.py
+QUICK_TESTS := tests/public/test_quick.py tests/project/test_import.py tests/project/test_docs.py tests/project/test_newcomer.py
 test-quick: $(QUICK_STAMP)
 	$(PY) -m pytest -m quick --file-times $(QUICK_TESTS)
 

@@ -6,7 +6,7 @@ Usage::
     .venv/bin/python benchmarks/bench_raycast.py           # about a minute
     .venv/bin/python benchmarks/bench_raycast.py --quick   # smaller counts
 
-Accuracy against the independent reference of ``tests/test_raycast.py`` (exact rationals for every
+Accuracy against the independent reference of ``tests/public/test_raycast.py`` (exact rationals for every
 decision, mpmath at 40 digits for the values): the largest error of the distance in units of
 ``eps (distance + size)`` and of the point in units of ``eps (|point| + size)`` (``eps = 2**-52``)
 over random hits of every kind, with shapes of size about 1 seen from within 3, and shapes of size

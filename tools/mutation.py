@@ -40,7 +40,7 @@ KERNELS = "src/collide2d/_kernels"
 
 # overlap areas at size ratios 1e3..1e8 (a small ellipse near the boundary of a huge one): the one
 # place where the double-double offset of conic_in_frame shows; 3 s of CPU of the slow corner tests
-_SIZE_RATIOS = ["tests/test_overlay_corners.py", "-k", "size_ratios"]
+_SIZE_RATIOS = ["tests/kernels/overlay/test_overlay_corners.py", "-k", "size_ratios"]
 # family -> (kernel files, stages of the focused test selection: pytest arguments each). The
 # stages run in order and the first failing one kills the mutant, so most mutants stop after the
 # quick stage; only survivors (and mutants that only the slow tests catch) run every stage.
@@ -48,21 +48,21 @@ _SLOW_BROADPHASE = "middle_filters_are_certain or periodic_matches_nine_images o
 FAMILIES = {
     "area": (
         ["overlay/area_ellipse.py", "overlay/area_flat.py"],
-        [["tests/test_overlay_caps.py", "tests/test_overlay_flat.py", "tests/test_overlay_ellipse.py"], _SIZE_RATIOS],
+        [["tests/kernels/overlay/test_overlay_caps.py", "tests/kernels/overlay/test_overlay_flat.py", "tests/kernels/overlay/test_overlay_ellipse.py"], _SIZE_RATIOS],
     ),
     "points": (
         ["overlay/points_ellipse.py", "overlay/points_flat.py"],
-        [["tests/test_overlay_flat.py", "tests/test_overlay_ellipse.py"], _SIZE_RATIOS],
+        [["tests/kernels/overlay/test_overlay_flat.py", "tests/kernels/overlay/test_overlay_ellipse.py"], _SIZE_RATIOS],
     ),
     "distance": (
         ["measure/distance_ellipse.py", "measure/distance_flat.py"],
-        [["tests/test_measurement_flat.py", "tests/test_distance_ellipse.py"]],
+        [["tests/kernels/measure/test_measurement_flat.py", "tests/kernels/measure/test_distance_ellipse.py"]],
     ),
     "broadphase": (
         ["broadphase/sweep.py", "broadphase/grid.py"],
         [
-            ["tests/test_broadphase.py", "-m", "nojit", "-k", f"not ({_SLOW_BROADPHASE})"],
-            ["tests/test_broadphase.py", "-m", "nojit", "-k", _SLOW_BROADPHASE],
+            ["tests/public/test_broadphase.py", "-m", "nojit", "-k", f"not ({_SLOW_BROADPHASE})"],
+            ["tests/public/test_broadphase.py", "-m", "nojit", "-k", _SLOW_BROADPHASE],
         ],
     ),
 }

@@ -32,6 +32,7 @@ from collide2d.convert import from_patch, from_shapely, to_patch, to_shapely
 from collide2d.geometry import area, centroid, length
 from collide2d.broadphase import Index, PairMeasures, measure_pairs, query, query_pairs
 from collide2d.measurement import Contact, closest_point, contact, distance
+from collide2d.manifold import Manifold, contact_manifold
 from collide2d.nearest import query_nearest
 from collide2d.motion import Impact, Impacts, query_impacts, rotate, time_of_impact, translate
 from collide2d.overlay import intersection_points, iou, overlap_area
@@ -51,6 +52,7 @@ __all__ = [
     "Impacts",
     "Index",
     "Line",
+    "Manifold",
     "PairMeasures",
     "PerramWertheim",
     "Point",
@@ -65,6 +67,7 @@ __all__ = [
     "centroid",
     "closest_point",
     "contact",
+    "contact_manifold",
     "contains",
     "contains_xy",
     "covered_by",

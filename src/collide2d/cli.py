@@ -540,6 +540,12 @@ def _warmup_tasks():
                     toi = functools.partial(c2.time_of_impact, a, b, velocity_a=(1.0, 0.0), velocity_b=(-1.0, 0.5),
                                             angular_velocity_a=turning)
                     tasks.append((f"time_of_impact {first}-{second} ({size}{', turning' if turning else ''})", toi))
+    # contact manifolds: a kernel per ordered pair of faced kinds, so both orders
+    for size, shapes in (("single", single), ("batch", batch)):
+        for first in kinds:
+            for second in kinds:
+                tasks.append((f"contact_manifold {first}-{second} ({size})",
+                              functools.partial(c2.contact_manifold, shapes[first], shapes[second])))
     for size, pair in (("single", (single["ellipse"], c2.Circle((3.0, 0.0), 1.0))), ("batch", (batch["ellipse"], batch["ellipse"][::-1]))):
         tasks.append((f"perram_wertheim ellipse-ellipse ({size})", functools.partial(c2.perram_wertheim, *pair)))
     # single-shape operations: rigid moves (a rotated box too), ray casts, points, measures

@@ -23,6 +23,7 @@ import numpy as np
 
 from collide2d import _pairs
 from collide2d.shapes import Shape
+from collide2d.table import KIND_NAMES, ShapeTable
 
 __all__ = ["COLLIDING_COLOR", "DENSITY_ABOVE", "LABEL_LIMIT", "plot_contact", "plot_pairs", "plot_shapes"]
 
@@ -51,13 +52,22 @@ def _axes(ax):
     return ax
 
 
-def _rows(shapes):
-    """``[(shape batch, kernel rows, vertices)]`` of a collection, in numbering order."""
-    sources, _ = _pairs._sources(shapes)
-    for source in sources:
-        if not isinstance(source, Shape):
-            raise TypeError(f"shapes must be collide2d shapes, got {type(source).__name__}")
-    return [(source, source._flat_params(), source._verts) for source in sources]
+def _table(shapes):
+    """The numbered shapes as a :class:`~collide2d.ShapeTable`: what is drawn is read from its
+    public arrays (kind codes, parameter rows, polygon vertices, bounds)."""
+    if isinstance(shapes, ShapeTable):
+        return shapes
+    if not isinstance(shapes, Shape):
+        shapes = list(shapes)
+        for item in shapes:
+            if not isinstance(item, Shape):
+                raise TypeError(f"shapes must be collide2d shapes, got {type(item).__name__}")
+    return ShapeTable(shapes)
+
+
+def _rows_of(table, kind):
+    """The rows of ``table`` of one kernel kind (``"ellipse"``, ``"polygon"``, ...), in order."""
+    return np.flatnonzero(table.kinds == KIND_NAMES.index(kind))
 
 
 def _mask(colliding, n):
@@ -115,40 +125,23 @@ def plot_shapes(shapes, ax=None, *, colliding=None, labels=None, facecolor=FACE_
     from matplotlib.colors import to_rgba
 
     ax = _axes(ax)
-    rows = _rows(shapes)
-    n = sum(len(r) for _, r, _ in rows)
+    table = _table(shapes)
+    n = len(table)
     red = _mask(colliding, n)
     facecolor = to_rgba(facecolor, alpha)  # the fill is translucent, the outlines are not
-    ellipses, ellipse_red, polygons, polygon_red, strokes, stroke_red = [], [], [], [], [], []
-    points, point_red, lines = [], [], []
-    start = 0
-    for source, params, verts in rows:
-        flags = red[start : start + len(params)]
-        start += len(params)
-        kind = source._kind
-        if kind == "ellipse":
-            ellipses.append(params)
-            ellipse_red.append(flags)
-        elif kind == "polygon":
-            offsets, counts = params[:, 0].astype(np.int64), params[:, 1].astype(np.int64)
-            polygons.extend(verts[o : o + c] for o, c in zip(offsets.tolist(), counts.tolist()))
-            polygon_red.append(flags)
-        elif kind == "segment":
-            strokes.append(params[:, :4].reshape(-1, 2, 2))
-            stroke_red.append(flags)
-        elif kind == "line":
-            lines.extend(zip(params[:, :4].tolist(), flags.tolist()))
-        else:
-            points.append(params[:, :2])
-            point_red.append(flags)
+    params, verts = table.params, table.vertices
+    ellipse, polygon, segment, line, point = (_rows_of(table, kind) for kind in KIND_NAMES)
+    offsets, counts = params[polygon, 0].astype(np.int64), params[polygon, 1].astype(np.int64)
+    polygons = [verts[o : o + c] for o, c in zip(offsets.tolist(), counts.tolist())]
+    lines = list(zip(params[line, :4].tolist(), red[line].tolist()))
 
     def edges(flags):
         colors = np.where(flags, COLLIDING_COLOR, edgecolor)
         return colors.tolist(), np.where(flags, 2 * linewidth, linewidth)
 
-    if ellipses:
-        p = np.concatenate(ellipses)
-        flags = np.concatenate(ellipse_red)
+    if ellipse.size:
+        p = params[ellipse]
+        flags = red[ellipse]
         order = np.argsort(flags, kind="stable")  # red outlines on top
         p, flags = p[order], flags[order]
         colors, widths = edges(flags)
@@ -163,16 +156,16 @@ def plot_shapes(shapes, ax=None, *, colliding=None, labels=None, facecolor=FACE_
         reach = np.maximum(p[:, 2], p[:, 3])
         ax.update_datalim(np.concatenate([p[:, :2] - reach[:, None], p[:, :2] + reach[:, None]]))
     if polygons:
-        flags = np.concatenate(polygon_red)
+        flags = red[polygon]
         colors, widths = edges(flags)
         ax.add_collection(PolyCollection(polygons, facecolors=[facecolor], edgecolors=colors, linewidths=widths))
-    if strokes:
-        flags = np.concatenate(stroke_red)
+    if segment.size:
+        flags = red[segment]
         colors, widths = edges(flags)
-        ax.add_collection(LineCollection(np.concatenate(strokes), colors=colors, linewidths=1.5 * widths))
-    if points:
-        xy = np.concatenate(points)
-        flags = np.concatenate(point_red)
+        ax.add_collection(LineCollection(params[segment, :4].reshape(-1, 2, 2), colors=colors, linewidths=1.5 * widths))
+    if point.size:
+        xy = params[point, :2]
+        flags = red[point]
         # a diamond with a white rim, above the witness points and intersection points that often sit
         # on it (a point inside a region is its own witness): the point stays visible
         ax.scatter(xy[:, 0], xy[:, 1], s=POINT_MARKER_SIZE, marker=POINT_MARKER, c=np.where(flags, COLLIDING_COLOR, edgecolor).tolist(),
@@ -180,7 +173,7 @@ def plot_shapes(shapes, ax=None, *, colliding=None, labels=None, facecolor=FACE_
     for (px, py, dx, dy), flag in lines:
         ax.axline((px, py), (px + dx, py + dy), color=COLLIDING_COLOR if flag else edgecolor, linewidth=linewidth)
     if labels is not None:
-        _label(ax, shapes, labels, n)
+        _label(ax, table, labels, n)
     ax.margins(0.04)
     ax.autoscale_view()
     return ax
@@ -188,12 +181,10 @@ def plot_shapes(shapes, ax=None, *, colliding=None, labels=None, facecolor=FACE_
 
 def _bounds(shapes):
     """Bounding boxes ``(n, 4)`` of the numbered shapes (infinite for lines)."""
-    sources, _ = _pairs._sources(shapes)
-    boxes = [np.asarray(source._bounds(), dtype=np.float64).reshape(-1, 4) for source in sources]
-    return np.concatenate(boxes) if boxes else np.zeros((0, 4))
+    return _table(shapes).bounds
 
 
-def _label(ax, shapes, labels, n):
+def _label(ax, table, labels, n):
     """Write each shape's label on it: a region's at the centre of its bounding box, a point's beside
     its marker, a line's at its point.
 
@@ -210,16 +201,12 @@ def _label(ax, shapes, labels, n):
         raise ValueError(f"labels must give one label per shape ({n}), got {len(labels)}")
     if n > LABEL_LIMIT:
         return
-    bounds = _bounds(shapes)
+    bounds = table.bounds
     with np.errstate(invalid="ignore"):  # a line's box is infinite: its centre is set below
         centre = 0.5 * (bounds[:, :2] + bounds[:, 2:])
-    kinds = []
-    k = 0
-    for source, params, _ in _rows(shapes):
-        if source._kind == "line":  # unbounded: its point
-            centre[k : k + len(params)] = params[:, :2]
-        kinds.extend([source._kind] * len(params))
-        k += len(params)
+    line = _rows_of(table, "line")
+    centre[line] = table.params[line, :2]  # unbounded: its point
+    kinds = [KIND_NAMES[code] for code in table.kinds.tolist()]
     extent = np.max(bounds[:, 2:] - bounds[:, :2], axis=1)
     finite = np.isfinite(centre).all(axis=1)
     scale = float(np.abs(centre[finite]).max(initial=0.0)) or 1.0
@@ -250,13 +237,14 @@ def _patch(shape, **style):
     """A matplotlib patch of a single region shape (None for points, segments and lines)."""
     from matplotlib import patches
 
-    params = shape._flat_params()[0]
-    if shape._kind == "ellipse":
+    table = ShapeTable(shape)
+    params, kind = table.params[0], KIND_NAMES[int(table.kinds[0])]
+    if kind == "ellipse":
         cx, cy, a, b, wx, wy = params
         return patches.Ellipse((cx, cy), 2 * a, 2 * b, angle=np.degrees(np.arctan2(wy, wx)), **style)
-    if shape._kind == "polygon":
+    if kind == "polygon":
         offset, count = int(params[0]), int(params[1])
-        return patches.Polygon(shape._verts[offset : offset + count], closed=True, **style)
+        return patches.Polygon(table.vertices[offset : offset + count], closed=True, **style)
     return None
 
 
@@ -310,13 +298,9 @@ def _draw_details(ax, pair_batches, *, overlaps=True, points=True, contacts=True
 
 
 def _typical_size(shapes):
-    sources, _ = _pairs._sources(shapes)
-    extents = []
-    for source in sources:
-        bounds = np.asarray(source._bounds(), dtype=np.float64).reshape(-1, 4)
-        size = np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
-        extents.append(size[np.isfinite(size)])
-    extents = np.concatenate(extents) if extents else np.zeros(0)
+    bounds = _bounds(shapes)
+    size = np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
+    extents = size[np.isfinite(size)]
     return float(np.median(extents)) if extents.size else 1.0
 
 
@@ -380,7 +364,7 @@ def plot_pairs(
     if pairs is None:
         pairs, shifts = broadphase.query_pairs(shapes, predicate=predicate, periodic=periodic, return_shifts=True)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(2, -1)
-    n = sum(len(r) for _, r, _ in _rows(shapes))
+    n = len(_table(shapes))
     count = pairs.shape[1]
     heading = f"{n} shapes, {count} colliding pair{'' if count == 1 else 's'}"
     if n > density_above:

@@ -11,6 +11,12 @@ the direction of ``angle`` within about one ulp (see :mod:`collide2d._angles`).
 Construction has two paths with the same rules: Python numbers (and tuples or lists of two) are
 checked and packed with plain float arithmetic and one small array; anything else goes through
 NumPy in a few whole-array passes.
+
+Why this file is over 800 lines: it holds the public classes only, each with its numpydoc
+docstring, its typed overloads and its constructor's two paths; what the constructors share is
+in :mod:`collide2d._shape_build`, the foreign formats in :mod:`collide2d._formats`. One module
+keeps each class at its public path (``collide2d.shapes.Ellipse``, the name a pickle stores) and
+the eight classes side by side, as their documentation page shows them.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ from __future__ import annotations
 import itertools
 import math
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, overload
 
 import numpy as np
@@ -27,6 +34,11 @@ from numpy.typing import ArrayLike
 from collide2d import _angles, _convex, _formats, _geometry
 from collide2d._validate import as_float_array, broadcast_batch, check_range, pair, points, real
 from collide2d.typing import Count, FloatArray, Pair, Single
+from collide2d._shape_build import (  # the constructors' shared helpers, all of them (code here reads them)
+    _DIRECTION_RANGE, _PACK, _TOO_SMALL, _any_equal_rows, _broadcast_fields, _copy, _corner_polygons, _direction,
+    _ellipse_bounds, _frombuffer, _frozen, _orientation, _polygon_bounds, _put, _rows, _scale_direction, _too_small,
+    _two_points,
+)
 
 __all__ = ["Box", "Circle", "Ellipse", "Line", "Point", "Polygon", "RotatedBox", "Segment", "Shape"]
 
@@ -250,6 +262,22 @@ class Shape(Generic[Count]):
         """
         return _geometry.centroid(self)
 
+    @property
+    def fields(self) -> Mapping[str, FloatArray]:
+        """The fields by name, in the constructor's order: read-only arrays of the batch shape plus
+        each field's own axes (``(2,)`` for a point, ``(N, 2)`` for a polygon's vertices, none for
+        a radius or an angle). The same values as the attributes (``shape.center``, ...), which give
+        a single shape's scalar fields as floats.
+
+        Examples
+        --------
+        >>> import collide2d as c2
+        >>> fields = c2.Ellipse([(0, 0), (5, 0)], (2, 1), 0.5).fields
+        >>> list(fields), fields["center"].shape, fields["angle"].tolist()
+        (['center', 'radii', 'angle'], (2, 2), [0.5, 0.5])
+        """
+        return MappingProxyType(self._fields)
+
     # Kernel access -----------------------------------------------------------------------------
     def _flat_params(self):
         return self._params.reshape(-1, self._params.shape[-1])
@@ -259,64 +287,6 @@ def _rebuild(cls, fields, params, verts):
     new = object.__new__(cls)
     new._finish(fields, params, verts)
     return new
-
-
-def _frozen(array):
-    """Mark a new array read-only and return it."""
-    array.flags.writeable = False
-    return array
-
-
-def _broadcast_fields(vectors, scalars):
-    """Broadcast vector fields (trailing 2) and scalar fields to one batch shape (views)."""
-    vectors = {name: np.asarray(array, dtype=np.float64) for name, array in vectors.items()}
-    scalars = {name: np.asarray(array, dtype=np.float64) for name, array in scalars.items()}
-    shapes = {name: array.shape[:-1] for name, array in vectors.items()}
-    shapes.update({name: array.shape for name, array in scalars.items()})
-    batch = broadcast_batch(shapes)
-    out = {name: np.broadcast_to(array, batch + (2,)) for name, array in vectors.items()}
-    out.update({name: np.broadcast_to(array, batch) for name, array in scalars.items()})
-    return batch, out
-
-
-def _put(params, column, values):
-    """``params[..., column] = values``: ``column`` an int, or ``(start, stop)`` for a vector field.
-
-    An ``(x, y)`` pair is copied as one complex128 (16 bytes, bit for bit) when both sides allow
-    it: NumPy's copy along a last axis of length 2 costs about three times more.
-    """
-    if type(column) is int:
-        params[..., column] = values
-        return
-    start, stop = column
-    if stop - start == 2 and start % 2 == 0 and params.shape[-1] % 2 == 0 and values.strides[-1] == 8:
-        try:
-            params.view(np.complex128)[..., start // 2] = values.view(np.complex128)[..., 0]
-            return
-        except ValueError:  # a layout the view does not allow: the plain copy below
-            pass
-    params[..., start:stop] = values
-
-
-def _rows(batch, width, *columns):
-    """A new read-only parameter array ``batch + (width,)`` filled from ``(column, values)`` pairs
-    (see :func:`_put`)."""
-    params = np.empty(batch + (width,))
-    for column, values in columns:
-        _put(params, column, values)
-    return _frozen(params)
-
-
-# Single shapes pack their Python floats with struct: np.frombuffer of the bytes is a read-only
-# float64 array (aligned: bytes data sits 32 bytes into a 16-byte aligned object), made in a third
-# of the time of np.array followed by clearing the writeable flag.
-_PACK = {n: struct.Struct(f"{n}d").pack for n in range(2, 9)}  # n floats
-_frombuffer = np.frombuffer
-
-
-def _copy(array):
-    """A read-only copy of a (possibly broadcast) array."""
-    return _frozen(np.array(array, dtype=np.float64))
 
 
 class Point(Shape[Count]):
@@ -364,22 +334,6 @@ class Point(Shape[Count]):
 
     def _bounds(self):
         return np.concatenate([self._params, self._params], axis=-1)
-
-
-def _any_equal_rows(first, second):
-    """Whether some point of ``first`` equals the one of ``second`` (both coordinates)."""
-    second = np.broadcast_to(second, first.shape)  # not a reduction over the short last axis:
-    return bool(np.any((first[..., 0] == second[..., 0]) & (first[..., 1] == second[..., 1])))
-
-
-def _two_points(first, second, names):
-    """Rows ``(x0, y0, x1, y1)`` of a segment or line and its two fields (views of the row)."""
-    if type(first) is tuple and type(second) is tuple:
-        params = _frombuffer(_PACK[4](*first, *second))
-    else:
-        batch, f = _broadcast_fields({names[0]: first, names[1]: second}, {})
-        params = _rows(batch, 4, ((0, 2), f[names[0]]), ((2, 4), f[names[1]]))
-    return params, {names[0]: params[..., 0:2], names[1]: params[..., 2:4]}
 
 
 class Segment(Shape[Count]):
@@ -490,23 +444,6 @@ class Line(Shape[Count]):
         return np.stack([xmin, ymin, xmax, ymax], axis=-1)
 
 
-def _ellipse_bounds(params):
-    """Tight bounds of ellipse rows ``cx, cy, a, b, wx, wy``, rounded outward."""
-    cx, cy, a, b, wx, wy = np.moveaxis(params, -1, 0)
-    # hypot, not sqrt of squares: squares of radii near the ends of the range under- or overflow
-    # (a circle of radius 1e-160 got bounds 0.99994 of its radius)
-    norm = np.hypot(wx, wy)
-    hx = np.hypot(a * wx, b * wy) / norm
-    hy = np.hypot(a * wy, b * wx) / norm
-    # a few ulps of slack cover the rounding of the half-widths and of the sums below
-    hx = hx * (1 + 8 * np.finfo(float).eps)
-    hy = hy * (1 + 8 * np.finfo(float).eps)
-    bounds = np.stack([cx - hx, cy - hy, cx + hx, cy + hy], axis=-1)
-    return np.concatenate(
-        [np.nextafter(bounds[..., :2], -np.inf), np.nextafter(bounds[..., 2:], np.inf)], axis=-1
-    )
-
-
 class Circle(Shape[Count]):
     """A closed disc.
 
@@ -561,54 +498,6 @@ class Circle(Shape[Count]):
 
     def _bounds(self):
         return _ellipse_bounds(self._params)
-
-
-# Directions given by the caller are scaled by a power of two (exact: the same set) when their
-# largest component lies outside this range, so that the kernels' squares neither overflow nor
-# underflow.
-_DIRECTION_RANGE = (2.0**-500, 2.0**500)
-
-
-def _direction(value):
-    """The ``direction`` argument: a non-zero vector, as a tuple or an array (see :func:`pair`)."""
-    w = pair(value, "direction")
-    if type(w) is tuple:
-        if w == (0.0, 0.0):
-            raise ValueError("direction must be a non-zero vector")
-        size = max(abs(w[0]), abs(w[1]))
-        if _DIRECTION_RANGE[0] <= size <= _DIRECTION_RANGE[1]:
-            return w
-        return tuple(_scale_direction(np.array(w)).tolist())
-    size = np.maximum(np.abs(w[..., 0]), np.abs(w[..., 1]))  # not a reduction over the short last axis
-    if size.size and size.min() == 0:
-        raise ValueError("direction must be a non-zero vector")
-    if size.size and (size.min() < _DIRECTION_RANGE[0] or size.max() > _DIRECTION_RANGE[1]):
-        return _scale_direction(w)
-    return w
-
-
-def _scale_direction(w):
-    size = np.max(np.abs(w), axis=-1, keepdims=True)
-    outside = (size < _DIRECTION_RANGE[0]) | (size > _DIRECTION_RANGE[1])
-    exponent = np.where(outside, np.frexp(size)[1], 0)
-    scaled = np.ldexp(w, -exponent)
-    if not np.array_equal(np.ldexp(scaled, exponent), w):
-        raise ValueError("direction has components too different in size (beyond 2**1000) to be stored exactly")
-    return scaled
-
-
-def _orientation(angle, direction):
-    """The validated orientation ``(angle, w, single)``: ``w`` is None when it is given as an
-    angle; ``single`` is ``(angle, wx, wy)`` when both are Python numbers, else None."""
-    if direction is None:
-        angle = real(angle, "angle")
-        if type(angle) is not float:
-            return angle, None, None
-        return angle, None, (angle, 1.0, 0.0) if angle == 0.0 else (angle, *_angles.direction_scalar(angle))
-    if not (type(angle) in (float, int, np.float64) and angle == 0):  # 0 is the default: not given
-        raise ValueError("give the orientation as angle or as direction, not both (angle must stay 0)")
-    w = _direction(direction)
-    return angle, w, (math.atan2(w[1], w[0]), w[0], w[1]) if type(w) is tuple else None
 
 
 class Ellipse(Shape[Count]):
@@ -818,15 +707,6 @@ class Ellipse(Shape[Count]):
 
 # -- polygons ---------------------------------------------------------------------------------
 
-def _polygon_bounds(params, verts):
-    """Bounds of polygon rows: the extremes of their stored vertices (one compiled pass)."""
-    from collide2d._kernels.broadphase import bounds
-
-    flat = np.ascontiguousarray(params.reshape(-1, 2))
-    out = np.empty((len(flat), 4))
-    bounds.polygon_bounds(flat, verts, out)
-    return out.reshape(params.shape[:-1] + (4,))
-
 
 class Polygon(Shape[Count]):
     """A closed convex polygon.
@@ -905,15 +785,6 @@ class Polygon(Shape[Count]):
 
     def _bounds(self):
         return _polygon_bounds(self._params, self._verts)
-
-
-def _corner_polygons(corners, batch):
-    """Pack ``corners`` of shape ``batch + (4, 2)`` (counter-clockwise) as polygon rows."""
-    flat = corners.reshape(-1, 4, 2)
-    params = np.empty((len(flat), 2))
-    params[:, 0] = np.arange(0.0, 4.0 * len(flat), 4.0)  # exact: integers below 2**53
-    params[:, 1] = 4.0
-    return _frozen(params.reshape(batch + (2,))), _frozen(flat.reshape(-1, 2))
 
 
 class Box(Shape[Count]):
@@ -1007,15 +878,6 @@ class Box(Shape[Count]):
 
     def _bounds(self):
         return np.concatenate([self._fields["min"], self._fields["max"]], axis=-1)
-
-
-_TOO_SMALL = "half_size is too small relative to center to give four distinct float64 corners"
-
-
-def _too_small(center, half_size):
-    """Raise for corners that collapse: the range rule's message when it is the cause."""
-    check_range("rotatedbox", {"center": np.asarray(center, dtype=np.float64), "half_size": np.asarray(half_size, dtype=np.float64)})
-    raise ValueError(_TOO_SMALL)
 
 
 class RotatedBox(Shape[Count]):

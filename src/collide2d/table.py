@@ -98,7 +98,7 @@ class ShapeTable:
     _sources: tuple[Shape[Any], ...]
     _frame: dict[str, Any]  # how to_dataframe gives back what from_dataframe read (see there)
     _starts: IntArray
-    _bounds: FloatArray
+    _bounds: FloatArray | None
 
     def __init__(self, shapes: Shape[Any] | Iterable[Shape[Any]] | ShapeTable, *, ids: Any = None) -> None:
         frame: dict[str, Any] = {}
@@ -120,13 +120,11 @@ class ShapeTable:
         n = int(starts[-1])
         kinds = np.empty(n, dtype=np.int8)
         params = np.zeros((n, PARAM_WIDTH))
-        bounds = np.empty((n, 4))
         vertex_parts = []
         n_vertices = 0
         for shape, lo, hi in zip(sources, starts[:-1], starts[1:]):
             kinds[lo:hi] = KIND_NAMES.index(shape._kind)
             rows = shape._flat_params()
-            bounds[lo:hi] = np.asarray(shape._bounds()).reshape(-1, 4)
             if shape._kind == "polygon":
                 offsets = rows[:, 0].astype(np.int64)
                 counts = rows[:, 1].astype(np.int64)
@@ -153,7 +151,7 @@ class ShapeTable:
         self.params = _readonly(params)
         self.vertices = _readonly(np.ascontiguousarray(vertices, dtype=np.float64))
         self.vertex_offsets = _readonly(vertex_offsets)
-        self._bounds = _readonly(bounds)
+        self._bounds = None  # computed on first use (polygon bounds are a compiled pass)
 
     @classmethod
     def from_dataframe(cls, df: Any, *, columns: dict[str, str] | None = None, degrees: bool | None = None) -> ShapeTable:
@@ -216,6 +214,11 @@ class ShapeTable:
 
         Curved bounds are rounded outward; a line is unbounded (infinite) along its direction.
         """
+        if self._bounds is None:
+            bounds = np.empty((len(self), 4))
+            for shape, lo, hi in zip(self._sources, self._starts[:-1], self._starts[1:]):
+                bounds[lo:hi] = np.asarray(shape._bounds()).reshape(-1, 4)
+            self._bounds = _readonly(bounds)
         return self._bounds
 
     @property

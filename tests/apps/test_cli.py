@@ -580,10 +580,10 @@ def test_console_script_version_is_the_package_version():
     result = run("--version")
     assert result.returncode == 0 and result.stdout == f"collide2d {c2.__version__}\n"
     assert importlib.metadata.version("collide2d") == c2.__version__
-    project = tomllib.loads((pathlib.Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
+    project = tomllib.loads((pathlib.Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]
     assert "version" not in project and project["dynamic"] == ["version"]  # written once, in collide2d/__init__.py
     assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
-    assert "MIT License" in (pathlib.Path(__file__).parents[1] / "LICENSE").read_text()
+    assert "MIT License" in (pathlib.Path(__file__).parents[2] / "LICENSE").read_text()
     assert any(c.startswith("Programming Language :: Python :: 3") for c in project["classifiers"])
 
 

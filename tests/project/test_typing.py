@@ -11,7 +11,7 @@ import pytest
 
 import collide2d as c2
 
-TOUR = pathlib.Path(__file__).parent / "typing" / "readme_tour.py"
+TOUR = pathlib.Path(__file__).parents[1] / "typing" / "readme_tour.py"
 
 
 def _public_callables():
@@ -47,7 +47,7 @@ def test_every_public_class_has_a_method_checked():
     assert classes - named_tuples - enums <= checked
 
 
-@pytest.mark.parametrize("name", ["Contact", "PairMeasures", "PerramWertheim"])
+@pytest.mark.parametrize("name", ["Contact", "Manifold", "PairMeasures", "PerramWertheim"])
 def test_result_fields_are_annotated(name):
     result = getattr(c2, name)
     assert set(typing.get_type_hints(result)) == set(result._fields)
@@ -70,7 +70,7 @@ def test_typed_tour_runs_with_the_types_it_states():
     module.main()
 
 
-@pytest.mark.parametrize("name", ["Contact", "Impact", "RayHit", "PerramWertheim"])
+@pytest.mark.parametrize("name", ["Contact", "Manifold", "Impact", "RayHit", "PerramWertheim"])
 def test_result_types_take_their_count_parameter_at_run_time(name):
     # Contact[float] and the like are for type checkers; at run time they are the class itself, so
     # that annotations evaluated at run time (a dataclass field, pydantic) work

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import collide2d as c2
-from collide2d import convert
+from collide2d import _foreign, convert
 from collide2d.io import DegreesWarning
 
 shapely = pytest.importorskip("shapely")
@@ -117,8 +117,8 @@ def test_from_shapely_reads_polygon_arrays_at_once_as_one_by_one():
     rings[5], rings[6] = shapely.get_coordinates(shapely.box(0, 0, 2, 1))[:-1], shapely.get_coordinates(shapely.box(0, 0, 2, 1, ccw=False))[:-1]
     geometries = np.array([shapely.Polygon(ring) for ring in rings], dtype=object).reshape(4, 10)
     for array, at_once in ((geometries, True), (np.append(geometries.ravel(), shapely.Polygon([(0, 0), (1, 0), (2, 0), (2, 2)])), False)):
-        assert (convert._polygon_array(array) is not None) is at_once  # a vertex on a straight run: one by one
-        one_by_one = convert._shapes_of_geometries([convert._read_geometry(g, "g") for g in array.flat], array.shape)
+        assert (_foreign._polygon_array(array) is not None) is at_once  # a vertex on a straight run: one by one
+        one_by_one = _foreign._shapes_of_geometries([_foreign._read_geometry(g, "g") for g in array.flat], array.shape)
         _same(c2.from_shapely(array), one_by_one)
 
 

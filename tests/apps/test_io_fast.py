@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from collide2d import io
+from collide2d import _io_text, io
 from collide2d.io import InputError
 
 FAST = [pytest.param(name, marks=[]) for name in io.CSV_ENGINES if name != "python"]
@@ -130,7 +130,7 @@ def test_fast_path_places_bad_rows_without_the_csv_module(tmp_path, monkeypatch)
 def test_id_whitespace_class_is_what_str_strip_removes():
     import re
 
-    pattern = re.compile(f"[{io._SPACES}]")
+    pattern = re.compile(f"[{_io_text._SPACES}]")
     assert [c for c in range(0x3100) if pattern.fullmatch(chr(c))] == [c for c in range(0x3100) if chr(c).isspace()]
     assert not any(chr(c).isspace() for c in range(0x3100, 0x110000, 7))  # none beyond (every 7th checked)
 

@@ -17,7 +17,7 @@ import pytest
 import collide2d as c2
 from collide2d import scenes
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 # -- pictures ----------------------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def test_every_public_function_says_what_it_raises():
 
 @pytest.mark.quick
 def test_the_result_types_show_an_example():
-    assert [name for name in ("Contact", "Impact", "Impacts", "RayHit") if "Examples" not in _sections(getattr(c2, name))] == []
+    assert [name for name in ("Contact", "Manifold", "Impact", "Impacts", "RayHit") if "Examples" not in _sections(getattr(c2, name))] == []
 
 
 @pytest.mark.quick

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "collide2d"
 
 if sys.version_info >= (3, 11):
@@ -98,3 +98,41 @@ def test_no_import_cycles_counting_imports_inside_functions():
     grimp = pytest.importorskip("grimp")
     cycles = _cycles(grimp.build_graph("collide2d", cache_dir=None))
     assert not cycles, f"import cycles: {cycles}"
+
+
+def test_every_kernel_family_is_in_the_independence_contract():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (families,) = [c["modules"] for c in config["contracts"] if c["type"] == "independence"]
+    packages = {f"collide2d._kernels.{p.name}" for p in (PACKAGE / "_kernels").iterdir() if (p / "__init__.py").exists()}
+    shared = {"collide2d._kernels.relate"}  # the exact predicates, which every family may call
+    missing = sorted(packages - set(families) - shared)
+    assert not missing, f"add these kernel families to the independence contract of pyproject.toml: {missing}"
+
+
+# What a shape or a ShapeTable keeps for the library only; the apps read the public attributes
+# (Shape.fields, the field attributes, ShapeTable.kinds / params / vertices / bounds) instead.
+SHAPE_PRIVATE = {
+    "_fields", "_params", "_verts", "_kind", "_flat_params", "_bounds", "_field_names", "_scalar", "_tame",
+    "_finish", "_finish_owned", "_sources", "_starts", "_frame",
+}
+APPS = ("cli", "io", "plotting", "demo", "dask", "scenes", "convert", "__main__")
+
+
+def _app_files():
+    for name in APPS:
+        module, package = PACKAGE / f"{name}.py", PACKAGE / name
+        yield from [module] if module.exists() else sorted(package.rglob("*.py"))
+
+
+def test_apps_read_no_private_field_of_a_shape():
+    import ast
+
+    found = []
+    for path in _app_files():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Attribute) and node.attr in SHAPE_PRIVATE):
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue  # the app's own attributes
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
+    assert list(_app_files()) and not found, f"apps reading private fields of shapes: {found}"

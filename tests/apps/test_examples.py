@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-EXAMPLE = pathlib.Path(__file__).resolve().parent.parent / "examples" / "hard_particles.py"
+EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "hard_particles.py"
 
 
 def run(*arguments):

@@ -127,6 +127,25 @@ def test_arrays_are_read_only(kind, factory):
                 array.flat[0] = 7.0
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_fields_name_every_field_in_constructor_order_read_only(kind):
+    # Shape.fields: the public read-only view that the apps (io, convert) read instead of _fields;
+    # it rebuilds the shape through the constructor, single and batched
+    rng = np.random.default_rng(7)
+    for shape in (build(kind, random_fields(kind, rng)), random_batch(kind, rng, (2, 3))[0]):
+        fields = shape.fields
+        assert tuple(fields) == FIELD_NAMES[kind]
+        for name, value in fields.items():
+            assert isinstance(value, np.ndarray) and value.dtype == np.float64 and not value.flags.writeable
+            assert value.shape[: shape.ndim] == shape.shape
+            np.testing.assert_array_equal(value, getattr(shape, name))
+        with pytest.raises(TypeError):
+            fields["center"] = np.zeros(2)  # a read-only mapping
+        again = getattr(c2, kind)(**fields)
+        np.testing.assert_array_equal(again._params, shape._params)
+        np.testing.assert_array_equal(again._verts, shape._verts)
+
+
 def test_input_arrays_are_copied():
     center = np.array([[0.0, 0.0], [1.0, 1.0]])
     radius = np.array([1.0, 2.0])

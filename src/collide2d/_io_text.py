@@ -1,0 +1,418 @@
+"""Bytes and text to numbers, for :mod:`collide2d.io`: the C parsers of a CSV catalogue's columns
+(pyarrow, pandas, NumPy) with the file lines of their rows, JSON decoded item by item with its
+line numbers, and the :class:`InputError` every reader raises. No shape is built here.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import pathlib
+import re
+import warnings
+
+import numpy as np
+
+from collide2d._validate import ASPECT_MAX, MAGNITUDE_MAX, RANGE_TEXT, SIZE_MIN
+
+
+class InputError(ValueError):
+    """A file or an inline shape that cannot be read; the message says where and why."""
+
+    __module__ = "collide2d.io"  # its public home (collide2d.io re-exports it)
+
+
+def _not_utf8(path, error=None, data=None):
+    """An :class:`InputError` naming the line and column of the first bytes of ``path`` that are not UTF-8."""
+    if data is not None and error is not None:  # the whole file was decoded at once
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        bad = data[error.start : error.start + 1]
+    else:
+        with open(path, "rb") as handle:
+            for line, raw in enumerate(handle, start=1):
+                try:
+                    raw.decode("utf-8-sig" if line == 1 else "utf-8")
+                except UnicodeDecodeError as found:
+                    column, bad = found.start + 1, raw[found.start : found.start + 1]
+                    break
+            else:  # pragma: no cover - the caller saw an error, so some line has one
+                line, column, bad = 1, 1, b"?"
+    return InputError(f"{path} line {line}, column {column}: byte 0x{bad.hex()} is not UTF-8 text; save the file as UTF-8")
+
+
+class _Fallback(Exception):
+    """The fast path cannot reproduce the csv module's reading of this file."""
+
+
+def _parse_pyarrow(path, header, where, id_column, quoted):
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+
+    names = [f"c{k}" for k in range(len(header))]
+    wanted = [names[k] for k in where] + ([names[id_column]] if id_column is not None else [])
+    types = {name: pa.float64() for name in wanted}
+    if id_column is not None:
+        types[names[id_column]] = pa.string()
+    table = pa_csv.read_csv(
+        path,
+        read_options=pa_csv.ReadOptions(skip_rows=1, column_names=names, encoding="utf8"),
+        parse_options=pa_csv.ParseOptions(newlines_in_values=quoted),
+        convert_options=pa_csv.ConvertOptions(
+            include_columns=wanted, column_types=types, null_values=[], strings_can_be_null=False,
+            quoted_strings_can_be_null=False, true_values=[], false_values=[],
+        ),
+    )
+    data = np.column_stack([_arrow_floats(table.column(names[k])) for k in where]) if table.num_rows else np.zeros((0, len(where)))
+    ids = None
+    if id_column is not None:
+        import pyarrow.compute as pc
+
+        column = table.column(names[id_column])
+        ids = np.array(_arrow_strings(column) + [None], dtype=object)[:-1]  # [None]: a 1-d array even of tuples
+        padded = pc.match_substring_regex(column, f"^[{_SPACES}]|[{_SPACES}]$")  # the few that str.strip changes
+        if pc.any(padded).as_py():
+            for k in _arrow_floats(pc.indices_nonzero(padded), np.uint64).tolist():
+                ids[k] = ids[k].strip()
+    return data, ids
+
+
+# pyarrow's to_numpy and to_pylist import pandas (half a second, longer than reading the file), so
+# the columns are taken from their buffers: no nulls here (null_values=[]), the values buffer of a
+# number column, the int32 offsets and the bytes of a string column (Arrow columnar format).
+
+
+def _arrow_floats(column, dtype=np.float64):
+    parts = []
+    for chunk in getattr(column, "chunks", [column]):  # a ChunkedArray or an Array
+        if chunk.null_count:
+            raise _Fallback
+        parts.append(np.frombuffer(chunk.buffers()[1], dtype=dtype, count=len(chunk), offset=chunk.offset * np.dtype(dtype).itemsize))
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+
+def _arrow_strings(column):
+    values = []
+    for chunk in column.chunks:
+        if chunk.null_count:
+            raise _Fallback
+        _, offsets, data = chunk.buffers()
+        bounds = np.frombuffer(offsets, dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4).tolist()
+        raw = data.to_pybytes() if data is not None else b""
+        if raw.isascii():  # one decode, then slices: byte offsets are character offsets
+            text = raw.decode("ascii")
+            values.extend(text[a:b] for a, b in zip(bounds[:-1], bounds[1:]))
+        else:
+            values.extend(raw[a:b].decode("utf-8") for a, b in zip(bounds[:-1], bounds[1:]))
+    return values
+
+
+def _parse_pandas(path, header, where, id_column, quoted):
+    import pandas as pd
+
+    names = [f"c{k}" for k in range(len(header))]
+    types = {names[k]: np.float64 for k in where}
+    if id_column is not None:
+        types[names[id_column]] = str
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a parser warning (a ragged row, ...) is a refusal here
+        frame = pd.read_csv(
+            path, header=None, skiprows=1, names=names, usecols=list(types), dtype=types, engine="c",
+            na_filter=False, index_col=False, skip_blank_lines=True, encoding="utf-8", quotechar='"', doublequote=True,
+        )
+    data = np.column_stack([frame[names[k]].to_numpy(dtype=np.float64) for k in where]) if len(frame) else np.zeros((0, len(where)))
+    ids = [value.strip() for value in frame[names[id_column]].tolist()] if id_column is not None else None
+    return data, ids
+
+
+def _parse_numpy(path, header, where, id_column, quoted):
+    options = {"delimiter": ",", "skiprows": 1, "comments": None, "quotechar": '"', "encoding": "utf-8-sig", "ndmin": 2}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # np.loadtxt warns of an empty file: a refusal here
+        data = np.loadtxt(path, usecols=where, dtype=np.float64, **options).reshape(-1, len(where))
+        ids = [str(value).strip() for value in np.loadtxt(path, usecols=[id_column], dtype=str, **options)[:, 0].tolist()] if id_column is not None else None
+    return data, ids
+
+
+#: The characters ``str.strip()`` removes (those whose ``isspace()`` is true), as a regex class.
+_SPACES = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+_PARSERS = {"pyarrow": _parse_pyarrow, "pandas": _parse_pandas, "numpy": _parse_numpy}
+
+
+class _LineNumbers:
+    """The file line of each data row (1-based, the header is line 1), found on first use.
+
+    Valid when every record is one line: a blank line (the only lines the fast parsers skip) holds
+    no record, and any other line holds one. A count that does not match (a quoted field spanning
+    lines) raises :class:`_Fallback`.
+    """
+
+    def __init__(self, path, count):
+        self.path, self.count, self._lines = path, count, None
+
+    def lines(self):
+        if self._lines is None:
+            numbers = []
+            with open(self.path, newline="", encoding="utf-8-sig") as handle:  # the csv module's line ends
+                for number, text in enumerate(handle, start=1):
+                    if number > 1 and text.strip("\r\n"):
+                        numbers.append(number)
+            if len(numbers) != self.count:
+                raise _Fallback
+            self._lines = np.array(numbers, dtype=np.int64)
+        return self._lines
+
+    def __getitem__(self, row):
+        return self.lines()[row]
+
+
+class _Rows:
+    """``lines[rows[k]]`` on demand."""
+
+    def __init__(self, lines, rows):
+        self.lines, self.rows = lines, rows
+
+    def __getitem__(self, k):
+        return self.lines[self.rows[k]]
+
+
+class _HugeInt(float):
+    """A JSON integer too large for a float: infinite as a number, its digits kept for messages."""
+
+    def __new__(cls, text):
+        value = super().__new__(cls, "-inf" if text.startswith("-") else "inf")
+        value.text = text
+        return value
+
+    def short(self):
+        digits = len(self.text.lstrip("-"))
+        return self.text if digits <= 12 else f"{self.text[:6]}...{self.text[-3:]} ({digits} digits)"
+
+    def __str__(self):
+        return self.text
+
+    __repr__ = __str__
+
+
+def _json_int(text):
+    """Python's int of a JSON integer, or a :class:`_HugeInt` beyond float range (or beyond the
+    4300 digits Python converts)."""
+    if len(text) < 19:
+        return int(text)
+    try:
+        value = int(text)
+        float(value)
+    except (ValueError, OverflowError):
+        return _HugeInt(text)
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_int=_json_int)
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _json_list(path, text):
+    """``[(where, record)]`` of a JSON list, each item decoded on its own so that it has a line."""
+    decoder, pos = _DECODER, _SPACE.match(text).end()
+    if not text.startswith("[", pos):
+        try:
+            decoder.decode(text)
+        except json.JSONDecodeError as error:
+            raise InputError(f"{path} line {error.lineno}: invalid JSON ({error.msg})") from None
+        except RecursionError:
+            raise InputError(f"{path}: JSON nested too deeply") from None
+        raise InputError(f"{path}: expected a JSON list of shape objects")
+    numbered, line, counted = [], 1, 0
+    pos = _SPACE.match(text, pos + 1).end()
+    if text.startswith("]", pos):
+        pos += 1
+    else:
+        while True:
+            line += text.count("\n", counted, pos)
+            counted = pos
+            where = f"{path} line {line}, item {len(numbered)} (counted from 0)"
+            try:
+                record, pos = decoder.raw_decode(text, pos)
+            except json.JSONDecodeError as error:
+                raise InputError(f"{path} line {error.lineno}: invalid JSON ({error.msg})") from None
+            except RecursionError:
+                raise InputError(f"{where}: JSON nested too deeply") from None
+            numbered.append((where, record))
+            pos = _SPACE.match(text, pos).end()
+            if text.startswith(",", pos):
+                pos = _SPACE.match(text, pos + 1).end()
+                continue
+            if text.startswith("]", pos):
+                pos += 1
+                break
+            line += text.count("\n", counted, pos)
+            raise InputError(f"{path} line {line}: invalid JSON (expected ',' or ']' after item {len(numbered) - 1})")
+    pos = _SPACE.match(text, pos).end()
+    if pos < len(text):
+        raise InputError(f"{path} line {text.count(chr(10), 0, pos) + 1}: invalid JSON (extra data after the list)")
+    return numbered
+
+
+def _json_records(path, suffix):
+    """``[(where, record)]`` of a JSON or JSON Lines file; a bad line of JSON Lines gives an InputError as record."""
+    if suffix == ".json":
+        data = pathlib.Path(path).read_bytes()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise _not_utf8(path, error, data) from None
+        return _json_list(path, text)
+    numbered = []
+    with open(path, "rb") as handle:
+        for line, raw in enumerate(handle, start=1):
+            where = f"{path} line {line}"
+            try:
+                text = raw.decode("utf-8-sig" if line == 1 else "utf-8")
+            except UnicodeDecodeError as error:
+                numbered.append((where, InputError(f"{where}, column {error.start + 1}: byte 0x{raw[error.start:error.start + 1].hex()} is not UTF-8 text")))
+                continue
+            if text.strip():
+                try:
+                    numbered.append((where, _DECODER.decode(text)))
+                except json.JSONDecodeError as error:
+                    numbered.append((where, InputError(f"{where}: invalid JSON ({error.msg})")))
+                except RecursionError:
+                    numbered.append((where, InputError(f"{where}: JSON nested too deeply")))
+    return numbered
+
+
+# -- a catalogue's columns: names, the values' checks, the rows the csv module reads --------------
+
+
+def _plain_number(text):
+    """True when ``text`` is written as a plain number: ASCII and without digit separators."""
+    return text.isascii() and "_" not in text
+
+
+def _catalogue_columns(header, where):
+    """Return ``(kind, value columns)`` of a catalogue header (lower-case names)."""
+    names = set(header)
+    if {"x", "y", "rx", "ry"} <= names:
+        return "ellipse", ["x", "y", "rx", "ry"] + (["angle"] if "angle" in names else [])
+    if {"x", "y", "r"} <= names:
+        return "circle", ["x", "y", "r"]
+    raise InputError(
+        f"{where}: the header must name x,y,rx,ry[,angle][,id] (ellipses) or x,y,r[,id] (circles); "
+        f"got {','.join(header)}"
+    )
+
+
+def _block_problems(data, columns, lines, path, problems):
+    """Add ``{row: message}`` for rows of a parsed block that make no shape: a non-finite number,
+    a radius <= 0, or a number outside the supported range of magnitudes (see
+    :func:`collide2d._validate.check_range`: coordinates within ``MAGNITUDE_MAX``, radii in
+    ``[SIZE_MIN, MAGNITUDE_MAX]`` and an ellipse's radii within a factor ``ASPECT_MAX``), which
+    the constructor would refuse for the whole block without naming the row."""
+    radii = data[:, 2:4] if columns[2] == "rx" else data[:, 2:3]
+    if data.size and _all_good(data, radii):
+        return problems
+    finite = np.isfinite(data)
+    if not finite.all():
+        for row, col in np.argwhere(~finite):
+            if row not in problems:
+                problems[row] = f"{path} line {lines[row]}, column {columns[col]}: {float(data[row, col])!r} is not finite"
+    for row in np.flatnonzero(np.any(radii <= 0, axis=1)).tolist():
+        if row not in problems:
+            problems[row] = f"{path} line {lines[row]}: radii must be positive, got {', '.join(map(repr, radii[row].tolist()))}"
+    outside = np.zeros(data.shape, dtype=bool)  # NaN compares False: those rows are reported above
+    outside[:, 0:2] = ~(np.abs(data[:, 0:2]) <= MAGNITUDE_MAX)
+    outside[:, 2 : 2 + radii.shape[1]] = ~((radii >= SIZE_MIN) & (radii <= MAGNITUDE_MAX))
+    thin = ~(np.max(radii, axis=1) * (1.0 / ASPECT_MAX) <= np.min(radii, axis=1))  # exact scaling: no overflow
+    for row, col in np.argwhere(outside).tolist():
+        if row not in problems:
+            what = "coordinates, +-2**500 (about 3.27e150)" if col < 2 else f"sizes, {RANGE_TEXT}"
+            problems[row] = f"{path} line {lines[row]}, column {columns[col]}: {float(data[row, col])!r} is outside the supported range of {what}"
+    for row in np.flatnonzero(thin).tolist():
+        if row not in problems:
+            problems[row] = (
+                f"{path} line {lines[row]}: radii {', '.join(map(repr, radii[row].tolist()))} differ by more than a factor "
+                "2**100 (about 1.27e30), the supported range of an ellipse's aspect ratio"
+            )
+    return problems
+
+
+def _all_good(data, radii):
+    """True when no row of a block breaks a rule of :func:`_block_problems`: a few whole-array
+    reductions, where finding the rows takes many passes (a NaN makes every comparison False)."""
+    coordinates = np.abs(data[:, 0:2]).max()
+    smallest, largest = radii.min(), radii.max()
+    return bool(
+        np.isfinite(data).all()
+        and coordinates <= MAGNITUDE_MAX
+        and SIZE_MIN <= smallest
+        and largest <= MAGNITUDE_MAX
+        and (radii.shape[1] == 1 or np.all(np.max(radii, axis=1) * (1.0 / ASPECT_MAX) <= np.min(radii, axis=1)))
+    )
+
+
+def _parse_block(rows, lines, where, columns, path, problems):
+    """Turn a block of CSV records into an ``(n, len(columns))`` float64 array; add bad rows to ``problems``."""
+    out = np.empty((len(rows), len(columns)))
+    for c, (k, name) in enumerate(zip(where, columns)):
+        column = [record[k] for record in rows]
+        try:
+            if not _plain_number("".join(column)):  # float() reads "1_000" and non-ASCII digits: refuse them
+                raise ValueError(name)
+            out[:, c] = np.array(column, dtype=np.float64)
+        except ValueError:
+            for row, token in enumerate(column):  # one by one, to name each offending row
+                try:
+                    if not _plain_number(token):
+                        raise ValueError(token)
+                    out[row, c] = float(token)
+                except ValueError:
+                    out[row, c] = np.nan
+                    if row not in problems:
+                        problem = " is empty" if not token.strip() else f": {token!r} is not a number"
+                        problems[row] = f"{path} line {lines[row]}, column {name}{problem}"
+    return out
+
+
+def _settle(problems, on_invalid):
+    """Raise the first problem (by row), or hand each to ``on_invalid``; return the bad rows."""
+    bad = sorted(problems)
+    if bad and on_invalid is None:
+        raise InputError(problems[bad[0]])
+    for row in bad:
+        on_invalid(InputError(problems[row]))
+    return bad
+
+
+def _exact_problems(path, problems, line_numbers, where, columns):
+    """The csv module's message of each flagged row: its line parsed again with float()."""
+    rows = sorted(problems)
+    wanted = {int(line_numbers[row]): row for row in rows}
+    records = {}
+    with open(path, newline="", encoding="utf-8-sig") as handle:
+        for number, text in enumerate(handle, start=1):
+            if number in wanted:
+                records[wanted[number]] = next(csv.reader([text]))
+    needed = max(where) + 1
+    if len(records) != len(rows) or any(len(records[row]) < needed for row in rows):
+        raise _Fallback
+    exact = {}
+    lines = [int(line_numbers[row]) for row in rows]
+    data = _parse_block([records[row] for row in rows], lines, where, columns, path, exact)
+    _block_problems(data, columns, lines, path, exact)
+    if len(exact) != len(rows):  # float() reads a flagged row as a good one: never guess
+        raise _Fallback
+    return {row: exact[k] for k, row in enumerate(rows)}
+
+
+def _numeric_columns(schema, names, columns, where):
+    """Refuse catalogue columns that are not integers or floats (timestamps, text, booleans ...)."""
+    import pyarrow as pa
+
+    for name in columns:
+        kind = schema.field(names[name]).type
+        if not (pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind)):
+            raise InputError(f"{where}: column {names[name]} holds {kind}, not numbers; the columns {', '.join(columns)} must be numeric")
