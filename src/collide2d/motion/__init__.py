@@ -13,5 +13,6 @@ The package: :mod:`~collide2d.motion.rigid` (reference points, extents, moved ro
 from collide2d.motion.impacts import Impacts, query_impacts
 from collide2d.motion.rigid import reference_points, rotate, translate
 from collide2d.motion.search import Impact, _Motion, time_of_impact  # _Motion, reference_points: for the tests
+from collide2d.motion.search import _CERTIFY, _DISC_MARGIN, _GRAZE, _NOISE, _TIME_TOL  # noqa: F401  (listed in _tolerances)
 
 __all__ = ["Impact", "Impacts", "query_impacts", "rotate", "time_of_impact", "translate"]
