@@ -178,6 +178,11 @@ def test_single_plain_numbers_equal_the_batch():
 def test_outcome_codes():
     from collide2d._kernels.motion import constants
 
+    # the compiled search keeps its own copies of the search's constants: the same values
+    assert (constants.TIME_TOL, constants.NOISE, constants.CERTIFY, constants.GRAZE, constants.SLOW) == (
+        search._TIME_TOL, search._NOISE, search._CERTIFY, search._GRAZE, search._SLOW)
+    assert constants.OVERLAP == search._OVERLAP and constants.HIT < constants.MISS < constants.OVERLAP
+
     def codes(a, b, vb, t_max):
         motion = search._Motion(a, b, np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 2)),
                                 np.array([vb], dtype=float), np.zeros(1), np.zeros(1))

@@ -12,8 +12,6 @@ from numpy.typing import ArrayLike
 
 from collide2d import _dispatch
 from collide2d.motion import exact
-from collide2d._kernels.motion.constants import CERTIFY, GRAZE, NOISE, SLOW, TIME_TOL
-from collide2d._kernels.motion.constants import OVERLAP as _OVERLAP
 from collide2d.motion.rigid import (_ULP, _check, _extents, _kernel_shape, _motion_numbers, _moved, _turn_extents, _turns,
                                     reference_points)
 from collide2d.shapes import Shape
@@ -24,21 +22,21 @@ from collide2d.typing import Batch, FloatArray, Pair, Real, Single
 # takes one step, or a batch of up to _SWEEP_MOST steps of a crawling turning pair) with a
 # RuntimeWarning and the last time known apart; no test comes near (the slowest crawl, a point
 # closing in at 1e-3 on an ellipse of aspect 0.999 spinning at 100 rad/s, ends within 208 rounds).
-_TIME_TOL = TIME_TOL  # 2.8e-14 (the constants shared with the compiled search)
+_TIME_TOL = 2.0**-45  # 2.8e-14 (the compiled search keeps its own copies: _kernels/motion/constants.py)
 _MAX_STEPS = 4000
 _SWEEP_AFTER = 32  # turning pairs still searching after this many steps advance in batches of
 _SWEEP_SAMPLES = 64  # this many steps, twice as many each time, up to
 _SWEEP_MOST = 8192
-_NOISE = NOISE  # relative float noise of a separation (of its witness coordinates): 2.3e-13
-_CERTIFY = CERTIFY  # the exact predicates check that the shapes are apart 9e-13 t_max before the answer
+_NOISE = 2.0**-42  # relative float noise of a separation (of its witness coordinates): 2.3e-13
+_CERTIFY = 2.0**-40  # the exact predicates check that the shapes are apart 9e-13 t_max before the answer
 # Grazes of translating pairs (see _closest_approach): a pair whose Newton step is at least
 # _SLOW times the one before, twice in a row (linear convergence: a double root, or a near one) looks for the
 # minimum of its separation; a separation within _GRAZE of the size and coordinates of the pair
 # there counts as touching (the float separation is accurate to about an ulp of them, measured
 # against 40-digit references on near-touching pairs of aspect ratio to 1e3, and the moved shapes
 # are rounded to an ulp of their coordinates).
-_SLOW = SLOW
-_GRAZE = GRAZE  # 1.8e-15
+_SLOW = 0.25
+_GRAZE = 2.0**-49  # 1.8e-15
 _GRAZE_STEPS = 200
 # A turning pair searches for its minimum when its gap is below _TURN_NEAR of its size, only up
 # to _TURN_REACH certified steps ahead (its separation is not convex: a search from far could
@@ -770,7 +768,7 @@ def _impact_flat(motion, t_max):
         return _impact_search(motion, t_max)
     time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
     code, out = _translation_kernel(motion, still, t_max[still])
-    done = code <= _OVERLAP
+    done = code <= _OVERLAP  # hit, miss, overlapping at 0 (the codes of _kernels/motion/constants.py)
     rows = still[done]
     time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
     rest = np.setdiff1d(np.arange(n), rows, assume_unique=True)
@@ -851,6 +849,8 @@ def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
 
 
 _KIND_CODE = {kind: code for code, kind in enumerate(_dispatch.KIND_ORDER)}
+_OVERLAP = 2  # the outcome codes up to this one are answers (constants.OVERLAP; importing that module
+# here would load a kernel family with collide2d)
 _ZERO_INDEX = np.zeros((1, 4), dtype=np.int64)  # one pair of single shapes, searched where they lie
 _TOI_LOOPS = None
 
