@@ -643,7 +643,7 @@ def test_long_slow_crawl(minor, w, closing, t_max):
 
 def test_out_of_rounds_warns_with_a_lower_bound(monkeypatch):
     # the search gives up after motion._MAX_STEPS rounds: never silently
-    monkeypatch.setattr(motion, "_MAX_STEPS", 3)
+    monkeypatch.setattr(motion.search, "_MAX_STEPS", 3)
     needle, disc = c2.Ellipse((0, 0), (5, 0.01)), c2.Circle((0, 4), 0.05)
     full = 0.0389198891  # the first contact (see test_spinning_needle_hits_disc_at_first_touch)
     with pytest.warns(RuntimeWarning, match="stopped after 3 rounds.*lower bound"):

@@ -328,7 +328,7 @@ def test_turning_in_step_and_drifting(monkeypatch):
     skipped = [c2.time_of_impact(e, o, (0, 0), v, angular_velocity_a=w, angular_velocity_b=w, t_max=10).time
                for w, v in cases]
     assert sum(math.isfinite(t) for t in skipped) == 4
-    monkeypatch.setattr(motion, "_SKIP_FROM", math.inf)
+    monkeypatch.setattr(motion.search, "_SKIP_FROM", math.inf)
     for (w, v), got in zip(cases, skipped):
         want = c2.time_of_impact(e, o, (0, 0), v, angular_velocity_a=w, angular_velocity_b=w, t_max=10).time
         assert got == pytest.approx(want, abs=1e-11)  # approx(inf) equals inf only

@@ -1,45 +1,34 @@
-"""Shapes in motion: rigid moves, time of impact, first contacts among many moving shapes.
-
-Every shape moves rigidly: it translates with its velocity and turns with its angular velocity
-(radians per unit time, counter-clockwise) about its *reference point*: the centre of a circle,
-ellipse, box or rotated box, the area centroid of a polygon, the midpoint of a segment, the
-``point`` of a line, the point itself. Velocities are constant over ``[0, t_max]``.
-"""
+"""Time of impact of two moving shapes: the certified search (:func:`time_of_impact`)."""
 
 from __future__ import annotations
 
 import importlib
 import math
 import warnings
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _angles, _dispatch
-from collide2d._validate import as_float_array, as_limit_array, is_real_scalar
-from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
-from collide2d.table import ShapeTable
+from collide2d import _dispatch
+from collide2d.motion import exact
+from collide2d.motion.rigid import (_ULP, _check, _extents, _kernel_shape, _motion_numbers, _moved, _turn_extents, _turns,
+                                    reference_points)
+from collide2d.shapes import Shape
 from collide2d.typing import Batch, FloatArray, Pair, Real, Single
-
-__all__ = ["Impact", "Impacts", "query_impacts", "rotate", "time_of_impact", "translate"]
-
-_KIND_CLASS = {"ellipse": Ellipse, "polygon": Polygon, "segment": Segment, "line": Line, "point": Point}
 
 # Time of impact: the iteration stops when the next certified step is below _TIME_TOL * t_max
 # (or * the time reached, when t_max is infinite). It gives up after _MAX_STEPS rounds (a round
 # takes one step, or a batch of up to _SWEEP_MOST steps of a crawling turning pair) with a
 # RuntimeWarning and the last time known apart; no test comes near (the slowest crawl, a point
 # closing in at 1e-3 on an ellipse of aspect 0.999 spinning at 100 rad/s, ends within 208 rounds).
-_TIME_TOL = 2.0**-45  # 2.8e-14
+_TIME_TOL = 2.0**-45  # 2.8e-14 (the compiled search keeps its own copies: _kernels/motion/constants.py)
 _MAX_STEPS = 4000
 _SWEEP_AFTER = 32  # turning pairs still searching after this many steps advance in batches of
 _SWEEP_SAMPLES = 64  # this many steps, twice as many each time, up to
 _SWEEP_MOST = 8192
 _NOISE = 2.0**-42  # relative float noise of a separation (of its witness coordinates): 2.3e-13
 _CERTIFY = 2.0**-40  # the exact predicates check that the shapes are apart 9e-13 t_max before the answer
-_ULP = 2.0**-52
 # Grazes of translating pairs (see _closest_approach): a pair whose Newton step is at least
 # _SLOW times the one before, twice in a row (linear convergence: a double root, or a near one) looks for the
 # minimum of its separation; a separation within _GRAZE of the size and coordinates of the pair
@@ -55,306 +44,6 @@ _GRAZE_STEPS = 200
 # conservative advancement goes on from its last certified time).
 _TURN_REACH = 64
 _TURN_NEAR = 1.0 / 64
-
-
-def _loops():
-    return importlib.import_module("collide2d._kernels.motion.loops")
-
-
-# -- reference points, extents and moved rows ---------------------------------------------------------
-
-
-def _polygon_vertices(params, verts):
-    """All vertices of polygon rows (flat ``(n, 2)`` params) and the row owning each one."""
-    offset = params[:, 0].astype(np.int64)
-    count = params[:, 1].astype(np.int64)
-    start = np.cumsum(count) - count
-    owner = np.repeat(np.arange(count.size), count)
-    return verts[offset[owner] + (np.arange(owner.size) - start[owner])], owner, start, count
-
-
-def _polygon_centroids(params, verts):
-    """Area centroids of polygon rows (flat ``(n, 2)`` params), vertices taken relative to the first."""
-    rows = params.reshape(-1, 2)
-    v, owner, start, count = _polygon_vertices(rows, verts)
-    q = v - v[start][owner]
-    after = np.arange(owner.size) + 1
-    after[start + count - 1] = start  # the next vertex, cyclically within each polygon
-    x0, y0, x1, y1 = q[:, 0], q[:, 1], q[after, 0], q[after, 1]
-    cross = x0 * y1 - x1 * y0
-    n = rows.shape[0]
-    area3 = 3.0 * np.bincount(owner, cross, minlength=n)
-    cx = np.bincount(owner, (x0 + x1) * cross, minlength=n) / area3
-    cy = np.bincount(owner, (y0 + y1) * cross, minlength=n) / area3
-    return v[start] + np.stack([cx, cy], axis=-1)
-
-
-def reference_points(shape: Shape) -> np.ndarray:
-    """Reference point of every shape of a batch, as a float array of shape ``(shape.size, 2)``."""
-    p = shape._flat_params()
-    if isinstance(shape, (Circle, Ellipse, Point)):
-        return np.array(p[:, 0:2])
-    if isinstance(shape, (Segment,)):
-        return 0.5 * (p[:, 0:2] + p[:, 2:4])
-    if isinstance(shape, Line):
-        return np.array(p[:, 0:2])
-    if isinstance(shape, Box):
-        lo = np.asarray(shape._fields["min"]).reshape(-1, 2)
-        hi = np.asarray(shape._fields["max"]).reshape(-1, 2)
-        return 0.5 * (lo + hi)
-    if isinstance(shape, RotatedBox):
-        return np.array(np.broadcast_to(shape._fields["center"], shape.shape + (2,)).reshape(-1, 2))
-    return _polygon_centroids(p, shape._verts)
-
-
-def _extents(shape, ref):
-    """Largest distance from the reference point to a point of each shape, rounded up (inf: lines)."""
-    p = shape._flat_params()
-    kind = shape._kind
-    if kind == "ellipse":
-        r = np.maximum(p[:, 2], p[:, 3])
-    elif kind == "point":
-        r = np.zeros(p.shape[0])
-    elif kind == "line":
-        r = np.full(p.shape[0], np.inf)
-    elif kind == "segment":
-        r = np.maximum(np.hypot(*(p[:, 0:2] - ref).T), np.hypot(*(p[:, 2:4] - ref).T))
-    else:
-        v, owner, _, _ = _polygon_vertices(p, shape._verts)
-        r = np.zeros(p.shape[0])
-        np.maximum.at(r, owner, np.hypot(*(v - ref[owner]).T))
-    return r * (1.0 + 8 * _ULP)
-
-
-def _turn_extents(shape, extents):
-    """The extents that bound how fast a turn about the reference point moves the shape's
-    boundary: its :func:`_extents`, but 0 for circles (a turn about the centre leaves the set as
-    it is)."""
-    r = extents.copy()
-    if shape._kind == "ellipse":
-        p = shape._flat_params()
-        r[p[:, 2] == p[:, 3]] = 0.0
-    return r
-
-
-def _motion_numbers(value, name, vector=False):
-    """A motion argument as a float64 array (:func:`collide2d._validate.as_float_array`, which
-    refuses booleans: ``True`` is not a speed, an angle or a time). ``t_max`` (``vector=None``) may
-    be infinite, not NaN or negative."""
-    if vector is None:
-        return as_limit_array(value, name, unit="inf allowed")
-    return as_float_array(value, name, vector=vector)
-
-
-def _kernel_shape(kind, params, verts=None):
-    """A batch of kernel-kind shapes over the given rows (no validation: rows of moved shapes)."""
-    new = object.__new__(_KIND_CLASS[kind])
-    new._finish({}, params, np.zeros((0, 2)) if verts is None else verts)
-    return new
-
-
-def _moved(shape, index, origin, turn, shift, single=False):
-    """Rows ``index`` of ``shape`` turned by ``turn`` (cos, sin) about ``origin``, then shifted by
-    ``shift`` (arrays of shape ``(len(index), 2)``), as a batch of its kernel kind (with
-    ``single``, of one row: a single shape of its kernel kind)."""
-    loops = _loops()
-    params = np.ascontiguousarray(shape._flat_params())
-    kind = shape._kind
-    if kind == "polygon":
-        counts = params[index, 1].astype(np.int64)
-        offsets = np.cumsum(counts) - counts
-        verts = np.empty((int(counts.sum()), 2))
-        loops.move_polygon_loop(params, np.ascontiguousarray(shape._verts), index, origin, turn, shift, offsets, verts)
-        rows = np.stack([offsets.astype(np.float64), counts.astype(np.float64)], axis=-1)
-        return _kernel_shape(kind, rows[0] if single else rows, verts)
-    out = np.empty((index.shape[0], params.shape[1]))
-    getattr(loops, f"move_{kind}_loop")(params, index, origin, turn, shift, out)
-    return _kernel_shape(kind, out[0] if single else out)
-
-
-def _turns(angle):
-    """``(cos, sin)`` of the angles (an array), ``(1, 0)`` exactly for 0: the turns of the moved
-    shapes, one code path for single pairs and batches (so that both get the same floats)."""
-    if angle.shape == (1,) and angle[0] == 0.0:
-        return np.array([[1.0, 0.0]])
-    turn = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
-    turn[angle == 0.0] = (1.0, 0.0)
-    return turn
-
-
-# -- translate and rotate -----------------------------------------------------------------------------
-
-
-def _check(shape, name="shape"):
-    if not isinstance(shape, Shape):
-        raise TypeError(f"{name} must be a collide2d shape (Point, Circle, Ellipse, ...), got {type(shape).__name__}")
-
-
-def _vectors(value, name, batch):
-    """A finite vector argument broadcast against ``batch``: (broadcast batch shape, flat (n, 2))."""
-    v = as_float_array(value, name, vector=True)
-    try:
-        shape = np.broadcast_shapes(batch, v.shape[:-1])
-    except ValueError:
-        raise ValueError(f"{name} of shape {v.shape} does not broadcast with the batch shape {batch}") from None
-    return shape, v
-
-
-def _rebuild(shape, batch, turn, origin, shift):
-    """``shape`` broadcast to ``batch``, each shape turned by ``turn`` (cos, sin) about ``origin``
-    and shifted by ``shift`` (arrays broadcastable to ``batch + (2,)``), as a public shape."""
-    n = math.prod(batch)
-    flat = np.broadcast_to(np.arange(shape.size).reshape(shape.shape), batch).reshape(-1)
-    turn = np.ascontiguousarray(np.broadcast_to(turn, batch + (2,)).reshape(n, 2))
-    shift = np.ascontiguousarray(np.broadcast_to(shift, batch + (2,)).reshape(n, 2))
-    ref = reference_points(shape)[flat] if origin is None else np.broadcast_to(origin, batch + (2,)).reshape(n, 2)
-    ref = np.ascontiguousarray(ref)
-    idx = np.ascontiguousarray(flat)
-    moved = _moved(shape, idx, ref, turn, shift)
-    p = moved._params
-    fields = shape._fields
-    if isinstance(shape, Point):
-        return Point(p.reshape(batch + (2,)))
-    if isinstance(shape, Segment):
-        return Segment(p[:, 0:2].reshape(batch + (2,)), p[:, 2:4].reshape(batch + (2,)))
-    if isinstance(shape, Line):
-        return Line(p[:, 0:2].reshape(batch + (2,)), p[:, 2:4].reshape(batch + (2,)))
-    if isinstance(shape, Circle):
-        radius = np.broadcast_to(np.asarray(shape._params)[..., 2], shape.shape)
-        return Circle(p[:, 0:2].reshape(batch + (2,)), np.broadcast_to(radius, batch))
-    if isinstance(shape, Ellipse):
-        radii = np.broadcast_to(shape._params[..., 2:4], shape.shape + (2,))
-        return Ellipse(p[:, 0:2].reshape(batch + (2,)), np.broadcast_to(radii, batch + (2,)),
-                       direction=p[:, 4:6].reshape(batch + (2,)))
-    corners = moved._verts.reshape(-1, 2)
-    if isinstance(shape, Box):
-        quarter = (turn[:, 0] == 0.0) | (turn[:, 1] == 0.0)
-        c = corners.reshape(n, 4, 2)
-        if quarter.all():
-            return Box(c.min(axis=1).reshape(batch + (2,)), c.max(axis=1).reshape(batch + (2,)))
-        lo = np.asarray(fields["min"]).reshape(-1, 2)[flat]
-        hi = np.asarray(fields["max"]).reshape(-1, 2)[flat]
-        center = _moved(Point(0.5 * (lo + hi)), np.arange(n), ref, turn, shift)._params
-        return RotatedBox(center.reshape(batch + (2,)), (0.5 * (hi - lo)).reshape(batch + (2,)),
-                          direction=turn.reshape(batch + (2,)))
-    if isinstance(shape, RotatedBox):
-        center = np.broadcast_to(fields["center"], shape.shape + (2,)).reshape(-1, 2)[flat]
-        half = np.broadcast_to(fields["half_size"], shape.shape + (2,)).reshape(-1, 2)[flat]
-        own = _angles.direction(np.broadcast_to(fields["angle"], shape.shape).reshape(-1)[flat])
-        center = _moved(Point(center), np.arange(n), ref, turn, shift)._params
-        direction = _moved(Line(np.zeros((n, 2)), own), np.arange(n), np.zeros((n, 2)), turn, np.zeros((n, 2)))._params
-        return RotatedBox(center.reshape(batch + (2,)), half.reshape(batch + (2,)),
-                          direction=direction[:, 2:4].reshape(batch + (2,)))
-    # a polygon: its stored (counter-clockwise, cleaned) vertices, moved
-    counts = shape._flat_params()[flat, 1].astype(np.int64)
-    if n == 1 and not batch:
-        return Polygon(corners)
-    if np.all(counts == counts[0]):
-        return Polygon(corners.reshape(batch + (int(counts[0]), 2)))
-    raise ValueError("a batch of polygons with different vertex counts cannot be rebuilt as one batch")
-
-
-def translate(shape: Shape, offset: ArrayLike) -> Shape:
-    """Return the shape moved by ``offset``: a new shape of the same kind.
-
-    Parameters
-    ----------
-    shape : Shape
-        A single shape or a batch.
-    offset : array_like of shape (..., 2)
-        The translation; its batch shape broadcasts with ``shape.shape``.
-
-    Returns
-    -------
-    Shape
-        Of the same class as `shape` and of the broadcast batch shape. Every coordinate is the
-        exact sum rounded once to the nearest float, so it is exact whenever that sum is a float
-        (for example integers, or dyadic numbers of similar magnitude).
-
-    Raises
-    ------
-    TypeError
-        If `shape` is not a collide2d shape or `offset` is not numeric.
-    ValueError
-        If `offset` is not finite, has no trailing axis of length 2, or does not broadcast.
-
-    See Also
-    --------
-    rotate : the other rigid move.
-
-    Examples
-    --------
-    >>> import collide2d as c2
-    >>> c2.translate(c2.Box((0, 0), (2, 1)), (1, -1))
-    Box(min=(1.0, -1.0), max=(3.0, 0.0))
-    >>> c2.translate(c2.Circle((0, 0), 1), [(1, 0), (0, 2)]).center.tolist()
-    [[1.0, 0.0], [0.0, 2.0]]
-    """
-    (shape,) = _dispatch.plain_or_refuse("translate", shape)
-    _check(shape)
-    batch, offset = _vectors(offset, "offset", shape.shape)
-    return _rebuild(shape, batch, np.array([1.0, 0.0]), None, offset)
-
-
-def rotate(shape: Shape, angle: ArrayLike, *, origin: ArrayLike | None = None) -> Shape:
-    """Return the shape turned counter-clockwise by ``angle`` radians about ``origin``.
-
-    Parameters
-    ----------
-    shape : Shape
-        A single shape or a batch.
-    angle : array_like of shape (...)
-        The turn in radians; broadcasts with ``shape.shape``. A float within one ulp of a
-        multiple of pi/2 (``math.pi / 2``, ``np.pi``, ``1e6 * math.pi / 2``, ...) below
-        ``2**50 * pi`` (about 3.5e15) is an exact quarter turn; a larger float keeps its own
-        direction, reduced exactly.
-    origin : array_like of shape (..., 2), optional
-        The centre of the turn. By default each shape's reference point: the centre of a
-        circle, ellipse, box or rotated box, the area centroid of a polygon, the midpoint of a
-        segment, the ``point`` of a line, the point itself.
-
-    Returns
-    -------
-    Shape
-        Of the same class as `shape`, except that a :class:`Box` becomes a :class:`RotatedBox`
-        unless every turn is a quarter turn. The turn is a rotation matrix within about one ulp
-        of that of the float ``angle``; quarter turns are exact, and each coordinate they move
-        is the exact value rounded once (so a quarter turn about a reference point of a circle,
-        ellipse, box or rotated box changes only its orientation).
-
-    Raises
-    ------
-    TypeError
-        If `shape` is not a collide2d shape or `angle`, `origin` are not numeric.
-    ValueError
-        If `angle` or `origin` is not finite or they do not broadcast with the batch.
-
-    See Also
-    --------
-    translate : the other rigid move.
-
-    Examples
-    --------
-    >>> import math
-    >>> import collide2d as c2
-    >>> c2.rotate(c2.Box((0, 0), (4, 2)), math.pi / 2)  # a quarter turn about the centre
-    Box(min=(1.0, -1.0), max=(3.0, 3.0))
-    >>> c2.rotate(c2.Segment((0, 0), (2, 0)), math.pi / 2, origin=(0, 0))
-    Segment(start=(0.0, 0.0), end=(0.0, 2.0))
-    >>> type(c2.rotate(c2.Box((0, 0), (4, 2)), 0.3)).__name__
-    'RotatedBox'
-    """
-    (shape,) = _dispatch.plain_or_refuse("rotate", shape)
-    _check(shape)
-    angle = as_float_array(angle, "angle")
-    try:
-        batch = np.broadcast_shapes(shape.shape, angle.shape)
-    except ValueError:
-        raise ValueError(f"angle of shape {angle.shape} does not broadcast with the batch shape {shape.shape}") from None
-    if origin is not None:
-        batch, origin = _vectors(origin, "origin", batch)
-    turn = _angles.direction(angle)
-    return _rebuild(shape, batch, turn, origin, np.zeros(2))
 
 
 # -- time of impact -----------------------------------------------------------------------------------
@@ -425,6 +114,7 @@ class _Motion:
 
     def __init__(self, a, b, index_a, index_b, va, vb, wa, wb, offset_b=None):
         n = index_a.shape[0]
+        self.args = (a, b, index_a, index_b, va, vb, wa, wb, offset_b)
         self.va, self.vb, self.wa, self.wb = va, vb, wa, wb
         refs_a, refs_b = reference_points(a), reference_points(b)
         ref_a, ref_b = refs_a[index_a], refs_b[index_b]
@@ -452,6 +142,12 @@ class _Motion:
         self.ext_b = np.where(wb == 0.0, 0.0, _turn_extents(b, exts_b)[index_b]) * np.abs(wb)
         self._sizes = np.maximum(finite(ext_a), finite(ext_b))
         self.still = (wa == 0.0) & (wb == 0.0)  # pure translation: b moves relative to a
+
+    def subset(self, rows):
+        """The pairs ``rows`` alone: the same frames, moves and floats per pair."""
+        a, b, index_a, index_b, va, vb, wa, wb, offset_b = self.args
+        return _Motion(a, b, index_a[rows], index_b[rows], va[rows], vb[rows], wa[rows], wb[rows],
+                       None if offset_b is None else offset_b[rows])
 
     def _scales(self, rows, values, t):
         """The scale of the float noise of the separations ``values`` of pairs ``rows`` at times
@@ -1063,7 +759,195 @@ def _bound_turning(motion, live, t_max, free, upper, state):
 
 
 def _impact_flat(motion, t_max):
-    """Time, point and normal of every pair of a :class:`_Motion` (flat arrays)."""
+    """Time, point and normal of every pair of a :class:`_Motion` (flat arrays): translating pairs
+    by the compiled search (:mod:`collide2d._kernels.motion.toi`), the pairs it hands back and the
+    turning ones by :func:`_impact_search`."""
+    n = motion.ia.shape[0]
+    still = np.flatnonzero(motion.still)
+    if still.size == 0:
+        return _impact_search(motion, t_max)
+    time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
+    code, out = _translation_kernel(motion, still, t_max[still])
+    done = code <= _OVERLAP  # hit, miss, overlapping at 0 (the codes of _kernels/motion/constants.py)
+    rows = still[done]
+    time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
+    rest = np.setdiff1d(np.arange(n), rows, assume_unique=True)
+    if rest.size:
+        time[rest], point[rest], normal[rest] = _impact_search(motion.subset(rest), t_max[rest])
+        _exact_translation(motion, rest[motion.still[rest]], t_max, time, point, normal)
+    return time, point, normal
+
+
+_AFTER = 2.0**-20  # a contact is confirmed by an overlap for sure this much of t_max after it
+
+
+def _exact_translation(motion, rows, t_max, time, point, normal):
+    """The pairs ``rows`` (translating, searched in Python: grazes, near misses, gaps within the
+    float noise) whose first contact is exactly computable (:mod:`collide2d.motion.exact`) get
+    it: a miss where the search saw a contact within its band, and the exact time (the largest
+    float not above it) where the search's differs from it by more than its tolerance."""
+    a, b, index_a, index_b, _, _, offset_b = motion.given
+    pa, pb = a._flat_params(), b._flat_params()
+    # only contacts the search found after 0 can be wrong: a miss of the search is certified apart
+    # beyond the band; and a contact is real when the shapes overlap for sure a little after it
+    rows = rows[(time[rows] > 0.0) & np.isfinite(time[rows])]
+    rows = rows[exact.exact_capable(a._kind, pa[index_a[rows]], b._kind, pb[index_b[rows]])]
+    if rows.size:
+        after = np.minimum(time[rows] + _AFTER * np.where(np.isfinite(t_max[rows]), t_max[rows], time[rows]), t_max[rows])
+        sub = motion.subset(rows)
+        rows = rows[~(sub.contact(np.arange(rows.size), after)[:, 0] < 0.0)]
+    moved = []
+    for r in rows.tolist():
+        shift = (0.0, 0.0) if offset_b is None else tuple(offset_b[r].tolist())
+        first = exact.first_contact(a._kind, pa[index_a[r]], a._verts, b._kind, pb[index_b[r]], b._verts, shift,
+                                    motion.va[r].tolist(), motion.vb[r].tolist(), float(t_max[r]))
+        if first is None:
+            time[r], point[r], normal[r] = np.inf, np.nan, np.nan
+            continue
+        at = exact.float_below(first)
+        scale = t_max[r] if np.isfinite(t_max[r]) else max(at, 1.0)
+        if not abs(time[r] - at) <= _TIME_TOL * scale:
+            time[r] = at
+            moved.append(r)
+    if moved:  # the point and normal of the contact there (the normal is that of the shapes apart)
+        rows = np.array(moved)
+        sub = motion.subset(rows)
+        values = sub.contact(np.arange(rows.size), time[rows], exact=False)
+        point[rows] = 0.5 * (values[:, 3:5] + values[:, 5:7]) + sub.frame
+        normal[rows] = np.where((values[:, 0] >= 0.0)[:, None], values[:, 1:3], np.nan)
+
+
+def _translation_kernel(motion, rows, t_max):
+    """The compiled search of the translating pairs ``rows``: outcome codes and ``(time, px, py,
+    nx, ny)`` per pair (see :mod:`collide2d._kernels.motion.toi`)."""
+    a, b, index_a, index_b, _, _, offset_b = motion.given
+    va, vb = motion.va[rows], motion.vb[rows]
+    if offset_b is not None:
+        given_shift = offset_b[rows]
+    elif motion.shifted:
+        given_shift = np.zeros((rows.size, 2))
+    else:  # the search's own evaluation at time 0 (see _Motion.contact)
+        given_shift = (vb - va) * 0.0
+    numbers = np.concatenate([given_shift, va, vb, motion.wa[rows, None], motion.wb[rows, None], motion.ref_a[rows],
+                              motion.ref_b[rows], motion.frame[rows], motion.sizes(rows)[:, None], t_max[:, None]],
+                             axis=1)
+    index = np.stack([index_a[rows], index_b[rows], motion.ia[rows], motion.ib[rows]], axis=1)
+    return _run_translation(a, b, motion.a, motion.b, motion.shifted, index, numbers)
+
+
+def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
+    """Run the compiled search's loop of the pair of kinds of ``a``, ``b`` (see
+    :mod:`collide2d._kernels.toi_loops`): ``(code, out)``, ``out[:, :5] = (time, px, py, nx, ny)``."""
+    name, _, swapped = _dispatch.pair_kernel("contact", a._kind, b._kind)
+    loop = getattr(importlib.import_module("collide2d._kernels.toi_loops"), "toi" + name[len("contact"):] + "_loop")
+    out = np.empty((index.shape[0], 6))
+    c = np.ascontiguousarray
+    loop(_dispatch.EPS, swapped, _KIND_CODE[a._kind], _KIND_CODE[b._kind], shifted, c(a._flat_params()), c(a._verts),
+         c(b._flat_params()), c(b._verts), c(framed_a._flat_params()), c(framed_a._verts), c(framed_b._flat_params()),
+         c(framed_b._verts), c(index), c(numbers), out)
+    return out[:, 0].astype(np.int64), out[:, 1:]
+
+
+_KIND_CODE = {kind: code for code, kind in enumerate(_dispatch.KIND_ORDER)}
+_OVERLAP = 2  # the outcome codes up to this one are answers (constants.OVERLAP; importing that module
+# here would load a kernel family with collide2d)
+_ZERO_INDEX = np.zeros((1, 4), dtype=np.int64)  # one pair of single shapes, searched where they lie
+_TOI_LOOPS = None
+
+
+def _plain_number(value):
+    """``value`` as a float when it is a finite Python ``int`` or ``float`` or a NumPy ``float64``
+    (not a bool), else None."""
+    if type(value) is float or type(value) is int or type(value) is np.float64:
+        try:
+            x = float(value)
+        except OverflowError:
+            return None
+        return x if math.isfinite(x) else None
+    return None
+
+
+def _plain_vector(value):
+    """A tuple or list of two plain numbers (see :func:`_plain_number`) as two floats, else None."""
+    if (type(value) is tuple or type(value) is list) and len(value) == 2:
+        x, y = _plain_number(value[0]), _plain_number(value[1])
+        if x is not None and y is not None:
+            return x, y
+    return None
+
+
+def _reach(kind, p):
+    """Reference point and finite extent of a single non-polygon row (as :func:`reference_points`
+    and :func:`_extents` compute them, the same floats; a line's extent: 0)."""
+    if kind == "segment":
+        rx, ry = 0.5 * (p[0] + p[2]), 0.5 * (p[1] + p[3])
+        r = max(float(np.hypot(p[0] - rx, p[1] - ry)), float(np.hypot(p[2] - rx, p[3] - ry)))
+    else:
+        rx, ry = p[0], p[1]
+        r = max(p[2], p[3]) if kind == "ellipse" else 0.0
+    return rx, ry, r * (1.0 + 8 * _ULP)
+
+
+def _shifted_row(kind, p, dx, dy):
+    """A non-polygon row (a list) shifted by ``(dx, dy)``: the floats of ``move_<kind>_loop`` with
+    the turn ``(1, 0)`` (a direction turned by it: ``(1 x - 0 y, 0 x + 1 y)``)."""
+    if kind == "segment":
+        return [p[0] + dx, p[1] + dy, p[2] + dx, p[3] + dy]
+    if kind == "ellipse":
+        return [p[0] + dx, p[1] + dy, p[2], p[3], 1.0 * p[4] - 0.0 * p[5], 0.0 * p[4] + 1.0 * p[5]]
+    if kind == "line":
+        return [p[0] + dx, p[1] + dy, 1.0 * p[2] - 0.0 * p[3], 0.0 * p[2] + 1.0 * p[3]]
+    return [p[0] + dx, p[1] + dy]
+
+
+_LISTED = ("polygon", "rounded")  # kinds with vertex lists: the general path takes them
+
+
+def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
+    """:func:`time_of_impact` of two single translating shapes of the kinds without vertex lists
+    (points, segments, lines, circles, ellipses), given as plain Python numbers: the compiled
+    search called at once, with the rows (shifted into the frame of :func:`_frame_offsets`) and
+    numbers that :class:`_Motion` would give it. None for anything else, or when the search hands the pair
+    back: the general path then takes it (and checks the arguments)."""
+    if not (isinstance(a, Shape) and isinstance(b, Shape)) or a._kind in _LISTED or b._kind in _LISTED:
+        return None
+    pa, pb = a._params, b._params
+    if pa.ndim != 1 or pb.ndim != 1:
+        return None
+    wa, wb, tm = _plain_number(angular_velocity_a), _plain_number(angular_velocity_b), _plain_number(t_max)
+    if wa != 0.0 or wb != 0.0 or tm is None or not tm >= 0.0:  # (None != 0.0)
+        return None
+    va, vb = _plain_vector(velocity_a), _plain_vector(velocity_b)
+    if va is None or vb is None:
+        return None
+    ka, kb = a._kind, b._kind
+    ax, ay, reach_a = _reach(ka, pa.tolist())
+    bx, by, reach_b = _reach(kb, pb.tolist())
+    span = max(reach_a, float(np.hypot(bx - ax, by - ay)) + reach_b)
+    grid = math.ldexp(1.0, math.frexp(max(2.0 * span, 2.2250738585072014e-308))[1])
+    frame_x, frame_y = float(np.rint(ax / grid)) * grid, float(np.rint(ay / grid)) * grid
+    shifted = frame_x != 0.0 or frame_y != 0.0
+    framed_a, framed_b = a, b
+    if shifted:  # both shapes shifted by -frame once, as _Motion shifts them (the moves of _shift_row)
+        framed_a = _kernel_shape(ka, np.array([_shifted_row(ka, pa.tolist(), -frame_x, -frame_y)]))
+        framed_b = _kernel_shape(kb, np.array([_shifted_row(kb, pb.tolist(), -frame_x, -frame_y)]))
+        ax, ay, _ = _reach(ka, framed_a._params[0].tolist())
+        bx, by, _ = _reach(kb, framed_b._params[0].tolist())
+        given_shift = (0.0, 0.0)
+    else:
+        given_shift = ((vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0)
+    numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
+                         ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
+    code, out = _run_translation(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, numbers)
+    if code[0] > _OVERLAP:
+        return None
+    return Impact(float(out[0, 0]), out[0, 1:3], out[0, 3:5])
+
+
+
+
+def _impact_search(motion, t_max):
+    """Time, point and normal of every pair of a :class:`_Motion` (flat arrays), searched in Python."""
     n = motion.ia.shape[0]
     time = np.full(n, np.inf)
     point = np.full((n, 2), np.nan)
@@ -1482,6 +1366,9 @@ def time_of_impact(
     >>> c2.time_of_impact(c2.Box((0, 0), (1, 1)), c2.Point((3, 0.5)), velocity_b=(-1, 0), t_max=5).time
     2.0
     """
+    fast = _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max)
+    if fast is not None:
+        return fast
     a, b = _dispatch.plain_or_refuse("time_of_impact", a, b)
     _check(a, "a")
     _check(b, "b")
@@ -1511,178 +1398,3 @@ def time_of_impact(
         return Impact(float(time[0]), point[0], normal[0])
     return Impact(time.reshape(shape), point.reshape(shape + (2,)), normal.reshape(shape + (2,)))
 
-
-# -- many moving shapes --------------------------------------------------------------------------------
-
-
-class Impacts(NamedTuple):
-    """First contacts among many moving shapes (the result of :func:`query_impacts`).
-
-    ``pairs`` is an int64 array of shape ``(2, n)`` (``i < j``, sorted); ``time`` has shape
-    ``(n,)``, ``point`` and ``normal`` shape ``(n, 2)``, as in :class:`Impact`.
-
-    Examples
-    --------
-    >>> import collide2d as c2
-    >>> balls = c2.Circle([(0, 0), (4, 0), (0, 9)], 1)
-    >>> hits = c2.query_impacts(balls, [(1, 0), (-1, 0), (0, 0)])
-    >>> hits.pairs.shape, hits.time.shape, hits.point.shape, hits.normal.shape
-    ((2, 1), (1,), (1, 2), (1, 2))
-    >>> for (i, j), time in zip(hits.pairs.T.tolist(), hits.time.tolist()):
-    ...     print(f"{i} meets {j} at t = {time}")
-    0 meets 1 at t = 1.0
-    """
-
-    pairs: np.ndarray  #: shape indices, i < j, sorted
-    time: np.ndarray  #: first contact time of each pair
-    point: np.ndarray  #: a common point at that time
-    normal: np.ndarray  #: unit normal from shape i to shape j (NaN if overlapping at 0)
-
-
-_WIDTH = {"ellipse": 6, "polygon": 2, "segment": 4, "line": 4, "point": 2}
-
-
-def _groups(shapes):
-    """``[(kind shape, global indices)]``: the input as batches of one kind each."""
-    if isinstance(shapes, Shape):
-        return [(shapes, np.arange(shapes.size))], shapes.size  # kernels read the flat rows
-    if not isinstance(shapes, ShapeTable):
-        if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__iter__"):
-            raise TypeError(f"shapes must be a shape, a batch of shapes, a list of shapes or a ShapeTable, "
-                            f"got {type(shapes).__name__}")
-        shapes = ShapeTable(shapes)
-    groups = []
-    for code, kind in enumerate(shapes.KIND_NAMES):
-        rows = np.flatnonzero(shapes.kinds == code)
-        if rows.size:
-            params = np.ascontiguousarray(shapes.params[rows, : _WIDTH[kind]])
-            verts = shapes.vertices if kind == "polygon" else None
-            groups.append((_kernel_shape(kind, params, verts), rows))
-    return groups, len(shapes)
-
-
-def query_impacts(
-    shapes: Shape | ShapeTable | Sequence[Shape],
-    velocity: ArrayLike,
-    *,
-    angular_velocity: ArrayLike = 0.0,
-    t_max: float = 1.0,
-    periodic: tuple[float, float] | Box | None = None,
-) -> Impacts:
-    """Return every pair of moving shapes that comes into contact within ``[0, t_max]``.
-
-    Parameters
-    ----------
-    shapes : Shape batch, sequence of shapes or ShapeTable
-        The shapes at time 0 (``n`` of them, in the order of :class:`ShapeTable`).
-    velocity : array_like of shape (n, 2) or (2,)
-        Velocity of each shape's reference point (see :func:`time_of_impact`).
-    angular_velocity : array_like of shape (n,) or scalar, default 0
-        Counter-clockwise turn rate of each shape about its reference point.
-    t_max : float, default 1
-        End of the time interval; finite and ``>= 0``.
-    periodic : (float, float) or Box, optional
-        A periodic box, as in :func:`collide2d.query_pairs`: pairs meet through their nearest
-        images (shapes need not lie inside it). It must exceed twice the largest swept bounds.
-
-    Returns
-    -------
-    Impacts
-        ``pairs`` (int64, shape (2, k), ``i < j``, sorted) of every pair whose first contact
-        time lies in ``[0, t_max]``, with that ``time``, a common ``point`` and the unit
-        ``normal`` from shape ``i`` to shape ``j`` (see :func:`time_of_impact`; with a periodic
-        box, in the frame of shape ``i``'s image).
-
-    Raises
-    ------
-    TypeError
-        If `shapes` is not a shape collection or a motion argument is not numeric (a boolean or
-        a string is not).
-    ValueError
-        If a velocity is not finite or has the wrong shape, or `t_max` is negative or not finite.
-
-    See Also
-    --------
-    time_of_impact : one pair (or a batch of pairs).
-    collide2d.query_pairs : the same broad phase, at one instant.
-
-    Notes
-    -----
-    A swept broad phase: each shape's bounds over its whole motion (its bounds at 0 joined with
-    those at ``t_max``; for a turning shape, the disc of its farthest extent about its reference
-    point at both times), rounded outward, go through the broad phase of
-    :func:`collide2d.query_pairs`; each candidate pair then goes through :func:`time_of_impact`.
-    The swept bounds contain every position of the shape over ``[0, t_max]`` (a translation
-    moves the bounds along a segment, whose hull the two end bounds span), so no pair is missed.
-
-    Examples
-    --------
-    >>> import collide2d as c2
-    >>> balls = c2.Circle([(0, 0), (4, 0), (0, 9)], 1)
-    >>> hits = c2.query_impacts(balls, [(1, 0), (-1, 0), (0, 0)])
-    >>> hits.pairs.tolist(), hits.time.tolist(), hits.normal.tolist()
-    ([[0], [1]], [1.0], [[1.0, 0.0]])
-    """
-    (shapes,) = _dispatch.plain_or_refuse("query_impacts", shapes)
-    from collide2d import broadphase
-
-    groups, n = _groups(shapes)
-    v = _motion_numbers(velocity, "velocity", vector=True)
-    w = _motion_numbers(angular_velocity, "angular_velocity")
-    try:
-        v = np.ascontiguousarray(np.broadcast_to(v, (n, 2)))
-        w = np.ascontiguousarray(np.broadcast_to(w, (n,)))
-    except ValueError:
-        raise ValueError(f"velocity must have shape ({n}, 2) or (2,) and angular_velocity ({n},) or (), "
-                         f"got {v.shape} and {w.shape}") from None
-    if not is_real_scalar(t_max):
-        raise TypeError(f"t_max must be a number, got {type(t_max).__name__}")
-    if not 0.0 <= float(t_max) < math.inf:
-        raise ValueError(f"t_max must be a finite number >= 0, got {t_max!r}")
-    t_max = float(t_max)
-    # swept bounds of every shape
-    bounds = np.empty((n, 4))
-    kind_of = np.empty(n, dtype=np.int64)
-    local = np.empty(n, dtype=np.int64)
-    for g, (shape, rows) in enumerate(groups):
-        b = np.asarray(shape._bounds(), dtype=np.float64).reshape(-1, 4)
-        turning = w[rows] != 0.0
-        if turning.any():
-            ref = reference_points(shape)
-            r = _extents(shape, ref)
-            disc = np.concatenate([ref - r[:, None], ref + r[:, None]], axis=1)
-            b = np.where(turning[:, None], disc, b)
-        moved = b + np.tile(v[rows] * t_max, 2)
-        swept = np.concatenate([np.minimum(b[:, :2], moved[:, :2]), np.maximum(b[:, 2:], moved[:, 2:])], axis=1)
-        pad = 4 * _ULP * (np.abs(swept).max(axis=1, keepdims=True) + np.abs(v[rows]).max(axis=1, keepdims=True) * t_max)
-        bounds[rows] = swept + np.concatenate([-pad, -pad, pad, pad], axis=1)
-        kind_of[rows] = g
-        local[rows] = np.arange(rows.size)
-
-    class _Swept:  # the broad phase's view of a collection: only its bounds are read without a predicate
-        bounds: Any
-        kind = kinds = None
-        params = np.zeros((n, 6))
-        verts = np.zeros((0, 2))
-
-        def __len__(self):
-            return n
-
-    coll = _Swept()
-    coll.bounds = bounds
-    pairs, shifts = broadphase._query(coll, None, None, "auto", periodic, True)
-    keep = np.zeros(pairs.shape[1], dtype=bool)
-    time = np.full(pairs.shape[1], np.inf)
-    point = np.full((pairs.shape[1], 2), np.nan)
-    normal = np.full((pairs.shape[1], 2), np.nan)
-    gi, gj = kind_of[pairs[0]], kind_of[pairs[1]]
-    for key in np.unique(gi * len(groups) + gj).tolist():
-        sel = np.flatnonzero(gi * len(groups) + gj == key)
-        (a, _), (b, _) = groups[key // len(groups)], groups[key % len(groups)]
-        i, j = pairs[0, sel], pairs[1, sel]
-        offset = shifts[sel] if periodic is not None else None
-        m = _Motion(a, b, local[i], local[j], v[i], v[j], w[i], w[j], offset)
-        t, p, nrm = _impact_flat(m, np.full(sel.size, t_max))
-        time[sel], point[sel], normal[sel] = t, p, nrm
-    keep = np.isfinite(time)
-    return Impacts(np.ascontiguousarray(pairs[:, keep]), time[keep], point[keep], normal[keep])

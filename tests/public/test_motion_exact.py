@@ -1,0 +1,196 @@
+"""Time of impact of translating pairs: the compiled search (same floats as the Python search),
+its outcome codes, and the exact hit-or-miss of points, segments, lines, boxes, rotated boxes,
+polygons and circles on grazes and near misses (references in exact rationals, written here
+independently of collide2d.motion.exact)."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import collide2d as c2
+from collide2d.motion import search
+
+F = Fraction
+TINY = 5e-324
+OFFSETS = [1e-15, 1e-100, 1e-300, TINY]
+
+
+def both_orders(a, b, va, vb, t_max):
+    """time_of_impact of (a, b) and of (b, a), single and in a batch of three copies."""
+    out = []
+    for x, y, vx, vy in ((a, b, va, vb), (b, a, vb, va)):
+        out.append(c2.time_of_impact(x, y, vx, vy, t_max=t_max).time)
+        batch = c2.time_of_impact(x, y, np.tile(vx, (3, 1)), np.tile(vy, (3, 1)), t_max=t_max)
+        out.extend(batch.time.tolist())
+    return out
+
+
+def slab_time(lo_a, hi_a, lo_b, hi_b, v, t_max):
+    """Exact first contact of two translating axis-aligned boxes (b moves by v): slabs in Fractions."""
+    lo, hi = F(0), F(t_max)
+    for i in range(2):
+        a0, a1, b0, b1, vi = F(lo_a[i]), F(hi_a[i]), F(lo_b[i]), F(hi_b[i]), F(v[i])
+        if vi == 0:
+            if b0 > a1 or b1 < a0:
+                return None
+            continue
+        enter, leave = min((a0 - b1) / vi, (a1 - b0) / vi), max((a0 - b1) / vi, (a1 - b0) / vi)
+        lo, hi = max(lo, enter), min(hi, leave)
+    return lo if lo <= hi else None
+
+
+@pytest.mark.parametrize("offset", OFFSETS)
+@pytest.mark.parametrize("base", [0.0, 1e15])
+def test_boxes_passing_a_corner_exactly(offset, base):
+    # b slides along x past a's top edge; it is above it by the float just above the edge, or on it
+    top = base + 1.0
+    above = math.nextafter(top, math.inf) if offset == TINY or top + offset == top else top + offset
+    for y0, touches in ((above, False), (top, True)):
+        a = c2.Box((base, base), (base + 1.0, top))
+        b = c2.Box((base + 5.0, y0), (base + 6.0, y0 + 1.0))
+        expected = slab_time((base, base), (base + 1.0, top), (base + 5.0, y0), (base + 6.0, y0 + 1.0), (-1.0, 0.0), 10)
+        assert (expected is not None) == touches
+        for t in both_orders(a, b, (0.0, 0.0), (-1.0, 0.0), 10.0):
+            assert t == (float(expected) if touches else math.inf)
+
+
+def test_issue_examples():
+    box = c2.time_of_impact(c2.Box((0, 0), (1, 1)), c2.Box((5, 1 + 1e-15), (6, 2)), (0, 0), (-1, 0), t_max=10)
+    assert box.time == math.inf and np.isnan(box.point).all()
+    point = c2.time_of_impact(c2.Point((0, 0)), c2.Point((5, 1e-100)), (0, 0), (-1, 0), t_max=10)
+    assert point.time == math.inf
+    assert c2.time_of_impact(c2.Point((0, 0)), c2.Point((5, 0)), (0, 0), (-1, 0), t_max=10).time == 5.0
+
+
+@pytest.mark.parametrize("offset", OFFSETS)
+@pytest.mark.parametrize("base", [0.0, 1e15])
+def test_points_and_segments_near_miss(offset, base):
+    # a point passing a point, a segment's end, a line: by `offset` (or the next float) above it
+    y = math.nextafter(base, math.inf) if base + offset == base else base + offset
+    b = c2.Point((base + 5.0, y))
+    for a, hit_y in ((c2.Point((base, base)), base), (c2.Segment((base - 1.0, base - 1.0), (base, base)), base)):
+        assert F(y) != F(hit_y)
+        assert all(t == math.inf for t in both_orders(a, b, (0.0, 0.0), (-1.0, 0.0), 10.0))
+        on = c2.Point((base + 5.0, base))
+        assert all(t == 5.0 for t in both_orders(a, on, (0.0, 0.0), (-1.0, 0.0), 10.0))
+    # a horizontal line below the moving point: never met, however close
+    line = c2.Line((base, base), (1.0, 0.0))
+    assert all(t == math.inf for t in both_orders(line, b, (0.0, 0.0), (-1.0, 0.0), 10.0))
+
+
+def circle_reference(ca, ra, cb, rb, v, t_max):
+    """Exact decision (the sign of the discriminant in Fractions) and the root to 50 digits."""
+    dx, dy = F(cb[0]) - F(ca[0]), F(cb[1]) - F(ca[1])
+    vx, vy = F(v[0]), F(v[1])
+    a, b = vx * vx + vy * vy, dx * vx + dy * vy
+    c = dx * dx + dy * dy - (F(ra) + F(rb)) ** 2
+    disc = b * b - a * c
+    if disc < 0 or b >= 0:
+        return None
+    import mpmath
+
+    with mpmath.workdps(50):
+        q = lambda x: mpmath.mpf(x.numerator) / x.denominator  # noqa: E731
+        root = (-q(b) - mpmath.sqrt(q(disc))) / q(a)
+    return root if root <= t_max else None
+
+
+@pytest.mark.parametrize("offset", [1e-15, 1e-16, 1e-100, 0.0, -1e-15])
+def test_circles_graze_by_the_discriminant(offset):
+    # two unit circles passing at a centre distance 2 + offset (a tangent graze for offset 0)
+    ca, cb = (0.0, 0.0), (5.0, 2.0 + offset)
+    expected = circle_reference(ca, 1.0, cb, 1.0, (-1.0, 0.0), 10.0)
+    times = both_orders(c2.Circle(ca, 1.0), c2.Circle(cb, 1.0), (0.0, 0.0), (-1.0, 0.0), 10.0)
+    if expected is None:
+        assert all(t == math.inf for t in times)
+    else:
+        for t in times:
+            assert abs(t - float(expected)) <= 1e-12 * 10 and t <= float(expected) + 1e-15
+
+
+def test_circle_and_point_far_from_the_origin():
+    base = 1e15
+    for y, hits in ((base + 1.0, True), (math.nextafter(base + 1.0, math.inf), False)):  # 0.125 above
+        a, b = c2.Circle((base, base), 1.0), c2.Point((base + 5.0, y))
+        times = both_orders(a, b, (0.0, 0.0), (-1.0, 0.0), 10.0)
+        assert all((t == 5.0) if hits else (t == math.inf) for t in times)
+
+
+def test_kernel_gives_the_python_search_floats(monkeypatch):
+    """Every pair the compiled search decides gets the floats of the Python search, bit for bit
+    (random translating pairs of every family of kinds, single and batched)."""
+    rng = np.random.default_rng(7)
+    n = 24
+    c = rng.normal(size=(n, 2)) * 3
+    pairs = [
+        (c2.Ellipse(c, rng.uniform(0.3, 1.5, (n, 2)), direction=rng.normal(size=(n, 2))), c2.Circle(-c, 1.0)),
+        (c2.Box(c, c + 1.0), c2.Segment(-c, -c + rng.normal(size=(n, 2)))),
+        (c2.Point(c), c2.RotatedBox(-c, (1.0, 0.5), angle=rng.uniform(0, 3, n))),
+        (c2.Line(c, rng.normal(size=(n, 2))), c2.Circle(-c, 0.5)),
+    ]
+    v = 2.0 * c * rng.uniform(0.3, 1.0, (n, 1))  # b (about -c) towards a (about c) ...
+    v[::3] *= -1.0  # ... or away
+    # (b's segment ends aim at a's box corners: exactly, they pass by a rounding hair or touch, which
+    # the exact check decides; here both searches are compared without it)
+    monkeypatch.setattr(search, "_exact_translation", lambda *args: None)
+    fast = [c2.time_of_impact(a, b, (0.0, 0.0), v, t_max=4.0) for a, b in pairs]
+    codes = []
+    original = search._translation_kernel
+
+    def counted(*args):
+        code, out = original(*args)
+        codes.extend(code.tolist())
+        return code, out
+
+    monkeypatch.setattr(search, "_translation_kernel", counted)
+    [c2.time_of_impact(a, b, (0.0, 0.0), v, t_max=4.0) for a, b in pairs]
+    assert codes.count(0) >= 20 and codes.count(1) >= 10  # hits and misses decided by the kernel
+
+    def handed_back(motion, rows, t_max):
+        return np.full(rows.size, 3), np.zeros((rows.size, 5))
+
+    monkeypatch.setattr(search, "_translation_kernel", handed_back)
+    slow = [c2.time_of_impact(a, b, (0.0, 0.0), v, t_max=4.0) for a, b in pairs]
+    for x, y in zip(fast, slow):
+        for field in range(3):
+            p, q = np.asarray(x[field]), np.asarray(y[field])
+            assert np.array_equal(p.view(np.int64), q.view(np.int64)) or np.array_equal(p, q, equal_nan=True)
+
+
+def test_single_plain_numbers_equal_the_batch():
+    # the single-pair fast path (plain Python numbers) and the batched path: the same floats
+    rng = np.random.default_rng(3)
+    far = rng.uniform(-60.0, 60.0, (16, 2))  # most pairs searched in a frame away from the origin
+    far[:4] = 0.0
+    a = c2.Ellipse(far + rng.normal(size=(16, 2)), rng.uniform(0.5, 1.5, (16, 2)), direction=rng.normal(size=(16, 2)))
+    b = c2.Segment(far + rng.normal(size=(16, 2)) + 4.0, far + rng.normal(size=(16, 2)) + 4.0)
+    v = rng.normal(size=(16, 2)) - 2.0
+    batch = c2.time_of_impact(a, b, (0.0, 0.0), v, t_max=3.0)
+    for i in range(16):
+        one = c2.time_of_impact(a[i], b[i], (0, 0), tuple(v[i].tolist()), t_max=3)
+        assert one.time == batch.time[i] or (math.isinf(one.time) and math.isinf(batch.time[i]))
+        assert np.array_equal(one.point, batch.point[i], equal_nan=True)
+        assert np.array_equal(one.normal, batch.normal[i], equal_nan=True)
+
+
+def test_outcome_codes():
+    from collide2d._kernels.motion import constants
+
+    # the compiled search keeps its own copies of the search's constants: the same values
+    assert (constants.TIME_TOL, constants.NOISE, constants.CERTIFY, constants.GRAZE, constants.SLOW) == (
+        search._TIME_TOL, search._NOISE, search._CERTIFY, search._GRAZE, search._SLOW)
+    assert constants.OVERLAP == search._OVERLAP and constants.HIT < constants.MISS < constants.OVERLAP
+
+    def codes(a, b, vb, t_max):
+        motion = search._Motion(a, b, np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 2)),
+                                np.array([vb], dtype=float), np.zeros(1), np.zeros(1))
+        return int(search._translation_kernel(motion, np.array([0]), np.array([t_max], dtype=float))[0][0])
+
+    unit = c2.Circle((0, 0), 1)
+    assert codes(unit, c2.Circle((5, 0), 1), (-1, 0), 10) == constants.HIT
+    assert codes(unit, c2.Circle((5, 0), 1), (1, 0), 10) == constants.MISS
+    assert codes(unit, c2.Circle((5, 0), 1), (-1, 0), 2) == constants.MISS
+    assert codes(unit, c2.Circle((1, 0), 1), (-1, 0), 10) == constants.OVERLAP
+    assert codes(unit, c2.Circle((5, 2), 1), (-1, 0), 10) == constants.EXACT  # a tangent graze
