@@ -71,7 +71,7 @@ API_SECTIONS = [
     ("Shapes", ["collide2d.shapes", "collide2d.table"]),
     ("Predicates", ["collide2d.predicates"]),
     ("Measures", ["collide2d.geometry", "collide2d.measurement", "collide2d.overlay", "collide2d.perram_wertheim"]),
-    ("Many shapes", ["collide2d.broadphase", "collide2d.nearest"]),
+    ("Many shapes", ["collide2d.broadphase", "collide2d.broadphase.index", "collide2d.nearest"]),
     ("Motion", ["collide2d.motion", "collide2d.raycast"]),
     ("Converters", ["collide2d.convert"]),
 ]

@@ -17,7 +17,7 @@ import pytest
 from conftest import JIT_DISABLED, random_fields, random_polygon_vertices, stack_fields
 
 import collide2d as c2
-from collide2d import broadphase
+from collide2d.broadphase import _backend, _settle
 from collide2d.broadphase import query, query_pairs
 from collide2d.table import ShapeTable
 
@@ -288,30 +288,30 @@ def test_query_pairs_empty_and_single():
 def test_query_pairs_output_independent_of_threads_and_chunks(monkeypatch):
     batches = mixed_scene(17, 25, span=6)
     reference = query_pairs(batches, backend="brute")  # small input: one thread
-    monkeypatch.setattr(broadphase, "SERIAL_BELOW", 0)  # every thread from here on
+    monkeypatch.setattr(_settle, "SERIAL_BELOW", 0)  # every thread from here on
     assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
     for backend in ("grid", "sweep", "brute"):
         assert_same(query_pairs(batches, backend=backend), reference)
-    monkeypatch.setattr(broadphase, "CHUNK", 97)  # many small chunks
+    monkeypatch.setattr(_backend, "CHUNK", 97)  # many small chunks
     for backend in ("grid", "sweep", "brute"):
         assert_same(query_pairs(batches, backend=backend), reference)
 
 
 def test_query_pairs_auto_choice():
     rng = np.random.default_rng(18)
-    similar = broadphase._Elements(np.c_[rng.uniform(0, 9, (100, 2)), rng.uniform(10, 12, (100, 2))],
+    similar = _backend._Elements(np.c_[rng.uniform(0, 9, (100, 2)), rng.uniform(10, 12, (100, 2))],
                                    np.arange(100), np.arange(100), True)
-    assert broadphase._choose_backend(similar, "auto") == "grid"
+    assert _backend._choose_backend(similar, "auto") == "grid"
     spread = np.c_[rng.uniform(0, 1, (100, 2)), rng.uniform(1, 2, (100, 2))]
     spread[0, 2:] = 100.0  # one big box among small ones: the grid copes
-    one_big = broadphase._Elements(spread, np.arange(100), np.arange(100), True)
-    assert broadphase._choose_backend(one_big, "auto") == "grid"
+    one_big = _backend._Elements(spread, np.arange(100), np.arange(100), True)
+    assert _backend._choose_backend(one_big, "auto") == "grid"
     spread[:5, 2:] = 100.0  # 5 % big: sizes vary broadly
-    varied = broadphase._Elements(spread, np.arange(100), np.arange(100), True)
-    assert broadphase._choose_backend(varied, "auto") == "sweep"
-    small = broadphase._Elements(spread[:10], np.arange(10), np.arange(10), True)
-    assert broadphase._choose_backend(small, "auto") == "brute"
-    assert broadphase._choose_backend(small, "grid") == "grid"
+    varied = _backend._Elements(spread, np.arange(100), np.arange(100), True)
+    assert _backend._choose_backend(varied, "auto") == "sweep"
+    small = _backend._Elements(spread[:10], np.arange(10), np.arange(10), True)
+    assert _backend._choose_backend(small, "auto") == "brute"
+    assert _backend._choose_backend(small, "grid") == "grid"
 
 
 # -- query(a, b) -----------------------------------------------------------------------------------
@@ -531,7 +531,7 @@ def test_sweep_kernels_python_and_compiled_agree():
     bounds[3] = (-np.inf, 4.0, np.inf, 4.0)  # a horizontal line
     xmin, ymin, xmax, ymax = (np.ascontiguousarray(bounds[:, k]) for k in range(4))
     ids = np.arange(40)
-    x0, y0, inv, nx, ny = broadphase._grid_shape(bounds, 40)
+    x0, y0, inv, nx, ny = _backend._grid_shape(bounds, 40)
     results = []
     for compiled in (True, False):
         def pick(function):
@@ -581,10 +581,10 @@ def fused_scenes():
 
 
 def _count_fused(monkeypatch):
-    monkeypatch.setattr(broadphase, "CIRCLE_SPREAD", 0.0)  # circles too take the fused grid (not the circle grid)
+    monkeypatch.setattr(_backend, "CIRCLE_SPREAD", 0.0)  # circles too take the fused grid (not the circle grid)
     calls = []
-    original = broadphase._fused_pairs
-    monkeypatch.setattr(broadphase, "_fused_pairs", lambda *args: calls.append(1) or original(*args))
+    original = _backend._fused_pairs
+    monkeypatch.setattr(_backend, "_fused_pairs", lambda *args: calls.append(1) or original(*args))
     return calls
 
 
@@ -593,16 +593,16 @@ def _count_fused(monkeypatch):
 @pytest.mark.parametrize("threads", ["serial", "parallel"])
 def test_fused_grid_matches_brute_force(monkeypatch, threads, pack):
     calls = _count_fused(monkeypatch)
-    monkeypatch.setattr(broadphase, "PARALLEL_WORK", 0 if threads == "parallel" else 1 << 62)
-    monkeypatch.setattr(broadphase, "PACK_BY_CELL", 0 if pack == "cell order" else 1 << 62)
+    monkeypatch.setattr(_settle, "PARALLEL_WORK", 0 if threads == "parallel" else 1 << 62)
+    monkeypatch.setattr(_backend, "PACK_BY_CELL", 0 if pack == "cell order" else 1 << 62)
     for name, scene in fused_scenes().items():
         shapes = scene[0] if len(scene) == 1 else list(scene)
         expected = brute_pairs(scene)
         assert expected.shape[1] > 0, name
         assert_same(query_pairs(shapes, backend="grid"), expected)
-        monkeypatch.setattr(broadphase, "FUSED_CHUNK", 53)  # many row chunks
+        monkeypatch.setattr(_backend, "FUSED_CHUNK", 53)  # many row chunks
         assert_same(query_pairs(shapes, backend="grid"), expected)
-        monkeypatch.setattr(broadphase, "FUSED_CHUNK", 1 << 22)
+        monkeypatch.setattr(_backend, "FUSED_CHUNK", 1 << 22)
     assert len(calls) == 2 * len(fused_scenes())  # the fused path answered every query above
 
 
@@ -610,9 +610,9 @@ def test_fused_grid_matches_brute_force(monkeypatch, threads, pack):
 @pytest.mark.parametrize("threads", ["serial", "parallel"])
 def test_fused_grid_candidates_and_queries_match_brute_force(monkeypatch, threads):
     calls = _count_fused(monkeypatch)
-    monkeypatch.setattr(broadphase, "PARALLEL_WORK", 0 if threads == "parallel" else 1 << 62)
-    monkeypatch.setattr(broadphase, "PACK_BY_CELL", 0 if threads == "parallel" else 1 << 62)
-    monkeypatch.setattr(broadphase, "FUSED_CHUNK", 40)
+    monkeypatch.setattr(_settle, "PARALLEL_WORK", 0 if threads == "parallel" else 1 << 62)
+    monkeypatch.setattr(_backend, "PACK_BY_CELL", 0 if threads == "parallel" else 1 << 62)
+    monkeypatch.setattr(_backend, "FUSED_CHUNK", 40)
     batches = mixed_scene(15, 20, span=5)  # every kind, lines too: the candidates go through the fused grid
     b = ShapeTable(batches).bounds
     overlap = (b[:, None, 0] <= b[None, :, 2]) & (b[None, :, 0] <= b[:, None, 2])
@@ -629,12 +629,12 @@ def test_fused_grid_independent_of_threads():
     shapes = fused_scenes()["dense"][0]
     results = []
     for work in (0, 1 << 62):
-        previous = broadphase.PARALLEL_WORK
-        broadphase.PARALLEL_WORK = work
+        previous = _settle.PARALLEL_WORK
+        _settle.PARALLEL_WORK = work
         try:
             results.append(query_pairs(shapes, backend="grid"))
         finally:
-            broadphase.PARALLEL_WORK = previous
+            _settle.PARALLEL_WORK = previous
     assert_same(results[0], results[1])
 
 
@@ -886,8 +886,8 @@ def test_grid_kernels_python_and_compiled_agree():
     shapes = fused_scenes()["huge among tiny"]
     table = ShapeTable(list(shapes))
     n = len(table.bounds)
-    e = broadphase._Elements(table.bounds, np.arange(n), np.arange(n), True)
-    x0, y0, inv, nx, ny = broadphase._fused_grid_shape(e.bounds, n)
+    e = _backend._Elements(table.bounds, np.arange(n), np.arange(n), True)
+    x0, y0, inv, nx, ny = _backend._fused_grid_shape(e.bounds, n)
     assert nx * ny > 4
     xmin, ymin, xmax, ymax, qid, tid = e.columns()
     results = []
@@ -945,7 +945,7 @@ def test_brute_rows_counts_a_range_of_rows():
             qid = np.r_[np.arange(25), np.full(15, -1)]
             tid = np.r_[np.full(25, -1), np.arange(15)]
             want = meets[:25, 25:].sum(axis=1)
-        elements = broadphase._Elements(bounds, qid, tid, self_mode)
+        elements = _backend._Elements(bounds, qid, tid, self_mode)
         columns = elements.columns() + (self_mode,)
         empty = np.empty(0, dtype=np.int64)
         for r0, r1 in ((0, len(want)), (3, 11), (7, len(want))):

@@ -18,6 +18,7 @@ import pytest
 
 import collide2d as c2
 from collide2d import _jit, broadphase
+from collide2d.broadphase import _backend
 from collide2d.table import ShapeTable
 
 
@@ -80,10 +81,10 @@ def brute_within(centres, radii, d):
 
 
 def _answers(monkeypatch, name):
-    """The list of the answers of the fast path ``broadphase.<name>`` (None when it declined)."""
+    """The list of the answers of the fast path ``broadphase._backend.<name>`` (None when it declined)."""
     calls = []
-    original = getattr(broadphase, name)
-    monkeypatch.setattr(broadphase, name, lambda *args: calls.append(original(*args)) or calls[-1])
+    original = getattr(_backend, name)
+    monkeypatch.setattr(_backend, name, lambda *args: calls.append(original(*args)) or calls[-1])
     return calls
 
 
@@ -121,7 +122,7 @@ def test_circle_grid_within_matches_brute_force(name, d, circle_grid_calls, monk
     exact_set = set(zip(*exact.tolist()))
     assert exact_set <= found_set and found_set - exact_set <= close
     assert np.all((found[0] < found[1]) & (np.lexsort((found[1], found[0])) == np.arange(found.shape[1])))
-    monkeypatch.setattr(broadphase, "CIRCLE_SPREAD", 0.0)  # the general path: grown boxes, then within_pairs
+    monkeypatch.setattr(_backend, "CIRCLE_SPREAD", 0.0)  # the general path: grown boxes, then within_pairs
     np.testing.assert_array_equal(c2.query_pairs(circles, max_distance=d), found)
     assert circle_grid_calls[-1] is None
 

@@ -61,15 +61,15 @@ def test_measure_pairs_rejects_bad_arrays():
 def test_translate_moves_stored_rows_like_the_periodic_narrow_phase():
     # a rotated box rebuilt from its moved centre rounds its corners differently (183 of 200 boxes
     # below differ in the last bit); scenes.translate must move the stored corners instead, which
-    # is what the periodic narrow phase of query_pairs tests (broadphase.shifted_rows)
-    from collide2d import broadphase, scenes
+    # is what the periodic narrow phase of query_pairs tests (_pairs.shifted_rows)
+    from collide2d import _pairs, scenes
 
     rng = np.random.default_rng(2718)
     boxes = c2.RotatedBox(rng.uniform(0, 10, (200, 2)), rng.uniform(0.1, 1.0, (200, 2)), rng.uniform(0, 3, 200))
     shift = rng.choice([-10.0, 0.0, 10.0], (200, 2))
     moved = scenes.translate(boxes, shift)
     np.testing.assert_array_equal(moved.corners, boxes.corners + shift[:, None])
-    rows, verts = broadphase.shifted_rows("polygon", boxes._flat_params(), boxes._verts, np.arange(200), shift)
+    rows, verts = _pairs.shifted_rows("polygon", boxes._flat_params(), boxes._verts, np.arange(200), shift)
     np.testing.assert_array_equal(verts, moved._verts)
     np.testing.assert_array_equal(rows, moved._params)
     single = scenes.translate(boxes[3], shift[:4])  # one shape against several offsets

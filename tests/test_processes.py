@@ -19,6 +19,7 @@ from test_first_run import _empty_cache, _run
 
 import collide2d as c2
 from collide2d import _jit
+from collide2d.broadphase import _settle
 from conftest import JIT_DISABLED
 
 FORK = """
@@ -108,7 +109,7 @@ def test_row_loops_cut_into_slices_give_the_answers_of_one_piece(monkeypatch):
     monkeypatch.setattr(_jit, "PARALLEL_FROM", 0)
     monkeypatch.setattr(_jit, "SERIAL_BELOW", 8)  # slices of 2 rows and more
     monkeypatch.setattr(_jit, "threads_here", lambda: 2)
-    monkeypatch.setattr(c2.broadphase, "SERIAL_BELOW", 0)
+    monkeypatch.setattr(_settle, "SERIAL_BELOW", 0)
     sliced = _everything_the_row_loops_make()
     for a, b in zip(whole, sliced):
         np.testing.assert_array_equal(a, b)
