@@ -11,6 +11,8 @@ loaded machine.
 functions compile, how often and with which signatures, their inclusive CPU time (with the
 callees they compile) and exclusive CPU time, the time per compiler pass and the time spent
 holding the LLVM lock. The log costs a little CPU of its own; compare totals without it.
+``tools/compile_profile.py`` keeps the same log per function for the tour and for
+``collide2d pairs --sample mixed``, and compares it with an earlier one (before/after a change).
 
     python benchmarks/bench_first_run.py              # one run
     python benchmarks/bench_first_run.py --repeat 3   # three fresh runs, best and median

@@ -203,6 +203,13 @@ def _dcubic(c3, c2, c1, x):
 # compile time (Numba drops ``if`` branches on a constant global), which saves their compilation.
 _FLOATS_ONLY = compiled_module(__name__)
 
+# The integer coefficients of the checked products (the discriminant of ``c``, the multiple root
+# in _tangent_containment): integers on Fractions (a float would turn a Fraction into a float),
+# floats in a compiled copy, so that vec.xmul, vec.exact_mul and vec.two_product are compiled for
+# ``(float64, float64)`` only, not once more for ``(int64, float64)``. The products are the same
+# (Numba converts the integer to that float before multiplying).
+_2, _3, _9, _18, _M4, _M27 = (2.0, 3.0, 9.0, 18.0, -4.0, -27.0) if _FLOATS_ONLY else (2, 3, 9, 18, -4, -27)
+
 # -- exact mode (eps == 0, Fractions; compiled by Numba on floats but never run there) -----------
 
 
@@ -280,11 +287,11 @@ def _pencil_cubic(dx, dy, aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, checked):
     # 18 c3 c2 c1 c0 - 4 c2^3 c0 + c2^2 c1^2 - 4 c3 c1^3 - 27 c3^2 c0^2
     c22 = _xm(c2, c2, checked)
     c11 = _xm(c1, c1, checked)
-    d1 = _xm(18, _xm(_xm(c3, c2, checked), _xm(c1, c0, checked), checked), checked)
-    d2 = _xm(-4, _xm(_xm(c22, c2, checked), c0, checked), checked)
+    d1 = _xm(_18, _xm(_xm(c3, c2, checked), _xm(c1, c0, checked), checked), checked)
+    d2 = _xm(_M4, _xm(_xm(c22, c2, checked), c0, checked), checked)
     d3 = _xm(c22, c11, checked)
-    d4 = _xm(-4, _xm(_xm(c3, c11, checked), c1, checked), checked)
-    d5 = _xm(-27, _xm(_xm(c3, c3, checked), _xm(c0, c0, checked), checked), checked)
+    d4 = _xm(_M4, _xm(_xm(c3, c11, checked), c1, checked), checked)
+    d5 = _xm(_M27, _xm(_xm(c3, c3, checked), _xm(c0, c0, checked), checked), checked)
     disc = _xa(_xa(_xa(_xa(d1, d2, checked), d3, checked), d4, checked), d5, checked)
     return a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc
 
@@ -435,22 +442,22 @@ def _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1
     With ``checked`` (the exact float stage) every operation is exact or gives NaN, and an
     inexact one answers ``UNDECIDED``.
     """
-    h = _xa(_xm(c2, c2, checked), -_xm(3, _xm(c3, c1, checked), checked), checked)
+    h = _xa(_xm(c2, c2, checked), -_xm(_3, _xm(c3, c1, checked), checked), checked)
     if h == 0:
         num = -c2
-        den = _xm(3, c3, checked)
+        den = _xm(_3, c3, checked)
     else:
-        num = _xa(_xm(9, _xm(c3, c0, checked), checked), -_xm(c2, c1, checked), checked)
-        den = _xm(2, h, checked)
+        num = _xa(_xm(_9, _xm(c3, c0, checked), checked), -_xm(c2, c1, checked), checked)
+        den = _xm(_2, h, checked)
     if den < 0:
         num = -num
         den = -den
     # s - r = -(c2 D + 3 N c3) / (c3 D), and the midpoint's numerator and denominator
     cd = _xm(c2, den, checked)
     nc = _xm(num, c3, checked)
-    apart = _xa(cd, _xm(3, nc, checked), checked)
+    apart = _xa(cd, _xm(_3, nc, checked), checked)
     num_mid = -_xa(cd, nc, checked)
-    den_mid = _xm(_xm(2, c3, checked), den, checked)
+    den_mid = _xm(_xm(_2, c3, checked), den, checked)
     if den_mid < 0:
         num_mid = -num_mid
         den_mid = -den_mid

@@ -51,16 +51,22 @@ def relate_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, eps, out, at):
             out[k] = call_at(relate_ellipse_ellipse, at, pa[ia[k]], va, pb[ib[k]], vb, (np.float64(eps),))
 
 
-@loop
-def relate_ellipse_polygon_loop(pa, va, ia, pb, vb, ib, eps, out):
+# The loops of the heavier kernels call the kernel at its own machine code for batches below
+# collide2d._by_address.LINKED_FROM pairs (``at``, as relate_ellipse_ellipse_loop does): the
+# kernel's call tree is then optimized and compiled once, for the loop and for single pairs alike,
+# not once more inside the loop (and, when a single pair of the kind follows a batch, a third time
+# with its entry from Python). The light kernels (against a point or a line) stay linked: a call by
+# address costs them 5 to 10% of a batch, and linking them costs little to compile.
+@loop(calls=relate_ellipse_polygon, tail=("float64",))
+def relate_ellipse_polygon_loop(pa, va, ia, pb, vb, ib, eps, out, at):
     for k in prange(ia.shape[0]):
-        out[k] = relate_ellipse_polygon(pa[ia[k]], va, pb[ib[k]], vb, eps)
+        out[k] = call_at(relate_ellipse_polygon, at, pa[ia[k]], va, pb[ib[k]], vb, (np.float64(eps),))
 
 
-@loop
-def relate_ellipse_segment_loop(pa, va, ia, pb, vb, ib, eps, out):
+@loop(calls=relate_ellipse_segment, tail=("float64",))
+def relate_ellipse_segment_loop(pa, va, ia, pb, vb, ib, eps, out, at):
     for k in prange(ia.shape[0]):
-        out[k] = relate_ellipse_segment(pa[ia[k]], va, pb[ib[k]], vb, eps)
+        out[k] = call_at(relate_ellipse_segment, at, pa[ia[k]], va, pb[ib[k]], vb, (np.float64(eps),))
 
 
 @loop
@@ -75,16 +81,16 @@ def relate_ellipse_point_loop(pa, va, ia, pb, vb, ib, eps, out):
         out[k] = relate_ellipse_point(pa[ia[k]], va, pb[ib[k]], vb, eps)
 
 
-@loop
-def relate_polygon_polygon_loop(pa, va, ia, pb, vb, ib, eps, out):
+@loop(calls=relate_polygon_polygon, tail=("float64",))
+def relate_polygon_polygon_loop(pa, va, ia, pb, vb, ib, eps, out, at):
     for k in prange(ia.shape[0]):
-        out[k] = relate_polygon_polygon(pa[ia[k]], va, pb[ib[k]], vb, eps)
+        out[k] = call_at(relate_polygon_polygon, at, pa[ia[k]], va, pb[ib[k]], vb, (np.float64(eps),))
 
 
-@loop
-def relate_polygon_segment_loop(pa, va, ia, pb, vb, ib, eps, out):
+@loop(calls=relate_polygon_segment, tail=("float64",))
+def relate_polygon_segment_loop(pa, va, ia, pb, vb, ib, eps, out, at):
     for k in prange(ia.shape[0]):
-        out[k] = relate_polygon_segment(pa[ia[k]], va, pb[ib[k]], vb, eps)
+        out[k] = call_at(relate_polygon_segment, at, pa[ia[k]], va, pb[ib[k]], vb, (np.float64(eps),))
 
 
 @loop
