@@ -67,7 +67,7 @@ def area(shape: Shape[Any], /) -> float | FloatArray:
     (6.0, 0.0)
     """
     run.check_shape(shape, "shape")
-    return _geometry.area(shape)
+    return _geometry.area(*run.shape_rows(shape))
 
 
 @overload
@@ -119,7 +119,7 @@ def length(shape: Shape[Any], /) -> float | FloatArray:
     (0.0, inf)
     """
     run.check_shape(shape, "shape")
-    return _geometry.length(shape)
+    return _geometry.length(*run.shape_rows(shape))
 
 
 @overload
@@ -165,4 +165,4 @@ def centroid(shape: Shape[Any], /) -> tuple[float, float] | FloatArray:
     (1.0, 2.0)
     """
     run.check_shape(shape, "shape")
-    return _geometry.centroid(shape)
+    return _geometry.centroid(*run.shape_rows(shape))

@@ -84,10 +84,7 @@ def test_import_collide2d_loads_no_kernel_module():
 # Modules outside the glue that still read a shape's private fields (shrink this list; never grow it).
 # The shape classes themselves (shapes, table) and the apps (owned elsewhere) are not counted.
 _STILL_READING = {
-    "_geometry.py",  # area, length and centroid of one shape, called by the shape classes' own methods
-    "_pairs.py",  # translate: rebuilds a shape from its fields
     "motion.py",  # rigid moves of shapes (issue 26 moves the search onto rows)
-    "_formats.py", "broadphase/_inputs.py", "broadphase/__init__.py",  # collections built from shapes
     "manifold.py",  # contact manifolds (issue 27): its clip kernels still to be registered in the table
 }
 _PRIVATE = re.compile(r"\._(params|verts|kind|flat_params|tame|fields|field_names)\b")

@@ -36,12 +36,12 @@ from collide2d._glue.registry import AREA, CONTACT, INTERSECTS, PERRAM_WERTHEIM,
 from collide2d._kernels import codes
 from collide2d._robust import ladder
 from collide2d._tolerances import EPS, TAME_HI, TAME_LO
-from collide2d.shapes import Shape
+from collide2d.shapes import Shape, _rebuild
 
 __all__ = [
-    "broadcast_indices", "check_shape", "contact_rows", "contact_values", "intersection_point_values",
-    "intersects_flags", "overlap_area_values", "relate_codes", "relate_rows", "separation_rows",
-    "separation_values",
+    "broadcast_indices", "check_shape", "contact_rows", "contact_values", "flat_rows", "intersection_point_values",
+    "intersects_flags", "kind_of", "overlap_area_values", "relate_codes", "relate_rows", "separation_rows",
+    "separation_values", "shape_rows",
 ]
 
 # MIRROR_RELATION[code] is the code of the swapped pair (CONTAINS <-> WITHIN).
@@ -60,6 +60,30 @@ def check_shape(value, name):
     """Raise ``TypeError`` unless ``value`` is a collide2d shape."""
     if not isinstance(value, Shape):
         raise TypeError(f"{name} must be a collide2d shape (Point, Circle, Ellipse, ...), got {type(value).__name__}")
+
+
+def shape_rows(shape):
+    """The kernel rows of a shape: its kind, its parameter table (batch shape plus the row axis)
+    and the polygon vertices its rows index (else an empty array). The one read of a shape's
+    private fields for the modules above the glue (geometry, translations, the broad phase)."""
+    return shape._kind, shape._params, shape._verts
+
+
+def flat_rows(shape):
+    """Like :func:`shape_rows` with the parameter table flattened to ``(size, P)``."""
+    return shape._kind, shape._flat_params(), shape._verts
+
+
+def shape_like(shape, fields, params, verts):
+    """A new shape of the class of ``shape`` with the given fields and kernel rows (which the
+    caller keeps consistent, e.g. both moved by the same sums: :func:`collide2d._pairs.translate`)."""
+    return _rebuild(type(shape), fields, params, verts)
+
+
+def kind_of(shape):
+    """The kernel kind of a shape (``"point"``, ``"segment"``, ``"line"``, ``"ellipse"``,
+    ``"polygon"``)."""
+    return shape._kind
 
 
 def _range_index(n):

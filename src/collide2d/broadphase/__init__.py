@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _formats, _pairs, predicates
+from collide2d._glue import run
 from collide2d._pairs import pair_batches
 from collide2d._validate import as_float_array, check_range
 from collide2d.broadphase._backend import _run
@@ -356,7 +357,7 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
         m = len(where)
         if shifts is not None:
             try:
-                check_range(type(b).__name__.lower(), b._fields)
+                check_range(type(b).__name__.lower(), b.fields)
             except ValueError as error:
                 raise ValueError(f"shifts must keep the moved shapes in the supported range: {error}") from None
         out.relation[where] = np.broadcast_to(np.asarray(predicates.relate(a, b), dtype=np.int8), (m,))
@@ -365,7 +366,7 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
             getattr(out, name)[where] = np.broadcast_to(getattr(contact, name), (m,))
         for name in ("normal", "point_a", "point_b"):
             getattr(out, name)[where] = np.broadcast_to(getattr(contact, name), (m, 2))
-        if a._kind in _REGION_KINDS and b._kind in _REGION_KINDS:
+        if run.kind_of(a) in _REGION_KINDS and run.kind_of(b) in _REGION_KINDS:
             out.overlap_area[where] = np.broadcast_to(overlay.overlap_area(a, b), (m,))
             out.iou[where] = np.broadcast_to(overlay.iou(a, b), (m,))
     return out
