@@ -763,6 +763,20 @@ def _pair_frame(pa, pb):
 
 
 @kernel
+def _pw_sums(aA, bA, aB, bB, cphi, sphi, dx, dy):
+    """``d`` in B's axes and the positive sums of F (see :func:`_pw_solve`):
+    ``(dB0, dB1, n_A, n_B, D_A, D_B, T)``."""
+    dB0 = cphi * dx + sphi * dy
+    dB1 = cphi * dy - sphi * dx
+    nA = (bA * dx) ** 2 + (aA * dy) ** 2
+    nB = (bB * dB0) ** 2 + (aB * dB1) ** 2
+    DA = (aA * bA) ** 2
+    DB = (aB * bB) ** 2
+    T = ((aA * bB) ** 2 + (bA * aB) ** 2) * cphi * cphi + ((aA * aB) ** 2 + (bA * bB) ** 2) * sphi * sphi
+    return dB0, dB1, nA, nB, DA, DB, T
+
+
+@kernel
 def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy):
     """Maximise the Perram-Wertheim function in the frame of A (scaled); section 1.2.
 
@@ -774,13 +788,7 @@ def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy):
     Returns ``(lam, F*, iterations)``; :func:`perram_wertheim_ellipse_ellipse` refines ``lam``
     (:func:`_pw_ratio_root`).
     """
-    dB0 = cphi * dx + sphi * dy
-    dB1 = cphi * dy - sphi * dx
-    nA = (bA * dx) ** 2 + (aA * dy) ** 2
-    nB = (bB * dB0) ** 2 + (aB * dB1) ** 2
-    DA = (aA * bA) ** 2
-    DB = (aB * bB) ** 2
-    T = ((aA * bB) ** 2 + (bA * aB) ** 2) * cphi * cphi + ((aA * aB) ** 2 + (bA * bB) ** 2) * sphi * sphi
+    dB0, dB1, nA, nB, DA, DB, T = _pw_sums(aA, bA, aB, bB, cphi, sphi, dx, dy)
     if nA == 0.0 and nB == 0.0:
         return 0.5, 0.0, 0
     dd = hypot(dx, dy)
@@ -925,15 +933,7 @@ def perram_wertheim_ellipse_ellipse(pa, va, pb, vb):
     seed, F, _ = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy)
     if F == 0.0:
         return pa[0], pa[1], _NAN, _NAN, 0.0, _NAN
-    dB0 = cphi * dx + sphi * dy
-    dB1 = cphi * dy - sphi * dx
-    nA = (bA * dx) ** 2 + (aA * dy) ** 2
-    nB = (bB * dB0) ** 2 + (aB * dB1) ** 2
-    DA = (aA * bA) ** 2
-    DB = (aB * bB) ** 2
-    c2 = cphi * cphi
-    s2 = sphi * sphi
-    T = ((aA * bB) ** 2 + (bA * aB) ** 2) * c2 + ((aA * aB) ** 2 + (bA * bB) ** 2) * s2
+    dB0, dB1, nA, nB, DA, DB, T = _pw_sums(aA, bA, aB, bB, cphi, sphi, dx, dy)
     b_small = seed > 0.5  # B has the smaller weight 1 - l: the ratio is (1 - l) / l, roles swapped
     if b_small:
         t = _pw_ratio_root(nB, nA, DB, DA, T, (1.0 - seed) / seed)
