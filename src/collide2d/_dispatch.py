@@ -19,6 +19,7 @@ from collide2d._glue.run import (
     contact_values,
     intersects_flags,
     overlap_area_values,
+    plain_or_refuse,
     relate_codes,
     relate_rows,
     separation_values,
@@ -29,7 +30,7 @@ from collide2d._tolerances import EPS
 __all__ = [
     "EPS", "KIND_ORDER", "MIRROR_RELATION", "REGION_KINDS", "_MIRROR_CODE", "broadcast_indices", "check_shape",
     "codes", "contact_values", "covers_flags", "intersection_point_values", "intersects_flags", "intersects_kernel",
-    "iou_values", "overlap_area_values", "pair_kernel", "points_capacity", "relate_code_xy", "relate_codes",
+    "iou_values", "overlap_area_values", "pair_kernel", "plain_or_refuse", "points_capacity", "relate_code_xy", "relate_codes",
     "relate_pairs", "separation_values", "shape_areas",
 ]
 

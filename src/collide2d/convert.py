@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from collide2d import _formats
+from collide2d._glue import rounded as _rounded
 from collide2d import shapes as _shapes
 from collide2d._glue import run
 from collide2d._foreign import (
@@ -117,6 +118,8 @@ def to_shapely(shape: _shapes.Shape, *, tolerance: float | None = None) -> Any:
     import shapely
 
     _check_shape(shape)
+    if _rounded.is_rounded(shape):  # inscribed polygons of the outlines
+        return _rounded.to_shapely(shape, tolerance)
     kind, coordinates = _formats.flat_coordinates(run.shape_rows(shape), tolerance)
     if kind == "point":
         out = shapely.points(np.reshape(coordinates, (-1, 2)))
@@ -312,6 +315,8 @@ def to_patch(shape: _shapes.Shape, **kwargs: Any) -> Any:
         raise TypeError(f"shape is a {type(shape).__name__}, which has no matplotlib patch: draw it with ax.plot or ax.axline")
     if shape.shape:
         return collections.PatchCollection([to_patch(item) for item in _flat_items(shape)], **kwargs)
+    if _rounded.is_rounded(shape):  # a polygon patch of the outline
+        return _rounded.to_patch(shape, **kwargs)
     fields = {name: value.tolist() for name, value in shape.fields.items()}  # Python floats
     if isinstance(shape, _shapes.Circle):
         return patches.Circle(tuple(fields["center"]), fields["radius"], **kwargs)

@@ -71,6 +71,8 @@ _array = np.array
 
 
 def _margin(value):
+    if isinstance(value, np.ndarray) and value.shape == ():  # a 0-d array: its number (np.bool_ stays refused)
+        value = value[()]
     if not _validate.is_real_scalar(value) or math.isnan(value):
         raise TypeError(f"margin must be a real number or inf (the largest separation kept), got {value!r}")
     return float(value)
@@ -94,7 +96,7 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
     a, b : Shape
         Single shapes or batches; batch shapes broadcast like NumPy arrays.
     margin : float, default inf
-        Speculative margin: points whose separation exceeds it are dropped (``count`` falls, to 0
+        A real number (or a 0-d array holding one), not NaN. Speculative margin: points whose separation exceeds it are dropped (``count`` falls, to 0
         for a pair farther apart). ``inf`` keeps every point; Box2D keeps the points within its
         speculative distance, 4 linear slops (2 cm); ``0`` keeps touching and penetrating points.
 
@@ -160,6 +162,7 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
     [0.0, -1.0]
     """
     margin = _margin(margin)
+    a, b = _dispatch.plain_or_refuse("contact_manifold", a, b)  # rounded shapes: not yet (radius 0: the core)
     c = contact(a, b)
     faces = registry.has(registry.MANIFOLD, run.kind_of(a), run.kind_of(b))  # else: one point
     if not a.shape and not b.shape:

@@ -290,6 +290,7 @@ def translate(shape: Shape, offset: ArrayLike) -> Shape:
     >>> c2.translate(c2.Circle((0, 0), 1), [(1, 0), (0, 2)]).center.tolist()
     [[1.0, 0.0], [0.0, 2.0]]
     """
+    (shape,) = _dispatch.plain_or_refuse("translate", shape)
     _check(shape)
     batch, offset = _vectors(offset, "offset", shape.shape)
     return _rebuild(shape, batch, np.array([1.0, 0.0]), None, offset)
@@ -343,6 +344,7 @@ def rotate(shape: Shape, angle: ArrayLike, *, origin: ArrayLike | None = None) -
     >>> type(c2.rotate(c2.Box((0, 0), (4, 2)), 0.3)).__name__
     'RotatedBox'
     """
+    (shape,) = _dispatch.plain_or_refuse("rotate", shape)
     _check(shape)
     angle = as_float_array(angle, "angle")
     try:
@@ -1480,6 +1482,7 @@ def time_of_impact(
     >>> c2.time_of_impact(c2.Box((0, 0), (1, 1)), c2.Point((3, 0.5)), velocity_b=(-1, 0), t_max=5).time
     2.0
     """
+    a, b = _dispatch.plain_or_refuse("time_of_impact", a, b)
     _check(a, "a")
     _check(b, "b")
     va = _motion_numbers(velocity_a, "velocity_a", vector=True)
@@ -1620,6 +1623,7 @@ def query_impacts(
     >>> hits.pairs.tolist(), hits.time.tolist(), hits.normal.tolist()
     ([[0], [1]], [1.0], [[1.0, 0.0]])
     """
+    (shapes,) = _dispatch.plain_or_refuse("query_impacts", shapes)
     from collide2d import broadphase
 
     groups, n = _groups(shapes)

@@ -183,6 +183,7 @@ def raycast(
     >>> picks.distance.tolist()
     [1.0, inf]
     """
+    (shape,) = run.plain_or_refuse("raycast", shape)
     run.check_shape(shape, "shape")
     o = pair(origin, "origin")
     d = pair(direction, "direction")

@@ -89,3 +89,30 @@ def test_the_window_shows_the_manifold_points(tmp_path):
         assert demo.counts()[:2] == ["3 boxes", "6 contact points"]
     finally:
         demo.close()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--stack", "--bullets"], "argument --bullets: not allowed with argument --stack"),
+    (["--physics", "--stack"], "argument --stack: not allowed with argument --physics"),
+    (["--stack", "--seed", "-1"], "argument --seed: expected an integer >= 0, got '-1'"),
+    (["--stack", "--seed", "x"], "argument --seed: expected an integer >= 0, got 'x'"),
+])
+def test_bad_options_give_a_message_and_exit_code_2(argv, message, capsys):
+    """Conflicting modes were silently resolved (--bullets won over --stack), and a negative seed
+    ended in NumPy's traceback; both stop at the parser, before pygame or a kernel is touched."""
+    from collide2d.demo import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--headless", "--frames", "1", *argv])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_stack_too_tall_is_refused_at_once(capsys):
+    """--stack --count 1000000 ran for hours before its first frame (the world grows box by box)."""
+    from collide2d.demo import main
+
+    assert main(["--stack", "--headless", "--frames", "1", "--count", "1000000"]) == 2
+    err = capsys.readouterr().err
+    assert "--stack takes at most 10000 boxes (--count), got 1000000" in err

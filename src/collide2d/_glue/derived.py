@@ -44,6 +44,10 @@ def relate_code_xy(shape, x, y):
 
     The same kernel as ``relate_codes(shape, Point((x, y)))``, without building the point.
     """
+    if shape._kind == "rounded":
+        from collide2d.shapes import Point
+
+        return int(run.relate_codes(shape, Point((x, y))))
     entry = registry.entry(RELATE, shape._kind, "point")
     if run.tame_rows(shape) is not True or not (tame_number(x) and tame_number(y)):
         from collide2d.shapes import Point  # extreme magnitudes: the general path
@@ -102,6 +106,11 @@ def covers_flags(a, b, table):
     both its end points do, every shape being convex. The end points are decided by the relate
     kernels against a point, exact like the codes.
     """
+    if getattr(a, "_kind", None) == "rounded" or getattr(b, "_kind", None) == "rounded":
+        glue = run.rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+        if b._kind == "rounded":
+            return glue.covers_flags(a, b, table)
     code = run.relate_codes(a, b)
     if type(code) is int:
         if code != codes.TOUCHING or b._kind not in ("point", "segment"):

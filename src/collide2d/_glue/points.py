@@ -60,6 +60,7 @@ def intersection_point_values(a, b):
     ``batch + (K, 2)`` NaN-padded (``K`` from :func:`points_capacity`) and ``count`` int64 of the
     batch shape.
     """
+    a, b = run.plain_or_refuse("intersection_points", a, b)
     run.check_shape(a, "a")
     run.check_shape(b, "b")
     entry = registry.entry(POINTS, a._kind, b._kind)

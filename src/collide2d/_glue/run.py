@@ -56,6 +56,26 @@ _CONTACT_MIRROR_SIGN = np.array([1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
 REGION_KINDS = ("ellipse", "polygon")
 
 
+ROUNDED: list = []  # the rounded kind's glue, collide2d._glue.rounded, which registers itself on import
+
+
+def rounded():
+    """The glue of the rounded kind (:mod:`collide2d._glue.rounded`, imported by ``collide2d``)."""
+    return ROUNDED[0]
+
+
+def plain_or_refuse(operation, *shapes):
+    """The arguments with rounded shapes of radius 0 as their cores' kinds (the same answers, bit
+    for bit); ``NotImplementedError`` when a rounded shape of radius > 0 remains, which
+    ``operation`` does not take yet. Arguments that are not shapes pass as they are."""
+    if not any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
+        return shapes
+    shapes = tuple(rounded().plain_if_zero(s) if isinstance(s, Shape) else s for s in shapes)
+    if any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
+        rounded().not_implemented(operation, *shapes[:2])
+    return shapes
+
+
 def check_shape(value, name):
     """Raise ``TypeError`` unless ``value`` is a collide2d shape."""
     if not isinstance(value, Shape):
@@ -534,6 +554,11 @@ def relate_codes(a, b):
     """Relation codes of ``a`` against ``b``: an int for single shapes, else an int8 array."""
     check_shape(a, "a")
     check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":  # the rounded kind: its own glue (collide2d._glue.rounded)
+        glue = rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return glue.relate_codes(a, b)
     return run(Relations, registry.entry(RELATE, a._kind, b._kind), a, b)
 
 
@@ -545,6 +570,11 @@ def intersects_flags(a, b):
     """
     check_shape(a, "a")
     check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":
+        glue = rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return glue.intersects_flags(a, b)
     entry = registry.entry(INTERSECTS, a._kind, b._kind)
     if entry is None:
         return relate_codes(a, b) != codes.DISJOINT  # a bool for single shapes (int codes)
@@ -559,6 +589,11 @@ def contact_values(a, b):
     """
     check_shape(a, "a")
     check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":
+        glue = rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return glue.contact_values(a, b)
     return run(ContactSig, registry.entry(CONTACT, a._kind, b._kind), a, b)
 
 
@@ -566,6 +601,11 @@ def separation_values(a, b):
     """The separation alone: a Python float for single shapes, else a float64 array."""
     check_shape(a, "a")
     check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":
+        glue = rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return glue.separation_values(a, b)
     return run(SeparationSig, registry.entry(SEPARATION, a._kind, b._kind), a, b)
 
 
@@ -573,6 +613,7 @@ def overlap_area_values(a, b):
     """Area of the intersection of ``a`` and ``b``: a float for single shapes, else a float64 array."""
     check_shape(a, "a")
     check_shape(b, "b")
+    a, b = plain_or_refuse("overlap_area", a, b)
     entry = registry.entry(AREA, a._kind, b._kind)
     if entry is None:  # a point, a segment or a line has no area
         shape, _, _ = broadcast_indices(a, b)
@@ -715,6 +756,9 @@ def relate_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, i
     Parameter tables may be wider than the kind's row (extra columns are ignored). Undecided
     results are settled exactly; rows at extreme magnitudes go through the ladder.
     """
+    if kind_a == "rounded" or kind_b == "rounded":  # per row: radius 0 as the core's kind (collide2d._glue.rounded)
+        operation = "intersects" if operation == INTERSECTS else "relate"
+        return rounded().relate_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, operation)
     entry = registry.entry(operation, kind_a, kind_b)
     if entry.swapped:
         kind_a, params_a, verts_a, index_a, tame_a, kind_b, params_b, verts_b, index_b, tame_b = (
@@ -730,6 +774,8 @@ def relate_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, i
 def contact_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b):
     """Contact rows ``(n, 9)`` of ``a``-rows against ``b``-rows in the caller's order (the entry
     point for code that holds parameter tables rather than shapes, such as the motion search)."""
+    if kind_a == "rounded" or kind_b == "rounded":
+        return rounded().contact_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, 9)
     entry = registry.entry(CONTACT, kind_a, kind_b)
     if entry.swapped:
         out = rows(ContactSig, entry, kind_b, params_b, verts_b, index_b, _row_tame(kind_b, params_b, verts_b),
@@ -741,6 +787,8 @@ def contact_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, 
 
 def separation_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b):
     """Separations of ``a``-rows against ``b``-rows (symmetric: no mirroring needed)."""
+    if kind_a == "rounded" or kind_b == "rounded":
+        return rounded().contact_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, 1)
     entry = registry.entry(SEPARATION, kind_a, kind_b)
     if entry.swapped:
         kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b = (

@@ -22,6 +22,8 @@ DESCRIPTION = (
     "for the keys."
 )
 
+MAX_STACK = 10_000  # boxes of the stacking mode: 330,000 px tall, far beyond any window
+
 # -- command line ---------------------------------------------------------------------------------
 
 
@@ -45,12 +47,22 @@ def _overlay_list(text):
     return names
 
 
+def _seed(text):
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if seed < 0:  # numpy.random.default_rng takes none below 0
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return seed
+
+
 def add_arguments(parser):
     """Add the ``demo`` options to an argparse parser (and set ``run`` to :func:`run_from_args`)."""
     parser.add_argument("--headless", action="store_true", help="no window: SDL's dummy video driver")
     parser.add_argument("--frames", type=int, default=None, help="stop after N frames (headless default: 300)")
     parser.add_argument("--screenshot", metavar="PNG", help="save the last frame to this file")
-    parser.add_argument("--seed", type=int, default=0, help="random seed of the scene (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0, help="random seed of the scene (default 0)")
     parser.add_argument("--count", type=int, default=None, help="number of ellipses (default 500)")
     parser.add_argument(
         "--extras",
@@ -58,16 +70,17 @@ def add_arguments(parser):
         default=4,
         help="number of circles, boxes, rotated boxes, polygons and segments, each (default 4)",
     )
-    parser.add_argument(
+    modes = parser.add_mutually_exclusive_group()  # one scene at a time: no option silently loses
+    modes.add_argument(
         "--physics", action="store_true", help="start in the physics mode (shapes push each other apart)"
     )
-    parser.add_argument(
+    modes.add_argument(
         "--bullets",
         action="store_true",
         help="the bullets mode: fast small shapes fired through thin walls and spinning needles, each "
         "stopped at its first contact (time of impact); click to fire",
     )
-    parser.add_argument(
+    modes.add_argument(
         "--stack",
         action="store_true",
         help="the stacking mode: ten boxes on a floor under gravity, held by impulses at the points of "
@@ -106,6 +119,9 @@ def run_from_args(args, out=None):
     count = args.count if args.count is not None else (10 if args.stack else 500)
     if count < 0 or args.extras < 0:
         print("collide2d demo: --count and --extras must be >= 0", file=sys.stderr)
+        return 2
+    if args.stack and count > MAX_STACK:  # stack_world adds the boxes one by one: a million took hours
+        print(f"collide2d demo: --stack takes at most {MAX_STACK} boxes (--count), got {count}", file=sys.stderr)
         return 2
     frames = args.frames if args.frames is not None else (300 if args.headless else None)
     if frames is not None and frames < 1:

@@ -368,3 +368,120 @@ def test_random_polygon_pairs_against_box2d(radius):
             else:  # the side plane moved by the radii: the clipped point slides along the incident edge
                 assert abs(np.dot(q - p, tangent)) <= 2 * radius + 1e-5
     assert same >= 60 and other_face <= same // 5
+
+
+# -- a short face against a long one (mixed magnitudes) -----------------------------------------------
+
+
+def _mixed_scenes():
+    """A small box (axis-aligned or tilted) resting on, or hanging under, a face 1e17 to 1e300
+    times longer. Projections taken from the long face's end rounded both ends of the small face to
+    one number: one point instead of two, and separations off by an ulp of the long face."""
+    for floor_half, box_size in ((1e150, 1.0), (1e150, 1e-150), (1e17, 1.0), (1.0, 1e-150)):
+        floor = c2.Box((-floor_half, -floor_half), (floor_half, 0.0))
+        ceiling = c2.Box((-floor_half, 0.0), (floor_half, floor_half))
+        s = box_size
+        yield floor, c2.Box((3 * s, -s / 4), (4 * s, s))  # sunk by a quarter of its height
+        yield floor, c2.Polygon([(s, 0.0), (2 * s, s / 8), (1.5 * s, s)])  # tilted: one point touches
+        yield c2.Box((-2 * s, -s), (s, s / 2)), ceiling  # the short face is the reference (ties to a)
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_a_short_face_on_a_long_one_keeps_both_ends(swap):
+    scenes = list(_mixed_scenes())
+    for long_or_short, other in scenes:
+        a, b = (other, long_or_short) if swap else (long_or_short, other)
+        m = c2.contact_manifold(a, b)
+        c = c2.contact(a, b)
+        va, vb = vertex_list(a), vertex_list(b)
+        on_a = c.curvature_a == 0.0 and (c.curvature_b != 0.0 or np.dot(c.normal, _unit_normal(va, nearest_edge(va, c.normal)))
+                                         >= np.dot(-c.normal, _unit_normal(vb, nearest_edge(vb, -c.normal))))
+        v1, v2 = (va, vb) if on_a else (vb, va)
+        n1 = c.normal if on_a else -c.normal
+        exact = exact_clip(v1, nearest_edge(v1, n1), v2, nearest_edge(v2, -n1))
+        size = min(np.ptp(va, axis=0).min(), np.ptp(vb, axis=0).min())  # the small shape's size
+        assert m.count == 2, (a, b, m)
+        incident = m.points_b if on_a else m.points_a
+        for p, sep in exact:
+            k = int(np.argmin(np.abs(incident - [float(p[0]), float(p[1])]).max(axis=1)))
+            assert np.abs(incident[k] - [float(p[0]), float(p[1])]).max() <= 1e-15 * size, (a, b, m)
+            assert abs(m.separations[k] - float(sep)) <= 1e-15 * size, (a, b, m)
+        np.testing.assert_allclose(m.points_b - m.points_a, m.separations[:, None] * m.normal, rtol=0, atol=1e-15 * size)
+    # batched: the same answers row by row
+    firsts = [x for x, _ in scenes if x._kind == "polygon" and x.__class__ is c2.Box]
+    for x, y in scenes[:2]:
+        xs = c2.Box(np.broadcast_to(x.min, (3, 2)), np.broadcast_to(x.max, (3, 2)))
+        a, b = (y, xs) if swap else (xs, y)
+        m, single = c2.contact_manifold(a, b), c2.contact_manifold(*((y, x) if swap else (x, y)))
+        assert m.count.tolist() == [2, 2, 2] and firsts
+        np.testing.assert_array_equal(m.points_a[1], single.points_a)
+        np.testing.assert_array_equal(m.separations[2], single.separations)
+
+
+def _unit_normal(v, i):
+    e = np.roll(v, -1, axis=0)[i] - v[i]
+    return np.array([e[1], -e[0]]) / np.hypot(*e)
+
+
+def test_margin_as_a_zero_dimensional_array():
+    """``margin=np.array(0.0)`` (what a reduction such as ``np.max`` of a 0-d input gives back) was
+    refused as not a real number; it is the number it holds. Both orders, single and batched."""
+    floor, tilted = c2.Box((-10, -1), (10, 0)), c2.RotatedBox((0, 0.5), (1, 0.5), 0.1)
+    boxes = c2.RotatedBox([(0, 0.5), (3, 0.5)], (1, 0.5), 0.1)
+    for a, b in [(floor, tilted), (tilted, floor), (floor, boxes), (boxes, floor)]:
+        for margin in (0.0, 0.05, math.inf, -1.0):
+            got, want = c2.contact_manifold(a, b, margin=np.array(margin)), c2.contact_manifold(a, b, margin=margin)
+            for x, y in zip(got, want):
+                np.testing.assert_array_equal(x, y)
+        assert np.all(c2.contact_manifold(a, b, margin=np.array(0.0)).count == 1)  # the raised corner dropped
+    for bad in (np.array(True), np.array(math.nan), np.array([0.5]), np.array("1")):
+        with pytest.raises(TypeError, match="margin must be a real number"):
+            c2.contact_manifold(floor, tilted, margin=bad)
+
+
+def _resting_pairs(seed, count):
+    """Rotated boxes resting face to face on rotated boxes: the same angle (or 1e-13 and 1e-7 off),
+    touching, 1e-9 apart or sunk by 1e-9 or 0.05, shifted along the face."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        angle = float(rng.choice([0.0, math.pi / 2, rng.uniform(0, 2 * math.pi)]))
+        u = np.array([math.cos(angle), math.sin(angle)])
+        up = np.array([-u[1], u[0]])
+        ha, hb = rng.uniform(0.5, 1, 2), rng.uniform(0.2, 0.5, 2)
+        gap = float(rng.choice([0.0, 1e-9, -1e-9, -0.05]))
+        ca = rng.uniform(-0.3, 0.3, 2)
+        cb = ca + up * (ha[1] + hb[1] + gap) + u * rng.uniform(-ha[0] - 0.9 * hb[0], ha[0] + 0.9 * hb[0])
+        turn = float(rng.choice([0.0, 0.0, 1e-13, -1e-7]))
+        yield c2.RotatedBox(ca, ha, angle), c2.RotatedBox(cb, hb, angle + turn)
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_resting_rotated_boxes_against_exact_clipping(swap):
+    pairs_ = [(b, a) if swap else (a, b) for a, b in _resting_pairs(6, 60)]
+    for a, b in pairs_:
+        m, c = c2.contact_manifold(a, b), c2.contact(a, b)
+        check_boundaries(a, b, m)
+        va, vb = vertex_list(a), vertex_list(b)
+        ia, ib = nearest_edge(va, c.normal), nearest_edge(vb, -c.normal)
+        nearer = np.dot(c.normal, _unit_normal(va, ia)) - np.dot(-c.normal, _unit_normal(vb, ib))
+        # the face whose normal is nearer to n (ties to a); within rounding of a tie, either face
+        errors = []
+        for on_a in {nearer >= 0, nearer > -1e-12} | {nearer >= 1e-12}:
+            v1, i1, v2 = (va, ia, vb) if on_a else (vb, ib, va)
+            exact = exact_clip(v1, i1, v2, nearest_edge(v2, -(c.normal if on_a else -c.normal)))
+            assert len(exact) == 2 and exact[0][0] != exact[1][0]
+            incident = m.points_b if on_a else m.points_a
+            error = 0.0
+            for p, sep in exact:  # as a set: the order follows the reference face's tangent
+                k = int(np.argmin(np.abs(incident - [float(p[0]), float(p[1])]).max(axis=1)))
+                error = max(error, np.abs(incident[k] - [float(p[0]), float(p[1])]).max(), abs(m.separations[k] - float(sep)))
+            errors.append(error)
+        assert m.count == 2 and min(errors) <= 4e-16, (a, b, m, errors)
+    # batched, both orders in one call: row k is the single answer bit for bit
+    first = c2.RotatedBox(*(np.array([getattr(a, f) for a, _ in pairs_]) for f in ("center", "half_size", "angle")))
+    second = c2.RotatedBox(*(np.array([getattr(b, f) for _, b in pairs_]) for f in ("center", "half_size", "angle")))
+    batch = c2.contact_manifold(first, second)
+    for k in (0, 17, 59):
+        single = c2.contact_manifold(first[k], second[k])
+        for x, y in zip(single, batch):
+            np.testing.assert_array_equal(x, y[k])

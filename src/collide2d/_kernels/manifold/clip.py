@@ -14,9 +14,9 @@ kinds of today; a rounded shape is its core polygon plus a disc of that radius, 
 
 Definition (Box2D v3 ``b2CollidePolygons`` / ``b2ClipPolygons``, ``src/manifold.c``)
 ------------------------------------------------------------------------------------------
-Frame: world coordinates; every projection is taken on differences from the reference face's
-first vertex (translate first), so rounding is relative to the sizes, not to the distance from the
-origin. Floating point throughout: these are measurements, accurate to a few ulps of the sizes.
+Frame: world coordinates; every projection is taken on differences from the first vertex of the
+shorter of the two faces (translate first), so rounding is relative to that face's size, not to the
+distance from the origin nor to the length of the other face. Floating point throughout: these are measurements, accurate to a few ulps of the sizes.
 
 1. **Reference face.** The contact normal ``n`` of the pair is an edge normal of one of the shapes
    whenever that shape has a face along it (``curvature == 0`` in the contact: the separating axis
@@ -119,36 +119,52 @@ def _clip(V1, off1, cnt1, i1, V2, off2, cnt2, radius_1, radius_2, margin, refere
     i2, _ = _nearest_edge(V2, off2, cnt2, -mx, -my)
     j1 = i1 + 1 if i1 + 1 < cnt1 else 0
     j2 = i2 + 1 if i2 + 1 < cnt2 else 0
-    ox, oy = V1[off1 + i1, 0], V1[off1 + i1, 1]  # v11: the origin of the projections
+    # Frame: differences from an origin o at the first vertex of the shorter of the two faces (v11
+    # or v21), so that the clipped points keep that face's own precision however long the other
+    # face is: a unit box on a floor 1e150 wide (differences from the floor's end would round both
+    # ends of the box to one number), or a floor 1e150 wide clipped to a unit box's face.
+    v11x, v11y = V1[off1 + i1, 0], V1[off1 + i1, 1]
+    v21x, v21y = V2[off2 + i2, 0], V2[off2 + i2, 1]
+    e1 = abs(V1[off1 + j1, 0] - v11x) + abs(V1[off1 + j1, 1] - v11y)
+    e2 = abs(V2[off2 + j2, 0] - v21x) + abs(V2[off2 + j2, 1] - v21y)
+    ox, oy = (v11x, v11y) if e1 <= e2 else (v21x, v21y)
     tx, ty = -my, mx  # tangent: along the reference edge (counter-clockwise)
+    r1x, r1y = v11x - ox, v11y - oy
+    lower1 = tx * r1x + ty * r1y
     upper1 = tx * (V1[off1 + j1, 0] - ox) + ty * (V1[off1 + j1, 1] - oy)
+    offset = 0.0 - (mx * r1x + my * r1y)  # m.(o - v11): the separation of o
     # the incident edge runs against the tangent: its first vertex projects highest
-    x21, y21 = V2[off2 + i2, 0] - ox, V2[off2 + i2, 1] - oy
+    x21, y21 = v21x - ox, v21y - oy
     x22, y22 = V2[off2 + j2, 0] - ox, V2[off2 + j2, 1] - oy
     upper2 = tx * x21 + ty * y21
     lower2 = tx * x22 + ty * y22
-    if upper2 < 0.0 or upper1 < lower2:  # the incident face misses the slab
+    if upper2 < lower1 or upper1 < lower2:  # the incident face misses the slab
         return manifold_single(c, radius_1 if reference_is_a else radius_2,
                                radius_2 if reference_is_a else radius_1, margin)
     span = upper2 - lower2
-    # clip the lower end to the side plane t.(x - v11) = 0 and the upper end to t.(x - v11) =
-    # upper1; an end that needs no clipping keeps its stored coordinates (exactly on the boundary)
+    # Clip the lower end to the side plane t.(x - o) = lower1 and the upper end to t.(x - o) =
+    # upper1. A clipped end is built in the (t, m) frame, x - o = L t + h m with h interpolated
+    # along the incident edge (not x and y interpolated between the ends, which loses L when the
+    # incident edge is much longer than the slab is wide); an end that needs no clipping keeps its
+    # stored coordinates (exactly on the boundary).
+    h21 = mx * x21 + my * y21
+    h22 = mx * x22 + my * y22
     lox, loy = x22, y22
     lo_x, lo_y = V2[off2 + j2, 0], V2[off2 + j2, 1]
-    if lower2 < 0.0 and span > 0.0:
-        f = (0.0 - lower2) / span
-        lox, loy = x22 + f * (x21 - x22), y22 + f * (y21 - y22)
+    if lower2 < lower1 and span > 0.0:
+        h = h22 + (lower1 - lower2) * ((h21 - h22) / span)
+        lox, loy = lower1 * tx + h * mx, lower1 * ty + h * my
         lo_x, lo_y = ox + lox, oy + loy
     upx, upy = x21, y21
-    up_x, up_y = V2[off2 + i2, 0], V2[off2 + i2, 1]
+    up_x, up_y = v21x, v21y
     if upper2 > upper1 and span > 0.0:
-        f = (upper1 - lower2) / span
-        upx, upy = x22 + f * (x21 - x22), y22 + f * (y21 - y22)
+        h = h22 + (upper1 - lower2) * ((h21 - h22) / span)
+        upx, upy = upper1 * tx + h * mx, upper1 * ty + h * my
         up_x, up_y = ox + upx, oy + upy
     count = 1 if (lox == upx and loy == upy) else 2
     radius = radius_1 + radius_2
-    s_lo = mx * lox + my * loy  # separations of the core shapes, along m
-    s_up = mx * upx + my * upy
+    s_lo = offset + (mx * lox + my * loy)  # separations of the core shapes, along m
+    s_up = offset + (mx * upx + my * upy)
     # witnesses on the reference shape (feet, moved out by radius_1) and on the incident shape
     # (moved in by radius_2), back in world coordinates
     r_lo_x, r_lo_y = lo_x - (s_lo - radius_1) * mx, lo_y - (s_lo - radius_1) * my
@@ -190,8 +206,8 @@ def manifold_line_convex(px, py, dx, dy, V, off, cnt, c, radius_b, margin):
         mx, my = -mx, -my
     lo_x, lo_y = V[off + j2, 0], V[off + j2, 1]
     up_x, up_y = V[off + i2, 0], V[off + i2, 1]
-    s_lo = mx * (lo_x - px) + my * (lo_y - py)
     s_up = mx * (up_x - px) + my * (up_y - py)
+    s_lo = s_up + (mx * (lo_x - up_x) + my * (lo_y - up_y))  # the face's own precision (see _clip)
     return _keep(mx + 0.0, my + 0.0, s_lo - radius_b, lo_x - s_lo * mx, lo_y - s_lo * my,
                  lo_x - radius_b * mx, lo_y - radius_b * my,
                  s_up - radius_b, up_x - s_up * mx, up_y - s_up * my,

@@ -1,0 +1,102 @@
+#!/usr/bin/env python
+"""Benchmark capsules and rounded boxes against the segment and box pairs they round.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_rounded.py            # batches of 100000 pairs
+    .venv/bin/python benchmarks/bench_rounded.py --quick    # 10000 pairs, fewer repeats
+
+Pairs (fixed seeds): ``a`` a capsule of radius 0.25 about a random segment of length 1..3, or a
+box 1..3 wide rounded by 0.25; ``b`` a box 1..3 wide (rounded by 0.25 in the rounded-box pair)
+placed so that about half the pairs meet. The baseline is the same pair with the radii 0 (a
+``Segment`` for the capsule, plain ``Box`` es). For ``relate``, ``intersects``, ``distance`` and
+``contact``, single calls (microseconds per call, best of ``--repeat`` loops over 2000 pairs) and
+batches (nanoseconds per pair) are timed with :func:`time.perf_counter` after every JIT path was
+called once; the best process CPU time (:func:`time.process_time`) of the batch runs is given
+too, the steadier figure on a loaded machine. The ratio is rounded / baseline (target: within 2).
+The script prints a markdown table and writes no files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+import numpy as np
+from common import LAST_CPU, best_of, table
+
+import collide2d as c2
+
+R = 0.25
+
+
+def scene(n, seed=7):
+    rng = np.random.default_rng(seed)
+    lo = rng.uniform(-50.0, 50.0, (n, 2))
+    size = rng.uniform(1.0, 3.0, (n, 2))
+    angle = rng.uniform(-np.pi, np.pi, n)
+    length = rng.uniform(1.0, 3.0, n)
+    start = lo + rng.uniform(-2.5, 2.5, (n, 2))
+    end = start + length[:, None] * np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+    other_lo = lo + rng.uniform(-2.5, 2.5, (n, 2))
+    other_size = rng.uniform(1.0, 3.0, (n, 2))
+    return {
+        "capsule-box": ((c2.Capsule(start, end, R), c2.Box(lo, lo + size)), (c2.Segment(start, end), c2.Box(lo, lo + size))),
+        "rounded box-rounded box": (
+            (c2.Box(lo, lo + size, radius=R), c2.Box(other_lo, other_lo + other_size, radius=R)),
+            (c2.Box(lo, lo + size), c2.Box(other_lo, other_lo + other_size)),
+        ),
+        "capsule-capsule": (
+            (c2.Capsule(start, end, R), c2.Capsule(other_lo, other_lo + other_size, R)),
+            (c2.Segment(start, end), c2.Segment(other_lo, other_lo + other_size)),
+        ),
+    }
+
+
+OPERATIONS = {"relate": c2.relate, "intersects": c2.intersects, "distance": c2.distance, "contact": c2.contact}
+
+
+def single_us(function, a, b, count, repeat):
+    pairs = [(a[k], b[k]) for k in range(count)]
+
+    def run():
+        for x, y in pairs:
+            function(x, y)
+
+    run()
+    best, _ = best_of(run, repeat)
+    return best / count * 1e6
+
+
+def batch_ns(function, a, b, repeat):
+    function(a[:10], b[:10])
+    best, _ = best_of(lambda: function(a, b), repeat)
+    return best / a.size * 1e9, LAST_CPU[0] / a.size * 1e9
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--n", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=None)
+    args = parser.parse_args()
+    n = args.n or (10_000 if args.quick else 100_000)
+    repeat = args.repeat or (3 if args.quick else 5)
+    rows = []
+    started = time.perf_counter()
+    for name, ((a, b), (a0, b0)) in scene(n).items():
+        for op, function in OPERATIONS.items():
+            s1 = single_us(function, a, b, 2000, repeat)
+            s0 = single_us(function, a0, b0, 2000, repeat)
+            (w1, c1), (w0, c0) = batch_ns(function, a, b, repeat), batch_ns(function, a0, b0, repeat)
+            rows.append([name, op, f"{s1:.1f}", f"{s0:.1f}", f"{s1 / s0:.2f}",
+                         f"{w1:.0f} ({c1:.0f})", f"{w0:.0f} ({c0:.0f})", f"{c1 / c0:.2f}"])
+    print(f"collide2d rounded shapes, {n} pairs per batch, best of {repeat}; {platform.python_version()}, "
+          f"{platform.machine()}; {time.perf_counter() - started:.0f} s\n")
+    print(table(["pair", "operation", "single us", "baseline us", "ratio", "batch ns/pair (CPU)",
+                 "baseline ns/pair (CPU)", "ratio (CPU)"], rows))
+
+
+if __name__ == "__main__":
+    main()

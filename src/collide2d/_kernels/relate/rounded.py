@@ -1,0 +1,764 @@
+"""Relate kernels for the rounded kind (capsules, rounded polygons and boxes) against every kind.
+
+A rounded row ``(offset, count, r, x0, y0, x1, y1)`` is ``A = K + D(r)``: the points within ``r`` of
+the convex core ``K`` (the polygon ``va[offset : offset + count]``, the segment ``(x0, y0)-(x1,
+y1)`` or the point ``(x0, y0)`` for ``count >= 3``, ``2``, ``1``; see
+:mod:`collide2d._kernels.measure.distance_rounded`). Kernels take the rounded shape first and
+``r > 0`` (the glue hands rows of radius 0 to the kernels of their core's kind).
+
+Everything reduces to one question: the sign of ``dist(K, X) - R`` for a convex flat ``X`` (a
+point, segment, line, polygon or another core) and a radius ``R >= 0``. The closed rounded
+shape meets ``X`` iff ``dist <= R``; their interiors meet iff ``dist < R``. That sign is decided
+exactly, as a sign of polynomials in the stored numbers (``R^2`` from ``R = ra + rb`` or
+``ra - rb``, squared without a square root), through :func:`vec.certain_sign`; undecided rows are
+re-run on Fractions by the glue (see :mod:`collide2d._kernels`):
+
+* point ``p`` to segment ``[q0, q1]`` (``e = q1 - q0``, Ericson 5.1.2): ``dist <= R`` iff
+  ``|p - q0|^2 <= R^2`` or ``|p - q1|^2 <= R^2`` or (``(p - q0).e >= 0``, ``(p - q1).e <= 0`` and
+  ``(e x (p - q0))^2 <= R^2 |e|^2``), and the same with ``<`` for ``dist < R``: at the ends of the
+  foot's range the line's distance equals the end point's, so the closed conditions are exact;
+* point to polygon: 0 when the point lies in the closed polygon (orientation signs), else the
+  least distance to an edge;
+* two convex flat sets: 0 when they meet (the existing exact relate kernels), else the least
+  distance of a vertex of one to the other (in 2D the distance of disjoint convex polygons is
+  attained at a vertex; Ericson 5.1.9 for segments);
+* a line: 0 when it meets the set, else the least ``(d x (v - p))^2 / |d|^2`` over the vertices.
+
+Signs are combined as minima: ``sign(min_i d_i - R)`` is -1 as soon as one term is, unknown if a
+term is unknown, else the least term.
+
+Relation codes of ``A = K + D(r)`` (a region with ``r > 0``; the boundary has no corners):
+
+* point: DISJOINT / TOUCHING / CONTAINS for ``dist(p, K) - r`` > / = / < 0;
+* segment and line: DISJOINT / TOUCHING for ``dist > r`` / ``= r``; otherwise a segment with both
+  end points within ``r`` of ``K`` is CONTAINS (``A`` is convex), else CROSSING; a line CROSSING;
+* polygon ``P``: DISJOINT / TOUCHING as above; otherwise CONTAINS when every vertex of ``P`` is
+  within ``r`` of ``K``, WITHIN when ``K`` lies in ``P`` shrunk by ``r`` (every core vertex ``v``
+  at least ``r`` inside every edge line: ``e x (v - q0) >= 0`` and ``(e x (v - q0))^2 >= r^2
+  |e|^2``), else OVERLAPPING (never EQUAL: ``A`` has no corners);
+* rounded ``B = L + D(s)``: ``dist(K, L)`` against ``r + s``; then ``B`` lies in ``A`` iff
+  ``L`` lies in ``K + D(r - s)`` (``s <= r``: every vertex of ``L`` within ``r - s`` of ``K``) or in
+  ``K`` shrunk by ``s - r`` (``s > r``, ``K`` a polygon), since the support functions add
+  (``h_B = h_L + s``); both ways: EQUAL.
+
+Ellipses
+--------
+The boundary of an ellipse rounded by a disc is an offset curve of degree 8, which has no short
+exact predicate. Ellipse pairs are decided in floating point within a documented band
+(:data:`ELLIPSE_BAND`): the separation of the ellipse and the core (the exact-feature contact
+kernels of :mod:`collide2d._kernels.measure.distance_ellipse`) minus ``r`` gives DISJOINT beyond
+``+band``, TOUCHING within ``±band``; ``A`` lies in the ellipse when every disc ``D(v, r)`` about a
+core vertex does (the separation of ``v`` is at most ``-r``, within the band); the ellipse lies in
+``A`` when the largest distance of its boundary from ``K`` is at most ``r``, found by sampling the
+boundary (:data:`ELLIPSE_SAMPLES` points) and refining the best by golden-section search.
+"""
+
+import math
+
+from collide2d._jit import kernel
+
+from .. import codes
+from ..codes import UNKNOWN_SIGN
+from ..measure.distance_ellipse import _ellipse_point_core as ellipse_point_core
+from ..measure.distance_flat import point_edge
+from ..measure.distance_rounded import ellipse_against_core
+from ..vec import certain_sign, dot_sign, orient
+from .linear import relate_line_point, relate_point_point, relate_segment_line, relate_segment_point, relate_segment_segment
+from .polygon import relate_polygon_line, relate_polygon_point, relate_polygon_polygon, relate_polygon_segment
+
+_NO = 0
+_YES = 1
+_MAYBE = 2
+
+# Band of the ellipse pairs, relative to the pair's scale (its largest coordinate or size): the
+# ellipse contact kernels are accurate to a few ulps of the sizes involved (about 1e-15), so a
+# separation beyond the band has its exact sign.
+ELLIPSE_BAND = 2.0**-40
+ELLIPSE_SAMPLES = 96
+
+
+@kernel
+def smin(s, t):
+    """``sign(min(d1, d2) - R)`` from ``s = sign(d1 - R)`` and ``t = sign(d2 - R)``."""
+    if s == -1 or t == -1:
+        return -1
+    if s == UNKNOWN_SIGN or t == UNKNOWN_SIGN:
+        return UNKNOWN_SIGN
+    return min(s, t)
+
+
+@kernel
+def point_point_sign(px, py, qx, qy, R2, R2e, eps):
+    """Sign of ``|p - q|^2 - R2``; ``R2e`` bounds the error of ``R2`` (0 when exact).
+
+    Two rounded differences, two squares, a sum and a difference: k = 5 (see :mod:`vec`), K = 8.
+    """
+    dx = px - qx
+    dy = py - qy
+    d2 = dx * dx + dy * dy
+    return certain_sign(d2 - R2, (d2 + R2) * (8 * eps) + R2e)
+
+
+@kernel
+def point_segment_sign(px, py, x0, y0, x1, y1, R2, R2e, eps):
+    """Sign of ``dist(p, [q0, q1])^2 - R2`` (module notes).
+
+    ``c = e x (p - q0)`` carries at most ``4 u M`` of error for ``M = |ex wy| + |ey wx|``, so ``c^2``
+    at most ``10 u M^2``; ``R2 |e|^2`` at most ``(R2 5u + R2e) |e|^2``; K = 16 on ``M^2 + R2 |e|^2``.
+    """
+    sa = point_point_sign(px, py, x0, y0, R2, R2e, eps)
+    sb = point_point_sign(px, py, x1, y1, R2, R2e, eps)
+    ends = smin(sa, sb)
+    if ends == -1:
+        return -1
+    g0 = dot_sign(x0, y0, px, py, x0, y0, x1, y1, eps)  # (p - q0).e
+    g1 = dot_sign(x1, y1, px, py, x0, y0, x1, y1, eps)  # (p - q1).e
+    if g0 == -1 or g1 == 1:
+        return ends  # the foot lies beyond an end: the nearer end point decides
+    ex = x1 - x0
+    ey = y1 - y0
+    wx = px - x0
+    wy = py - y0
+    c = ex * wy - ey * wx
+    M = abs(ex * wy) + abs(ey * wx)
+    ee = ex * ex + ey * ey
+    sc = certain_sign(c * c - R2 * ee, (M * M + R2 * ee) * (16 * eps) + R2e * ee)
+    if g0 == UNKNOWN_SIGN or g1 == UNKNOWN_SIGN:
+        # the foot lies at an end within rounding, where the line's distance equals the end's:
+        # the term only matters if it tells something else than the ends
+        if sc == ends:
+            return ends
+        return UNKNOWN_SIGN
+    return smin(ends, sc)
+
+
+@kernel
+def point_line_sign(px, py, lx, ly, dx, dy, R2, R2e, eps):
+    """Sign of ``dist(p, line)^2 - R2`` for the line ``l + t d``: ``(d x (p - l))^2 - R2 |d|^2``."""
+    wx = px - lx
+    wy = py - ly
+    c = dx * wy - dy * wx
+    M = abs(dx * wy) + abs(dy * wx)
+    dd = dx * dx + dy * dy
+    return certain_sign(c * c - R2 * dd, (M * M + R2 * dd) * (16 * eps) + R2e * dd)
+
+
+@kernel
+def vertex_of(row, V, n, i):
+    """Vertex ``i`` of a vertex list given as a row: a polygon row ``(offset, count)`` with its
+    vertices ``V`` (``n >= 3``), a segment row ``(x0, y0, x1, y1)`` (``n == 2``) or a point row."""
+    if n >= 3:
+        k = int(row[0]) + i
+        return V[k, 0], V[k, 1]
+    return row[2 * i], row[2 * i + 1]
+
+
+@kernel
+def point_list_sign(px, py, row, V, n, R2, R2e, eps):
+    """Sign of ``dist(p, L) - R`` for the vertex list ``L`` (:func:`vertex_of`)."""
+    if n == 1:
+        return point_point_sign(px, py, row[0], row[1], R2, R2e, eps)
+    if n == 2:
+        return point_segment_sign(px, py, row[0], row[1], row[2], row[3], R2, R2e, eps)
+    inside = _YES
+    s = 1
+    for i in range(n):
+        x0, y0 = vertex_of(row, V, n, i)
+        x1, y1 = vertex_of(row, V, n, i + 1 if i + 1 < n else 0)
+        o = orient(x0, y0, x1, y1, px, py, eps)
+        if o == -1:
+            inside = _NO
+        elif o == UNKNOWN_SIGN and inside == _YES:
+            inside = _MAYBE
+        s = smin(s, point_segment_sign(px, py, x0, y0, x1, y1, R2, R2e, eps))
+        if s == -1:
+            return -1
+    if inside == _YES:
+        return -1 if R2 > 0 else 0
+    if inside == _MAYBE:
+        return UNKNOWN_SIGN
+    return s
+
+
+@kernel
+def lists_meet(ra, Va, na, rb, Vb, nb, eps):
+    """Whether two vertex lists (:func:`vertex_of`) meet: ``_YES``, ``_NO`` or ``_MAYBE``, by the
+    exact relate kernels of their kinds."""
+    if na >= 3:
+        if nb >= 3:
+            code = relate_polygon_polygon(ra, Va, rb, Vb, eps)
+        elif nb == 2:
+            code = relate_polygon_segment(ra, Va, rb, Vb, eps)
+        else:
+            code = relate_polygon_point(ra, Va, rb, Vb, eps)
+    elif na == 2:
+        if nb >= 3:
+            code = relate_polygon_segment(rb, Vb, ra, Va, eps)
+        elif nb == 2:
+            code = relate_segment_segment(ra, Va, rb, Vb, eps)
+        else:
+            code = relate_segment_point(ra, Va, rb, Vb, eps)
+    else:
+        if nb >= 3:
+            code = relate_polygon_point(rb, Vb, ra, Va, eps)
+        elif nb == 2:
+            code = relate_segment_point(rb, Vb, ra, Va, eps)
+        else:
+            code = relate_point_point(ra, Va, rb, Vb, eps)
+    if code == codes.UNDECIDED:
+        return _MAYBE
+    return _NO if code == codes.DISJOINT else _YES
+
+
+@kernel
+def list_list_sign(ra, Va, na, rb, Vb, nb, R2, R2e, eps):
+    """Sign of ``dist(L1, L2) - R`` for two vertex lists (module notes)."""
+    meet = lists_meet(ra, Va, na, rb, Vb, nb, eps)
+    if meet == _YES:
+        return -1 if R2 > 0 else 0
+    s = 1
+    for i in range(na):
+        px, py = vertex_of(ra, Va, na, i)
+        s = smin(s, point_list_sign(px, py, rb, Vb, nb, R2, R2e, eps))
+        if s == -1:
+            return -1
+    for j in range(nb):
+        px, py = vertex_of(rb, Vb, nb, j)
+        s = smin(s, point_list_sign(px, py, ra, Va, na, R2, R2e, eps))
+        if s == -1:
+            return -1
+    if meet == _NO:
+        return s
+    return UNKNOWN_SIGN
+
+
+@kernel
+def line_list_sign(pl, row, V, n, R2, R2e, eps):
+    """Sign of ``dist(line, L) - R`` for the line row ``pl`` and a vertex list."""
+    if n >= 3:
+        code = relate_polygon_line(row, V, pl, V, eps)
+    elif n == 2:
+        code = relate_segment_line(row, V, pl, V, eps)
+    else:
+        code = relate_line_point(pl, V, row, V, eps)
+    if code != codes.DISJOINT and code != codes.UNDECIDED:
+        return -1 if R2 > 0 else 0
+    s = 1
+    for i in range(n):
+        px, py = vertex_of(row, V, n, i)
+        s = smin(s, point_line_sign(px, py, pl[0], pl[1], pl[2], pl[3], R2, R2e, eps))
+        if s == -1:
+            return -1
+    if code == codes.UNDECIDED:
+        return UNKNOWN_SIGN
+    return s
+
+
+@kernel
+def core_row(pa):
+    """The vertex-list row of a rounded row's core: the row itself for a polygon (its offset and
+    count lead), the stored segment or point otherwise; and its vertex count."""
+    n = int(pa[1])
+    if n >= 3:
+        return pa, n
+    if n == 2:
+        return pa[3:7], n
+    return pa[3:5], n
+
+
+@kernel
+def radius_squares(r, eps):
+    """``(R^2, error bound)`` of a radius ``R`` computed with one rounding (``r +- s``)."""
+    R2 = r * r
+    return R2, R2 * (8 * eps)
+
+
+@kernel
+def inside_shrunk(px, py, row, V, n, R2, R2e, eps):
+    """Whether ``p`` lies at least ``R`` inside every edge line of the polygon list (``n >= 3``):
+    ``_YES``, ``_NO`` or ``_MAYBE``."""
+    out = _YES
+    for i in range(n):
+        x0, y0 = vertex_of(row, V, n, i)
+        x1, y1 = vertex_of(row, V, n, i + 1 if i + 1 < n else 0)
+        o = orient(x0, y0, x1, y1, px, py, eps)
+        if o == -1:
+            return _NO
+        ex = x1 - x0
+        ey = y1 - y0
+        wx = px - x0
+        wy = py - y0
+        c = ex * wy - ey * wx
+        M = abs(ex * wy) + abs(ey * wx)
+        ee = ex * ex + ey * ey
+        s = certain_sign(c * c - R2 * ee, (M * M + R2 * ee) * (16 * eps) + R2e * ee)
+        if s == -1:
+            return _NO
+        if s == UNKNOWN_SIGN or o == UNKNOWN_SIGN:
+            out = _MAYBE
+    return out
+
+
+@kernel
+def all_within(row_in, V_in, n_in, row, V, n, R2, R2e, eps):
+    """Whether every vertex of the first list is within ``R`` of the second list."""
+    out = _YES
+    for i in range(n_in):
+        px, py = vertex_of(row_in, V_in, n_in, i)
+        s = point_list_sign(px, py, row, V, n, R2, R2e, eps)
+        if s == 1:
+            return _NO
+        if s == UNKNOWN_SIGN:
+            out = _MAYBE
+    return out
+
+
+@kernel
+def all_inside_shrunk(row_in, V_in, n_in, row, V, n, R2, R2e, eps):
+    """Whether every vertex of the first list lies at least ``R`` inside the polygon list."""
+    if n < 3:
+        return _NO
+    out = _YES
+    for i in range(n_in):
+        px, py = vertex_of(row_in, V_in, n_in, i)
+        s = inside_shrunk(px, py, row, V, n, R2, R2e, eps)
+        if s == _NO:
+            return _NO
+        if s == _MAYBE:
+            out = _MAYBE
+    return out
+
+
+@kernel
+def rounded_in(rin, Vin, nin, s_in, row, V, n, r, eps):
+    """Whether ``L + D(s_in)`` lies in ``K + D(r)`` (the lists ``L`` and ``K``): module notes."""
+    if s_in <= r:
+        R2, R2e = radius_squares(r - s_in, eps)
+        if s_in == r:
+            R2e = R2 * 0  # r - s exactly 0
+        return all_within(rin, Vin, nin, row, V, n, R2, R2e, eps)
+    R2, R2e = radius_squares(s_in - r, eps)
+    return all_inside_shrunk(rin, Vin, nin, row, V, n, R2, R2e, eps)
+
+
+# -- bounding boxes: a float filter that only decides what rounding cannot change ------------------
+# The bounds of K + D(r) are K's bounds grown by r. Two rounded shapes whose grown bounds are apart
+# by more than the rounding of the few sums involved are disjoint, and a shape whose grown bounds
+# stick out of another's cannot lie in it: each sum ``x +- r`` is off by at most ``u |x +- r|``, so a
+# comparison with a margin of ``4 eps (|x| + |y|)`` is certain (exact when ``eps`` is 0, on Fractions).
+
+
+@kernel
+def list_bounds(row, V, n):
+    """``(xmin, ymin, xmax, ymax)`` of a vertex list (:func:`vertex_of`)."""
+    lo_x, lo_y = vertex_of(row, V, n, 0)
+    hi_x, hi_y = lo_x, lo_y
+    for i in range(1, n):
+        x, y = vertex_of(row, V, n, i)
+        lo_x = min(lo_x, x)
+        lo_y = min(lo_y, y)
+        hi_x = max(hi_x, x)
+        hi_y = max(hi_y, y)
+    return lo_x, lo_y, hi_x, hi_y
+
+
+@kernel
+def certainly_less(x, y, eps):
+    """``x < y`` for certain, ``x`` and ``y`` each computed with one rounding (exact when eps is 0)."""
+    return x < y - 4 * eps * (abs(x) + abs(y))
+
+
+@kernel
+def bounds_apart(ra, Va, na, r, rb, Vb, nb, s, eps):
+    """The lists grown by ``r`` and ``s`` have bounds that are certainly apart."""
+    ax0, ay0, ax1, ay1 = list_bounds(ra, Va, na)
+    bx0, by0, bx1, by1 = list_bounds(rb, Vb, nb)
+    return (certainly_less(ax1 + r, bx0 - s, eps) or certainly_less(bx1 + s, ax0 - r, eps)
+            or certainly_less(ay1 + r, by0 - s, eps) or certainly_less(by1 + s, ay0 - r, eps))
+
+
+@kernel
+def bounds_stick_out(rin, Vin, nin, s, row, V, n, r, eps):
+    """The bounds of the first list grown by ``s`` certainly stick out of the second's grown by
+    ``r``: the first rounded shape cannot lie in the second."""
+    ix0, iy0, ix1, iy1 = list_bounds(rin, Vin, nin)
+    ox0, oy0, ox1, oy1 = list_bounds(row, V, n)
+    return (certainly_less(ix0 - s, ox0 - r, eps) or certainly_less(iy0 - s, oy0 - r, eps)
+            or certainly_less(ox1 + r, ix1 + s, eps) or certainly_less(oy1 + r, iy1 + s, eps))
+
+
+# -- the relate kernels (the rounded shape first, r > 0) ------------------------------------------
+
+
+@kernel
+def _code(sign, negative):
+    """DISJOINT / TOUCHING / ``negative`` for a sign of ``dist - R`` of 1 / 0 / -1."""
+    if sign == UNKNOWN_SIGN:
+        return codes.UNDECIDED
+    if sign == 1:
+        return codes.DISJOINT
+    if sign == 0:
+        return codes.TOUCHING
+    return negative
+
+
+@kernel
+def _relate_rounded_point(pa, va, pb, vb, eps):
+    """Rounded a against the point b: CONTAINS, TOUCHING or DISJOINT."""
+    row, n = core_row(pa)
+    R2, R2e = radius_squares(pa[2], eps)
+    return _code(point_list_sign(pb[0], pb[1], row, va, n, R2, R2e, eps), codes.CONTAINS)
+
+
+@kernel
+def _relate_rounded_segment(pa, va, pb, vb, eps):
+    """Rounded a against the segment b: CONTAINS when both end points lie in a, else CROSSING."""
+    row, n = core_row(pa)
+    if bounds_apart(row, va, n, pa[2], pb, vb, 2, 0 * pa[2], eps):
+        return codes.DISJOINT
+    R2, R2e = radius_squares(pa[2], eps)
+    s = list_list_sign(row, va, n, pb, vb, 2, R2, R2e, eps)
+    if s != -1:
+        return _code(s, codes.CROSSING)
+    inside = all_within(pb, vb, 2, row, va, n, R2, R2e, eps)
+    if inside == _MAYBE:
+        return codes.UNDECIDED
+    return codes.CONTAINS if inside == _YES else codes.CROSSING
+
+
+@kernel
+def _relate_rounded_line(pa, va, pb, vb, eps):
+    """Rounded a against the line b: CROSSING, TOUCHING or DISJOINT."""
+    row, n = core_row(pa)
+    R2, R2e = radius_squares(pa[2], eps)
+    return _code(line_list_sign(pb, row, va, n, R2, R2e, eps), codes.CROSSING)
+
+
+@kernel
+def _relate_rounded_polygon(pa, va, pb, vb, eps):
+    """Rounded a against the polygon b: containment by vertices within r, or the core in b shrunk by r."""
+    row, n = core_row(pa)
+    nb = int(pb[1])
+    r = pa[2]
+    if bounds_apart(row, va, n, r, pb, vb, nb, 0 * r, eps):
+        return codes.DISJOINT
+    R2, R2e = radius_squares(r, eps)
+    s = list_list_sign(row, va, n, pb, vb, nb, R2, R2e, eps)
+    if s != -1:
+        return _code(s, codes.OVERLAPPING)
+    b_in_a = _NO
+    if not bounds_stick_out(pb, vb, nb, 0 * r, row, va, n, r, eps):
+        b_in_a = all_within(pb, vb, nb, row, va, n, R2, R2e, eps)
+    if b_in_a == _YES:
+        return codes.CONTAINS
+    a_in_b = _NO
+    if not bounds_stick_out(row, va, n, r, pb, vb, nb, 0 * r, eps):
+        a_in_b = all_inside_shrunk(row, va, n, pb, vb, nb, R2, R2e, eps)
+    if a_in_b == _YES:
+        return codes.WITHIN
+    if b_in_a == _MAYBE or a_in_b == _MAYBE:
+        return codes.UNDECIDED
+    return codes.OVERLAPPING
+
+
+@kernel
+def _relate_rounded_rounded(pa, va, pb, vb, eps):
+    """Rounded a against rounded b: ``dist`` of the cores against ``ra + rb``, then containment."""
+    row_a, na = core_row(pa)
+    row_b, nb = core_row(pb)
+    if bounds_apart(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps):
+        return codes.DISJOINT
+    R2, R2e = radius_squares(pa[2] + pb[2], eps)
+    s = list_list_sign(row_a, va, na, row_b, vb, nb, R2, R2e, eps)
+    if s != -1:
+        return _code(s, codes.OVERLAPPING)
+    b_in_a = _NO
+    if not bounds_stick_out(row_b, vb, nb, pb[2], row_a, va, na, pa[2], eps):
+        b_in_a = rounded_in(row_b, vb, nb, pb[2], row_a, va, na, pa[2], eps)
+    a_in_b = _NO
+    if not bounds_stick_out(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps):
+        a_in_b = rounded_in(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps)
+    if b_in_a == _MAYBE or a_in_b == _MAYBE:
+        return codes.UNDECIDED
+    if b_in_a == _YES:
+        return codes.EQUAL if a_in_b == _YES else codes.CONTAINS
+    return codes.WITHIN if a_in_b == _YES else codes.OVERLAPPING
+
+
+@kernel
+def _intersects_rounded_rounded(pa, va, pb, vb, eps):
+    """1 when the closed rounded shapes meet, 0 when not, UNDECIDED."""
+    row_a, na = core_row(pa)
+    row_b, nb = core_row(pb)
+    if bounds_apart(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps):
+        return 0
+    R2, R2e = radius_squares(pa[2] + pb[2], eps)
+    s = list_list_sign(row_a, va, na, row_b, vb, nb, R2, R2e, eps)
+    return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
+
+
+@kernel
+def _intersects_rounded_polygon(pa, va, pb, vb, eps):
+    """1 when rounded a meets the polygon b, 0 when not, UNDECIDED."""
+    row, n = core_row(pa)
+    if bounds_apart(row, va, n, pa[2], pb, vb, int(pb[1]), 0 * pa[2], eps):
+        return 0
+    R2, R2e = radius_squares(pa[2], eps)
+    s = list_list_sign(row, va, n, pb, vb, int(pb[1]), R2, R2e, eps)
+    return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
+
+
+@kernel
+def _intersects_rounded_segment(pa, va, pb, vb, eps):
+    """1 when rounded a meets the segment b, 0 when not, UNDECIDED."""
+    row, n = core_row(pa)
+    if bounds_apart(row, va, n, pa[2], pb, vb, 2, 0 * pa[2], eps):
+        return 0
+    R2, R2e = radius_squares(pa[2], eps)
+    s = list_list_sign(row, va, n, pb, vb, 2, R2, R2e, eps)
+    return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
+
+
+# -- exact float stage: a retry without error bounds on a short grid -------------------------------
+# The deciding polynomials are of degree four in differences of the stored numbers (``c^2 - R^2
+# |e|^2`` with ``c = e x w``). When every number of the pair (radii, coordinates, directions) is an
+# integer below 2**11 after one common power-of-two scaling, every difference is below 2**12, every
+# such polynomial below 2**53 in magnitude: the float arithmetic is exact, and a re-run with
+# ``eps = 0`` gives the exact signs (tile maps and lattices, where exact contact is common). Other
+# undecided pairs go to the Fraction path. As :func:`linear.grid_retry`, with fewer bits.
+
+_GRID_BITS = 11
+
+
+@kernel
+def _on_grid(x, scale):
+    y = x * scale
+    return y == math.floor(y) and abs(y) < 2.0**_GRID_BITS and (y != 0.0 or x == 0.0)
+
+
+@kernel
+def _row_extent(p, v, layout):
+    """Largest magnitude of a row's numbers: ``layout`` 0 all of the row, 1 a polygon row's
+    vertices, 2 a rounded row's (its radius and core)."""
+    m = 0.0
+    if layout == 1 or (layout == 2 and int(p[1]) >= 3):
+        for i in range(int(p[0]), int(p[0]) + int(p[1])):
+            m = max(m, max(abs(v[i, 0]), abs(v[i, 1])))
+        if layout == 2:
+            m = max(m, abs(p[2]))
+    else:
+        for i in range(2 if layout == 2 else 0, p.shape[0]):
+            m = max(m, abs(p[i]))
+    return m
+
+
+@kernel
+def _row_grid(p, v, layout, scale):
+    if layout == 1 or (layout == 2 and int(p[1]) >= 3):
+        for i in range(int(p[0]), int(p[0]) + int(p[1])):
+            if not (_on_grid(v[i, 0], scale) and _on_grid(v[i, 1], scale)):
+                return False
+        return layout == 1 or _on_grid(p[2], scale)
+    for i in range(2 if layout == 2 else 0, p.shape[0]):
+        if not _on_grid(p[i], scale):
+            return False
+    return True
+
+
+@kernel
+def grid_retry(pa, va, pb, vb, layout_b, eps):
+    """Float mode: may an undecided pair (a rounded row first, ``pb`` of :func:`_row_extent`'s
+    ``layout_b``) be re-run with ``eps = 0``? True when its numbers lie on a common short grid."""
+    if not eps > 0:
+        return False
+    m = max(_row_extent(pa, va, 2), _row_extent(pb, vb, layout_b))
+    if not (m > 0.0 and m < math.inf):
+        return m == 0.0
+    scale = math.ldexp(1.0, _GRID_BITS - math.frexp(m)[1])
+    return _row_grid(pa, va, 2, scale) and _row_grid(pb, vb, layout_b, scale)
+
+
+@kernel
+def relate_rounded_point(pa, va, pb, vb, eps):
+    """:func:`_relate_rounded_point`, re-run exactly when undecided on a short grid."""
+    code = _relate_rounded_point(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+        return _relate_rounded_point(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def relate_rounded_segment(pa, va, pb, vb, eps):
+    """:func:`_relate_rounded_segment`, re-run exactly when undecided on a short grid."""
+    code = _relate_rounded_segment(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+        return _relate_rounded_segment(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def relate_rounded_line(pa, va, pb, vb, eps):
+    """:func:`_relate_rounded_line`, re-run exactly when undecided on a short grid."""
+    code = _relate_rounded_line(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+        return _relate_rounded_line(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def relate_rounded_polygon(pa, va, pb, vb, eps):
+    """:func:`_relate_rounded_polygon`, re-run exactly when undecided on a short grid."""
+    code = _relate_rounded_polygon(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 1, eps):
+        return _relate_rounded_polygon(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def relate_rounded_rounded(pa, va, pb, vb, eps):
+    """:func:`_relate_rounded_rounded`, re-run exactly when undecided on a short grid."""
+    code = _relate_rounded_rounded(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 2, eps):
+        return _relate_rounded_rounded(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def intersects_rounded_rounded(pa, va, pb, vb, eps):
+    """:func:`_intersects_rounded_rounded`, re-run exactly when undecided on a short grid."""
+    code = _intersects_rounded_rounded(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 2, eps):
+        return _intersects_rounded_rounded(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def intersects_rounded_polygon(pa, va, pb, vb, eps):
+    """:func:`_intersects_rounded_polygon`, re-run exactly when undecided on a short grid."""
+    code = _intersects_rounded_polygon(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 1, eps):
+        return _intersects_rounded_polygon(pa, va, pb, vb, 0.0)
+    return code
+
+
+@kernel
+def intersects_rounded_segment(pa, va, pb, vb, eps):
+    """:func:`_intersects_rounded_segment`, re-run exactly when undecided on a short grid."""
+    code = _intersects_rounded_segment(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+        return _intersects_rounded_segment(pa, va, pb, vb, 0.0)
+    return code
+
+
+# -- ellipses: decided within ELLIPSE_BAND (module notes) ------------------------------------------
+
+
+@kernel
+def _scale(pa, va, pe):
+    """The pair's scale: its largest coordinate or size."""
+    m = max(max(abs(pe[0]), abs(pe[1])), max(pe[2], pe[3]))
+    m = max(m, pa[2])
+    n = int(pa[1])
+    if n >= 3:
+        off = int(pa[0])
+        for i in range(n):
+            m = max(m, max(abs(va[off + i, 0]), abs(va[off + i, 1])))
+    else:
+        for j in range(3, 7):
+            m = max(m, abs(pa[j]))
+    return m
+
+
+@kernel
+def _ellipse_point_at(pe, t):
+    """The boundary point of the ellipse row at the parameter ``t``."""
+    cx, cy, a, b, wx, wy = pe[0], pe[1], pe[2], pe[3], pe[4], pe[5]
+    norm = math.hypot(wx, wy)
+    ux = wx / norm
+    uy = wy / norm
+    ca = a * math.cos(t)
+    sb = b * math.sin(t)
+    return cx + ca * ux - sb * uy, cy + ca * uy + sb * ux
+
+
+@kernel
+def _core_distance(px, py, pa, va):
+    """Float distance of ``p`` from the core of the rounded row (0 inside a polygon core)."""
+    n = int(pa[1])
+    if n == 1:
+        return math.hypot(px - pa[3], py - pa[4])
+    if n == 2:
+        return point_edge(px, py, pa[3], pa[4], pa[5], pa[6])[0]
+    off = int(pa[0])
+    best = math.inf
+    inside = True
+    for i in range(n):
+        j = i + 1 if i + 1 < n else 0
+        x0, y0, x1, y1 = va[off + i, 0], va[off + i, 1], va[off + j, 0], va[off + j, 1]
+        if (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0) < 0.0:
+            inside = False
+        best = min(best, point_edge(px, py, x0, y0, x1, y1)[0])
+    return 0.0 if inside else best
+
+
+@kernel
+def _ellipse_farthest(pe, pa, va):
+    """The largest distance of the ellipse's boundary from the core: the best of
+    :data:`ELLIPSE_SAMPLES` samples, refined by golden-section search between its neighbours."""
+    m = ELLIPSE_SAMPLES
+    step = 2.0 * math.pi / m
+    best = -1.0
+    best_k = 0
+    for k in range(m):
+        x, y = _ellipse_point_at(pe, k * step)
+        d = _core_distance(x, y, pa, va)
+        if d > best:
+            best = d
+            best_k = k
+    lo = (best_k - 1) * step
+    hi = (best_k + 1) * step
+    g = 0.5 * (math.sqrt(5.0) - 1.0)
+    for _ in range(60):
+        t1 = hi - g * (hi - lo)
+        t2 = lo + g * (hi - lo)
+        x1, y1 = _ellipse_point_at(pe, t1)
+        x2, y2 = _ellipse_point_at(pe, t2)
+        d1 = _core_distance(x1, y1, pa, va)
+        d2 = _core_distance(x2, y2, pa, va)
+        best = max(best, max(d1, d2))
+        if d1 >= d2:
+            hi = t2
+        else:
+            lo = t1
+    return best
+
+
+@kernel
+def relate_rounded_ellipse(pa, va, pb, vb, eps):
+    """Rounded a against the ellipse b, within :data:`ELLIPSE_BAND` (module notes)."""
+    r = pa[2]
+    band = ELLIPSE_BAND * _scale(pa, va, pb)
+    s = ellipse_against_core(pb, vb, pa, va)[0] - r
+    if s > band:
+        return codes.DISJOINT
+    if s >= -band:
+        return codes.TOUCHING
+    # a in the ellipse: every disc about a core vertex in it (the vertex at least r inside)
+    row, n = core_row(pa)
+    a_in_b = True
+    for i in range(n):
+        px, py = vertex_of(row, va, n, i)
+        if ellipse_point_core(pb, px, py)[0] > -r + band:
+            a_in_b = False
+            break
+    b_in_a = _ellipse_farthest(pb, pa, va) <= r + band
+    if a_in_b:
+        return codes.EQUAL if b_in_a else codes.WITHIN  # EQUAL: a disc and the same circle
+    return codes.CONTAINS if b_in_a else codes.OVERLAPPING
+
+
+@kernel
+def intersects_rounded_ellipse(pa, va, pb, vb, eps):
+    """1 when rounded a meets the ellipse b (within :data:`ELLIPSE_BAND`), else 0."""
+    band = ELLIPSE_BAND * _scale(pa, va, pb)
+    return 1 if ellipse_against_core(pb, vb, pa, va)[0] - pa[2] <= band else 0
