@@ -162,7 +162,7 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
     [0.0, -1.0]
     """
     margin = _margin(margin)
-    a, b = _dispatch.plain_or_refuse("contact_manifold", a, b)  # rounded shapes: not yet (radius 0: the core)
+    a, b = run.plain_or_refuse("contact_manifold", a, b)  # rounded shapes: not yet (radius 0: the core)
     c = contact(a, b)
     faces = registry.has(registry.MANIFOLD, run.kind_of(a), run.kind_of(b))  # else: one point
     if not a.shape and not b.shape:
