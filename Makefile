@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 TYPING_STAMP := $(VENV)/.installed-typing
 DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: run test test-quick test-jit test-nojit typecheck docs mutation bench warmup clean
+.PHONY: run test test-quick test-jit test-plain test-nojit typecheck docs mutation bench warmup clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,17 +50,34 @@ QUICK_TESTS := tests/public/test_quick.py tests/project/test_import.py tests/pro
 test-quick: $(QUICK_STAMP)
 	$(PY) -m pytest -m quick --file-times $(QUICK_TESTS)
 
-# Each test file is named as it starts (its tests as dots after it); at the end, the seconds each
-# file took and the 20 slowest tests.
-test: test-jit test-nojit
+# The whole suite twice, with the compile shortcuts and without them, then the kernels as plain
+# Python; at the end of each pass, the seconds each test file took and the 20 slowest tests. Each
+# pass runs in TEST_WORKERS processes (pytest-xdist), each test file in one of them (its kernels
+# compile or load once); TEST_WORKERS=0 runs in this process, each file named as it starts.
+TEST_WORKERS ?= 2
+XDIST := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
+
+test: test-jit test-plain test-nojit
 
 test-jit: $(TEST_STAMP)
-	$(PY) -m pytest --file-times --durations=20
+	$(PY) -m pytest $(XDIST) --file-times --durations=20
+
+# Without the compile shortcuts (collide2d/_jit/_shortcuts.py, on Numba's internals): the path of
+# every Numba release they were not checked against, on Numba's public API only. Its kernels are
+# cached where Numba caches any function (here a folder named by a hash of the kernel sources:
+# Numba's index is stamped by each function's own file, so an edited kernel would leave the loops
+# that link it stale), and those saves take no lock: the warmup compiles them in one process
+# first, so that the workers load them rather than save signatures of one function at once (see
+# collide2d._jit.shared_cache_safe).
+PLAIN_SOURCES = "import hashlib, pathlib; h = hashlib.sha1(); 	[h.update(p.read_bytes()) for d in ('_kernels', '_jit') for p in sorted(pathlib.Path('src/collide2d', d).rglob('*.py'))]; 	print(h.hexdigest()[:16])"
+test-plain: $(TEST_STAMP)
+	export COLLIDE2D_COMPILE_SHORTCUTS=0 NUMBA_CACHE_DIR=$(VENV)/numba-plain-$$($(PY) -c $(PLAIN_SOURCES)) && \
+	$(PY) -m collide2d warmup && $(PY) -m pytest $(XDIST) --file-times --durations=20
 
 # The kernels once more as plain Python, so that a kernel bug cannot hide behind the compiler: the
 # tests marked nojit (relate, contact and distance, intersection points, area, broad phase).
 test-nojit: $(TEST_STAMP)
-	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -o addopts="--strict-markers" -m nojit --file-times tests
+	NUMBA_DISABLE_JIT=1 $(PY) -m pytest $(XDIST) -o addopts="--strict-markers" -m nojit --file-times tests
 
 # mypy on the package (settings in pyproject.toml), then `mypy --strict` on a user script that
 # runs the README tour (tests/typing/), as a strictly typed project that uses collide2d would; then

@@ -28,6 +28,17 @@ KINDS = ("Point", "Circle", "Ellipse", "Box", "RotatedBox", "Polygon", "Segment"
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
 
+def _shortcuts_active():
+    from collide2d import _jit
+
+    return _jit.shortcuts_active()
+
+
+# The compile shortcuts (collide2d._jit._shortcuts, on Numba's internals) are in use: the tests of
+# those internals run only then (`make test` runs the suite once more with them off)
+SHORTCUTS = _shortcuts_active()
+
+
 # Test files that `make test-nojit` runs a second time with NUMBA_DISABLE_JIT=1, so that every kernel
 # family (relate, contact and distance, intersection points, area) also runs as plain Python; the
 # broad phase's tests carry the marker one by one (its whole file takes minutes uncompiled).
@@ -66,6 +77,8 @@ class FileTimes:
     """Wall-clock and CPU seconds per test file, from the start of each of its tests to the end
     (fixtures and kernel compilations included), listed in the order the files ran."""
 
+    note = ""
+
     def __init__(self):
         self.seconds = {}  # file -> [wall, cpu]
         self._start = None
@@ -82,19 +95,46 @@ class FileTimes:
         spent[1] += _cpu_seconds() - cpu
         self._start = None
 
+    def pytest_sessionfinish(self, session):
+        # in a worker process of pytest-xdist (-n): hand the figures to the controller, which lists them
+        output = getattr(session.config, "workeroutput", None)
+        if output is not None:
+            output["collide2d_file_times"] = self.seconds
+
     def pytest_terminal_summary(self, terminalreporter):
         if not self.seconds:
             return
-        terminalreporter.section("seconds per test file (wall clock / CPU, child processes included)")
+        terminalreporter.section(f"seconds per test file (wall clock / CPU, child processes included{self.note})")
         for path, (wall, cpu) in self.seconds.items():
             terminalreporter.write_line(f"{wall:8.1f} {cpu:8.1f}  {path}")
         wall, cpu = (sum(values) for values in zip(*self.seconds.values()))
         terminalreporter.write_line(f"{wall:8.1f} {cpu:8.1f}  all {len(self.seconds)} files")
 
 
+class WorkerFileTimes(FileTimes):
+    """:class:`FileTimes` in the controller of pytest-xdist (``-n``): each worker process times its
+    own files (its tests run one at a time), and the controller adds up what the workers hand
+    over when they finish (a file split between workers counts in both)."""
+
+    note = "; timed in the worker processes"
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        pass  # the workers' tests overlap here: nothing to time
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        pass
+
+    def pytest_testnodedown(self, node, error):
+        for path, (wall, cpu) in getattr(node, "workeroutput", {}).get("collide2d_file_times", {}).items():
+            spent = self.seconds.setdefault(path, [0.0, 0.0])
+            spent[0] += wall
+            spent[1] += cpu
+
+
 def pytest_configure(config):
     if config.getoption("file_times"):
-        config.pluginmanager.register(FileTimes(), "collide2d-file-times")
+        controller = getattr(config.option, "dist", "no") != "no" and not hasattr(config, "workerinput")
+        config.pluginmanager.register(WorkerFileTimes() if controller else FileTimes(), "collide2d-file-times")
     if JIT_DISABLED:
         # Compiled kernels follow IEEE arithmetic silently (inf - inf is NaN, and the kernels handle
         # it); as plain Python the same operations on NumPy scalars warn, which says nothing here.

@@ -290,7 +290,7 @@ class Shape(Generic[Count]):
 
 
 def _selected_vertices(params, verts):
-    """The polygon rows ``params`` (``(offset, count)`` into ``verts``) renumbered into a table of
+    """The polygon rows ``params`` (``(offset, count, ...)`` into ``verts``) renumbered into a table of
     their own vertices, in row order: an element of a batch of 200,000 boxes then holds its 4
     vertices, not the batch's 800,000."""
     counts = params[..., 1].astype(np.int64)
@@ -298,7 +298,8 @@ def _selected_vertices(params, verts):
     starts = np.cumsum(flat_counts) - flat_counts
     take = np.repeat(params[..., 0].astype(np.int64).reshape(-1) - starts, flat_counts)
     take += np.arange(take.shape[0])
-    new_params = np.stack([starts.reshape(counts.shape), counts], axis=-1).astype(np.float64)
+    new_params = np.array(params, dtype=np.float64)  # a row may hold more than (offset, count): the rounded kind's radius and extremes
+    new_params[..., 0] = starts.reshape(counts.shape)
     return new_params, verts[take]
 
 

@@ -1,13 +1,14 @@
-"""Batch loops that call a scalar kernel at its own machine code (``collide2d._by_address``).
+"""Batch loops that call a scalar kernel at its own machine code (``collide2d._jit.call_at``).
 
-The loops of the large ellipse kernels (relate, intersects, contact, overlap area) call the kernel
+With the compile shortcuts (``collide2d._jit._shortcuts``), the loops of the large ellipse kernels (relate, intersects, contact, overlap area) call the kernel
 compiled for single pairs, for batches of fewer than ``LINKED_FROM`` pairs, instead of compiling
 its call tree into the loop once more; larger batches run a copy of the loop with the kernel
 linked in. Checked here, both ways: they give exactly what the scalar kernel gives, pair by pair,
 on random, touching, identical and nested pairs; an error raised in the kernel reaches the caller
 as from a linked call. And: the loop's own machine code holds no copy of the kernel; a batch
 before any single call compiles the kernel once; a second process loads everything from the
-disk cache, address calls included.
+disk cache, address calls included. On the plain path (no shortcuts) every loop links its kernel:
+the same answers, checked by the same tests.
 """
 from __future__ import annotations
 
@@ -17,9 +18,8 @@ import numpy as np
 import pytest
 from numba import prange
 
-from collide2d._by_address import call_at
-from collide2d._jit import kernel, loop
-from conftest import JIT_DISABLED
+from collide2d._jit import call_at, kernel, loop
+from conftest import JIT_DISABLED, SHORTCUTS
 
 from test_first_run import _empty_cache, _run
 
@@ -87,10 +87,10 @@ def _ellipse_rows(seed, n=600):
 @pytest.fixture(params=["address", "linked"])
 def call_mode(request, monkeypatch):
     """Run the loops both ways: at the kernel's address (small batches) and linked (large ones)."""
-    from collide2d import _by_address
+    from collide2d import _jit
 
     if request.param == "linked":
-        monkeypatch.setattr(_by_address, "LINKED_FROM", 0)
+        monkeypatch.setattr(_jit, "LINKED_FROM", 0)
     return request.param
 
 
@@ -185,7 +185,7 @@ print(json.dumps({
 """
 
 
-@pytest.mark.skipif(JIT_DISABLED, reason="NUMBA_DISABLE_JIT is set: nothing is compiled")
+@pytest.mark.skipif(not SHORTCUTS, reason="the compile shortcuts are off: every loop links its kernel")
 def test_a_batch_first_compiles_the_kernel_once_and_a_second_process_loads_everything(tmp_path):
     env = _empty_cache(tmp_path)
     first = json.loads(_run(BATCH_FIRST, env).stdout.strip().splitlines()[-1])
@@ -203,3 +203,49 @@ def test_a_batch_first_compiles_the_kernel_once_and_a_second_process_loads_every
     assert second["compile_seconds"] == 0.0  # the loops and the kernels, all from the disk cache
     for key in ("batch", "single", "contact", "area"):
         assert second[key] == first[key], key
+
+
+DELETED = r"""
+import sys
+sys.modules["collide2d._jit._shortcuts"] = None  # as if the file were deleted: importing it fails
+import numba
+import collide2d as c2
+from collide2d import _jit
+print(_jit.shortcuts_active(), _jit.call_at is _jit._plain_call_at, _jit.address_of(None, 0, 0, 0, 0) is None,
+      _jit.shared_cache_safe(), _jit.cache_location(numba).startswith("Numba's own"))
+a, b = c2.Point([(0.0, 0.0), (1.0, 2.0)]), c2.Point([(0.0, 0.0), (1.0, 2.5)])
+print(c2.intersects(a, b).tolist(), c2.relate(c2.Segment((0, 0), (2, 0)), c2.Point((1, 0))).name)
+"""
+
+
+@pytest.mark.skipif(JIT_DISABLED, reason="NUMBA_DISABLE_JIT is set: nothing is compiled")
+def test_without_the_shortcuts_module_the_package_runs_on_numbas_public_api(tmp_path):
+    # the gate imports collide2d._jit._shortcuts with importlib: a missing file leaves the plain
+    # path (the loops link their kernels, Numba's own cache), whatever the Numba release
+    lines = _run(DELETED, _empty_cache(tmp_path)).stdout.split("\n")
+    assert lines[:2] == ["False True True False True", "[True, False] CONTAINS"]
+
+
+MODES = r"""
+import collide2d as c2
+from collide2d import _jit
+print(c2.intersects(c2.Point((0.0, 0.0)), c2.Point((0.0, 0.0))), _jit.shortcuts_active(), _jit.compile_seconds() > 0)
+"""
+
+
+def _checked_release():
+    import numba
+
+    from collide2d import _jit
+
+    return numba.__version__ == _jit.SHORTCUTS_CHECKED_ON
+
+
+@pytest.mark.skipif(JIT_DISABLED or not _checked_release(), reason="needs compilation on the release of the shortcuts")
+def test_machine_code_made_in_one_mode_is_never_loaded_in_the_other(tmp_path):
+    # the shortcuts' cache folder is keyed apart from Numba's own places: on one NUMBA_CACHE_DIR,
+    # each mode compiles once (not loading the other's entries), then loads its own
+    env = _empty_cache(tmp_path)
+    on, off = dict(env, COLLIDE2D_COMPILE_SHORTCUTS="1"), dict(env, COLLIDE2D_COMPILE_SHORTCUTS="0")
+    seen = [_run(MODES, mode).stdout.split("\n")[0] for mode in (on, off, on, off)]
+    assert seen == ["True True True", "True False True", "True True False", "True False False"]

@@ -16,9 +16,10 @@ import time
 
 import pytest
 
-from conftest import JIT_DISABLED
+from conftest import JIT_DISABLED, SHORTCUTS
 
 pytestmark = pytest.mark.skipif(JIT_DISABLED, reason="NUMBA_DISABLE_JIT is set: nothing is compiled")
+shortcuts_only = pytest.mark.skipif(not SHORTCUTS, reason="a test of the compile shortcuts, which are off")
 
 
 def _run(code, env_extra=None, timeout=600):
@@ -241,6 +242,7 @@ def test_threaded_batches_work_in_a_forked_child():
     assert parent == child
 
 
+@shortcuts_only
 def test_kernels_compiled_for_other_kernels_get_a_python_entry_when_called_from_python(tmp_path):
     # A kernel first compiled because another kernel calls it is built without the Python entry
     # point and without a disk cache entry (its caller links its code); called from Python later,
@@ -262,6 +264,7 @@ def test_kernels_compiled_for_other_kernels_get_a_python_entry_when_called_from_
     assert lines[:5] == ["OVERLAPPING", "1 1", "True 0", "0", "True False"]
 
 
+@shortcuts_only
 def test_kernels_compiled_for_other_kernels_get_no_machine_code_and_compile_shortcuts_end_with_the_compile(tmp_path):
     # Such a kernel is lowered to LLVM IR that its callers link (no machine code of its own, no
     # module in the JIT engine); the typing memo of a compilation is dropped when it ends, so other
@@ -269,13 +272,13 @@ def test_kernels_compiled_for_other_kernels_get_no_machine_code_and_compile_shor
     code = """
         import numba
         import collide2d as c2
-        from collide2d import _jit
+        from collide2d._jit import _shortcuts
         from collide2d._kernels.relate import conic
         a, b = c2.Ellipse((0, 0), (2, 1), 0.3), c2.Ellipse((2.5, 1), (1, 0.5), 0.4)
         print(c2.relate(a, b).name, c2.intersects(a, b))
         inner = conic._relate_float.overloads[next(iter(conic._relate_float.overloads))]
         print(type(inner.library).__name__, type(inner.entry_point).__name__, inner.library._finalized)
-        print(_jit._memo.calls is None)
+        print(_shortcuts._memo.calls is None)
 
         @numba.njit
         def other(x, y):
@@ -433,6 +436,7 @@ def _cache_entries(root):
     return entries
 
 
+@shortcuts_only
 def test_warmup_in_two_processes_warms_as_one_does(tmp_path):
     # two groups of operations (segment-point, point-point), one per process, into one cache
     one, two = _empty_cache(tmp_path / "one"), _empty_cache(tmp_path / "two")
@@ -456,6 +460,7 @@ print(tiny.add(ARG, ARG), flush=True)
 """
 
 
+@shortcuts_only
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the cache lock is a POSIX flock")
 def test_processes_save_into_the_kernel_cache_one_at_a_time(tmp_path):
     # Numba's index of a function's entries is read, extended and written back by each save:

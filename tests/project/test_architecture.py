@@ -48,10 +48,77 @@ def test_every_layer_names_a_module_that_exists():
     assert not stale, f"layers name modules that do not exist: {stale}"
 
 
+# The one module allowed Numba's and llvmlite's internals: the contract forbids llvmlite to the whole
+# package and exempts this module's own import by name
+SHORTCUTS = "collide2d._jit._shortcuts"
+
+
 def test_no_import_is_exempt_from_the_contracts():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     exempt = {c["name"]: c["ignore_imports"] for c in config["contracts"] if c.get("ignore_imports")}
-    assert not exempt, f"imports exempt from the contracts (remove the import instead): {exempt}"
+    allowed = [c["name"] for c in config["contracts"] if c.get("ignore_imports") == [f"{SHORTCUTS} -> llvmlite"]]
+    assert len(allowed) == 1 and set(exempt) == set(allowed), (
+        f"imports exempt from the contracts (remove the import instead): {exempt}")
+
+
+# Numba's public modules (its documentation's reference: the decorators and ``numba.config`` at the
+# top level, the extension API, the types, the typed containers)
+PUBLIC_NUMBA = {"numba", "numba.extending", "numba.types", "numba.typed"}
+
+
+def _internal_imports(path):
+    """``(line, module)`` for each import in ``path`` (module-level or inside a function) of
+    llvmlite or of a Numba module that is not public, and each ``numba.<internal module>`` read."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+            if node.module == "numba":  # from numba import core
+                names += [f"numba.{alias.name}" for alias in node.names if alias.name in ("core", "np", "misc", "cpython")]
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "numba":
+            if node.attr in ("core", "np", "misc", "cpython"):
+                names = [f"numba.{node.attr}"]
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "import_module" and node.args:
+            if isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                names = [node.args[0].value]
+        for name in names:
+            root = name.split(".")[0]
+            numba_internal = root == "numba" and ".".join(name.split(".")[:2]) not in PUBLIC_NUMBA
+            if root == "llvmlite" or numba_internal:
+                found.append((node.lineno, name))
+    return found
+
+
+def test_only_the_compile_shortcuts_reach_into_numbas_internals():
+    # everything on numba.core, numba.np or llvmlite lives in one optional module; the rest of the
+    # package runs on Numba's public API, so that a Numba release that changes its internals costs
+    # a slower first run (the shortcuts are then not imported), never a failing compile
+    shortcuts = PACKAGE / "_jit" / "_shortcuts.py"
+    offending = {str(path.relative_to(PACKAGE)): found for path in sorted(PACKAGE.rglob("*.py"))
+                 if path != shortcuts and (found := _internal_imports(path))}
+    assert not offending, f"imports of Numba's or llvmlite's internals outside {SHORTCUTS}: {offending}"
+    assert _internal_imports(shortcuts)  # the scan sees them where they are
+
+
+def test_the_compile_shortcuts_are_imported_only_through_their_gate():
+    # no module imports them by name (collide2d._jit imports them with importlib, on the checked
+    # Numba release only): deleting the file leaves a package that imports and runs
+    import ast
+
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                names = [f"{node.module}.{alias.name}" for alias in node.names] + [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            assert not any(name.endswith("_shortcuts") for name in names), f"{path}:{node.lineno} imports {names}"
 
 
 def _cycles(graph):

@@ -38,7 +38,7 @@ import math
 import numpy as np
 from numba import prange
 
-from collide2d._by_address import call_at
+from collide2d._jit import call_at
 from collide2d._jit import kernel, loop
 
 from ..codes import DISJOINT, UNDECIDED
@@ -410,7 +410,7 @@ def _witness_filter(xa, ya, aa, ba, wxa, wya, xb, yb, ab, bb, wxb, wyb):
 def resolve_rows(r0, offsets, kept, out, params_a, params_b, at):
     """Decide the candidates the circle filter left (stored ``-1 - j``): :func:`_centre_line_filter`,
     :func:`_witness_filter`, then the full ``intersects`` kernel (``conic.intersects_ellipse_ellipse``),
-    called at ``at``: the address of its machine code (see :mod:`collide2d._by_address`; ``None``
+    called at ``at``: the address of its machine code (see :func:`collide2d._jit.loop`; ``None``
     links it in).
 
     Row ``r`` (query ``params_a[r0 + r]``) holds ``kept[r]`` columns from

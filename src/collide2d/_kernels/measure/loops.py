@@ -14,7 +14,7 @@ functions. Every iteration writes its own row, so the output does not depend on 
 
 from numba import prange
 
-from collide2d._by_address import call_at
+from collide2d._jit import call_at
 from collide2d._jit import kernel, loop
 
 from .distance_ellipse import (  # noqa: E402
@@ -55,7 +55,7 @@ def store(out, k, r):
 
 @loop(calls=contact_ellipse_ellipse)
 def contact_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, out, at):
-    # the kernel is called at its own machine code for small batches (see collide2d._by_address)
+    # the kernel is called at its own machine code for small batches (see collide2d._jit.loop)
     for k in prange(ia.shape[0]):
         store(out, k, call_at(contact_ellipse_ellipse, at, pa[ia[k]], va, pb[ib[k]], vb, ()))
 

@@ -8,7 +8,7 @@ module-level functions; a cached loop costs nothing to compile on the next run.
 import numpy as np
 from numba import prange
 
-from collide2d._by_address import call_at
+from collide2d._jit import call_at
 from collide2d._jit import loop
 
 from ..codes import UNDECIDED
@@ -43,7 +43,7 @@ def relate_ellipse_ellipse_loop(pa, va, ia, pb, vb, ib, eps, out, at):
     # two passes: the cheap certified filter first (see conic.quick_relate_ellipse_ellipse), the
     # full kernel only on the pairs it leaves; one pass through the full kernel costs several
     # times more even on pairs that its filter settles at once. The full kernel is called at its
-    # own machine code for small batches (``at``, see collide2d._by_address).
+    # own machine code for small batches (``at``, see collide2d._jit.loop).
     for k in prange(ia.shape[0]):
         out[k] = quick_relate_ellipse_ellipse(pa[ia[k]], pb[ib[k]], eps)
     for k in prange(ia.shape[0]):
