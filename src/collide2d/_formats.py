@@ -40,9 +40,9 @@ def vertex_count(tolerance, radius):
     return int(max(np.max(count, initial=0.0), 4.0))
 
 
-def ellipse_outline(shape, tolerance):
-    """Vertices ``batch + (n, 2)`` of the inscribed polygon of ellipse rows, counter-clockwise."""
-    params = shape._params
+def ellipse_outline(params, tolerance):
+    """Vertices ``batch + (n, 2)`` of the inscribed polygon of ellipse rows ``params`` (batch shape
+    plus the row axis), counter-clockwise."""
     radius = np.maximum(params[..., 2], params[..., 3])
     if tolerance is None:
         tolerance = DEFAULT_RELATIVE_TOLERANCE * radius
@@ -64,30 +64,33 @@ def ellipse_outline(shape, tolerance):
     return np.stack([cx + along * ux - across * uy, cy + along * uy + across * ux], axis=-1)
 
 
-def polygon_rings(shape):
-    """The stored vertices of each polygon row (a list, C order), counter-clockwise."""
-    rows = shape._params.reshape(-1, 2).astype(np.int64)
-    return [shape._verts[offset : offset + count] for offset, count in rows.tolist()]
+def polygon_rings(params, verts):
+    """The stored vertices ``verts`` of each polygon row of ``params`` (a list, C order),
+    counter-clockwise."""
+    rows = params.reshape(-1, 2).astype(np.int64)
+    return [verts[offset : offset + count] for offset, count in rows.tolist()]
 
 
-def flat_coordinates(shape, tolerance):
-    """``(kind, coordinates)``: ``coordinates`` a list (C order) of vertex arrays ``(k, 2)``."""
-    kind = shape._kind
+def flat_coordinates(rows, tolerance):
+    """``(kind, coordinates)`` of a shape's kernel ``rows`` (its kind, parameter table and polygon
+    vertices): ``coordinates`` a list (C order) of vertex arrays ``(k, 2)``."""
+    kind, params, verts = rows
     if kind == "line":
         raise ValueError("shape is a Line, which is infinite: clip it to a Segment first")
     if kind == "point":
-        return kind, list(shape._params.reshape(-1, 1, 2))
+        return kind, list(params.reshape(-1, 1, 2))
     if kind == "segment":
-        return kind, list(shape._params.reshape(-1, 2, 2))
+        return kind, list(params.reshape(-1, 2, 2))
     if kind == "ellipse":
-        outline = ellipse_outline(shape, tolerance)
+        outline = ellipse_outline(params, tolerance)
         return "polygon", list(outline.reshape((-1,) + outline.shape[-2:]))
-    return kind, polygon_rings(shape)
+    return kind, polygon_rings(params, verts)
 
 
-def geo_mapping(shape, tolerance=None):
-    """The GeoJSON-like mapping of a shape (see :func:`collide2d.convert.geo_interface`)."""
-    kind, coordinates = flat_coordinates(shape, tolerance)
+def geo_mapping(rows, tolerance=None):
+    """The GeoJSON-like mapping of a shape given by its kernel ``rows`` (kind, parameter table,
+    vertices; see :func:`collide2d.convert.geo_interface`)."""
+    kind, coordinates = flat_coordinates(rows, tolerance)
     geometries = []
     for ring in coordinates:
         points = tuple(map(tuple, ring.tolist()))
@@ -97,7 +100,7 @@ def geo_mapping(shape, tolerance=None):
             geometries.append({"type": "LineString", "coordinates": points})
         else:
             geometries.append({"type": "Polygon", "coordinates": (points + points[:1],)})
-    if not shape.shape:
+    if rows[1].ndim == 1:  # a single shape: one row
         return geometries[0]
     return {"type": "GeometryCollection", "geometries": geometries}
 
@@ -423,16 +426,16 @@ def run_fields(kind, frame, lo, hi, degrees):
 
 def table_frame(parts, frame, degrees):
     """The DataFrame of :func:`collide2d.convert.table_to_dataframe`: ``parts`` the table's
-    sources with their catalogue kinds, ``(kind, shape)`` in order, ``frame`` what the table keeps
+    sources with their catalogue kinds and kernel rows, ``(kind, shape, rows)`` in order, ``frame`` what the table keeps
     of the DataFrame it was read from (its ``_frame``)."""
     pandas = pandas_module()
     out_parts = []
-    for kind, source in parts:
+    for kind, source, rows in parts:
         data: dict[str, Any] = {"kind": np.full(source.size, kind, dtype=object)}
         if kind == "polygon":
-            data["vertices"] = [np.array(ring) for ring in polygon_rings(source)]
+            data["vertices"] = [np.array(ring) for ring in polygon_rings(rows[1], rows[2])]
         else:
-            flat = [np.reshape(source._fields[name], (source.size, -1)) for name in source._field_names]
+            flat = [np.reshape(value, (source.size, -1)) for value in source.fields.values()]
             for name, column in zip(CATALOGUE_COLUMNS[kind], np.concatenate(flat, axis=1).T):
                 data[name] = column
         out_parts.append(pandas.DataFrame(data))

@@ -362,58 +362,51 @@ def polygon_perimeter(params, verts):
 
 # -- the measures of any shape -------------------------------------------------------------------
 
-def _rows(shape):
-    return shape._params.reshape(-1, shape._params.shape[-1])
-
-
 def segment_length(p):
     """Lengths of segment rows ``(x0, y0, x1, y1)``: ``hypot`` of the rounded differences."""
     return np.hypot(p[:, 2] - p[:, 0], p[:, 3] - p[:, 1])
 
 
-def _by_kind(shape, ellipse, polygon, segment, constant):
-    """One measure of each shape: ``ellipse(a, b)``, ``polygon(params, verts)``, ``segment(rows)``
+def _by_kind(kind, params, verts, ellipse, polygon, segment, constant):
+    """One measure of each shape of ``kind`` whose kernel rows are ``params`` (batch shape plus
+    the row axis) and ``verts``: ``ellipse(a, b)``, ``polygon(params, verts)``, ``segment(rows)``
     (None: 0) and ``constant[kind]`` for the other kinds; a Python float for a single shape, else
     an array of the batch shape."""
-    kind, p = shape._kind, _rows(shape)
+    p = params.reshape(-1, params.shape[-1])
     if kind == "ellipse":
         values = ellipse(p[:, 2], p[:, 3])
     elif kind == "polygon":
-        values = polygon(p, shape._verts)
+        values = polygon(p, verts)
     elif kind == "segment" and segment is not None:
         values = segment(p)
     else:
         values = np.full(len(p), constant.get(kind, 0.0))
-    batch = shape._params.shape[:-1]
+    batch = params.shape[:-1]
     return float(values[0]) if not batch else values.reshape(batch)
 
 
-def area(shape):
-    """Area of each shape (0 for points, segments and lines)."""
-    if shape._kind == "rounded":  # the rounded shapes measure themselves (collide2d.shapes)
-        return shape.area
-    return _by_kind(shape, ellipse_area, polygon_area, None, {})
+def area(kind, params, verts):
+    """Area of each shape given by its rows (0 for points, segments and lines)."""
+    return _by_kind(kind, params, verts, ellipse_area, polygon_area, None, {})
 
 
-def length(shape):
-    """Perimeter of each region, length of each segment; 0 for a point, ``inf`` for a line."""
-    if shape._kind == "rounded":
-        return shape.length
-    return _by_kind(shape, ellipse_perimeter, polygon_perimeter, segment_length, {"line": math.inf})
+def length(kind, params, verts):
+    """Perimeter of each region, length of each segment given by its rows; 0 for a point, ``inf``
+    for a line."""
+    return _by_kind(kind, params, verts, ellipse_perimeter, polygon_perimeter, segment_length, {"line": math.inf})
 
 
-def centroid(shape):
-    """Centroid of each shape: an ``(x, y)`` tuple for a single shape, else ``batch + (2,)``."""
-    if shape._kind == "rounded":
-        return shape.centroid
-    kind, p = shape._kind, _rows(shape)
+def centroid(kind, params, verts):
+    """Centroid of each shape given by its rows: an ``(x, y)`` tuple for a single shape, else
+    ``batch + (2,)``."""
+    p = params.reshape(-1, params.shape[-1])
     if kind == "line":
         raise ValueError("a Line is infinite: it has no centroid")
     if kind == "polygon":
-        values = polygon_centroid(p, shape._verts)
+        values = polygon_centroid(p, verts)
     elif kind == "segment":
         values = (p[:, 0:2] + p[:, 2:4]) * 0.5  # one rounding: the halving is exact
     else:  # point, ellipse: the first two numbers of the row
         values = p[:, 0:2].copy()
-    batch = shape._params.shape[:-1]
+    batch = params.shape[:-1]
     return tuple(values[0].tolist()) if not batch else values.reshape(batch + (2,))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from collide2d._glue import run
 from collide2d.shapes import Shape
 from collide2d.table import ShapeTable
 
@@ -59,10 +60,10 @@ def translate(shape, offset):
     batch = np.broadcast_shapes(shape.shape, offset.shape[:-1])
     index = np.broadcast_to(np.arange(shape.size).reshape(shape.shape), batch).ravel()
     shift = np.broadcast_to(offset, batch + (2,)).reshape(-1, 2)
-    flat = shape._flat_params()
-    rows, verts = shifted_rows(shape._kind, flat, shape._verts, index, shift)
+    kind, flat, shape_verts = run.flat_rows(shape)
+    rows, verts = shifted_rows(kind, flat, shape_verts, index, shift)
     fields = {}
-    for name, value in shape._fields.items():
+    for name, value in shape.fields.items():
         trailing = value.shape[shape.ndim :]
         value = value.reshape((shape.size,) + trailing)[index].reshape(batch + trailing)
         if name in ("xy", "center", "min", "max", "start", "end", "point"):
@@ -70,9 +71,7 @@ def translate(shape, offset):
         elif name == "vertices":
             value = value + offset[..., None, :]
         fields[name] = value
-    moved = object.__new__(type(shape))
-    moved._finish(fields, rows.reshape(batch + flat.shape[-1:]), verts)
-    return moved
+    return run.shape_like(shape, fields, rows.reshape(batch + flat.shape[-1:]), verts)
 
 
 def _sources(shapes):

@@ -37,6 +37,7 @@ import numpy as np
 from collide2d import _formats
 from collide2d._glue import rounded as _rounded
 from collide2d import shapes as _shapes
+from collide2d._glue import run
 from collide2d._foreign import (
     _batch_or_table, _flat_items, _geometry_array, _patch_degrees, _polygon_array, _position_name, _read_geometry,
     _rectangle, _shape_of_patch, _shapes_of_geometries, _span,
@@ -119,7 +120,7 @@ def to_shapely(shape: _shapes.Shape, *, tolerance: float | None = None) -> Any:
     _check_shape(shape)
     if _rounded.is_rounded(shape):  # inscribed polygons of the outlines
         return _rounded.to_shapely(shape, tolerance)
-    kind, coordinates = _formats.flat_coordinates(shape, tolerance)
+    kind, coordinates = _formats.flat_coordinates(run.shape_rows(shape), tolerance)
     if kind == "point":
         out = shapely.points(np.reshape(coordinates, (-1, 2)))
     elif kind == "segment":
@@ -161,7 +162,7 @@ def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> di
     (((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)),)
     """
     _check_shape(shape)
-    return _formats.geo_mapping(shape, tolerance)
+    return _formats.geo_mapping(run.shape_rows(shape), tolerance)
 
 
 def from_shapely(geometry: Any) -> Any:

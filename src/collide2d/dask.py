@@ -24,6 +24,14 @@ Dask DataFrame or a Parquet (or CSV, or JSON of mixed kinds) path.
 
 The result is a lazy Dask DataFrame with one partition per tile; it runs on whatever scheduler
 computes it (threads by default, the active ``distributed.Client`` when there is one).
+
+Why this file is over 800 lines: it is one algorithm, the tiling above, and its two entry points
+(:func:`query_pairs` on a frame or a path, :func:`pairs_frame` that computes it); the readers of
+the three file formats and the two column layouts exist only to feed it the per-partition frames
+and summaries that steps 1-3 need, and each step's function is called once, from here. Split
+across modules, a reader would follow one computation through several files, and every piece
+would still need dask's lazy import (``_require_dask``) and the layout classes; the geometry is
+all in :mod:`collide2d.broadphase`, the table columns in :mod:`collide2d._formats`.
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, overload
 
-from collide2d import _geometry
 from collide2d._glue import run
 from collide2d.shapes import Shape
 from collide2d.typing import Batch, FloatArray, Single
@@ -67,7 +66,7 @@ def area(shape: Shape[Any], /) -> float | FloatArray:
     (6.0, 0.0)
     """
     run.check_shape(shape, "shape")
-    return _geometry.area(shape)
+    return shape.area  # the class's own measure (rounded kinds have theirs)
 
 
 @overload
@@ -119,7 +118,7 @@ def length(shape: Shape[Any], /) -> float | FloatArray:
     (0.0, inf)
     """
     run.check_shape(shape, "shape")
-    return _geometry.length(shape)
+    return shape.length  # the class's own measure (rounded kinds have theirs)
 
 
 @overload
@@ -165,4 +164,4 @@ def centroid(shape: Shape[Any], /) -> tuple[float, float] | FloatArray:
     (1.0, 2.0)
     """
     run.check_shape(shape, "shape")
-    return _geometry.centroid(shape)
+    return shape.centroid  # the class's own measure (rounded kinds have theirs)

@@ -7,13 +7,13 @@ of the reference face of the other; the kernels are in :mod:`collide2d._kernels.
 
 from __future__ import annotations
 
-import importlib
 import math
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 
 import numpy as np
 
-from collide2d import _dispatch, _validate
+from collide2d import _validate
+from collide2d._glue import registry, run
 from collide2d.measurement import contact
 from collide2d.shapes import Shape
 from collide2d.typing import Batch, FloatArray, Real, Single
@@ -62,14 +62,9 @@ else:
         __class_getitem__ = classmethod(lambda cls, item: cls)
 
 
-# kernel of each ordered pair of kinds with a face on both sides (clip.manifold_<a>_<b>); every
-# other pair (an ellipse, a point, two lines) has the one-point manifold of its contact
-_FACE_PAIRS = {
-    (first, second): f"manifold_{first}_{second}"
-    for first in ("polygon", "segment", "line")
-    for second in ("polygon", "segment", "line")
-    if "line" not in (first, second) or first != second
-}
+# The kernel of each ordered pair of kinds with a face on both sides is a MANIFOLD line of the
+# pair table (collide2d._glue.registry); every other pair (an ellipse, a point, two lines) has the
+# one-point manifold of its contact (registry.one_point_manifold).
 # (count, normal, separations, points_a, points_b) in the 13 numbers of a kernel's result
 _ORDER = np.array([1, 2, 3, 8, 4, 5, 9, 10, 6, 7, 11, 12])
 _array = np.array
@@ -167,32 +162,28 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
     [0.0, -1.0]
     """
     margin = _margin(margin)
-    a, b = _dispatch.plain_or_refuse("contact_manifold", a, b)  # rounded shapes: not yet (radius 0: the core)
+    a, b = run.plain_or_refuse("contact_manifold", a, b)  # rounded shapes: not yet (radius 0: the core)
     c = contact(a, b)
-    clip = importlib.import_module("collide2d._kernels.manifold.clip")  # Numba on first use only
-    name = _FACE_PAIRS.get((a._kind, b._kind))
-    if a._params.ndim == 1 and b._params.ndim == 1:
+    faces = registry.has(registry.MANIFOLD, run.kind_of(a), run.kind_of(b))  # else: one point
+    if not a.shape and not b.shape:
         n, pa, pb = c.normal.tolist(), c.point_a.tolist(), c.point_b.tolist()
         row = (c.separation, n[0], n[1], pa[0], pa[1], pb[0], pb[1], c.curvature_a, c.curvature_b)
-        if name is None:
-            r = clip.manifold_single(row, 0.0, 0.0, margin)
+        if faces:
+            r = run.manifold_values(a, b, row, margin)
         else:
-            r = getattr(clip, name)(a._params, a._verts, b._params, b._verts, row, 0.0, 0.0, margin)
+            r = registry.one_point_manifold()(row, 0.0, 0.0, margin)
         v = _array(r)[_ORDER]
         return Manifold(int(r[0]), v[0:2], v[2:4], v[4:8].reshape(2, 2), v[8:12].reshape(2, 2))
-    shape, index_a, index_b = _dispatch.broadcast_indices(a, b)
+    shape, _, _ = run.broadcast_indices(a, b)
     contacts = np.concatenate([np.reshape(c.separation, shape + (1,)), c.normal, c.point_a, c.point_b,
                                np.reshape(c.curvature_a, shape + (1,)), np.reshape(c.curvature_b, shape + (1,))],
                               axis=-1).reshape(-1, 9)
     out = np.empty((contacts.shape[0], 13))
     if out.shape[0]:
-        zeros = np.zeros(out.shape[0])
-        if name is None:
-            _single_rows(contacts, margin, out)
+        if faces:
+            out = run.manifold_values(a, b, contacts, margin)
         else:
-            loops = importlib.import_module("collide2d._kernels.manifold.loops")  # compiled on first batch
-            getattr(loops, name + "_loop")(a._flat_params(), a._verts, index_a, b._flat_params(), b._verts,
-                                          index_b, contacts, zeros, zeros, margin, out)
+            _single_rows(contacts, margin, out)
     v = out[:, _ORDER].reshape(shape + (12,))
     count = out[:, 0].astype(np.int64).reshape(shape)
     return Manifold(count, v[..., 0:2], v[..., 2:4], v[..., 4:8].reshape(shape + (2, 2)),

@@ -213,7 +213,7 @@ class Shape(Generic[Count]):
         ``1e-3`` of its larger radius): see :func:`collide2d.convert.geo_interface`."""
         if self._kind == "line":  # an AttributeError, so that hasattr() and getattr(..., None) say no
             raise AttributeError("a Line is infinite: GeoJSON has no geometry for it")
-        return _formats.geo_mapping(self)
+        return _formats.geo_mapping((self._kind, self._params, self._verts))
 
     @property
     def bounds(self) -> Any:
@@ -235,7 +235,7 @@ class Shape(Generic[Count]):
         >>> c2.Circle([(0, 0), (5, 0)], [1, 2]).area.round(6).tolist()
         [3.141593, 12.566371]
         """
-        return _geometry.area(self)
+        return _geometry.area(self._kind, self._params, self._verts)
 
     @property
     def length(self) -> Any:
@@ -250,7 +250,7 @@ class Shape(Generic[Count]):
         >>> round(c2.Ellipse((0, 0), (2, 1)).length, 9)  # a complete elliptic integral
         9.688448221
         """
-        return _geometry.length(self)
+        return _geometry.length(self._kind, self._params, self._verts)
 
     @property
     def centroid(self) -> Any:
@@ -263,7 +263,7 @@ class Shape(Generic[Count]):
         >>> c2.Polygon([(0, 0), (3, 0), (0, 3)]).centroid
         (1.0, 1.0)
         """
-        return _geometry.centroid(self)
+        return _geometry.centroid(self._kind, self._params, self._verts)
 
     @property
     def fields(self) -> Mapping[str, FloatArray]:

@@ -203,7 +203,7 @@ class ShapeTable:
               kind    x    y   rx   ry  angle
         0  ellipse  0.0  0.0  2.0  1.0    0.5
         """
-        parts = [(_KIND_OF_CLASS[type(source)], source) for source in self._sources]
+        parts = [(_KIND_OF_CLASS[type(source)], source, (source._kind, source._params, source._verts)) for source in self._sources]
         return _formats.table_frame(parts, self._frame, degrees)
 
     def __len__(self) -> int:

@@ -68,6 +68,7 @@ def test_every_table_entry_loads_a_kernel_and_a_loop_of_its_own_name():
 def test_no_kernel_is_found_by_string_arithmetic_or_importlib():
     glue = [SRC / "_glue" / name for name in ("registry.py", "run.py", "points.py", "derived.py")]
     glue.append(SRC / "_robust" / "ladder.py")
+    glue.append(SRC / "manifold.py")
     for path in glue:
         text = path.read_text()
         assert "importlib" not in text, path
@@ -78,17 +79,63 @@ def test_import_collide2d_loads_no_kernel_module():
     code = "import sys, collide2d; print(sorted(m for m in sys.modules if m.startswith('collide2d._kernels.')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = eval(out)  # noqa: S307 - our own output, a list of strings
-    assert not [m for m in loaded if m.split(".")[2] in ("relate", "measure", "overlay", "motion")], loaded
+    assert not [m for m in loaded if m.split(".")[2] in ("relate", "measure", "overlay", "motion", "manifold")], loaded
+
+
+_FACES = ("polygon", "segment", "line")
+
+
+def test_manifold_kernels_are_registered_in_both_orders_and_never_swapped():
+    clip = importlib.import_module("collide2d._kernels.manifold.clip")
+    loops = importlib.import_module("collide2d._kernels.manifold.loops")
+    for kind_a, kind_b in itertools.product(KINDS, KINDS):
+        found = registry.entry(registry.MANIFOLD, kind_a, kind_b)
+        if kind_a in _FACES and kind_b in _FACES and not kind_a == kind_b == "line":
+            name = f"manifold_{kind_a}_{kind_b}"
+            assert not found.swapped and found.kernel is getattr(clip, name)
+            assert found.loop() is getattr(loops, name + "_loop")
+        else:
+            assert found is None and not registry.has(registry.MANIFOLD, kind_a, kind_b)
+    assert registry.one_point_manifold() is clip.manifold_single
+
+
+def test_contact_manifold_through_the_runner_is_the_kernel_bit_for_bit():
+    """Both orders, single and batched (with an extreme row, which the runner runs on its own):
+    every face pair's manifold is its kernel's 13 numbers on the contact, as called directly."""
+    import numpy as np
+
+    import collide2d as c2
+
+    clip = importlib.import_module("collide2d._kernels.manifold.clip")
+    floor = c2.Box([(-10, -1), (-1e-140, -1e-140)], [(10, 0), (1e-140, 0.0)])
+    box = c2.RotatedBox([(0, 0.549), (0, 1e-140)], (1, 0.5), 0.05)
+    seg = c2.Segment([(-2, 0.2), (-1e-140, 2e-140)], [(2, 0.25), (1e-140, 3e-140)])
+    line = c2.Line([(0, -0.01), (0, 0)], [(1, 0.02), (1, 0)])
+    shapes = {"polygon": (floor, box), "segment": (seg,), "line": (line,)}
+    for kind_a, kind_b in itertools.product(_FACES, _FACES):
+        if kind_a == kind_b == "line":
+            continue
+        for a, b in itertools.product(shapes[kind_a], shapes[kind_b]):
+            got = c2.contact_manifold(a, b)
+            kernel = getattr(clip, f"manifold_{kind_a}_{kind_b}")
+            for k in range(2):
+                ak, bk = a[k], b[k]
+                c = c2.contact(ak, bk)
+                row = (c.separation, *c.normal.tolist(), *c.point_a.tolist(), *c.point_b.tolist(),
+                       c.curvature_a, c.curvature_b)
+                r = np.array(kernel(ak._params, ak._verts, bk._params, bk._verts, row, 0.0, 0.0, np.inf))
+                single = c2.contact_manifold(ak, bk)
+                for m in (single, got):
+                    idx = () if m is single else (k,)
+                    assert int(np.asarray(m.count)[idx]) == int(r[0]), (kind_a, kind_b, k)
+                    np.testing.assert_array_equal(np.asarray(m.normal)[idx], r[1:3])
+                    np.testing.assert_array_equal(np.asarray(m.separations)[idx], r[[3, 8]])
 
 
 # Modules outside the glue that still read a shape's private fields (shrink this list; never grow it).
 # The shape classes themselves (shapes, table) and the apps (owned elsewhere) are not counted.
 _STILL_READING = {
-    "_geometry.py",  # area, length and centroid of one shape, called by the shape classes' own methods
-    "_pairs.py",  # translate: rebuilds a shape from its fields
-    "motion/rigid.py", "motion/search.py", "motion/impacts.py", "motion/exact.py",  # motion.py, split (issue 26)
-    "_formats.py", "broadphase/_inputs.py", "broadphase/__init__.py",  # collections built from shapes
-    "manifold.py",  # contact manifolds (issue 27): its clip kernels still to be registered in the table
+    "motion/rigid.py", "motion/search.py", "motion/impacts.py", "motion/exact.py",  # motion (issue 26 moves the search onto rows)
 }
 _PRIVATE = re.compile(r"\._(params|verts|kind|flat_params|tame|fields|field_names)\b")
 _APPS = {"cli.py", "io.py", "demo.py", "dask.py", "plotting.py", "scenes.py", "convert.py", "__main__.py"}

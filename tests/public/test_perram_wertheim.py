@@ -72,3 +72,48 @@ def test_a_vanishing_ellipse_beside_a_large_one_matches_its_quadratic_form():
         frame = np.array([[math.cos(0.7), math.sin(0.7)], [-math.sin(0.7), math.cos(0.7)]])
         u, v = frame @ np.asarray(pw.point)
         assert (u / 1e-150) ** 2 + (v / 5e-151) ** 2 == pytest.approx(pw.scale**2, rel=1e-12)
+
+
+def _mp_contact(small, big):
+    """mpmath reference (60 digits) of the contact point and scale of ``small`` (first) and ``big``:
+    the maximiser of F(l) = l (1 - l) d^T C(l)^{-1} d, C = (1 - l) Sigma_a + l Sigma_b, by bisection
+    on F'(l) = (1 - 2l) d^T C^{-1} d - l (1 - l) d^T C^{-1} (Sigma_b - Sigma_a) C^{-1} d, then
+    x* = c_a + (1 - l) Sigma_a C^{-1} d."""
+    import mpmath as mp
+
+    with mp.workdps(60):
+        def sigma(shape):
+            (a, b), t = map(mp.mpf, shape.radii), mp.mpf(shape.angle)
+            rot = mp.matrix([[mp.cos(t), -mp.sin(t)], [mp.sin(t), mp.cos(t)]])
+            return rot * mp.diag([a * a, b * b]) * rot.T
+
+        sa, sb = sigma(small), sigma(big)
+        ca = mp.matrix([mp.mpf(v) for v in small.center])
+        d = mp.matrix([mp.mpf(v) for v in big.center]) - ca
+        lo, hi = mp.mpf(0), mp.mpf(1)
+        for _ in range(200):  # F' > 0 below the maximiser, < 0 above
+            lam = (lo + hi) / 2
+            w = mp.lu_solve((1 - lam) * sa + lam * sb, d)
+            slope = (1 - 2 * lam) * (d.T * w)[0] - lam * (1 - lam) * (w.T * (sb - sa) * w)[0]
+            lo, hi = (lam, hi) if slope > 0 else (lo, lam)
+        lam = (lo + hi) / 2
+        w = mp.lu_solve((1 - lam) * sa + lam * sb, d)
+        point = ca + (1 - lam) * sa * w
+        return [float(point[0]), float(point[1])], float(mp.sqrt(lam * (1 - lam) * (d.T * w)[0]))
+
+
+@pytest.mark.parametrize("ratio", [1e-6, 1e-9, 1e-12, 1e-15, 1e-17, 1e-19])
+def test_contact_point_of_sizes_far_apart_keeps_full_precision(ratio):
+    """Sizes 1e-6..1e-19 apart (the kernel itself; the inflating rung starts below 2**-64): the
+    contact point, measured from the small ellipse's centre (the origin), to a few ulps of its
+    distance from it, both orders, single and batched. The former polish in the contact
+    parameter l lost a relative 2**-53 / ratio (1e-4 at 1e-12, all of it by 1e-16)."""
+    small = c2.Ellipse((0.0, 0.0), (ratio, 0.6 * ratio), 0.3)
+    big = c2.Ellipse((3.0, -1.0), (1.0, 0.5), 1.1)
+    point, scale = _mp_contact(small, big)
+    size = math.hypot(*point)
+    forward, backward = _both_orders_single_and_batched(small, big)
+    for pw in (forward, backward):
+        assert math.hypot(pw.point[0] - point[0], pw.point[1] - point[1]) <= 8e-16 * size, (ratio, pw.point, point)
+        assert pw.scale == pytest.approx(scale, rel=1e-15)
+    np.testing.assert_allclose(forward.normal, -np.asarray(backward.normal), rtol=0, atol=4e-16)

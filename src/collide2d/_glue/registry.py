@@ -5,7 +5,9 @@ an operation to the code that runs (as Box2D registers its pair functions with `
 ``src/contact.c``: one function per unordered pair, the flip done in one place). Each kernel is
 registered in one order of the kinds, the *kernel order* ``ellipse, polygon, segment, line,
 point``; :func:`entry` serves the other order from the same line with ``swapped=True``, and the
-runner (:mod:`collide2d._glue.run`) swaps the arguments and mirrors the result.
+runner (:mod:`collide2d._glue.run`) swaps the arguments and mirrors the result. The contact
+manifold kernels are the exception: one kernel per order (the reference face depends on it), so
+:data:`MANIFOLD` lines are written in both orders and never swapped.
 
 Kernel modules are imported lazily: ``import collide2d`` imports none of them, and a kernel module
 (with its compiled code, from the on-disk cache) is loaded the first time one of its pairs runs;
@@ -32,6 +34,7 @@ AREA = "area"  # (pa, va, pb, vb, relation) -> area
 PERRAM_WERTHEIM = "perram_wertheim"  # (pa, va, pb, vb) -> point, normal, scale, approach distance
 RAY = "ray"  # (params, verts, ray, eps) -> (code, feature): where the ray first meets the shape, decided
 RAY_HIT = "ray_hit"  # (params, verts, ray, code, feature) -> distance, point, normal of that decision
+MANIFOLD = "manifold"  # (pa, va, pb, vb, contact, radius_a, radius_b, margin) -> 13 floats; both orders
 
 
 # -- lazy module loaders: one plain import each ----------------------------------------------------
@@ -125,6 +128,24 @@ def _raycast_loops():
     from collide2d._kernels.motion import loops_raycast
 
     return loops_raycast
+
+
+def _manifold_clip():
+    from collide2d._kernels.manifold import clip
+
+    return clip
+
+
+def _manifold_loops():
+    from collide2d._kernels.manifold import loops
+
+    return loops
+
+
+def one_point_manifold():
+    """The kernel of the one-point manifold of a contact (``manifold_single``), for the pairs
+    without a face on both sides, which have no :data:`MANIFOLD` entry."""
+    return _manifold_clip().manifold_single
 
 
 def _no_loop():
@@ -224,6 +245,16 @@ _TABLE: dict[tuple[str, str, str], tuple[_Loader, _Loader]] = {
     (RAY_HIT, "segment", "ray"): (lambda: _raycast().raycast_segment, _no_loop),
     (RAY_HIT, "line", "ray"): (lambda: _raycast().raycast_line, _no_loop),
     (RAY_HIT, "point", "ray"): (lambda: _raycast().raycast_point, _no_loop),
+    # contact manifolds of two shapes with a face each: registered in both orders (the reference
+    # face is chosen per order, so a result is not mirrored); every other pair: one_point_manifold
+    (MANIFOLD, "polygon", "polygon"): (lambda: _manifold_clip().manifold_polygon_polygon, lambda: _manifold_loops().manifold_polygon_polygon_loop),
+    (MANIFOLD, "polygon", "segment"): (lambda: _manifold_clip().manifold_polygon_segment, lambda: _manifold_loops().manifold_polygon_segment_loop),
+    (MANIFOLD, "segment", "polygon"): (lambda: _manifold_clip().manifold_segment_polygon, lambda: _manifold_loops().manifold_segment_polygon_loop),
+    (MANIFOLD, "segment", "segment"): (lambda: _manifold_clip().manifold_segment_segment, lambda: _manifold_loops().manifold_segment_segment_loop),
+    (MANIFOLD, "polygon", "line"): (lambda: _manifold_clip().manifold_polygon_line, lambda: _manifold_loops().manifold_polygon_line_loop),
+    (MANIFOLD, "line", "polygon"): (lambda: _manifold_clip().manifold_line_polygon, lambda: _manifold_loops().manifold_line_polygon_loop),
+    (MANIFOLD, "segment", "line"): (lambda: _manifold_clip().manifold_segment_line, lambda: _manifold_loops().manifold_segment_line_loop),
+    (MANIFOLD, "line", "segment"): (lambda: _manifold_clip().manifold_line_segment, lambda: _manifold_loops().manifold_line_segment_loop),
 }
 
 
@@ -262,7 +293,8 @@ def entry(operation, kind_a, kind_b):
     try:
         return _entries[key]
     except KeyError:
-        swapped = _ORDER.index(kind_a) > _ORDER.index(kind_b)
+        # an operation registered in both orders (MANIFOLD) is never swapped
+        swapped = key not in _TABLE and _ORDER.index(kind_a) > _ORDER.index(kind_b)
         loaders = _TABLE.get((operation, kind_b, kind_a) if swapped else key)
         found = _entries[key] = None if loaders is None else Entry(loaders[0](), loaders[1], swapped)
         return found

@@ -32,16 +32,16 @@ import math
 import numpy as np
 
 from collide2d._glue import registry
-from collide2d._glue.registry import AREA, CONTACT, INTERSECTS, PERRAM_WERTHEIM, POINTS, RAY, RAY_HIT, RELATE, SEPARATION
+from collide2d._glue.registry import AREA, CONTACT, INTERSECTS, MANIFOLD, PERRAM_WERTHEIM, POINTS, RAY, RAY_HIT, RELATE, SEPARATION
 from collide2d._kernels import codes
 from collide2d._robust import ladder
 from collide2d._tolerances import EPS, TAME_HI, TAME_LO
-from collide2d.shapes import Shape
+from collide2d.shapes import Shape, _rebuild
 
 __all__ = [
-    "broadcast_indices", "check_shape", "contact_rows", "contact_values", "intersection_point_values",
-    "intersects_flags", "overlap_area_values", "relate_codes", "relate_rows", "separation_rows",
-    "separation_values",
+    "broadcast_indices", "check_shape", "contact_rows", "contact_values", "flat_rows", "intersection_point_values",
+    "intersects_flags", "kind_of", "overlap_area_values", "relate_codes", "relate_rows", "separation_rows",
+    "separation_values", "shape_rows",
 ]
 
 # MIRROR_RELATION[code] is the code of the swapped pair (CONTAINS <-> WITHIN).
@@ -80,6 +80,30 @@ def check_shape(value, name):
     """Raise ``TypeError`` unless ``value`` is a collide2d shape."""
     if not isinstance(value, Shape):
         raise TypeError(f"{name} must be a collide2d shape (Point, Circle, Ellipse, ...), got {type(value).__name__}")
+
+
+def shape_rows(shape):
+    """The kernel rows of a shape: its kind, its parameter table (batch shape plus the row axis)
+    and the polygon vertices its rows index (else an empty array). The one read of a shape's
+    private fields for the modules above the glue (geometry, translations, the broad phase)."""
+    return shape._kind, shape._params, shape._verts
+
+
+def flat_rows(shape):
+    """Like :func:`shape_rows` with the parameter table flattened to ``(size, P)``."""
+    return shape._kind, shape._flat_params(), shape._verts
+
+
+def shape_like(shape, fields, params, verts):
+    """A new shape of the class of ``shape`` with the given fields and kernel rows (which the
+    caller keeps consistent, e.g. both moved by the same sums: :func:`collide2d._pairs.translate`)."""
+    return _rebuild(type(shape), fields, params, verts)
+
+
+def kind_of(shape):
+    """The kernel kind of a shape (``"point"``, ``"segment"``, ``"line"``, ``"ellipse"``,
+    ``"polygon"``)."""
+    return shape._kind
 
 
 def _range_index(n):
@@ -405,6 +429,46 @@ class PerramWertheimSig(Signature):
         return buf.reshape(shape + (6,))
 
 
+class ManifoldSig(Signature):
+    """The 13 numbers of a contact manifold (count, normal, two separations, two points on each
+    side) per pair; ``extra`` is ``(contacts, margin)``: the pairs' 9 contact numbers (rows in the
+    caller's order, which is the kernel's: manifold entries are never swapped) and the largest
+    separation kept. Float answers built on a decided contact: nothing to settle; an extreme row
+    runs the same kernel on its own."""
+
+    @staticmethod
+    def empty(n, extra):
+        return np.empty((n, 13))
+
+    @staticmethod
+    def part_extra(extra, rows):
+        return extra[0][rows], extra[1]
+
+    @staticmethod
+    def row_extra(extra, k):
+        return tuple(extra[0][k].tolist()), extra[1]
+
+    @staticmethod
+    def call_loop(loop, pa, va, ia, pb, vb, ib, extra, buf):
+        contacts, margin = extra
+        zeros = np.zeros(ia.shape[0])  # no radii: the shapes' own boundaries
+        loop(pa, va, ia, pb, vb, ib, contacts, zeros, zeros, margin, buf)
+
+    @staticmethod
+    def single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame):
+        contact, margin = extra
+        return entry.kernel(pa, va, pb, vb, contact, 0.0, 0.0, margin)
+
+    @staticmethod
+    def row(entry, kind_a, pa, va, kind_b, pb, vb, extra, buf, k):
+        contact, margin = extra
+        buf[k] = entry.kernel(pa, va, pb, vb, contact, 0.0, 0.0, margin)
+
+    @staticmethod
+    def reshape(buf, shape):
+        return buf  # flat (rows, 13): the caller picks its columns
+
+
 class RaySig(Signature):
     """A shape against ray rows: the buffer is ``(code, feature, out)``, ``out`` the 5 numbers of
     the hit (distance, point, normal) NaN-padded. A row at extreme magnitudes, or whose decision the
@@ -666,6 +730,15 @@ def ray_rows(shape, index_s, rays, index_r):
     _, _, out = rows(RaySig, entry, shape._kind, shape._flat_params(), shape._verts, index_s, tame_rows(shape),
                      "ray", rays, rays[:0], index_r, ladder.tame_table(rays))
     return out
+
+
+def manifold_values(a, b, contacts, margin):
+    """The 13 numbers of the contact manifold of ``a`` and ``b`` (see
+    :mod:`collide2d._kernels.manifold.clip`) given their contacts: ``contacts`` the 9-tuple of a
+    single pair, else a ``(rows, 9)`` table over the broadcast batch; a tuple for single shapes,
+    else a ``(rows, 13)`` array. Pairs without a face on both sides get the one-point manifold
+    (:func:`registry.one_point_manifold`) from the caller."""
+    return run(ManifoldSig, registry.entry(MANIFOLD, a._kind, b._kind), a, b, (contacts, margin))
 
 
 # -- entry points for rows of parameter tables (broad phase, motion, distance queries) -----------

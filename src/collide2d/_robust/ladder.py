@@ -126,11 +126,11 @@ def fix_signs(sep, code):
 def perram_wertheim_row(entry, pa, va, pb, vb):
     """The Perram-Wertheim 6-tuple of one ellipse pair that is not tame (rung 3 for PW).
 
-    The kernel works in the frame of the larger radius; a pair of sizes far apart then squares the
-    small radii into underflow (a division by zero), and its contact point follows the small
-    ellipse's size only to a relative ``1e-3`` once the sizes are ``1e-12`` apart (the contact
-    parameter ``lambda`` is then of the order of the size ratio). When the smaller ellipse's largest
-    radius is below ``PW_SIZE_RATIO`` times the other's smaller radius:
+    The kernel works in the frame of the larger radius; a pair of sizes more than ``2**64`` apart
+    then squares the small radii towards underflow (down to a division by zero); closer sizes keep
+    full precision in the kernel itself (its contact parameter is found as a ratio, see
+    ``perram_wertheim_ellipse_ellipse``). When the smaller ellipse's largest radius is below
+    ``PW_SIZE_RATIO`` times the other's smaller radius:
 
     * the small ellipse is inflated by a power of two to that ratio and the kernel gives the scale
       factor, the normal and the approach distance (the contact function changes by a relative

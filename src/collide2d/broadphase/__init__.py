@@ -32,7 +32,8 @@ from typing import Any, Literal, NamedTuple, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _dispatch, _formats, _pairs, predicates
+from collide2d import _formats, _pairs, predicates
+from collide2d._glue import run
 from collide2d._pairs import pair_batches
 from collide2d._validate import as_float_array, check_range
 from collide2d.broadphase._backend import _run
@@ -353,11 +354,11 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
         np.zeros(n), np.zeros(n), np.zeros(n), np.full(n, np.nan),
     )
     for where, a, b in pair_batches(shapes, pairs, shifts):
-        a, b = _dispatch.plain_or_refuse("measure_pairs", a, b)  # no overlap area for rounded shapes yet
+        a, b = run.plain_or_refuse("measure_pairs", a, b)  # no overlap area for rounded shapes yet
         m = len(where)
         if shifts is not None:
             try:
-                check_range(type(b).__name__.lower(), b._fields)
+                check_range(type(b).__name__.lower(), b.fields)
             except ValueError as error:
                 raise ValueError(f"shifts must keep the moved shapes in the supported range: {error}") from None
         out.relation[where] = np.broadcast_to(np.asarray(predicates.relate(a, b), dtype=np.int8), (m,))
@@ -366,7 +367,7 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
             getattr(out, name)[where] = np.broadcast_to(getattr(contact, name), (m,))
         for name in ("normal", "point_a", "point_b"):
             getattr(out, name)[where] = np.broadcast_to(getattr(contact, name), (m, 2))
-        if a._kind in _REGION_KINDS and b._kind in _REGION_KINDS:
+        if run.kind_of(a) in _REGION_KINDS and run.kind_of(b) in _REGION_KINDS:
             out.overlap_area[where] = np.broadcast_to(overlay.overlap_area(a, b), (m,))
             out.iou[where] = np.broadcast_to(overlay.iou(a, b), (m,))
     return out

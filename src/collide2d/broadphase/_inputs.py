@@ -13,6 +13,7 @@ from typing import Any, Union
 import numpy as np
 
 from collide2d import predicates
+from collide2d._glue import run
 from collide2d.shapes import Box, Shape
 from collide2d.table import KIND_NAMES, ShapeTable
 
@@ -63,10 +64,10 @@ class _Collection:
 
     def __init__(self, shapes, name):
         if isinstance(shapes, Shape):
-            self.kind = shapes._kind
+            self.kind, params, verts = run.flat_rows(shapes)
             self.kinds = None
-            self.params = np.ascontiguousarray(shapes._flat_params())
-            self.verts = np.ascontiguousarray(shapes._verts)
+            self.params = np.ascontiguousarray(params)
+            self.verts = np.ascontiguousarray(verts)
             self._shape = shapes  # bounds on first use: the circle grid never reads them
             return
         if not isinstance(shapes, ShapeTable):

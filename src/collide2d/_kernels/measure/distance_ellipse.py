@@ -52,7 +52,7 @@ from numba import prange
 
 from collide2d._jit import kernel, loop
 
-from ..relate.conic import _pw_value, pw_maximise
+from ..relate.conic import pw_maximise
 from ..vec import hypot
 
 _EPS = 2.0**-53
@@ -763,32 +763,9 @@ def _pair_frame(pa, pb):
 
 
 @kernel
-def _pw_newton(nA, nB, DA, DB, T, lam):
-    """One more Newton step on the stationarity polynomial ``P`` at ``lam`` in (0, 1/2], kept
-    only if it lowers ``|P|``: :func:`conic.pw_maximise` stops at a step of 1e-11 of ``lam``,
-    which can leave the contact point 1e-11 off; Newton's quadratic convergence makes one step
-    enough."""
-    P, dP = _pw_value(lam, nA, nB, DA, DB, T)
-    if not (dP < 0.0) or P == 0.0:
-        return lam
-    new = lam - P / dP
-    if not (new > 0.0 and new < 1.0):
-        return lam
-    return new if abs(_pw_value(new, nA, nB, DA, DB, T)[0]) < abs(P) else lam
-
-
-@kernel
-def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy, polish=False):
-    """Maximise the Perram-Wertheim function in the frame of A (scaled); section 1.2.
-
-    F(l) = l (1 - l) [(1 - l) n_A + l n_B] / [(1 - l)^2 D_A + l^2 D_B + l (1 - l) T] with the
-    positive sums n_A = b_A^2 dx^2 + a_A^2 dy^2 (= d^T adj Sigma_A d), n_B likewise in B's axes,
-    D = a^2 b^2, T = tr(adj Sigma_A Sigma_B). Newton on the stationarity polynomial
-    P = N'D - N D' (one sign change on (0, 1), P(0) > 0 > P(1)) inside a bracket, bisection when a
-    step leaves it, started at h_A / (h_A + h_B) (exact for circles).
-    With ``polish`` (the contact point is wanted, not only a seed), :func:`_pw_newton` refines
-    ``lam``. Returns ``(lam, F*, iterations)``.
-    """
+def _pw_sums(aA, bA, aB, bB, cphi, sphi, dx, dy):
+    """``d`` in B's axes and the positive sums of F (see :func:`_pw_solve`):
+    ``(dB0, dB1, n_A, n_B, D_A, D_B, T)``."""
     dB0 = cphi * dx + sphi * dy
     dB1 = cphi * dy - sphi * dx
     nA = (bA * dx) ** 2 + (aA * dy) ** 2
@@ -796,17 +773,28 @@ def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy, polish=False):
     DA = (aA * bA) ** 2
     DB = (aB * bB) ** 2
     T = ((aA * bB) ** 2 + (bA * aB) ** 2) * cphi * cphi + ((aA * aB) ** 2 + (bA * bB) ** 2) * sphi * sphi
+    return dB0, dB1, nA, nB, DA, DB, T
+
+
+@kernel
+def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy):
+    """Maximise the Perram-Wertheim function in the frame of A (scaled); section 1.2.
+
+    F(l) = l (1 - l) [(1 - l) n_A + l n_B] / [(1 - l)^2 D_A + l^2 D_B + l (1 - l) T] with the
+    positive sums n_A = b_A^2 dx^2 + a_A^2 dy^2 (= d^T adj Sigma_A d), n_B likewise in B's axes,
+    D = a^2 b^2, T = tr(adj Sigma_A Sigma_B). Newton on the stationarity polynomial
+    P = N'D - N D' (one sign change on (0, 1), P(0) > 0 > P(1)) inside a bracket, bisection when a
+    step leaves it, started at h_A / (h_A + h_B) (exact for circles).
+    Returns ``(lam, F*, iterations)``; :func:`perram_wertheim_ellipse_ellipse` refines ``lam``
+    (:func:`_pw_ratio_root`).
+    """
+    dB0, dB1, nA, nB, DA, DB, T = _pw_sums(aA, bA, aB, bB, cphi, sphi, dx, dy)
     if nA == 0.0 and nB == 0.0:
         return 0.5, 0.0, 0
     dd = hypot(dx, dy)
     hA = hypot(aA * dx, bA * dy) / dd
     hB = hypot(aB * dB0, bB * dB1) / dd
     lam, it = pw_maximise(nA, nB, DA, DB, T, hA / (hA + hB))
-    if polish:  # in the orientation where the smaller of lam, 1 - lam has full precision
-        if lam > 0.5:
-            lam = 1.0 - _pw_newton(nB, nA, DB, DA, T, 1.0 - lam)
-        else:
-            lam = _pw_newton(nA, nB, DA, DB, T, lam)
     mu = 1.0 - lam
     F = lam * mu * (mu * nA + lam * nB) / (mu * mu * DA + lam * lam * DB + lam * mu * T)
     return lam, F, it
@@ -841,6 +829,85 @@ def _pw_geometry(aA, bA, aB, bB, cphi, sphi, dx, dy, lam):
     return x0, x1, m0, m1
 
 
+_PW_NEAR_B = 2.0**-6  # 1 - l below it: the contact point is measured from B's centre
+
+
+@kernel
+def _pw_ratio_value(t, nA, nB, DA, DB, T):
+    """The stationarity polynomial of F in the ratio ``t = l / (1 - l)`` and its derivative.
+
+    With ``l = t / (1 + t)``, ``F = t (t n_B + n_A) / ((1 + t)(D_A + t T + t^2 D_B))``, and
+    ``F' = 0`` is the quartic (derived by expanding ``n' q - n q'`` with ``n = t n_A + t^2 n_B``,
+    ``q = (1 + t)(D_A + t T + t^2 D_B)``)::
+
+        Q(t) = n_A D_A + 2 n_B D_A t + (n_B (T + D_A) - n_A (D_B + T)) t^2 - 2 n_A D_B t^3 - n_B D_B t^4
+
+    The form in ``l`` (:func:`conic._pw_value`, ``N'D - ND'``) subtracts two products that agree
+    to a relative ``l`` at the root when the ellipses' sizes are far apart (``l`` is then of the
+    order of their ratio, and both products are ``2 l^3 n_B D_B`` to leading order), so the root
+    it finds is off by a relative ``2**-53 / l``. Here that leading cancellation is done in the
+    algebra: Horner's rule on Q has an error bound ``2**-53 sum |c_k| t^k``, of the order of the
+    terms that set the root, so ``t`` (and with it the contact point) keeps full relative
+    precision."""
+    c2 = nB * (T + DA) - nA * (DB + T)
+    c3 = -2.0 * nA * DB
+    c4 = -nB * DB
+    value = nA * DA + t * (2.0 * nB * DA + t * (c2 + t * (c3 + t * c4)))
+    slope = 2.0 * nB * DA + t * (2.0 * c2 + t * (3.0 * c3 + t * (4.0 * c4)))
+    return value, slope
+
+
+@kernel
+def _pw_ratio_root(nA, nB, DA, DB, T, t):
+    """The root of :func:`_pw_ratio_value` in ``(0, inf)`` (``Q(0) = n_A D_A > 0``, ``Q -> -inf``,
+    one sign change: F has one maximum) from the start ``t``: Newton inside a bracket, a
+    geometric or arithmetic bisection when a step leaves it, until a step is within 4 ulps."""
+    lo = 0.0
+    hi = _INF
+    if not (t > 0.0 and t < _INF):
+        t = 1.0
+    for _ in range(200):
+        value, slope = _pw_ratio_value(t, nA, nB, DA, DB, T)
+        if value > 0.0:
+            lo = t
+        elif value < 0.0:
+            hi = t
+        else:
+            return t
+        new = t - value / slope if slope < 0.0 else -1.0
+        if not (new > lo and new < hi):
+            if hi == _INF:
+                new = 2.0 * t
+            elif lo == 0.0:
+                new = 0.0625 * hi
+            elif hi > 4.0 * lo:
+                new = math.sqrt(lo * hi)
+            else:
+                new = 0.5 * (lo + hi)
+        if abs(new - t) <= 4.0 * _EPS * t:
+            return new
+        t = new
+    return t
+
+
+@kernel
+def _pw_offset(aA, bA, aB, bB, cphi, sphi, dx, dy, lam, mu):
+    """``x* - c_A = (1 - l) Sigma_A C^{-1} d`` in A's frame (scaled), with ``m = adj(C) d``:
+    ``(x0, x1, m0, m1)``; ``C = mu Sigma_A + lam Sigma_B``, ``det C`` as a sum of positive terms."""
+    c2 = cphi * cphi
+    s2 = sphi * sphi
+    aB2 = aB * aB
+    bB2 = bB * bB
+    cxx = mu * aA * aA + lam * (aB2 * c2 + bB2 * s2)
+    cyy = mu * bA * bA + lam * (aB2 * s2 + bB2 * c2)
+    cxy = lam * ((aB - bB) * (aB + bB) * cphi * sphi)
+    m0 = cyy * dx - cxy * dy
+    m1 = cxx * dy - cxy * dx
+    T = ((aA * bB) ** 2 + (bA * aB) ** 2) * c2 + ((aA * aB) ** 2 + (bA * bB) ** 2) * s2
+    det = mu * mu * (aA * bA) ** 2 + lam * lam * (aB * bB) ** 2 + lam * mu * T
+    return mu * aA * aA * m0 / det, mu * bA * bA * m1 / det, m0, m1
+
+
 @kernel
 def perram_wertheim_ellipse_ellipse(pa, va, pb, vb):
     """Perram-Wertheim contact of two ellipses: ``(px, py, nx, ny, scale, approach_distance)``.
@@ -850,20 +917,46 @@ def perram_wertheim_ellipse_ellipse(pa, va, pb, vb):
     externally tangent, and ``approach_distance = |d| / sqrt(F*)`` the distance of closest approach
     along the centre line (Zheng & Palffy-Muhoray 2007). Concentric pairs: point = centre, normal
     and approach distance NaN, scale 0.
+
+    Sizes far apart: the maximiser ``l`` of F is then of the order of the size ratio (or ``1 - l``
+    is), and the contact point lies at that relative distance from the small ellipse's centre. So
+    ``l`` and ``1 - l`` both come from the ratio ``t`` of the smaller weight to the larger
+    (:func:`_pw_ratio_root`, full relative precision), and the point is measured from the centre
+    of the ellipse with the smaller weight: ``x* = c_A + (1 - l) Sigma_A C^{-1} d`` or
+    ``x* = c_B - l Sigma_B C^{-1} d`` (the same point: ``C = (1 - l) Sigma_A + l Sigma_B``), each
+    product by a diagonal matrix in that ellipse's own frame (:func:`_pw_offset`, called with the
+    roles swapped for B). The second form when B's weight ``1 - l`` is below ``_PW_NEAR_B``: the
+    point is then much nearer B's centre, and measured from A's it would keep only an absolute
+    ``2**-53 |d|``.
     """
     S, ux, uy, aA, bA, aB, bB, cphi, sphi, dx, dy = _pair_frame(pa, pb)
-    lam, F, _ = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy, True)
+    seed, F, _ = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy)
     if F == 0.0:
         return pa[0], pa[1], _NAN, _NAN, 0.0, _NAN
-    x0, x1, m0, m1 = _pw_geometry(aA, bA, aB, bB, cphi, sphi, dx, dy, lam)
+    dB0, dB1, nA, nB, DA, DB, T = _pw_sums(aA, bA, aB, bB, cphi, sphi, dx, dy)
+    b_small = seed > 0.5  # B has the smaller weight 1 - l: the ratio is (1 - l) / l, roles swapped
+    if b_small:
+        t = _pw_ratio_root(nB, nA, DB, DA, T, (1.0 - seed) / seed)
+        lam, mu = 1.0 / (1.0 + t), t / (1.0 + t)
+    else:
+        t = _pw_ratio_root(nA, nB, DA, DB, T, seed / (1.0 - seed))
+        lam, mu = t / (1.0 + t), 1.0 / (1.0 + t)
+    F = lam * mu * (mu * nA + lam * nB) / (mu * mu * DA + lam * lam * DB + lam * mu * T)
+    x0, x1, m0, m1 = _pw_offset(aA, bA, aB, bB, cphi, sphi, dx, dy, lam, mu)
+    ox, oy = pa[0], pa[1]
+    if mu < _PW_NEAR_B:  # x* - c_B, the same formula in B's frame (roles swapped, d reversed)
+        y0, y1, _, _ = _pw_offset(aB, bB, aA, bA, cphi, -sphi, -dB0, -dB1, mu, lam)
+        x0 = cphi * y0 - sphi * y1  # from B's frame into A's (B's axes at angle phi)
+        x1 = sphi * y0 + cphi * y1
+        ox, oy = pb[0], pb[1]
     m = hypot(m0, m1)
     n0 = m0 / m
     n1 = m1 / m
     nx = ux * n0 - uy * n1
     ny = uy * n0 + ux * n1
     nn = hypot(nx, ny)
-    px = pa[0] + S * (ux * x0 - uy * x1)
-    py = pa[1] + S * (uy * x0 + ux * x1)
+    px = ox + S * (ux * x0 - uy * x1)
+    py = oy + S * (uy * x0 + ux * x1)
     sc = math.sqrt(F)
     return px, py, nx / nn, ny / nn, sc, S * (hypot(dx, dy) / sc)
 
