@@ -501,7 +501,7 @@ def intersection_point_values(a, b):
     if a._kind == "rounded" or b._kind == "rounded":
         a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
         if a._kind == "rounded" or b._kind == "rounded":
-            _rounded().not_implemented("intersection_points", a, b)
+            return importlib.import_module("collide2d._rounded_overlay").intersection_point_values(a, b)
     name, kernel, swapped = pair_kernel("points", a._kind, b._kind)
     first, second = (b, a) if swapped else (a, b)
     capacity = points_capacity(first, second)
@@ -681,6 +681,8 @@ def shape_areas(shape):
             areas = 0.5 * np.bincount(owner, weights=p[:, 0] * q[:, 1] - p[:, 1] * q[:, 0], minlength=count.size)
         else:
             areas = np.zeros(0)
+    elif shape._kind == "rounded":  # Steiner's formula (the shape's own area)
+        areas = np.asarray(shape.area, dtype=np.float64).reshape(-1)
     else:
         areas = np.zeros(params.shape[0])
     return areas.reshape(shape.shape)
@@ -693,7 +695,7 @@ def overlap_area_values(a, b):
     if a._kind == "rounded" or b._kind == "rounded":
         a, b = _rounded().plain_if_zero(a), _rounded().plain_if_zero(b)
         if a._kind == "rounded" or b._kind == "rounded":
-            _rounded().not_implemented("overlap_area", a, b)
+            return importlib.import_module("collide2d._rounded_overlay").overlap_area_values(a, b)
     if a._kind not in REGION_KINDS or b._kind not in REGION_KINDS:
         shape, _, _ = broadcast_indices(a, b)
         return 0.0 if not shape else np.zeros(shape)

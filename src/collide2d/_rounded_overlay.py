@@ -1,0 +1,133 @@
+"""Glue of the overlay operations (``intersection_points``, ``overlap_area``, hence ``iou``) for
+pairs with a rounded shape: the kernels of :mod:`collide2d._kernels.overlay.area_rounded` and
+:mod:`collide2d._kernels.overlay.points_rounded` behind :mod:`collide2d._dispatch`.
+
+* Rows of radius 0 count as their core's kind (:func:`collide2d._rounded._groups`) and go back to
+  the plain kernels through :mod:`collide2d._dispatch`: the same answers, bit for bit.
+* The exact relation of each pair (:func:`collide2d._dispatch.relate_codes`) decides what needs
+  computing: disjoint and touching regions have area 0, nested ones the smaller area (Steiner's
+  formula for a rounded shape); only ``OVERLAPPING`` pairs run the area kernel. Disjoint and
+  equal pairs have no meeting points; a touching pair whose kernel finds none (a tangency missed
+  by rounding) gets the contact's witness on the rounded boundary, once.
+* Points, segments and lines have no area: 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from collide2d import _dispatch, _rounded
+from collide2d._kernels import codes
+
+_KIND_CODE = {"rounded": 0, "ellipse": 1, "polygon": 2, "segment": 3, "line": 4, "point": 5}
+_REGIONS = ("rounded", "ellipse", "polygon")
+
+
+def _kernels():
+    from collide2d._kernels.overlay import loops_rounded
+
+    return loops_rounded
+
+
+def _pieces(kind, table):
+    """Pieces of each row's boundary (see :mod:`collide2d._kernels.overlay.boundary_rounded`)."""
+    if kind == "rounded":
+        count = table[:, 1]
+        return np.where(count == 1, 1, 2 * count).astype(np.int64)
+    if kind == "polygon":
+        return table[:, 1].astype(np.int64)
+    return np.ones(len(table), dtype=np.int64)
+
+
+def _capacity(a, b):
+    """Rows of the point array of a batch pair: 2 against a segment or a line, 1 against a point,
+    else 4 times the larger piece count (each piece of a convex boundary meets another convex
+    boundary at most twice, a circular arc an ellipse at most four times)."""
+    kinds = (a._kind, b._kind)
+    if "point" in kinds:
+        return 1
+    if "segment" in kinds or "line" in kinds:
+        return 2
+    most = [int(_pieces(s._kind, s._flat_params()).max(initial=1)) for s in (a, b)]
+    return 4 * max(most)
+
+
+def _relation(a, b):
+    return np.ascontiguousarray(_dispatch.relate_codes(a, b), dtype=np.int8).ravel()
+
+
+def overlap_area_values(a, b):
+    """:func:`collide2d._dispatch.overlap_area_values` for pairs with a rounded shape."""
+    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    out = np.zeros(ia.shape[0])
+    if out.size and a._kind in _REGIONS and b._kind in _REGIONS:
+        ta, tb = a._flat_params(), b._flat_params()
+        relation = _relation(a, b)
+        area_a = np.asarray(_dispatch.shape_areas(a), dtype=np.float64).ravel()
+        area_b = np.asarray(_dispatch.shape_areas(b), dtype=np.float64).ravel()
+        for ka, kb, rows in _rounded._groups(a._kind, ta, ia, b._kind, tb, ib):
+            if ka not in _REGIONS or kb not in _REGIONS:
+                continue  # a radius-0 capsule: a segment or a point, no area
+            if ka != "rounded" and kb != "rounded":  # radius 0: today's kernels on the cores
+                sa = _rounded._plain_batch(ka, _rounded._as_kind(a._kind, ta, ka)[ia[rows]], a._verts)
+                sb = _rounded._plain_batch(kb, _rounded._as_kind(b._kind, tb, kb)[ib[rows]], b._verts)
+                out[rows] = _dispatch.overlap_area_values(sa, sb)
+                continue
+            code = relation[rows]
+            out[rows] = np.where(code == codes.CONTAINS, area_b[ib[rows]], 0.0)
+            out[rows] = np.where((code == codes.WITHIN) | (code == codes.EQUAL), area_a[ia[rows]], out[rows])
+            todo = rows[code == codes.OVERLAPPING]
+            if todo.size:
+                part = np.empty(todo.size)
+                _kernels().area_rounded_region_loop(
+                    _KIND_CODE[ka], _rounded._as_kind(a._kind, ta, ka), a._verts, ia[todo],
+                    _KIND_CODE[kb], _rounded._as_kind(b._kind, tb, kb), b._verts, ib[todo], part)
+                out[todo] = part
+    if not shape:
+        return float(out[0])
+    return out.reshape(shape)
+
+
+def intersection_point_values(a, b):
+    """:func:`collide2d._dispatch.intersection_point_values` for pairs with a rounded shape."""
+    single = not a.shape and not b.shape
+    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    capacity = _capacity(a, b)
+    n = ia.shape[0]
+    out = np.full((n, capacity, 2), np.nan)
+    count = np.zeros(n, dtype=np.int64)
+    ta, tb = a._flat_params(), b._flat_params()
+    relation = _relation(a, b)
+    for ka, kb, rows in _rounded._groups(a._kind, ta, ia, b._kind, tb, ib):
+        if ka != "rounded" and kb != "rounded":  # radius 0: today's kernels on the cores
+            sa = _rounded._plain_batch(ka, _rounded._as_kind(a._kind, ta, ka)[ia[rows]], a._verts)
+            sb = _rounded._plain_batch(kb, _rounded._as_kind(b._kind, tb, kb)[ib[rows]], b._verts)
+            points, found = _dispatch.intersection_point_values(sa, sb)
+            width = min(points.shape[1], capacity)
+            out[rows, :width] = points[:, :width]
+            count[rows] = np.minimum(found, capacity)
+            continue
+        code = relation[rows]
+        if "point" in (ka, kb):  # a point on the rounded boundary is the one meeting point
+            touch = rows[code == codes.TOUCHING]
+            tp, ip = (tb, ib) if kb == "point" else (ta, ia)
+            xy = _rounded._as_kind(b._kind if kb == "point" else a._kind, tp, "point")
+            out[touch, 0] = xy[ip[touch]]
+            count[touch] = 1
+            continue
+        todo = rows[(code != codes.DISJOINT) & (code != codes.EQUAL)]
+        if todo.size:
+            part = np.full((todo.size, capacity, 2), np.nan)
+            found = np.zeros(todo.size, dtype=np.int64)
+            _kernels().points_rounded_any_loop(
+                _KIND_CODE[ka], _rounded._as_kind(a._kind, ta, ka), a._verts, ia[todo],
+                _KIND_CODE[kb], _rounded._as_kind(b._kind, tb, kb), b._verts, ib[todo], part, found)
+            out[todo], count[todo] = part, found
+        missed = rows[(code == codes.TOUCHING) & (count[rows] == 0)]
+        if missed.size:  # a tangency that rounding hid from the kernel: the contact witness
+            witness = _rounded._contact_pairs(a._kind, ta, a._verts, ia[missed], b._kind, tb, b._verts, ib[missed], 9)
+            out[missed, 0] = witness[:, 3:5]
+            count[missed] = 1
+    if single:
+        return out[0, : count[0]].copy()
+    return out.reshape(shape + (capacity, 2)), count.reshape(shape)
