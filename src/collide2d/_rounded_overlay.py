@@ -52,6 +52,21 @@ def _capacity(a, b):
     return 4 * max(most)
 
 
+def _ordered(ka, kb, ta, va, ia, tb, vb, ib, rows):
+    """The parts of a group in the kernels' order, so that a pair gives the same bits in both
+    orders: ``[(rows, ka, table, verts, index, kb, table, verts, index)]`` with the rounded side
+    first (two rounded rows: in the order of :func:`collide2d._rounded._second_first`)."""
+    first = (ka, ta, va, ia[rows])
+    second = (kb, tb, vb, ib[rows])
+    if ka == kb == "rounded":
+        flip = _rounded._second_first(ta, va, ia[rows], tb, vb, ib[rows])
+        return [(rows[~flip], ka, ta, va, ia[rows[~flip]], kb, tb, vb, ib[rows[~flip]]),
+                (rows[flip], kb, tb, vb, ib[rows[flip]], ka, ta, va, ia[rows[flip]])]
+    if ka != "rounded":
+        first, second = second, first
+    return [(rows,) + first + second]
+
+
 def _relation(a, b):
     return np.ascontiguousarray(_dispatch.relate_codes(a, b), dtype=np.int8).ravel()
 
@@ -77,12 +92,13 @@ def overlap_area_values(a, b):
             out[rows] = np.where(code == codes.CONTAINS, area_b[ib[rows]], 0.0)
             out[rows] = np.where((code == codes.WITHIN) | (code == codes.EQUAL), area_a[ia[rows]], out[rows])
             todo = rows[code == codes.OVERLAPPING]
-            if todo.size:
-                part = np.empty(todo.size)
-                _kernels().area_rounded_region_loop(
-                    _KIND_CODE[ka], _rounded._as_kind(a._kind, ta, ka), a._verts, ia[todo],
-                    _KIND_CODE[kb], _rounded._as_kind(b._kind, tb, kb), b._verts, ib[todo], part)
-                out[todo] = part
+            for sub, k1, t1, v1, i1, k2, t2, v2, i2 in _ordered(
+                    ka, kb, _rounded._as_kind(a._kind, ta, ka), a._verts, ia,
+                    _rounded._as_kind(b._kind, tb, kb), b._verts, ib, todo):
+                if sub.size:
+                    part = np.empty(sub.size)
+                    _kernels().area_rounded_region_loop(_KIND_CODE[k1], t1, v1, i1, _KIND_CODE[k2], t2, v2, i2, part)
+                    out[sub] = part
     if not shape:
         return float(out[0])
     return out.reshape(shape)
@@ -116,13 +132,14 @@ def intersection_point_values(a, b):
             count[touch] = 1
             continue
         todo = rows[(code != codes.DISJOINT) & (code != codes.EQUAL)]
-        if todo.size:
-            part = np.full((todo.size, capacity, 2), np.nan)
-            found = np.zeros(todo.size, dtype=np.int64)
-            _kernels().points_rounded_any_loop(
-                _KIND_CODE[ka], _rounded._as_kind(a._kind, ta, ka), a._verts, ia[todo],
-                _KIND_CODE[kb], _rounded._as_kind(b._kind, tb, kb), b._verts, ib[todo], part, found)
-            out[todo], count[todo] = part, found
+        for sub, k1, t1, v1, i1, k2, t2, v2, i2 in _ordered(
+                ka, kb, _rounded._as_kind(a._kind, ta, ka), a._verts, ia,
+                _rounded._as_kind(b._kind, tb, kb), b._verts, ib, todo):
+            if sub.size:
+                part = np.full((sub.size, capacity, 2), np.nan)
+                found = np.zeros(sub.size, dtype=np.int64)
+                _kernels().points_rounded_any_loop(_KIND_CODE[k1], t1, v1, i1, _KIND_CODE[k2], t2, v2, i2, part, found)
+                out[sub], count[sub] = part, found
         missed = rows[(code == codes.TOUCHING) & (count[rows] == 0)]
         if missed.size:  # a tangency that rounding hid from the kernel: the contact witness
             witness = _rounded._contact_pairs(a._kind, ta, a._verts, ia[missed], b._kind, tb, b._verts, ib[missed], 9)
