@@ -71,15 +71,67 @@ def _relation(a, b):
     return np.ascontiguousarray(_dispatch.relate_codes(a, b), dtype=np.int8).ravel()
 
 
+def _single_order(a, b):
+    """Two single shapes (at least one rounded of radius > 0) in the kernels' order."""
+    if a._kind != "rounded":
+        return b, a
+    if b._kind != "rounded":
+        return a, b
+    # the order of _rounded._second_first, from the keys cached on the shapes
+    flip = _rounded._shape_extremes(b, "rounded", b._params)[1] < _rounded._shape_extremes(a, "rounded", a._params)[1]
+    return (b, a) if flip else (a, b)
+
+
+def _single_points(a, b):
+    code = int(_dispatch.relate_codes(a, b))
+    if code == codes.DISJOINT or code == codes.EQUAL:
+        return np.zeros((0, 2))
+    if "point" in (a._kind, b._kind):
+        point = a if a._kind == "point" else b
+        return point._params.reshape(1, 2).copy() if code == codes.TOUCHING else np.zeros((0, 2))
+    first, second = _single_order(a, b)
+    out = np.full((_capacity(a, b), 2), np.nan)
+    from collide2d._kernels.overlay.points_rounded import points_rounded_any
+
+    count = points_rounded_any(_KIND_CODE[first._kind], first._params, first._verts,
+                               _KIND_CODE[second._kind], second._params, second._verts, out)
+    if count == 0 and code == codes.TOUCHING:  # a tangency that rounding hid: the contact witness
+        return np.array([_rounded.contact_values(a, b)[3:5]], dtype=np.float64)
+    return out[:count].copy()
+
+
+def _single_area(a, b):
+    if a._kind not in _REGIONS or b._kind not in _REGIONS:
+        return 0.0
+    code = int(_dispatch.relate_codes(a, b))
+    if code == codes.OVERLAPPING:
+        first, second = _single_order(a, b)
+        from collide2d._kernels.overlay.area_rounded import area_rounded_region
+
+        return float(area_rounded_region(_KIND_CODE[first._kind], first._params, first._verts,
+                                         _KIND_CODE[second._kind], second._params, second._verts))
+    if code == codes.CONTAINS:
+        return float(_dispatch.shape_areas(b))
+    if code in (codes.WITHIN, codes.EQUAL):
+        return float(_dispatch.shape_areas(a))
+    return 0.0
+
+
 def overlap_area_values(a, b):
     """:func:`collide2d._dispatch.overlap_area_values` for pairs with a rounded shape."""
+    if not a.shape and not b.shape and a._params.ndim == 1 and b._params.ndim == 1:
+        return _single_area(a, b)
     shape, ia, ib = _dispatch.broadcast_indices(a, b)
     out = np.zeros(ia.shape[0])
     if out.size and a._kind in _REGIONS and b._kind in _REGIONS:
         ta, tb = a._flat_params(), b._flat_params()
         relation = _relation(a, b)
-        area_a = np.asarray(_dispatch.shape_areas(a), dtype=np.float64).ravel()
-        area_b = np.asarray(_dispatch.shape_areas(b), dtype=np.float64).ravel()
+        areas = {}
+
+        def area_of(side, shape):  # the shapes' areas, computed only when a pair is nested
+            if side not in areas:
+                areas[side] = np.asarray(_dispatch.shape_areas(shape), dtype=np.float64).ravel()
+            return areas[side]
         for ka, kb, rows in _rounded._groups(a._kind, ta, ia, b._kind, tb, ib):
             if ka not in _REGIONS or kb not in _REGIONS:
                 continue  # a radius-0 capsule: a segment or a point, no area
@@ -89,8 +141,12 @@ def overlap_area_values(a, b):
                 out[rows] = _dispatch.overlap_area_values(sa, sb)
                 continue
             code = relation[rows]
-            out[rows] = np.where(code == codes.CONTAINS, area_b[ib[rows]], 0.0)
-            out[rows] = np.where((code == codes.WITHIN) | (code == codes.EQUAL), area_a[ia[rows]], out[rows])
+            inner = rows[code == codes.CONTAINS]
+            if inner.size:
+                out[inner] = area_of("b", b)[ib[inner]]
+            outer = rows[(code == codes.WITHIN) | (code == codes.EQUAL)]
+            if outer.size:
+                out[outer] = area_of("a", a)[ia[outer]]
             todo = rows[code == codes.OVERLAPPING]
             for sub, k1, t1, v1, i1, k2, t2, v2, i2 in _ordered(
                     ka, kb, _rounded._as_kind(a._kind, ta, ka), a._verts, ia,
@@ -107,6 +163,8 @@ def overlap_area_values(a, b):
 def intersection_point_values(a, b):
     """:func:`collide2d._dispatch.intersection_point_values` for pairs with a rounded shape."""
     single = not a.shape and not b.shape
+    if single and a._params.ndim == 1 and b._params.ndim == 1:
+        return _single_points(a, b)
     shape, ia, ib = _dispatch.broadcast_indices(a, b)
     capacity = _capacity(a, b)
     n = ia.shape[0]

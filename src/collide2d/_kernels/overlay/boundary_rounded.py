@@ -425,16 +425,50 @@ def piece_crossings(p, q, out, m):
 
 
 @kernel
+def piece_boxes(p):
+    """Bounding boxes ``(n, 4)`` (x lo, y lo, x hi, y hi) of the pieces, grown by the slack of
+    :data:`_ON_PIECE` times their size; a line's is the whole plane, an arc's its ellipse's."""
+    n = p.shape[0]
+    out = np.empty((n, 4))
+    for i in range(n):
+        if p[i, 0] == LINE:
+            out[i, 0] = out[i, 1] = -math.inf
+            out[i, 2] = out[i, 3] = math.inf
+            continue
+        if p[i, 0] == ARC:
+            w = max(p[i, 7], p[i, 8])
+            x0 = p[i, 5] - w
+            x1 = p[i, 5] + w
+            y0 = p[i, 6] - w
+            y1 = p[i, 6] + w
+        else:
+            x0 = min(p[i, 1], p[i, 3])
+            x1 = max(p[i, 1], p[i, 3])
+            y0 = min(p[i, 2], p[i, 4])
+            y1 = max(p[i, 2], p[i, 4])
+        grow = 2.0 * _ON_PIECE * (x1 - x0 + y1 - y0) + 2.0**-1000
+        out[i, 0] = x0 - grow
+        out[i, 1] = y0 - grow
+        out[i, 2] = x1 + grow
+        out[i, 3] = y1 + grow
+    return out
+
+
+@kernel
 def all_crossings(pa, pb):
-    """Crossings of every piece of ``pa`` with every piece of ``pb``: ``(table, count)``; table
-    columns x, y, piece of a, piece of b, t on a, t on b."""
+    """Crossings of every piece of ``pa`` with every piece of ``pb`` whose bounding boxes meet:
+    ``(table, count)``; table columns x, y, piece of a, piece of b, t on a, t on b."""
     na = pa.shape[0]
     nb = pb.shape[0]
     scratch = np.empty((4, 4))
     out = np.empty((4 * na * nb, 6))
+    box_a = piece_boxes(pa)
+    box_b = piece_boxes(pb)
     m = 0
     for i in range(na):
         for j in range(nb):
+            if box_a[i, 0] > box_b[j, 2] or box_b[j, 0] > box_a[i, 2] or box_a[i, 1] > box_b[j, 3] or box_b[j, 1] > box_a[i, 3]:
+                continue
             k = piece_crossings(pa[i], pb[j], scratch, 0)
             for c in range(k):
                 out[m, 0] = scratch[c, 0]
