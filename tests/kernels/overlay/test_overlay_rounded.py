@@ -2,10 +2,10 @@
 boxes) against independent references.
 
 References: the overlap area as the integral over x of the length of the intersection of the
-vertical line at x with both shapes, each shape's slice computed in closed form at 40 digits
+vertical line at x with both shapes, each shape's slice computed in closed form at 20 digits
 (mpmath: a rounded shape's slice is the hull of its core's slice, the slices of the discs about
 its vertices and of the rectangles on its edges), integrated by mpmath.quad between the x's where
-the slices' ends cross (found by bisection at 30 digits, and at the computed meeting points,
+the slices' ends cross (found by bisection, and at the computed meeting points,
 which only help the quadrature); exact rationals (Fractions) where the
 intersection has only flat sides; shapely's buffer at high resolution as a coarse cross-check.
 Meeting points are checked by their distances to both boundaries (mpmath) and their count.
@@ -14,6 +14,7 @@ Meeting points are checked by their distances to both boundaries (mpmath) and th
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -140,7 +141,7 @@ def _width(a, b, x):
     return max(mpmath.mpf(0), min(sa[1], sb[1]) - max(sa[0], sb[0]))
 
 
-def reference_area(shape_a, shape_b, dps=30, grid=96):
+def reference_area(shape_a, shape_b, dps=20, grid=24):
     """The overlap area by integration of slice widths (see the module docstring)."""
     with mp.workdps(dps):
         a, b = Ref(shape_a), Ref(shape_b)
@@ -232,8 +233,14 @@ ROUNDED = {"capsule": CAPSULE, "rounded box": ROUNDED_BOX, "rounded rotated box"
 
 @pytest.mark.parametrize("partner", sorted(PARTNERS))
 def test_overlap_area_against_slice_integration_both_orders(partner):
+    """Two rounded shapes per partner (each rounded shape meets three or four partners), to keep
+    the references fast; ``COLLIDE2D_FULL_MATRIX=1`` takes all five against every partner."""
     b = PARTNERS[partner]
-    for name, a in ROUNDED.items():
+    names = sorted(ROUNDED)
+    k = sorted(PARTNERS).index(partner)
+    chosen = names if os.environ.get("COLLIDE2D_FULL_MATRIX") == "1" else [names[k % 5], names[(k + 2) % 5]]
+    for name in chosen:
+        a = ROUNDED[name]
         reference = reference_area(a, b)
         assert float(reference) > 0.01, (name, partner)
         forward, backward = overlap_area(a, b), overlap_area(b, a)
