@@ -165,6 +165,7 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
     [0.0, -1.0]
     """
     margin = _margin(margin)
+    a, b = _dispatch.plain_or_refuse("contact_manifold", a, b)  # rounded shapes: not yet (radius 0: the core)
     c = contact(a, b)
     clip = importlib.import_module("collide2d._kernels.manifold.clip")  # Numba on first use only
     name = _FACE_PAIRS.get((a._kind, b._kind))

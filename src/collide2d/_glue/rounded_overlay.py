@@ -1,10 +1,10 @@
 """Glue of the overlay operations (``intersection_points``, ``overlap_area``, hence ``iou``) for
 pairs with a rounded shape: the kernels of :mod:`collide2d._kernels.overlay.area_rounded` and
-:mod:`collide2d._kernels.overlay.points_rounded` behind :mod:`collide2d._dispatch`.
+:mod:`collide2d._kernels.overlay.points_rounded` behind :mod:`collide2d._glue.run`.
 
-* Rows of radius 0 count as their core's kind (:func:`collide2d._rounded._groups`) and go back to
-  the plain kernels through :mod:`collide2d._dispatch`: the same answers, bit for bit.
-* The exact relation of each pair (:func:`collide2d._dispatch.relate_codes`) decides what needs
+* Rows of radius 0 count as their core's kind (:func:`collide2d._glue.rounded._groups`) and go back to
+  the plain kernels through :mod:`collide2d._glue.run`: the same answers, bit for bit.
+* The exact relation of each pair (:func:`collide2d.run.relate_codes`) decides what needs
   computing: disjoint and touching regions have area 0, nested ones the smaller area (Steiner's
   formula for a rounded shape); only ``OVERLAPPING`` pairs run the area kernel. Disjoint and
   equal pairs have no meeting points; a touching pair whose kernel finds none (a tangency missed
@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from collide2d import _dispatch, _rounded
+from collide2d._glue import derived, points, run
+from collide2d._glue import rounded as _rounded
 from collide2d._kernels import codes
 
 _KIND_CODE = {"rounded": 0, "ellipse": 1, "polygon": 2, "segment": 3, "line": 4, "point": 5}
@@ -55,7 +56,7 @@ def _capacity(a, b):
 def _ordered(ka, kb, ta, va, ia, tb, vb, ib, rows):
     """The parts of a group in the kernels' order, so that a pair gives the same bits in both
     orders: ``[(rows, ka, table, verts, index, kb, table, verts, index)]`` with the rounded side
-    first (two rounded rows: in the order of :func:`collide2d._rounded._second_first`)."""
+    first (two rounded rows: in the order of :func:`collide2d._glue.rounded._second_first`)."""
     first = (ka, ta, va, ia[rows])
     second = (kb, tb, vb, ib[rows])
     if ka == kb == "rounded":
@@ -68,7 +69,7 @@ def _ordered(ka, kb, ta, va, ia, tb, vb, ib, rows):
 
 
 def _relation(a, b):
-    return np.ascontiguousarray(_dispatch.relate_codes(a, b), dtype=np.int8).ravel()
+    return np.ascontiguousarray(run.relate_codes(a, b), dtype=np.int8).ravel()
 
 
 def _single_order(a, b):
@@ -83,7 +84,7 @@ def _single_order(a, b):
 
 
 def _single_points(a, b):
-    code = int(_dispatch.relate_codes(a, b))
+    code = int(run.relate_codes(a, b))
     if code == codes.DISJOINT or code == codes.EQUAL:
         return np.zeros((0, 2))
     if "point" in (a._kind, b._kind):
@@ -103,7 +104,7 @@ def _single_points(a, b):
 def _single_area(a, b):
     if a._kind not in _REGIONS or b._kind not in _REGIONS:
         return 0.0
-    code = int(_dispatch.relate_codes(a, b))
+    code = int(run.relate_codes(a, b))
     if code == codes.OVERLAPPING:
         first, second = _single_order(a, b)
         from collide2d._kernels.overlay.area_rounded import area_rounded_region
@@ -111,17 +112,17 @@ def _single_area(a, b):
         return float(area_rounded_region(_KIND_CODE[first._kind], first._params, first._verts,
                                          _KIND_CODE[second._kind], second._params, second._verts))
     if code == codes.CONTAINS:
-        return float(_dispatch.shape_areas(b))
+        return float(derived.shape_areas(b))
     if code in (codes.WITHIN, codes.EQUAL):
-        return float(_dispatch.shape_areas(a))
+        return float(derived.shape_areas(a))
     return 0.0
 
 
 def overlap_area_values(a, b):
-    """:func:`collide2d._dispatch.overlap_area_values` for pairs with a rounded shape."""
+    """:func:`collide2d.run.overlap_area_values` for pairs with a rounded shape."""
     if not a.shape and not b.shape and a._params.ndim == 1 and b._params.ndim == 1:
         return _single_area(a, b)
-    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    shape, ia, ib = run.broadcast_indices(a, b)
     out = np.zeros(ia.shape[0])
     if out.size and a._kind in _REGIONS and b._kind in _REGIONS:
         ta, tb = a._flat_params(), b._flat_params()
@@ -130,7 +131,7 @@ def overlap_area_values(a, b):
 
         def area_of(side, shape):  # the shapes' areas, computed only when a pair is nested
             if side not in areas:
-                areas[side] = np.asarray(_dispatch.shape_areas(shape), dtype=np.float64).ravel()
+                areas[side] = np.asarray(derived.shape_areas(shape), dtype=np.float64).ravel()
             return areas[side]
         for ka, kb, rows in _rounded._groups(a._kind, ta, ia, b._kind, tb, ib):
             if ka not in _REGIONS or kb not in _REGIONS:
@@ -138,7 +139,7 @@ def overlap_area_values(a, b):
             if ka != "rounded" and kb != "rounded":  # radius 0: today's kernels on the cores
                 sa = _rounded._plain_batch(ka, _rounded._as_kind(a._kind, ta, ka)[ia[rows]], a._verts)
                 sb = _rounded._plain_batch(kb, _rounded._as_kind(b._kind, tb, kb)[ib[rows]], b._verts)
-                out[rows] = _dispatch.overlap_area_values(sa, sb)
+                out[rows] = run.overlap_area_values(sa, sb)
                 continue
             code = relation[rows]
             inner = rows[code == codes.CONTAINS]
@@ -161,11 +162,11 @@ def overlap_area_values(a, b):
 
 
 def intersection_point_values(a, b):
-    """:func:`collide2d._dispatch.intersection_point_values` for pairs with a rounded shape."""
+    """:func:`collide2d.points.intersection_point_values` for pairs with a rounded shape."""
     single = not a.shape and not b.shape
     if single and a._params.ndim == 1 and b._params.ndim == 1:
         return _single_points(a, b)
-    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    shape, ia, ib = run.broadcast_indices(a, b)
     capacity = _capacity(a, b)
     n = ia.shape[0]
     out = np.full((n, capacity, 2), np.nan)
@@ -176,7 +177,7 @@ def intersection_point_values(a, b):
         if ka != "rounded" and kb != "rounded":  # radius 0: today's kernels on the cores
             sa = _rounded._plain_batch(ka, _rounded._as_kind(a._kind, ta, ka)[ia[rows]], a._verts)
             sb = _rounded._plain_batch(kb, _rounded._as_kind(b._kind, tb, kb)[ib[rows]], b._verts)
-            points, found = _dispatch.intersection_point_values(sa, sb)
+            points, found = points.intersection_point_values(sa, sb)
             width = min(points.shape[1], capacity)
             out[rows, :width] = points[:, :width]
             count[rows] = np.minimum(found, capacity)
