@@ -14,9 +14,12 @@ pairs with a rounded shape: the kernels of :mod:`collide2d._kernels.overlay.area
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
-from collide2d._glue import derived, points, run
+from collide2d._glue import derived, run
+from collide2d._glue import points as _points
 from collide2d._glue import rounded as _rounded
 from collide2d._kernels import codes
 
@@ -177,7 +180,7 @@ def intersection_point_values(a, b):
         if ka != "rounded" and kb != "rounded":  # radius 0: today's kernels on the cores
             sa = _rounded._plain_batch(ka, _rounded._as_kind(a._kind, ta, ka)[ia[rows]], a._verts)
             sb = _rounded._plain_batch(kb, _rounded._as_kind(b._kind, tb, kb)[ib[rows]], b._verts)
-            points, found = points.intersection_point_values(sa, sb)
+            points, found = _points.intersection_point_values(sa, sb)
             width = min(points.shape[1], capacity)
             out[rows, :width] = points[:, :width]
             count[rows] = np.minimum(found, capacity)
@@ -207,3 +210,6 @@ def intersection_point_values(a, b):
     if single:
         return out[0, : count[0]].copy()
     return out.reshape(shape + (capacity, 2)), count.reshape(shape)
+
+
+run.ROUNDED_OVERLAY.append(sys.modules[__name__])  # collide2d._glue.run hands rounded overlay pairs to this module

@@ -64,11 +64,13 @@ def rounded():
     return ROUNDED[0]
 
 
-def rounded_overlay():
-    """The overlay glue of the rounded kind (:mod:`collide2d._glue.rounded_overlay`)."""
-    from collide2d._glue import rounded_overlay
+ROUNDED_OVERLAY: list = []  # collide2d._glue.rounded_overlay, which registers itself on import
 
-    return rounded_overlay
+
+def rounded_overlay():
+    """The overlay glue of the rounded kind (:mod:`collide2d._glue.rounded_overlay`, imported by
+    ``collide2d``)."""
+    return ROUNDED_OVERLAY[0]
 
 
 def plain_or_refuse(operation, *shapes):
