@@ -424,3 +424,35 @@ def test_intersection_points_segments_lines_points_batched():
 
 def _rounded_kind(shape):
     return isinstance(shape, c2.Capsule) or float(shape.fields.get("radius", 0.0)) > 0.0 and not type(shape).__name__ == "Circle"
+
+
+EVERY_KIND = {
+    "point": c2.Point((1.0, 0.5)),
+    "segment": c2.Segment((-1.0, 0.2), (3.0, 0.6)),
+    "line": c2.Line((0.0, 0.1), (1.0, 0.3)),
+    **PARTNERS,
+}
+
+
+@pytest.mark.parametrize("other", sorted(EVERY_KIND))
+def test_every_kind_pair_both_orders_single_and_batched(other):
+    """The table of docs/rounded.md: intersection_points, overlap_area and iou take every kind
+    against the rounded ones, in both orders, single and batched (the batch rows equal the single
+    answers), and the table lists them."""
+    b = EVERY_KIND[other]
+    batch = c2.Capsule([(0, 0), (0.5, 0.2), (9, 9)], [(2, 1), (2.5, 0.2), (9, 9)], [0.5, 0.3, 0.8])
+    for name, values in (("forward", lambda x, y: (x, y)), ("backward", lambda x, y: (y, x))):
+        x, y = values(batch, b)
+        points, count = intersection_points(x, y)
+        areas, ratios = overlap_area(x, y), iou(x, y)
+        assert areas.shape == ratios.shape == count.shape == (3,)
+        for k in range(3):
+            xs, ys = values(batch[k], b)
+            single = intersection_points(xs, ys)
+            assert np.array_equal(points[k, : count[k]], single), (name, k)
+            assert areas[k] == overlap_area(xs, ys) and ratios[k] == iou(xs, ys)
+        assert count[2] == 0 and areas[2] == 0.0  # the far disc
+    assert (areas > 0).any() == (other not in ("point", "segment", "line"))
+    with open(__file__.rsplit("tests", 1)[0] + "docs/rounded.md") as f:
+        text = f.read()
+    assert "| `intersection_points` | yes |" in text and "| `overlap_area`, `iou` |" in text
