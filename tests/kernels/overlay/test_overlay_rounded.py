@@ -456,3 +456,19 @@ def test_every_kind_pair_both_orders_single_and_batched(other):
     with open(__file__.rsplit("tests", 1)[0] + "docs/rounded.md") as f:
         text = f.read()
     assert "| `intersection_points` | yes |" in text and "| `overlap_area`, `iou` |" in text
+
+
+def test_collinear_core_vertices_give_no_spurious_arc():
+    """A core vertex on the line of its neighbours (an exterior angle of 0, or -1e-17 by rounding)
+    rounds nothing: the square's area, not a full circle more."""
+    box = c2.Box((1, -1), (3, 1))
+    expected = 1.0 * 1.1 + 0.1 + math.pi * 0.01 / 4  # core, right strip, the corner's quarter disc
+    built = 0
+    for middle in [(1.0, 0.0), (1.0, 1e-17), (1.0, -1e-17)]:
+        try:  # the constructor refuses the non-convex one
+            square = c2.Polygon([(0, 0), middle, (2, 0), (2, 2), (0, 2)], radius=0.1)
+        except ValueError:
+            continue
+        built += 1
+        assert _relative(overlap_area(square, box), expected) < 1e-15
+    assert built >= 2

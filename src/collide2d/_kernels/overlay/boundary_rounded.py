@@ -232,6 +232,8 @@ def build_pieces(kind, core, r, row, scale, ox, oy):
             turn = math.pi
         while turn < 0.0:
             turn += TWO_PI
+        if n > 2 and turn > math.pi:  # a convex core turns by less than pi: a rounded 0 (collinear)
+            turn = 0.0
         p[k, 11] = t0
         p[k, 12] = t0 + turn
     return p
