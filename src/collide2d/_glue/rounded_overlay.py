@@ -130,12 +130,10 @@ def overlap_area_values(a, b):
     if out.size and a._kind in _REGIONS and b._kind in _REGIONS:
         ta, tb = a._flat_params(), b._flat_params()
         relation = _relation(a, b)
-        areas = {}
-
-        def area_of(side, shape):  # the shapes' areas, computed only when a pair is nested
-            if side not in areas:
-                areas[side] = np.asarray(derived.shape_areas(shape), dtype=np.float64).ravel()
-            return areas[side]
+        def area_of(shape, rows):  # the areas of the rows of nested pairs only
+            sub = object.__new__(type(shape))
+            sub._finish({}, shape._flat_params()[rows], shape._verts)
+            return np.asarray(derived.shape_areas(sub), dtype=np.float64).reshape(-1)
         for ka, kb, rows in _rounded._groups(a._kind, ta, ia, b._kind, tb, ib):
             if ka not in _REGIONS or kb not in _REGIONS:
                 continue  # a radius-0 capsule: a segment or a point, no area
@@ -147,10 +145,10 @@ def overlap_area_values(a, b):
             code = relation[rows]
             inner = rows[code == codes.CONTAINS]
             if inner.size:
-                out[inner] = area_of("b", b)[ib[inner]]
+                out[inner] = area_of(b, ib[inner])
             outer = rows[(code == codes.WITHIN) | (code == codes.EQUAL)]
             if outer.size:
-                out[outer] = area_of("a", a)[ia[outer]]
+                out[outer] = area_of(a, ia[outer])
             todo = rows[code == codes.OVERLAPPING]
             for sub, k1, t1, v1, i1, k2, t2, v2, i2 in _ordered(
                     ka, kb, _rounded._as_kind(a._kind, ta, ka), a._verts, ia,
