@@ -80,6 +80,8 @@ def shape_areas(shape):
             areas = 0.5 * np.bincount(owner, weights=p[:, 0] * q[:, 1] - p[:, 1] * q[:, 0], minlength=count.size)
         else:
             areas = np.zeros(0)
+    elif shape._kind == "rounded":  # Steiner's formula (the shape's own area)
+        areas = np.asarray(shape.area, dtype=np.float64).reshape(-1)
     else:
         areas = np.zeros(params.shape[0])
     return areas.reshape(shape.shape)

@@ -60,9 +60,12 @@ def intersection_point_values(a, b):
     ``batch + (K, 2)`` NaN-padded (``K`` from :func:`points_capacity`) and ``count`` int64 of the
     batch shape.
     """
-    a, b = run.plain_or_refuse("intersection_points", a, b)
     run.check_shape(a, "a")
     run.check_shape(b, "b")
+    if a._kind == "rounded" or b._kind == "rounded":
+        a, b = run.rounded().plain_if_zero(a), run.rounded().plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return run.rounded_overlay().intersection_point_values(a, b)
     entry = registry.entry(POINTS, a._kind, b._kind)
     first, second = (b, a) if entry.swapped else (a, b)
     capacity = points_capacity(first, second)

@@ -604,7 +604,7 @@ def not_implemented(operation, a, b=None):
     names = [type(s).__name__ for s in (a, b) if s is not None and s._kind == "rounded"]
     raise NotImplementedError(
         f"{operation} is not implemented for the rounded kind yet ({', '.join(names)} with a radius); "
-        "relate, the predicates, distance, contact and closest_point are"
+        "relate, the predicates, distance, contact, closest_point, intersection_points, overlap_area and iou are"
     )
 
 

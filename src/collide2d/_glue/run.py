@@ -64,6 +64,15 @@ def rounded():
     return ROUNDED[0]
 
 
+ROUNDED_OVERLAY: list = []  # collide2d._glue.rounded_overlay, which registers itself on import
+
+
+def rounded_overlay():
+    """The overlay glue of the rounded kind (:mod:`collide2d._glue.rounded_overlay`, imported by
+    ``collide2d``)."""
+    return ROUNDED_OVERLAY[0]
+
+
 def plain_or_refuse(operation, *shapes):
     """The arguments with rounded shapes of radius 0 as their cores' kinds (the same answers, bit
     for bit); ``NotImplementedError`` when a rounded shape of radius > 0 remains, which
@@ -613,7 +622,10 @@ def overlap_area_values(a, b):
     """Area of the intersection of ``a`` and ``b``: a float for single shapes, else a float64 array."""
     check_shape(a, "a")
     check_shape(b, "b")
-    a, b = plain_or_refuse("overlap_area", a, b)
+    if a._kind == "rounded" or b._kind == "rounded":
+        a, b = rounded().plain_if_zero(a), rounded().plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return rounded_overlay().overlap_area_values(a, b)
     entry = registry.entry(AREA, a._kind, b._kind)
     if entry is None:  # a point, a segment or a line has no area
         shape, _, _ = broadcast_indices(a, b)

@@ -1,0 +1,609 @@
+"""Boundaries made of segments and elliptic arcs: the common machinery of the rounded kind's
+overlay kernels (:mod:`points_rounded`, :mod:`area_rounded`).
+
+A rounded shape ``K + D(r)`` (``K`` a convex polygon, a segment or a point) is bounded by the
+edges of ``K`` pushed out by ``r`` along their outward normals and, at each vertex ``v`` of ``K``,
+the arc of the circle of radius ``r`` about ``v`` between the normals of the two edges that meet
+there (a point core: the whole circle). The flat's end and the arc's start are the same float
+expression ``v + r n``, so the pieces close up exactly. A polygon is bounded by its edges, an
+ellipse by one full elliptic arc, and a segment or a line is a piece of its own (not a region).
+
+Piece table: one row of :data:`WIDTH` floats per piece, counter-clockwise around a region::
+
+    0 type (SEGMENT, ARC, LINE)   1..4 start x, y, end x, y
+    5..10 the arc's ellipse: centre, semi-axes a, b, unit axis (ux, uy)  (a circle: a = b = r)
+    11, 12 the arc's eccentric angles t0 < t1 (t1 - t0 <= 2 pi)
+
+Frames: a pair is first scaled by a power of two (exact) so that its largest number is about 1,
+then translated so that the reference point of the smaller shape is the origin; crossings are
+computed once per pair of pieces and the same floats end the sub-pieces of both boundaries, so
+the boundary of the intersection closes up (the failure of Green's theorem with crossings
+computed twice is described in :mod:`area_flat`).
+
+Kind codes of the arguments: :data:`ROUNDED`, :data:`ELLIPSE`, :data:`POLYGON`, :data:`SEGMENT_KIND`,
+:data:`LINE_KIND`.
+"""
+
+import math
+
+import numpy as np
+
+from collide2d._jit import kernel
+
+from .area_ellipse import segment_area
+from .points_ellipse import conic_in_frame, from_frame, resolved_crossings, unit_frame
+
+WIDTH = 13
+SEGMENT = 0.0
+ARC = 1.0
+LINE = 2.0
+ROUNDED = 0
+ELLIPSE = 1
+POLYGON = 2
+SEGMENT_KIND = 3
+LINE_KIND = 4
+TWO_PI = 2.0 * math.pi
+# Relative slack (of the pair's scale, about 1 after scaling) within which a crossing's parameter
+# still counts as on a piece, a nearly tangent line still meets a circle, and a point counts as on
+# the other boundary (see classify). Dimensionless.
+_ON_PIECE = 2.0**-40
+_ON_BOUNDARY = 2.0**-44
+
+
+@kernel
+def core_count(kind, row):
+    """Number of core vertices of a row (1 for an ellipse, a segment or a line)."""
+    if kind == ROUNDED or kind == POLYGON:
+        return int(row[1])
+    return 1
+
+
+@kernel
+def piece_capacity(kind, row):
+    """Rows of the piece table of a row of ``kind``."""
+    if kind == ROUNDED:
+        n = int(row[1])
+        return 1 if n == 1 else 2 * n
+    if kind == POLYGON:
+        return int(row[1])
+    return 1
+
+
+@kernel
+def core_vertices(kind, row, verts, scale):
+    """The core (rounded), the polygon, or the centre (ellipse) / ends (segment, line), scaled:
+    ``(n, 2)`` array, and the scaled radius (0 unless rounded)."""
+    if kind == ROUNDED or kind == POLYGON:
+        n = int(row[1])
+        out = np.empty((n, 2))
+        if kind == POLYGON or n >= 3:
+            offset = int(row[0])
+            for i in range(n):
+                out[i, 0] = verts[offset + i, 0] * scale
+                out[i, 1] = verts[offset + i, 1] * scale
+        else:
+            for i in range(n):
+                out[i, 0] = row[3 + 2 * i] * scale
+                out[i, 1] = row[4 + 2 * i] * scale
+        return out, (row[2] * scale if kind == ROUNDED else 0.0)
+    if kind == ELLIPSE:
+        out = np.empty((1, 2))
+        out[0, 0] = row[0] * scale
+        out[0, 1] = row[1] * scale
+        return out, 0.0
+    out = np.empty((2, 2))
+    out[0, 0] = row[0] * scale
+    out[0, 1] = row[1] * scale
+    out[1, 0] = row[2] * scale
+    out[1, 1] = row[3] * scale
+    return out, 0.0
+
+
+@kernel
+def largest_number(kind, row, verts):
+    """The largest magnitude among the numbers of a row (its coordinates and sizes)."""
+    hi = 0.0
+    if kind == ROUNDED or kind == POLYGON:
+        n = int(row[1])
+        if kind == ROUNDED:
+            hi = abs(row[2])
+        if kind == POLYGON or n >= 3:
+            offset = int(row[0])
+            for i in range(n):
+                hi = max(hi, abs(verts[offset + i, 0]), abs(verts[offset + i, 1]))
+        else:
+            for i in range(2 * n):
+                hi = max(hi, abs(row[3 + i]))
+        return hi
+    for i in range(4):
+        hi = max(hi, abs(row[i]))
+    return hi
+
+
+@kernel
+def extent(kind, core, r, row, scale):
+    """The half-width of the bounding box of a scaled row (its size, for choosing the origin)."""
+    if kind == ELLIPSE:
+        return max(row[2], row[3]) * scale
+    lo_x = hi_x = core[0, 0]
+    lo_y = hi_y = core[0, 1]
+    for i in range(core.shape[0]):
+        lo_x = min(lo_x, core[i, 0])
+        hi_x = max(hi_x, core[i, 0])
+        lo_y = min(lo_y, core[i, 1])
+        hi_y = max(hi_y, core[i, 1])
+    if kind == LINE_KIND:
+        return math.inf
+    return 0.5 * max(hi_x - lo_x, hi_y - lo_y) + r
+
+
+@kernel
+def build_pieces(kind, core, r, row, scale, ox, oy):
+    """The piece table of a scaled row (``core``, ``r`` from :func:`core_vertices`) about the
+    origin ``(ox, oy)`` (subtracted from every point)."""
+    if kind == ELLIPSE:
+        p = np.zeros((1, WIDTH))
+        cx, cy, a, b, ux, uy = unit_frame(row)
+        cx = core[0, 0] - ox
+        cy = core[0, 1] - oy
+        a *= scale
+        b *= scale
+        p[0, 0] = ARC
+        p[0, 1] = p[0, 3] = cx + a * ux
+        p[0, 2] = p[0, 4] = cy + a * uy
+        p[0, 5] = cx
+        p[0, 6] = cy
+        p[0, 7] = a
+        p[0, 8] = b
+        p[0, 9] = ux
+        p[0, 10] = uy
+        p[0, 11] = 0.0
+        p[0, 12] = TWO_PI
+        return p
+    n = core.shape[0]
+    if kind == SEGMENT_KIND or kind == LINE_KIND:
+        p = np.zeros((1, WIDTH))
+        p[0, 0] = SEGMENT if kind == SEGMENT_KIND else LINE
+        p[0, 1] = core[0, 0] - ox
+        p[0, 2] = core[0, 1] - oy
+        p[0, 3] = core[1, 0] - ox
+        p[0, 4] = core[1, 1] - oy
+        return p
+    if kind == POLYGON or r == 0.0:
+        p = np.zeros((n, WIDTH))
+        for i in range(n):
+            j = (i + 1) % n
+            p[i, 0] = SEGMENT
+            p[i, 1] = core[i, 0] - ox
+            p[i, 2] = core[i, 1] - oy
+            p[i, 3] = core[j, 0] - ox
+            p[i, 4] = core[j, 1] - oy
+        return p
+    if n == 1:  # a disc
+        p = np.zeros((1, WIDTH))
+        cx = core[0, 0] - ox
+        cy = core[0, 1] - oy
+        p[0, 0] = ARC
+        p[0, 1] = p[0, 3] = cx + r
+        p[0, 2] = p[0, 4] = cy
+        p[0, 5] = cx
+        p[0, 6] = cy
+        p[0, 7] = p[0, 8] = r
+        p[0, 9] = 1.0
+        p[0, 11] = 0.0
+        p[0, 12] = TWO_PI
+        return p
+    # outward unit normals of the edges (a counter-clockwise core; a segment counted both ways)
+    nx = np.empty(n)
+    ny = np.empty(n)
+    for i in range(n):
+        j = (i + 1) % n
+        ex = core[j, 0] - core[i, 0]
+        ey = core[j, 1] - core[i, 1]
+        length = math.hypot(ex, ey)
+        nx[i] = ey / length
+        ny[i] = -ex / length
+    p = np.zeros((2 * n, WIDTH))
+    for i in range(n):
+        j = (i + 1) % n
+        # the flat of edge i, then the arc at its end vertex j
+        x0 = core[i, 0] - ox
+        y0 = core[i, 1] - oy
+        x1 = core[j, 0] - ox
+        y1 = core[j, 1] - oy
+        p[2 * i, 0] = SEGMENT
+        p[2 * i, 1] = x0 + r * nx[i]
+        p[2 * i, 2] = y0 + r * ny[i]
+        p[2 * i, 3] = x1 + r * nx[i]
+        p[2 * i, 4] = y1 + r * ny[i]
+        k = 2 * i + 1
+        p[k, 0] = ARC
+        p[k, 1] = x1 + r * nx[i]
+        p[k, 2] = y1 + r * ny[i]
+        p[k, 3] = x1 + r * nx[j]
+        p[k, 4] = y1 + r * ny[j]
+        p[k, 5] = x1
+        p[k, 6] = y1
+        p[k, 7] = p[k, 8] = r
+        p[k, 9] = 1.0
+        t0 = math.atan2(ny[i], nx[i])
+        turn = math.atan2(ny[j], nx[j]) - t0
+        if n == 2:
+            turn = math.pi
+        while turn < 0.0:
+            turn += TWO_PI
+        if n > 2 and turn > math.pi:  # a convex core turns by less than pi: a rounded 0 (collinear)
+            turn = 0.0
+        p[k, 11] = t0
+        p[k, 12] = t0 + turn
+    return p
+
+
+@kernel
+def arc_param(p, x, y):
+    """Eccentric angle of the point ``(x, y)`` on the arc ``p`` (a row of a piece table), in
+    ``[t0 - slack, t0 - slack + 2 pi)``."""
+    dx = x - p[5]
+    dy = y - p[6]
+    X = (p[9] * dx + p[10] * dy) / p[7]
+    Y = (p[9] * dy - p[10] * dx) / p[8]
+    t = math.atan2(Y, X)
+    lo = p[11] - _ON_PIECE
+    while t < lo:
+        t += TWO_PI
+    while t >= lo + TWO_PI:
+        t -= TWO_PI
+    return t
+
+
+@kernel
+def piece_param(p, x, y):
+    """Parameter of a point on a piece: ``s`` along a segment or line (0 at the start, 1 at the
+    end), the eccentric angle on an arc."""
+    if p[0] == ARC:
+        return arc_param(p, x, y)
+    dx = p[3] - p[1]
+    dy = p[4] - p[2]
+    return ((x - p[1]) * dx + (y - p[2]) * dy) / (dx * dx + dy * dy)
+
+
+@kernel
+def on_piece(p, t):
+    """Whether parameter ``t`` (from :func:`piece_param`) lies on the piece, within slack."""
+    if p[0] == LINE:
+        return True
+    if p[0] == ARC:
+        if p[12] - p[11] >= TWO_PI:
+            return True
+        return t <= p[12] + _ON_PIECE
+    return -_ON_PIECE <= t <= 1.0 + _ON_PIECE
+
+
+@kernel
+def point_at(p, t):
+    """The point of a piece at parameter ``t``."""
+    if p[0] == ARC:
+        return from_frame(math.cos(t), math.sin(t), p[5], p[6], p[7], p[8], p[9], p[10])
+    return p[1] + t * (p[3] - p[1]), p[2] + t * (p[4] - p[2])
+
+
+@kernel
+def _add(out, m, p, q, x, y):
+    """Append crossing ``(x, y)`` of pieces ``p`` and ``q`` to ``out`` (columns x, y, t on p, t on
+    q) when it lies on both; return the new count."""
+    tp = piece_param(p, x, y)
+    tq = piece_param(q, x, y)
+    if on_piece(p, tp) and on_piece(q, tq) and m < out.shape[0]:
+        out[m, 0] = x
+        out[m, 1] = y
+        out[m, 2] = tp
+        out[m, 3] = tq
+        return m + 1
+    return m
+
+
+@kernel
+def _straight_straight(p, q, out, m):
+    x0 = p[1]
+    y0 = p[2]
+    dx = p[3] - x0
+    dy = p[4] - y0
+    ex = q[3] - q[1]
+    ey = q[4] - q[2]
+    wx = q[1] - x0
+    wy = q[2] - y0
+    den = dx * ey - dy * ex
+    if den == 0.0:
+        if wx * dy - wy * dx != 0.0 or (p[0] == LINE and q[0] == LINE):
+            return m  # parallel apart, or equal lines (no finite set)
+        # collinear: the ends of the shared piece
+        if p[0] == SEGMENT:
+            m = _add(out, m, p, q, p[1], p[2])
+            m = _add(out, m, p, q, p[3], p[4])
+        if q[0] == SEGMENT:
+            m = _add(out, m, p, q, q[1], q[2])
+            m = _add(out, m, p, q, q[3], q[4])
+        return m
+    s = (wx * ey - wy * ex) / den
+    return _add(out, m, p, q, x0 + s * dx, y0 + s * dy)
+
+
+@kernel
+def _straight_arc(p, q, out, m):
+    """Crossings of a segment or line ``p`` with the ellipse of arc ``q``, in its unit frame:
+    ``|P0 + s D|^2 = 1``, a quadratic in ``s`` solved without cancellation."""
+    cx, cy, a, b, ux, uy = q[5], q[6], q[7], q[8], q[9], q[10]
+    x0 = p[1]
+    y0 = p[2]
+    dx = p[3] - x0
+    dy = p[4] - y0
+    X0 = (ux * (x0 - cx) + uy * (y0 - cy)) / a
+    Y0 = (ux * (y0 - cy) - uy * (x0 - cx)) / b
+    DX = (ux * dx + uy * dy) / a
+    DY = (ux * dy - uy * dx) / b
+    A = DX * DX + DY * DY
+    if not A > 0.0:
+        return m
+    # the foot of the centre on the line, and the half chord about it
+    s0 = -(X0 * DX + Y0 * DY) / A
+    FX = X0 + s0 * DX
+    FY = Y0 + s0 * DY
+    f2 = FX * FX + FY * FY
+    h2 = 1.0 - f2
+    if h2 < -_ON_PIECE:
+        return m
+    if h2 <= _ON_PIECE * 2.0**-10:  # tangent within rounding: the foot once
+        return _add(out, m, p, q, x0 + s0 * dx, y0 + s0 * dy)
+    h = math.sqrt(max(h2, 0.0) / A)
+    for sign in (-1.0, 1.0):
+        s = s0 + sign * h
+        m = _add(out, m, p, q, x0 + s * dx, y0 + s * dy)
+    return m
+
+
+@kernel
+def _arc_arc(p, q, out, m):
+    """Crossings of two arcs: two circles in closed form, else the ellipse-pair point kernel of
+    :mod:`points_ellipse` (the pencil of the two conics) on their full ellipses."""
+    if p[7] == p[8] and q[7] == q[8]:
+        dx = q[5] - p[5]
+        dy = q[6] - p[6]
+        d2 = dx * dx + dy * dy
+        if d2 == 0.0:
+            return m  # concentric (equal circles share an arc, not points)
+        d = math.sqrt(d2)
+        r1 = p[7]
+        r2 = q[7]
+        along = 0.5 * (d + (r1 - r2) * (r1 + r2) / d)  # from p's centre towards q's
+        h2 = (r1 - along) * (r1 + along)
+        if h2 < -_ON_PIECE * r1 * r1:
+            return m
+        ex = dx / d
+        ey = dy / d
+        mx = p[5] + along * ex
+        my = p[6] + along * ey
+        if h2 <= _ON_PIECE * 2.0**-10 * r1 * r1:
+            return _add(out, m, p, q, mx, my)
+        h = math.sqrt(h2)
+        m = _add(out, m, p, q, mx - h * ey, my + h * ex)
+        return _add(out, m, p, q, mx + h * ey, my - h * ex)
+    pa = np.empty(6)
+    pb = np.empty(6)
+    for i in range(6):
+        pa[i] = p[5 + i]
+        pb[i] = q[5 + i]
+    cx, cy, a, b, ux, uy = unit_frame(pa)
+    p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
+    n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy = resolved_crossings(p1, p2, r1, r2, sp, sr, g)
+    for i in range(n):
+        if i == 0:
+            X, Y = X0, Y0
+        elif i == 1:
+            X, Y = X1, Y1
+        elif i == 2:
+            X, Y = X2, Y2
+        else:
+            X, Y = X3, Y3
+        x, y = from_frame(X, Y, cx, cy, a, b, ux, uy)
+        m = _add(out, m, p, q, x, y)
+    return m
+
+
+@kernel
+def piece_crossings(p, q, out, m):
+    """Append the crossings of pieces ``p`` and ``q`` to ``out`` from row ``m``; return the count."""
+    if p[0] == ARC and q[0] == ARC:
+        return _arc_arc(p, q, out, m)
+    if p[0] == ARC:
+        k = _straight_arc(q, p, out, m)
+        for i in range(m, k):  # the columns of the two parameters in the order (p, q)
+            t = out[i, 2]
+            out[i, 2] = out[i, 3]
+            out[i, 3] = t
+        return k
+    if q[0] == ARC:
+        return _straight_arc(p, q, out, m)
+    return _straight_straight(p, q, out, m)
+
+
+@kernel
+def piece_boxes(p):
+    """Bounding boxes ``(n, 4)`` (x lo, y lo, x hi, y hi) of the pieces, grown by the slack of
+    :data:`_ON_PIECE` times their size; a line's is the whole plane, an arc's its ellipse's."""
+    n = p.shape[0]
+    out = np.empty((n, 4))
+    for i in range(n):
+        if p[i, 0] == LINE:
+            out[i, 0] = out[i, 1] = -math.inf
+            out[i, 2] = out[i, 3] = math.inf
+            continue
+        if p[i, 0] == ARC:
+            w = max(p[i, 7], p[i, 8])
+            x0 = p[i, 5] - w
+            x1 = p[i, 5] + w
+            y0 = p[i, 6] - w
+            y1 = p[i, 6] + w
+        else:
+            x0 = min(p[i, 1], p[i, 3])
+            x1 = max(p[i, 1], p[i, 3])
+            y0 = min(p[i, 2], p[i, 4])
+            y1 = max(p[i, 2], p[i, 4])
+        grow = 2.0 * _ON_PIECE * (x1 - x0 + y1 - y0) + 2.0**-1000
+        out[i, 0] = x0 - grow
+        out[i, 1] = y0 - grow
+        out[i, 2] = x1 + grow
+        out[i, 3] = y1 + grow
+    return out
+
+
+@kernel
+def all_crossings(pa, pb):
+    """Crossings of every piece of ``pa`` with every piece of ``pb`` whose bounding boxes meet:
+    ``(table, count)``; table columns x, y, piece of a, piece of b, t on a, t on b."""
+    na = pa.shape[0]
+    nb = pb.shape[0]
+    scratch = np.empty((4, 4))
+    out = np.empty((4 * na * nb, 6))
+    box_a = piece_boxes(pa)
+    box_b = piece_boxes(pb)
+    m = 0
+    for i in range(na):
+        for j in range(nb):
+            if box_a[i, 0] > box_b[j, 2] or box_b[j, 0] > box_a[i, 2] or box_a[i, 1] > box_b[j, 3] or box_b[j, 1] > box_a[i, 3]:
+                continue
+            k = piece_crossings(pa[i], pb[j], scratch, 0)
+            for c in range(k):
+                out[m, 0] = scratch[c, 0]
+                out[m, 1] = scratch[c, 1]
+                out[m, 2] = i
+                out[m, 3] = j
+                out[m, 4] = scratch[c, 2]
+                out[m, 5] = scratch[c, 3]
+                m += 1
+    return out, m
+
+
+@kernel
+def depth(kind, core, r, ell, x, y):
+    """Signed distance-like depth of ``(x, y)`` in a region: negative inside, positive outside,
+    the distance to the boundary for cores (rounded shapes, polygons), the distance scaled by the
+    smaller semi-axis in the unit frame for an ellipse."""
+    if kind == ELLIPSE:
+        dx = x - ell[0]
+        dy = y - ell[1]
+        X = (ell[4] * dx + ell[5] * dy) / ell[2]
+        Y = (ell[4] * dy - ell[5] * dx) / ell[3]
+        return (math.hypot(X, Y) - 1.0) * min(ell[2], ell[3])
+    n = core.shape[0]
+    if n == 1:
+        return math.hypot(x - core[0, 0], y - core[0, 1]) - r
+    best = math.inf
+    inside = n >= 3
+    for i in range(n):
+        j = (i + 1) % n
+        ex = core[j, 0] - core[i, 0]
+        ey = core[j, 1] - core[i, 1]
+        wx = x - core[i, 0]
+        wy = y - core[i, 1]
+        e2 = ex * ex + ey * ey
+        t = (wx * ex + wy * ey) / e2
+        t = min(max(t, 0.0), 1.0)
+        best = min(best, math.hypot(wx - t * ex, wy - t * ey))
+        if ex * wy - ey * wx < 0.0:
+            inside = False
+    return (-best if inside else best) - r
+
+
+@kernel
+def inside_area(pa, cross, column, kind_b, core_b, r_b, ell_b, keep_on, tol):
+    """Green's theorem over the pieces of ``pa`` that lie inside region ``b``: ``(sum of chord
+    cross products, sum of arc segment areas)``. The pieces are split at the crossings (the same
+    floats as on ``b``); a sub-piece counts when its middle has ``depth < -tol``, or ``|depth| <=
+    tol`` and ``keep_on`` (a piece on both boundaries is counted from one side only).
+    ``column``: 0 when ``pa`` is the first shape of the crossing table, 1 the second."""
+    m = cross.shape[0]
+    chord = 0.0
+    arcs = 0.0
+    ts = np.empty(m + 2)
+    xs = np.empty(m + 2)
+    ys = np.empty(m + 2)
+    for i in range(pa.shape[0]):
+        p = pa[i]
+        closed = p[0] == ARC and p[12] - p[11] >= TWO_PI
+        lo = p[11] if p[0] == ARC else 0.0
+        hi = p[12] if p[0] == ARC else 1.0
+        k = 0
+        ts[0] = lo
+        xs[0] = p[1]
+        ys[0] = p[2]
+        k = 1
+        for c in range(m):
+            if int(cross[c, 2 + column]) == i:
+                t = cross[c, 4 + column]
+                if closed:
+                    while t < lo:
+                        t += TWO_PI
+                    while t >= hi:
+                        t -= TWO_PI
+                t = min(max(t, lo), hi)
+                # insertion in order of t
+                j = k
+                while j > 1 and ts[j - 1] > t:
+                    ts[j] = ts[j - 1]
+                    xs[j] = xs[j - 1]
+                    ys[j] = ys[j - 1]
+                    j -= 1
+                ts[j] = t
+                xs[j] = cross[c, 0]
+                ys[j] = cross[c, 1]
+                k += 1
+        ts[k] = hi
+        xs[k] = p[3]
+        ys[k] = p[4]
+        for j in range(k):
+            t0 = ts[j]
+            t1 = ts[j + 1]
+            mx, my = point_at(p, 0.5 * (t0 + t1))
+            d = depth(kind_b, core_b, r_b, ell_b, mx, my)
+            if d < -tol or (keep_on and d <= tol):
+                chord += xs[j] * ys[j + 1] - ys[j] * xs[j + 1]
+                if p[0] == ARC:
+                    arcs += p[7] * p[8] * segment_area(t1 - t0)
+    return chord, arcs
+
+
+@kernel
+def pair_frame(ka, pa, va, kb, pb, vb):
+    """Scale (a power of two), cores, radii, origin and piece tables of a pair:
+    ``(scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b)``: a
+    world point ``w`` is ``(w * scale) - (ox, oy)`` in the pair's frame; ``size`` the half-width of
+    the smaller shape there; the ellipses' rows ``(cx, cy, a, b, ux, uy)`` in the pair's frame
+    (zeros for other kinds)."""
+    hi = max(largest_number(ka, pa, va), largest_number(kb, pb, vb))
+    scale = 1.0
+    if hi > 0.0 and math.isfinite(hi):
+        scale = math.ldexp(1.0, -math.frexp(hi)[1])
+    core_a, r_a = core_vertices(ka, pa, va, scale)
+    core_b, r_b = core_vertices(kb, pb, vb, scale)
+    size_a = extent(ka, core_a, r_a, pa, scale)
+    size_b = extent(kb, core_b, r_b, pb, scale)
+    if size_a <= size_b:
+        ox = core_a[0, 0]
+        oy = core_a[0, 1]
+    else:
+        ox = core_b[0, 0]
+        oy = core_b[0, 1]
+    for i in range(core_a.shape[0]):
+        core_a[i, 0] -= ox
+        core_a[i, 1] -= oy
+    for i in range(core_b.shape[0]):
+        core_b[i, 0] -= ox
+        core_b[i, 1] -= oy
+    pieces_a = build_pieces(ka, core_a, r_a, pa, scale, 0.0, 0.0)
+    pieces_b = build_pieces(kb, core_b, r_b, pb, scale, 0.0, 0.0)
+    ell_a = np.zeros(6)
+    ell_b = np.zeros(6)
+    for i in range(6):
+        ell_a[i] = pieces_a[0, 5 + i]
+        ell_b[i] = pieces_b[0, 5 + i]
+    return scale, ox, oy, min(size_a, size_b), core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b

@@ -1,0 +1,43 @@
+"""Boundary intersection points of a rounded shape (capsule, rounded polygon or box) with an
+ellipse, a polygon, a segment, a line or another rounded shape.
+
+Contract: ``points_rounded_any(ka, pa, va, kb, pb, vb, out) -> count``: the crossings of every
+piece of one boundary with every piece of the other (:func:`boundary_rounded.all_crossings`:
+segments and lines in closed form, a straight piece against an arc as a quadratic in the arc's
+unit frame, two circular arcs in closed form, a circular arc against an ellipse by the ellipse-pair
+kernel of :mod:`points_ellipse`), each kept when it lies on both pieces; points closer than
+``2**-40`` times the smaller shape's size are reported once (a crossing at the joint of a flat
+and an arc is found on both). Written to ``out`` (rows of x, y) up to its length. Pairs whose
+relation says the boundaries cannot meet are answered by the glue.
+"""
+
+import math
+
+from collide2d._jit import kernel
+
+from .boundary_rounded import all_crossings, pair_frame
+
+_SAME_POINT = 2.0**-40
+
+
+@kernel
+def points_rounded_any(ka, pa, va, kb, pb, vb, out):
+    """Write the boundary meeting points of a pair into ``out``; return their count."""
+    scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b = pair_frame(ka, pa, va, kb, pb, vb)
+    cross, m = all_crossings(pieces_a, pieces_b)
+    tol = _SAME_POINT * size
+    count = 0
+    e = math.frexp(scale)[1] - 1
+    for c in range(m):
+        x = cross[c, 0]
+        y = cross[c, 1]
+        fresh = True
+        for k in range(c):
+            if abs(cross[k, 0] - x) <= tol and abs(cross[k, 1] - y) <= tol:
+                fresh = False
+                break
+        if fresh and count < out.shape[0]:
+            out[count, 0] = math.ldexp(x + ox, -e)
+            out[count, 1] = math.ldexp(y + oy, -e)
+            count += 1
+    return count
