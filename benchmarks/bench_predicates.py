@@ -244,15 +244,16 @@ def bench_breakdown(args):
     """Where the batch time goes (uses private glue, so it may need updating when that changes)."""
     import numba
 
-    from collide2d import _dispatch
+    from collide2d._glue import registry, run
+    from collide2d._tolerances import EPS
 
     (ca, ra, ta), (cb, rb, tb) = random_pairs(args.n)
     ea, eb = c2.Ellipse(ca, ra, ta), c2.Ellipse(cb, rb, tb)
     relation = np.asarray(c2.relate(ea, eb))
     # the loop that `intersects` runs: the dedicated intersects kernel when there is one
-    entry = _dispatch.intersects_kernel("ellipse", "ellipse") if hasattr(_dispatch, "intersects_kernel") else None
-    name = entry[0] if entry else _dispatch.pair_kernel("relate", "ellipse", "ellipse")[0]
-    loop = _dispatch.pair_loop("relate", name)
+    relate_entry = registry.entry(registry.RELATE, "ellipse", "ellipse")
+    entry = registry.entry(registry.INTERSECTS, "ellipse", "ellipse") or relate_entry
+    name, loop = entry.name, entry.loop()
     pa, pb = ea._flat_params(), eb._flat_params()
     distance = np.hypot(cb[:, 0] - ca[:, 0], cb[:, 1] - ca[:, 1])
     far = distance > ra.max(axis=1) + rb.max(axis=1)
@@ -261,7 +262,7 @@ def bench_breakdown(args):
     n = args.n
     t_public = best_of(lambda: c2.intersects(ea, eb), args.repeat)[0]
     cpu_public = _LAST_CPU[0]
-    t_index = best_of(lambda: _dispatch.broadcast_indices(ea, eb), args.repeat)[0]
+    t_index = best_of(lambda: run.broadcast_indices(ea, eb), args.repeat)[0]
     rows.append(["`c2.intersects(ea, eb)` (public call)", f"{n:,}", fmt_time(t_public / n), fmt_time(cpu_public / n), "100%"])
     rows.append(["`broadcast_indices`", f"{n:,}", fmt_time(t_index / n), fmt_time(_LAST_CPU[0] / n), f"{_LAST_CPU[0] / cpu_public:.1%}"])
     threads = numba.get_num_threads()
@@ -278,20 +279,20 @@ def bench_breakdown(args):
             for label, index in subsets if nthreads == 1 else subsets[:1]:
                 index = index.astype(np.int64)
                 out = np.empty(len(index), dtype=np.int8)
-                loop(pa, ea._verts, index[:8], pb, eb._verts, index[:8], _dispatch.EPS, out[:8])
-                t = best_of(lambda: loop(pa, ea._verts, index, pb, eb._verts, index, _dispatch.EPS, out), args.repeat)[0]
+                loop(pa, ea._verts, index[:8], pb, eb._verts, index[:8], EPS, out[:8])
+                t = best_of(lambda: loop(pa, ea._verts, index, pb, eb._verts, index, EPS, out), args.repeat)[0]
                 cpu = _LAST_CPU[0]
                 share = f"{cpu / cpu_public:.1%}" if len(index) == n and nthreads == threads else "-"
                 count = max(len(index), 1)
                 rows.append([f"{label} ({nthreads} thread{'s' if nthreads > 1 else ''})", f"{len(index):,}", fmt_time(t / count), fmt_time(cpu / count), share])
     finally:
         numba.set_num_threads(threads)
-    relate_name = _dispatch.pair_kernel("relate", "ellipse", "ellipse")[0]
+    relate_name = relate_entry.name
     if relate_name != name:  # for comparison: the relate loop (with the containment classification)
-        relate_loop = _dispatch.pair_loop("relate", relate_name)
+        relate_loop = relate_entry.loop()
         index = np.arange(n, dtype=np.int64)
         out = np.empty(n, dtype=np.int8)
-        t = best_of(lambda: relate_loop(pa, ea._verts, index, pb, eb._verts, index, _dispatch.EPS, out), args.repeat)[0]
+        t = best_of(lambda: relate_loop(pa, ea._verts, index, pb, eb._verts, index, EPS, out), args.repeat)[0]
         rows.append([f"for comparison: `{relate_name}` loop, all pairs ({threads} threads)", f"{n:,}", fmt_time(t / n), fmt_time(_LAST_CPU[0] / n), "-"])
     note = (
         f"Kernel loop: `{name}_loop`. "

@@ -10,7 +10,7 @@ Each log's last line is the JSON object of a run (a ``.jsonl`` file: one run per
 the packing fraction, beside the equations of state: for disks Henderson's ``(1 + eta^2 / 8) / (1 -
 eta)^2`` (Henderson, *Mol. Phys.* 30, 971, 1975) and Kolafa and Rottner's fit (*Mol. Phys.* 104,
 3435, 2006); for ellipses the scaled-particle theory of hard convex bodies and Boublik's
-refinement, with the nonsphericity of the ellipses run (formulas in ``hard_particles.py``). The
+refinement, with the nonsphericity of the ellipses run (formulas in :mod:`collide2d.events.equations`). The
 lower panel shows each run against the reference of its shape: Kolafa and Rottner's for disks,
 Boublik's for ellipses.
 """
@@ -18,19 +18,11 @@ Boublik's for ellipses.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import pathlib
 
 import numpy as np
 
-
-def references():
-    """The equations of state of ``hard_particles.py`` (a script beside this one)."""
-    spec = importlib.util.spec_from_file_location("hard_particles", pathlib.Path(__file__).with_name("hard_particles.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from collide2d.events import equations as hp
 
 
 def main():
@@ -44,7 +36,6 @@ def main():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    hp = references()
     runs = []
     for name in args.logs:
         with open(name) as stream:
@@ -63,12 +54,16 @@ def main():
         top.plot(eta, spt, color="tab:red", lw=1, ls=":", label=f"ellipses {aspect:g}:1: SPT, gamma = {gamma:.4f}")
         top.plot(eta, boublik, color="tab:red", lw=1, label=f"ellipses {aspect:g}:1: Boublik")
         bottom.plot(eta, 100 * (spt / boublik - 1), color="tab:red", lw=1, ls=":")
-    # (shape, engine, marker, face, colour, label, offset in eta so that points at one eta stay apart)
-    groups = (("disk", "collide2d", "o", None, "tab:blue", "disks, collide2d time_of_impact", 0.0),
+    # (shape, engine, marker, face, colour, label, offset in eta so that points at one eta stay apart);
+    # "collide2d" is the former name of the time_of_impact engine
+    groups = (("disk", "events", "o", None, "tab:blue", "disks, collide2d.events (compiled)", 0.0),
               ("disk", "numpy", "s", "none", "tab:green", "disks, NumPy quadratic (baseline)", -0.006),
-              ("ellipse", "collide2d", "D", None, "tab:red", "ellipses, collide2d (turning)", 0.006))
+              ("disk", "time_of_impact", "^", "none", "tab:purple", "disks, time_of_impact loop", 0.006),
+              ("ellipse", "events", "D", None, "tab:red", "ellipses 2:1, collide2d.events (turning)", 0.0),
+              ("ellipse", "time_of_impact", "v", "none", "tab:orange", "ellipses 2:1, time_of_impact loop", 0.006))
     for shape, engine, marker, face, color, label, offset in groups:
-        mine = [r for r in runs if r.get("shape", "disk") == shape and r.get("engine", "collide2d") == engine]
+        mine = [r for r in runs if r.get("shape", "disk") == shape
+                and {"collide2d": "time_of_impact"}.get(r.get("engine", "collide2d"), r.get("engine")) == engine]
         if not mine:
             continue
         x = np.array([r["eta"] for r in mine])

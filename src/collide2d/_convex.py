@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-_BOUND = 6 * 2.0**-53
+from collide2d._tolerances import ORIENT_BOUND as _BOUND
 # Counters of the work done, read by the tests of linear cost: triples whose turn was evaluated,
 # and those decided by the exact integer fallback.
 COUNTS = {"turns": 0, "exact": 0}

@@ -30,7 +30,10 @@ from fractions import Fraction
 
 import numpy as np
 
-U = 2.0**-53  # unit roundoff of float64
+from collide2d._tolerances import CERTIFY as _CERTIFY
+from collide2d._tolerances import EPS as U  # unit roundoff of float64
+from collide2d._tolerances import SAFE_PRODUCT as _SAFE_PRODUCT
+from collide2d._tolerances import UNDERFLOW_SLACK as _UNDERFLOW_SLACK
 # pi = PI_HI + PI_LO to about 1e-33 (PI_LO is the float nearest pi - PI_HI).
 PI_HI = math.pi
 PI_LO = 1.2246467991473532e-16
@@ -203,9 +206,7 @@ def _complementary(a, k):
 # rounding of half a subnormal ulp, larger than the others).
 
 _ROUNDS = 4
-_CERTIFY = 2.0**-60
-_UNDERFLOW_SLACK = 2.0**-1070  # per product: at most 4 subnormal roundings of 2**-1075 in Dekker's
-_SAFE_PRODUCT = 2.0**-965  # |a b| above it: every partial product's last bit is >= 2**-1074: exact
+# _CERTIFY, _UNDERFLOW_SLACK, _SAFE_PRODUCT: see collide2d._tolerances
 _CHUNK = 4096  # rows per block: bounds the temporaries of large batches
 
 

@@ -11,7 +11,7 @@ Numba would otherwise compile it again for every literal value it is called with
 1)``, ``_m3(..., 2, 0)``, ...), which multiplied the first-call compile time. See
 :func:`_get_dispatcher_class`.
 
-The exact fallback (:mod:`collide2d._exact`) loads a second copy of :mod:`collide2d._kernels`
+The exact fallback (:mod:`collide2d._robust.exact`) loads a second copy of :mod:`collide2d._kernels`
 under another package name, registered with :func:`uncompiled_package` before it is imported;
 both decorators return the functions of such a package unchanged, so the very same kernel source
 runs on :class:`fractions.Fraction` values. The choice depends only on the module a function is
@@ -49,7 +49,7 @@ logger = logging.getLogger("collide2d")
 def uncompiled_package(name):
     """Make :func:`kernel` and :func:`loop` leave the functions of package ``name`` uncompiled.
 
-    Call it before the package is imported (see :func:`collide2d._exact.load_uncompiled_kernels`).
+    Call it before the package is imported (see :func:`collide2d._robust.exact.load_uncompiled_kernels`).
     """
     _uncompiled.add(name)
 

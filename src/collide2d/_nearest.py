@@ -40,7 +40,8 @@ import math
 
 import numpy as np
 
-from collide2d import _dispatch, _within, measurement
+from collide2d import _within, measurement
+from collide2d._glue import run
 from collide2d._kernels import codes
 from collide2d._validate import is_real_scalar
 from collide2d.table import KIND_NAMES
@@ -101,7 +102,7 @@ def _equal(coll_a, coll_b, ia, jb):
     """Exact :func:`collide2d.equals` of the pairs ``(a[ia[k]], b[jb[k]])``."""
     out = np.zeros(ia.shape[0], dtype=bool)
     for kind_a, kind_b, sel in _kind_groups(coll_a, coll_b, ia, jb):
-        code = _dispatch.relate_pairs(kind_a, coll_a.params, coll_a.verts, ia[sel], kind_b, coll_b.params,
+        code = run.relate_rows(kind_a, coll_a.params, coll_a.verts, ia[sel], kind_b, coll_b.params,
                                       coll_b.verts, jb[sel])
         out[sel] = code == codes.EQUAL
     return out

@@ -28,18 +28,24 @@ from fractions import Fraction
 
 import numpy as np
 
-from collide2d import _dispatch, _magnitude
+from collide2d._glue import run
+from collide2d._robust import exact
 from collide2d._kernels import codes
-from collide2d.measurement import row_scale
-
-BAND = 2.0**-32
-_SQRT_BITS = 160  # bits after the binary point of the rational square-root bounds
+from collide2d._tolerances import BAND
+from collide2d._robust.ladder import row_scale
 
 
-def _kernels(name):
-    import importlib
 
-    return importlib.import_module(f"collide2d._kernels.broadphase.{name}")
+def _sweep():
+    from collide2d._kernels.broadphase import sweep  # lazily: the first distance query loads it
+
+    return sweep
+
+
+def _grid():
+    from collide2d._kernels.broadphase import grid
+
+    return grid
 
 
 def within_pairs(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb, d):
@@ -53,8 +59,8 @@ def within_pairs(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb, d
     rest = np.arange(ia.shape[0])
     if kind_a == "ellipse" and kind_b == "ellipse":
         status = np.empty(ia.shape[0], dtype=np.int8)
-        _kernels("sweep").ellipse_pair_filter(params_a, ia, params_b, jb, float(d), status)
-        _kernels("grid").centre_line_rows(params_a, ia, params_b, jb, float(d), status)
+        _sweep().ellipse_pair_filter(params_a, ia, params_b, jb, float(d), status)
+        _grid().centre_line_rows(params_a, ia, params_b, jb, float(d), status)
         out[status == 1] = True
         rest = np.flatnonzero(status == 2)
     if rest.size == 0:
@@ -71,24 +77,7 @@ def within_pairs(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb, d
 
 def separation_rows(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb):
     """Float separation of the rows ``params_a[ia[k]]`` against ``params_b[jb[k]]`` (any kinds)."""
-    name, kernel, swapped = _dispatch.pair_kernel("contact", kind_a, kind_b)
-    if swapped:
-        kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb = (
-            kind_b, params_b, verts_b, jb, kind_a, params_a, verts_a, ia)
-    out = np.empty(ia.shape[0])
-    tame_a = _magnitude.table_tame(kind_a, params_a, verts_a)
-    tame_b = _magnitude.table_tame(kind_b, params_b, verts_b)
-    wild = ~(tame_a[ia] & tame_b[jb])
-    go = np.flatnonzero(~wild)
-    if go.size:
-        part = np.empty(go.size)
-        loop = _dispatch.pair_loop("contact", "separation" + name[len("contact"):])
-        loop(params_a, verts_a, np.ascontiguousarray(ia[go]), params_b, verts_b, np.ascontiguousarray(jb[go]), part)
-        out[go] = part
-    for k in np.flatnonzero(wild).tolist():
-        out[k] = _magnitude.contact_row(kernel, kind_a, params_a[ia[k]], verts_a, kind_b, params_b[jb[k]], verts_b,
-                                        _dispatch.pair_kernel)[0]
-    return out
+    return run.separation_rows(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb)
 
 
 # -- the exact decision of one pair ------------------------------------------------------------------
@@ -103,19 +92,8 @@ def _row(values):
 def _meet(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     """Exact: the closed shapes of the two rows share a point."""
     one = np.zeros(1, dtype=np.int64)
-    code = _dispatch.relate_pairs(kind_a, _row(row_a)[None], verts_a, one, kind_b, _row(row_b)[None], verts_b, one)
+    code = run.relate_rows(kind_a, _row(row_a)[None], verts_a, one, kind_b, _row(row_b)[None], verts_b, one)
     return int(code[0]) != codes.DISJOINT
-
-
-def _grown(row, d):
-    """The ellipse row with both semi-axes grown by ``d``, rounded down."""
-    out = np.array(row, dtype=np.float64)
-    for j in (2, 3):
-        value = float(out[j]) + d
-        if Fraction(value) > Fraction(float(out[j])) + Fraction(d):
-            value = math.nextafter(value, -math.inf)
-        out[j] = value
-    return out
 
 
 def _decide(kind_a, row_a, verts_a, kind_b, row_b, verts_b, d):
@@ -125,9 +103,9 @@ def _decide(kind_a, row_a, verts_a, kind_b, row_b, verts_b, d):
     # the ellipse with semi-axes a + d, b + d lies within d of the ellipse (its support
     # sqrt((a + d)^2 u1^2 + (b + d)^2 u2^2) never exceeds sqrt(a^2 u1^2 + b^2 u2^2) + d); for a
     # circle it is exactly the set of points within d, so the test is exact when r + d is a float
-    if kind_a == "ellipse" and _meet("ellipse", _grown(row_a, d), verts_a, kind_b, row_b, verts_b):
+    if kind_a == "ellipse" and _meet("ellipse", exact.grown(row_a, d), verts_a, kind_b, row_b, verts_b):
         return True
-    if kind_b == "ellipse" and _meet(kind_a, row_a, verts_a, "ellipse", _grown(row_b, d), verts_b):
+    if kind_b == "ellipse" and _meet(kind_a, row_a, verts_a, "ellipse", exact.grown(row_b, d), verts_b):
         return True
     u = _gap_direction(kind_a, row_a, verts_a, kind_b, row_b, verts_b)
     if u is not None and _gap_exceeds(kind_a, row_a, verts_a, kind_b, row_b, verts_b, u, d):
@@ -135,70 +113,17 @@ def _decide(kind_a, row_a, verts_a, kind_b, row_b, verts_b, d):
     return True  # within rounding of d: kept, so that no pair at distance <= d is dropped
 
 
-def _sqrt_up(x):
-    """A rational upper bound of ``sqrt(x)`` for a rational ``x >= 0`` (within ``2**-_SQRT_BITS``)."""
-    n, q = x.numerator, x.denominator
-    root = math.isqrt(n * q << (2 * _SQRT_BITS))
-    return Fraction(root + 1, q << _SQRT_BITS)
-
-
-def _points(kind, row, verts):
-    """The vertices of a flat shape (or a line's point) as rational pairs."""
-    if kind == "polygon":
-        offset, count = int(row[0]), int(row[1])
-        return [(Fraction(float(x)), Fraction(float(y))) for x, y in verts[offset : offset + count]]
-    if kind == "segment":
-        return [(Fraction(float(row[0])), Fraction(float(row[1]))), (Fraction(float(row[2])), Fraction(float(row[3])))]
-    return [(Fraction(float(row[0])), Fraction(float(row[1])))]
-
-
-def _edges(kind, points):
-    if kind == "polygon":
-        return list(zip(points, points[1:] + points[:1]))
-    if kind == "segment":
-        return [(points[0], points[1])]
-    return []
-
-
-def _point_segment2(p, s, e):
-    dx, dy = e[0] - s[0], e[1] - s[1]
-    t = ((p[0] - s[0]) * dx + (p[1] - s[1]) * dy) / (dx * dx + dy * dy)
-    t = min(max(t, Fraction(0)), Fraction(1))
-    x, y = s[0] + t * dx - p[0], s[1] + t * dy - p[1]
-    return x * x + y * y
-
-
 def _flat_distance2(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     """Exact squared distance of two shapes without curves, as a Fraction."""
     if _meet(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
         return Fraction(0)
-    if kind_b == "line":
-        kind_a, row_a, verts_a, kind_b, row_b, verts_b = kind_b, row_b, verts_b, kind_a, row_a, verts_a
-    if kind_a == "line":
-        # disjoint from a line: a convex shape's nearest point to it is a vertex (a parallel line: its point)
-        (px, py), dx, dy = _points("point", row_a, verts_a)[0], Fraction(float(row_a[2])), Fraction(float(row_a[3]))
-        others = _points("point" if kind_b == "line" else kind_b, row_b, verts_b)
-        return min(((x - px) * dy - (y - py) * dx) ** 2 for x, y in others) / (dx * dx + dy * dy)
-    pa, pb = _points(kind_a, row_a, verts_a), _points(kind_b, row_b, verts_b)
-    best = min((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 for p in pa for q in pb)
-    for points, edges in ((pa, _edges(kind_b, pb)), (pb, _edges(kind_a, pa))):
-        for s, e in edges:
-            for p in points:
-                best = min(best, _point_segment2(p, s, e))
-    return best
+    return exact.apart_distance2(kind_a, row_a, verts_a, kind_b, row_b, verts_b)
 
 
 def _gap_direction(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     """The direction to test the supports along: a line's normal, else the contact normal."""
-    name, kernel, swapped = _dispatch.pair_kernel("contact", kind_a, kind_b)
-    first, second = ((kind_b, row_b, verts_b), (kind_a, row_a, verts_a)) if swapped else (
-        (kind_a, row_a, verts_a), (kind_b, row_b, verts_b))
-    row_1, row_2 = _row(first[1]), _row(second[1])
-    if _magnitude.table_tame(first[0], row_1[None], first[2])[0] and _magnitude.table_tame(second[0], row_2[None], second[2])[0]:
-        r = kernel(row_1, first[2], row_2, second[2])
-    else:
-        r = _magnitude.contact_row(kernel, first[0], row_1, first[2], second[0], row_2, second[2], _dispatch.pair_kernel)
-    nx, ny = (-r[1], -r[2]) if swapped else (r[1], r[2])
+    r = run.contact_pair(kind_a, _row(row_a), verts_a, kind_b, _row(row_b), verts_b)
+    nx, ny = r[1], r[2]
     for kind, row in ((kind_a, row_a), (kind_b, row_b)):
         if kind == "line":  # a line's support is finite only along its normal
             lx, ly = -float(row[3]), float(row[2])
@@ -208,24 +133,11 @@ def _gap_direction(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     return nx, ny
 
 
-def _support_up(kind, row, verts, ux, uy):
-    """A rational upper bound of ``max p.u`` over the shape (``None`` when unbounded)."""
-    if kind == "ellipse":
-        cx, cy, a, b, wx, wy = (Fraction(float(x)) for x in row[:6])
-        p, r = wx * ux + wy * uy, wx * uy - wy * ux
-        return cx * ux + cy * uy + _sqrt_up((a * a * p * p + b * b * r * r) / (wx * wx + wy * wy))
-    if kind == "line":
-        if Fraction(float(row[2])) * ux + Fraction(float(row[3])) * uy != 0:
-            return None
-        kind = "point"
-    return max(x * ux + y * uy for x, y in _points(kind, row, verts))
-
-
 def _gap_exceeds(kind_a, row_a, verts_a, kind_b, row_b, verts_b, u, d):
     """Certified: along ``u`` (from a to b) the supports of the two shapes are more than ``d`` apart."""
     ux, uy = Fraction(u[0]), Fraction(u[1])
-    top_a = _support_up(kind_a, row_a, verts_a, ux, uy)
-    top_b = _support_up(kind_b, row_b, verts_b, -ux, -uy)  # minus the lowest point of b along u
+    top_a = exact.support_up(kind_a, row_a, verts_a, ux, uy)
+    top_b = exact.support_up(kind_b, row_b, verts_b, -ux, -uy)  # minus the lowest point of b along u
     if top_a is None or top_b is None:
         return False
-    return -top_b - top_a > Fraction(d) * _sqrt_up(ux * ux + uy * uy)
+    return -top_b - top_a > Fraction(d) * exact.sqrt_up(ux * ux + uy * uy)

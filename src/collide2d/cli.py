@@ -472,7 +472,7 @@ def _warmup_tasks():
     and with the copies of the loops used from ``LINKED_FROM`` pairs on (the kernel linked in;
     see :mod:`collide2d._by_address`). Large batches run the same compiled loops on slices of
     their rows in threads, and pairs at extreme magnitudes run the single-pair kernels (see
-    :mod:`collide2d._magnitude`), so neither needs a task of its own. The label's second word
+    :mod:`collide2d._robust.magnitude`), so neither needs a task of its own. The label's second word
     names the kind pair (``ellipse-polygon``) or the operation: ``--jobs`` gives each process
     whole groups of one such name, which share their kernels.
     """

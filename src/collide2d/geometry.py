@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any, overload
 
-from collide2d import _dispatch, _geometry
+from collide2d import _geometry
+from collide2d._glue import run
 from collide2d.shapes import Shape
 from collide2d.typing import Batch, FloatArray, Single
 
@@ -65,7 +66,7 @@ def area(shape: Shape[Any], /) -> float | FloatArray:
     >>> c2.Polygon([(0, 0), (4, 0), (0, 3)]).area, c2.Segment((0, 0), (1, 1)).area
     (6.0, 0.0)
     """
-    _dispatch.check_shape(shape, "shape")
+    run.check_shape(shape, "shape")
     return _geometry.area(shape)
 
 
@@ -117,7 +118,7 @@ def length(shape: Shape[Any], /) -> float | FloatArray:
     >>> c2.length(c2.Point((1, 2))), c2.length(c2.Line((0, 0), (1, 0)))
     (0.0, inf)
     """
-    _dispatch.check_shape(shape, "shape")
+    run.check_shape(shape, "shape")
     return _geometry.length(shape)
 
 
@@ -163,5 +164,5 @@ def centroid(shape: Shape[Any], /) -> tuple[float, float] | FloatArray:
     >>> c2.Ellipse((1, 2), (3, 1), angle=0.5).centroid
     (1.0, 2.0)
     """
-    _dispatch.check_shape(shape, "shape")
+    run.check_shape(shape, "shape")
     return _geometry.centroid(shape)

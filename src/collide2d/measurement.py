@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _dispatch
+from collide2d._glue import run
+from collide2d._robust import ladder
 from collide2d._kernels import codes
 from collide2d.shapes import Point, Shape
 from collide2d.typing import Batch, FloatArray, Real, Single
@@ -69,111 +70,11 @@ else:
 
 _array = np.array
 
-# Smallest positive float (subnormal): the separation reported for exactly disjoint pairs whose
-# floating-point separation came out <= 0 (far below the accuracy of the separation).
-_TINY = float(np.nextafter(0.0, 1.0))
-# Relative band |separation| <= _BAND * scale inside which the sign of the float separation may
-# differ from the exact predicate (the separation is accurate to a few ulps of the coordinates and
-# sizes, about 1e-15 relative: the band leaves a margin of about 1e5). Only pairs in it pay for
-# the exact relation.
-_BAND = 2.0**-32
-
-
-def row_scale(kind, p, verts):
-    """Largest absolute coordinate or size of each kernel row of ``p`` (float64 array)."""
-    if kind == "polygon":
-        offset = p[:, 0].astype(np.int64)
-        count = p[:, 1].astype(np.int64)
-        out = np.zeros(count.size)
-        if count.size == 0 or verts.size == 0:
-            return out
-        start = np.cumsum(count) - count
-        owner = np.repeat(np.arange(count.size), count)
-        v = verts[offset[owner] + (np.arange(owner.size) - start[owner])]
-        np.maximum.at(out, owner, np.maximum(np.abs(v[:, 0]), np.abs(v[:, 1])))
-        return out
-    ncols = {"ellipse": 4, "line": 2}.get(kind, p.shape[1])  # ellipse: centre and semi-axes
-    out = np.zeros(p.shape[0])
-    for j in range(ncols):
-        np.maximum(out, np.abs(p[:, j]), out=out)
-    return out
-
-
-def _single_scale(shape):
-    """:func:`row_scale` of a single shape, as a Python float (no array operations)."""
-    p = shape._params.tolist()
-    kind = shape._kind
-    if kind == "ellipse":  # centre and semi-axes
-        return max(abs(p[0]), abs(p[1]), p[2], p[3])
-    if kind == "polygon":
-        v = shape._verts[int(p[0]) : int(p[0]) + int(p[1])]
-        return float(np.abs(v).max()) if v.size else 0.0
-    if kind == "line":
-        return max(abs(p[0]), abs(p[1]))
-    return max(map(abs, p))
-
-
-def _global_scale(shape):
-    """An upper bound of :func:`row_scale` over all rows (a float)."""
-    table = shape._verts if shape._kind == "polygon" else shape._params
-    return max(float(table.max()), -float(table.min())) if table.size else 0.0  # no |table| copy
-
-
-def _sign_consistent(a, b, sep):
-    """Make the sign of the separation agree with the exact predicates; return it.
-
-    ``sep`` is a float for single shapes, else a 1-D float64 array (possibly a strided view) over
-    the flattened batch, changed in place.
-
-    ``separation > 0`` exactly when the exact :func:`collide2d.intersects` is false, and
-    ``separation == 0.0`` exactly for pairs whose exact relation is ``TOUCHING``.
-
-    The float separation is accurate to a few ulps of ``scale``, the largest coordinate or size of
-    the two shapes, so outside the band ``|separation| <= _BAND * scale`` its sign is already the
-    exact one and it is left alone. Only the pairs inside the band (first against a bound of the
-    scale over the whole batch, then against the scale of each pair) get their exact relation:
-
-    * intersecting pairs whose float separation came out > 0 get 0.0, and so do ``TOUCHING`` ones;
-    * disjoint pairs whose float separation came out <= 0 get the smallest positive float
-      (``5e-324``), far below the accuracy of the separation.
-
-    Normals and witness points are left as computed.
-    """
-    if not isinstance(sep, np.ndarray):
-        if abs(sep) > _BAND * (_single_scale(a) + _single_scale(b)):
-            return sep
-        code = _dispatch.relate_codes(a, b)
-        if code == codes.DISJOINT:
-            return sep if sep > 0.0 else _TINY
-        return 0.0 if sep > 0.0 or code == codes.TOUCHING else sep
-    if sep.size == 0:
-        return sep
-    near = np.flatnonzero(~(np.abs(sep) > _BAND * (_global_scale(a) + _global_scale(b))))
-    if near.size:
-        _, index_a, index_b = _dispatch.broadcast_indices(a, b)
-        s = sep[near]
-        sign_consistent_rows(a._kind, a._flat_params(), a._verts, index_a[near],
-                             b._kind, b._flat_params(), b._verts, index_b[near], s)
-        sep[near] = s
-    return sep
-
-
-def sign_consistent_rows(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, ib, sep):
-    """:func:`_sign_consistent` of the kernel rows ``params_a[ia[k]]``, ``params_b[ib[k]]``.
-
-    ``sep`` (float64, one entry per pair, contiguous) holds their float separations and is
-    changed in place, so that ``max(sep, 0)`` is what :func:`distance` returns for each pair.
-    """
-    scale = row_scale(kind_a, params_a[ia], verts_a) + row_scale(kind_b, params_b[ib], verts_b)
-    near = np.flatnonzero(~(np.abs(sep) > _BAND * scale))
-    if near.size:
-        code = _dispatch.relate_pairs(kind_a, params_a, verts_a, ia[near], kind_b, params_b, verts_b, ib[near])
-        s = sep[near]
-        disjoint = code == codes.DISJOINT
-        s[disjoint & ~(s > 0.0)] = _TINY
-        s[~disjoint & ((s > 0.0) | (code == codes.TOUCHING))] = 0.0
-        sep[near] = s
-    return sep
+# The sign fix-up of separations (rung 4 of the ladder) lives in the glue and the ladder; these
+# names stay for the modules that import them from here (motion, the nearest search).
+_sign_consistent = run.sign_consistent
+sign_consistent_rows = run.sign_consistent_rows
+row_scale = ladder.row_scale
 
 
 def _contact_from_values(values):
@@ -268,7 +169,7 @@ def contact(a: Shape[Any], b: Shape[Any], /) -> Contact[Any]:
     >>> c2.contact(c2.Circle((0, 0), 1), c2.Circle((3, 4), 4)).separation  # touching: exactly 0
     0.0
     """
-    values = _dispatch.contact_values(a, b)
+    values = run.contact_values(a, b)
     if type(values) is tuple:
         v = _array(values[1:7])  # one array; the three vectors are views of it
         return Contact(_sign_consistent(a, b, values[0]), v[0:2], v[2:4], v[4:6], values[7], values[8])
@@ -317,7 +218,7 @@ def distance(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     >>> c2.distance(x_axis, c2.Line((0, 1), (-2, 0))), c2.distance(x_axis, c2.Line((0, 1), (1, 1)))
     (1.0, 0.0)
     """
-    sep = _dispatch.separation_values(a, b)
+    sep = run.separation_values(a, b)
     if not isinstance(sep, np.ndarray):
         return max(_sign_consistent(a, b, sep), 0.0)
     _sign_consistent(a, b, sep.reshape(-1))  # a view: separation_values returns a contiguous array
@@ -360,8 +261,8 @@ def closest_point(shape: Shape[Any], xy: ArrayLike, /) -> FloatArray:
     >>> c2.closest_point(c2.Segment((0, 0), (2, 0)), [(1, 5), (3, 1)]).tolist()
     [[1.0, 0.0], [2.0, 0.0]]
     """
-    _dispatch.check_shape(shape, "shape")
-    values = _dispatch.contact_values(shape, Point(xy))
+    run.check_shape(shape, "shape")
+    values = run.contact_values(shape, Point(xy))
     if isinstance(values, tuple):
         return np.array(values[3:5])
     return np.ascontiguousarray(values[..., 3:5])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, overload
 
-from collide2d import _dispatch
+from collide2d._glue import derived, points, run
 from collide2d.shapes import Shape
 from collide2d.typing import Batch, FloatArray, IntArray, Single
 
@@ -91,7 +91,7 @@ def intersection_points(a: Shape[Any], b: Shape[Any], /) -> FloatArray | tuple[F
     >>> count.tolist(), points.shape
     ([2, 1], (2, 8, 2))
     """
-    return _dispatch.intersection_point_values(a, b)
+    return points.intersection_point_values(a, b)
 
 
 @overload
@@ -162,7 +162,7 @@ def overlap_area(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     >>> overlap_area(c2.Circle((0, 0), 1), c2.Segment((-1, 0), (1, 0)))  # a segment has no area
     0.0
     """
-    return _dispatch.overlap_area_values(a, b)
+    return run.overlap_area_values(a, b)
 
 
 @overload
@@ -206,4 +206,4 @@ def iou(a: Shape[Any], b: Shape[Any], /) -> float | FloatArray:
     >>> iou(c2.Point((0, 0)), c2.Point((0, 0)))  # no area at all
     0.0
     """
-    return _dispatch.iou_values(a, b)
+    return derived.iou_values(a, b)

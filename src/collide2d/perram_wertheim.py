@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 
 import numpy as np
 
-from collide2d import _dispatch
+from collide2d._glue import run
 from collide2d.shapes import Circle, Ellipse
 from collide2d.typing import Batch, FloatArray, Real, Single
 
@@ -134,16 +134,8 @@ def perram_wertheim(a: Ellipse[Any] | Circle[Any], b: Ellipse[Any] | Circle[Any]
     """
     _check(a, "a")
     _check(b, "b")
-    from collide2d._kernels.measure import distance_ellipse as k
-
     if not a.shape and not b.shape:
-        px, py, nx, ny, sc, ap = k.perram_wertheim_ellipse_ellipse(a._params, a._verts, b._params, b._verts)
+        px, py, nx, ny, sc, ap = run.perram_wertheim_values(a, b)
         return PerramWertheim(np.array([px, py]), np.array([nx, ny]), sc, ap)
-    shape, index_a, index_b = _dispatch.broadcast_indices(a, b)
-    out = np.empty((index_a.shape[0], 6))
-    if out.shape[0]:
-        k.perram_wertheim_ellipse_ellipse_loop(
-            a._flat_params(), a._verts, index_a, b._flat_params(), b._verts, index_b, out
-        )
-    out = out.reshape(shape + (6,))
+    out = run.perram_wertheim_values(a, b)
     return PerramWertheim(out[..., 0:2], out[..., 2:4], out[..., 4], out[..., 5])

@@ -14,7 +14,8 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _dispatch, _exact
+from collide2d._glue import derived, run
+from collide2d._robust import ladder
 from collide2d._kernels import codes
 from collide2d.shapes import Shape
 from collide2d.typing import Batch, BoolArray, Int8Array, Pair, Single
@@ -102,7 +103,7 @@ _PUBLIC_RELATION_SINGLE = tuple(Relation(int(code)) for code in _PUBLIC_RELATION
 
 
 def _predicate(a: Shape[Any], b: Shape[Any], table: _Table) -> Any:
-    code = _dispatch.relate_codes(a, b)
+    code = run.relate_codes(a, b)
     if type(code) is int:  # single shapes: a Python int code
         return table.single[code]
     return table.array[code]
@@ -147,7 +148,7 @@ def intersects(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     >>> c2.intersects(c2.Circle((0, 0), 1), c2.Circle([(3, 0), (1, 1)], 1)).tolist()
     [False, True]
     """
-    return _dispatch.intersects_flags(a, b)
+    return run.intersects_flags(a, b)
 
 
 @overload
@@ -181,7 +182,7 @@ def disjoint(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     >>> c2.disjoint(c2.Box((0, 0), (1, 1)), c2.Point((1, 1)))
     False
     """
-    result = _dispatch.intersects_flags(a, b)
+    result = run.intersects_flags(a, b)
     return not result if type(result) is bool else ~result
 
 
@@ -411,7 +412,7 @@ def relate(a: Shape[Any], b: Shape[Any], /) -> Relation | Int8Array:
     >>> c2.relate(c2.Box((0, 0), (4, 4)), c2.Point([(1, 1), (4, 2), (5, 5)])).tolist()
     [3, 1, 0]
     """
-    code = _dispatch.relate_codes(a, b)
+    code = run.relate_codes(a, b)
     if type(code) is int:
         return _PUBLIC_RELATION_SINGLE[code]
     return _PUBLIC_RELATION[code]
@@ -468,7 +469,7 @@ def covers(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     >>> c2.covers(c2.Circle((0, 0), 1), c2.Circle((0.5, 0), 0.5))  # touching from inside
     True
     """
-    return _dispatch.covers_flags(a, b, _CONTAINS)
+    return derived.covers_flags(a, b, _CONTAINS)
 
 
 @overload
@@ -508,9 +509,9 @@ def covered_by(a: Shape[Any], b: Shape[Any], /) -> bool | BoolArray:
     >>> c2.within(c2.Point((2, 1)), c2.Box((0, 0), (2, 2)))
     False
     """
-    _dispatch.check_shape(a, "a")
-    _dispatch.check_shape(b, "b")
-    return _dispatch.covers_flags(b, a, _CONTAINS)
+    run.check_shape(a, "a")
+    run.check_shape(b, "b")
+    return derived.covers_flags(b, a, _CONTAINS)
 
 
 @overload
@@ -615,11 +616,11 @@ def _xy_predicate(shape, xy, table):
     """``table`` over the codes of ``shape`` against the points ``xy``."""
     from collide2d.shapes import Point
 
-    _dispatch.check_shape(shape, "shape")
-    if type(xy) in _PAIR_TYPES and len(xy) == 2 and shape._params.ndim == 1:  # one shape, one point
+    run.check_shape(shape, "shape")
+    if type(xy) in _PAIR_TYPES and len(xy) == 2 and not shape.shape:  # one shape, one point
         x, y = xy
         if type(x) in _NUMBER_TYPES and type(y) in _NUMBER_TYPES and -_MAX <= x <= _MAX and -_MAX <= y <= _MAX:
-            return table.single[_dispatch.relate_code_xy(shape, x, y)]
+            return table.single[derived.relate_code_xy(shape, x, y)]
     return _predicate(shape, Point(xy), table)
 
 
@@ -666,4 +667,4 @@ def exact_fallback_counts(*, reset: bool = False) -> dict[str, int]:
     """
     if not isinstance(reset, (bool, np.bool_)):
         raise TypeError(f"reset must be True or False, got {reset!r}")
-    return _exact.counts(reset=bool(reset))
+    return ladder.counts(reset=bool(reset))

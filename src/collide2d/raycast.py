@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import math
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _dispatch, _exact, _magnitude
-from collide2d._kernels import codes
+from collide2d._glue import run
 from collide2d._validate import MAGNITUDE_MAX, as_float_array, as_limit_array, check_coordinates, pair
 from collide2d.shapes import Shape
 from collide2d.typing import Batch, FloatArray, Pair, Real, Single
@@ -54,40 +51,6 @@ else:
         __class_getitem__ = classmethod(lambda cls, item: cls)
 
 
-_KINDS = ("ellipse", "polygon", "segment", "line", "point")
-_kernels: dict = {}
-
-
-def _kernel_set(kind):
-    """``(decide, measure, loop)`` of a kind, imported on first use (``import collide2d`` stays fast)."""
-    if kind not in _kernels:
-        module = importlib.import_module("collide2d._kernels.motion.raycast")
-        loops = importlib.import_module("collide2d._kernels.motion.loops_raycast")
-        _kernels[kind] = (
-            getattr(module, f"raycast_code_{kind}"),
-            getattr(module, f"raycast_{kind}"),
-            getattr(loops, f"raycast_{kind}_loop"),
-        )
-    return _kernels[kind]
-
-
-def _exact_code(kind, row, verts, ray):
-    """The decision of one row on Fractions (exact for the stored numbers); counted by
-    :func:`collide2d.exact_fallback_counts` under ``raycast_code_<kind>``."""
-    name = f"raycast_code_{kind}"
-    _exact._counts[name] += 1
-    exact_row, exact_verts = _exact.exact_row(kind, row, verts)
-    exact_ray = np.array([Fraction(float(x)) for x in ray], dtype=object)
-    code, feature = getattr(_exact.twin_module("motion.raycast"), name)(exact_row, exact_verts, exact_ray, 0)
-    return int(code), int(feature)
-
-
-def _tame_rays(rays):
-    """Per ray row: origin and (scaled) direction components 0 or within ``2**-100 .. 2**100``."""
-    values = np.abs(rays)
-    return ~np.any((values > _magnitude.TAME_HI) | ((values < _magnitude.TAME_LO) & (values != 0.0)), axis=1)
-
-
 def _ray_table(origin, direction):
     """Ray rows ``ox, oy, dx, dy`` (the direction scaled by a power of two to a largest component
     in ``[1/2, 1)``, exactly) of the broadcast ray batch, and that batch shape."""
@@ -117,15 +80,7 @@ def _max_distance(value):
 def _single(shape, ray, limit):
     """One shape and one ray (``ray`` a list of four floats): the kernels directly, no NumPy
     broadcasting."""
-    decide, measure, _ = _kernel_set(shape._kind)
-    row = _ray_row(*ray)
-    if _magnitude.tame_rows(shape) is True and all(map(_magnitude.tame_number, ray)):
-        code, feature = decide(shape._params, shape._verts, row, _dispatch.EPS)
-    else:
-        code = _dispatch.codes.UNDECIDED
-    if code == _dispatch.codes.UNDECIDED:
-        code, feature = _exact_code(shape._kind, shape._params, shape._verts, ray)
-    distance, px, py, nx, ny = measure(shape._params, shape._verts, row, code, feature)
+    distance, px, py, nx, ny = run.ray_single(shape, ray, _ray_row(*ray))
     if distance > limit:
         distance, px, py, nx, ny = math.inf, math.nan, math.nan, math.nan, math.nan
     return RayHit(distance, np.array([px, py]), np.array([nx + 0.0, ny + 0.0]))  # + 0.0: no -0.0
@@ -228,8 +183,8 @@ def raycast(
     >>> picks.distance.tolist()
     [1.0, inf]
     """
-    (shape,) = _dispatch.plain_or_refuse("raycast", shape)
-    _dispatch.check_shape(shape, "shape")
+    (shape,) = run.plain_or_refuse("raycast", shape)
+    run.check_shape(shape, "shape")
     o = pair(origin, "origin")
     d = pair(direction, "direction")
     if not shape.shape and type(o) is tuple and type(d) is tuple and type(max_distance) in (float, int, np.float64):
@@ -251,41 +206,14 @@ def raycast(
             f"batch shapes {shape.shape} of shape, {ray_batch} of the rays and {limit.shape} of max_distance "
             "do not broadcast"
         ) from None
-    n = math.prod(batch)
     index_s = np.broadcast_to(np.arange(shape.size).reshape(shape.shape), batch).ravel()
     index_r = np.broadcast_to(np.arange(rays.shape[0]).reshape(ray_batch), batch).ravel()
-    out = np.full((n, 5), np.nan)
-    code = np.empty(n, dtype=np.int8)
-    feature = np.zeros(n, dtype=np.int64)
-    params = shape._flat_params()
-    kind = shape._kind
-    decide, measure, loop = _kernel_set(kind)
-    undecided = codes.UNDECIDED
-    if n:
-        tame_s = _magnitude.tame_rows(shape)
-        wild = ~_tame_rays(rays)[index_r]
-        if tame_s is not True:
-            wild |= ~tame_s[index_s]
-        tame = np.flatnonzero(~wild)
-        if tame.size == n:
-            loop(params, shape._verts, index_s, rays, rays[:0], index_r, _dispatch.EPS, code, feature, out)
-        else:
-            part_code = np.empty(tame.size, dtype=np.int8)
-            part_feature = np.zeros(tame.size, dtype=np.int64)
-            part_out = np.full((tame.size, 5), np.nan)
-            loop(params, shape._verts, index_s[tame], rays, rays[:0], index_r[tame], _dispatch.EPS,
-                 part_code, part_feature, part_out)
-            code[tame], feature[tame], out[tame] = part_code, part_feature, part_out
-            code[wild] = undecided
-    for k in np.flatnonzero(code == undecided):
-        row, ray = params[index_s[k]], rays[index_r[k]]
-        code[k], feature[k] = _exact_code(kind, row, shape._verts, ray)
-        out[k] = measure(row, shape._verts, ray, int(code[k]), int(feature[k]))
+    out = run.ray_rows(shape, index_s, rays, index_r)
     beyond = out[:, 0] > np.broadcast_to(limit, batch).ravel()
     if beyond.any():
         out[beyond] = (np.inf, np.nan, np.nan, np.nan, np.nan)
     out[:, 3:5] += 0.0  # no -0.0 in the normals
-    out = out.reshape(batch + (5,))  # type: ignore[assignment]
+    out = out.reshape(batch + (5,))
     if not batch:  # one shape and one ray given as arrays: a Python float distance, as documented
         return RayHit(float(out[0]), out[1:3], out[3:5])
     return RayHit(out[..., 0], out[..., 1:3], out[..., 3:5])

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from collide2d import _degrees, _dispatch, _formats
+from collide2d import _degrees, _formats
+from collide2d._glue import run
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 from collide2d.typing import FloatArray, Int8Array, IntArray, Single
 
@@ -115,7 +116,7 @@ class ShapeTable:
         for k, shape in enumerate(sources):
             if not isinstance(shape, Shape):
                 raise TypeError(f"shapes[{k}] must be a collide2d shape (Point, Circle, ...), got {type(shape).__name__}")
-            (sources[k],) = _dispatch.plain_or_refuse("ShapeTable", shape)
+            (sources[k],) = run.plain_or_refuse("ShapeTable", shape)
         sizes = np.array([shape.size for shape in sources], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         n = int(starts[-1])

@@ -115,7 +115,7 @@ SHAPE_PRIVATE = {
     "_fields", "_params", "_verts", "_kind", "_flat_params", "_bounds", "_field_names", "_scalar", "_tame",
     "_finish", "_finish_owned", "_sources", "_starts", "_frame",
 }
-APPS = ("cli", "io", "plotting", "demo", "dask", "scenes", "convert", "__main__")
+APPS = ("cli", "io", "plotting", "demo", "dask", "scenes", "convert", "events", "__main__")
 
 
 def _app_files():

@@ -32,7 +32,8 @@ from typing import Any, Literal, NamedTuple, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _dispatch, _formats, _pairs, predicates
+from collide2d import _formats, _pairs, predicates
+from collide2d._glue import run
 from collide2d._pairs import pair_batches
 from collide2d._validate import as_float_array, check_range
 from collide2d.broadphase._backend import _run
@@ -353,7 +354,7 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
         np.zeros(n), np.zeros(n), np.zeros(n), np.full(n, np.nan),
     )
     for where, a, b in pair_batches(shapes, pairs, shifts):
-        a, b = _dispatch.plain_or_refuse("measure_pairs", a, b)  # no overlap area for rounded shapes yet
+        a, b = run.plain_or_refuse("measure_pairs", a, b)  # no overlap area for rounded shapes yet
         m = len(where)
         if shifts is not None:
             try:

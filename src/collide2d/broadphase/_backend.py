@@ -10,8 +10,10 @@ import math
 
 import numpy as np
 
-from collide2d import _dispatch, _within
+from collide2d import _within
+from collide2d._glue import run
 from collide2d._kernels.codes import DISJOINT
+from collide2d._tolerances import EPS as _EPS  # the float-mode eps of the pair kernels
 from collide2d._validate import check_option
 from collide2d.broadphase._inputs import (
     BACKENDS, _check_max_distance, _check_periodic, _check_predicate, circles, grid, sweep,
@@ -30,7 +32,6 @@ PACK_BY_CELL = 0  # above this many elements the fused grid reads targets in cel
 CIRCLE_SPREAD = 2.0  # the circle grid takes circles whose largest radius is at most this multiple of the smallest
 CIRCLE_CELLS = 4  # the circle and polygon grids have at most this many cells per shape (plus 16)
 POLYGON_SPREAD = 4.0  # the polygon grid takes boxes whose widest is at most this multiple of their mean width
-_EPS = 2.0**-53
 
 
 # -- broad phase ----------------------------------------------------------------------------------
@@ -420,11 +421,11 @@ def _circle_pairs(coll, d):
 def _polygon_pairs(coll):
     """The intersecting pairs ``i < j`` of a polygon batch, sorted; ``None`` when the boxes'
     widths spread more than ``POLYGON_SPREAD`` times their mean, or a vertex lies outside the
-    tame range (:mod:`collide2d._magnitude`).
+    tame range (:mod:`collide2d._robust.magnitude`).
 
     The pairs whose boxes meet come from a grid of the box centres with cells as wide as the
     widest box (:func:`circles.box_rows`); the relate kernel of the general path decides them
-    (:func:`collide2d._dispatch.relate_indexed`, undecided signs settled exactly).
+    (:func:`collide2d._glue.run.relate_rows`, undecided signs settled exactly).
     """
     if coll.kind != "polygon" or len(coll) < 2 or not _tame("polygon", coll.params, coll.verts):
         return None
@@ -440,8 +441,7 @@ def _polygon_pairs(coll):
     pairs, _ = _centre_grid_pairs(cx, cy, extent, widest * (1.0 + 2.0**-10), circles.box_rows, lambda order: (bounds,),
                                   0.0)
     with _threads_for(len(coll)):
-        codes = _dispatch.relate_indexed("relate_polygon_polygon", "polygon", params, verts, pairs[0],
-                                         "polygon", params, verts, pairs[1], True, True)
+        codes = run.relate_rows("polygon", params, verts, pairs[0], "polygon", params, verts, pairs[1], True, True)
     return np.ascontiguousarray(pairs[:, codes != DISJOINT])
 
 

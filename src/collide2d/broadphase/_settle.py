@@ -10,7 +10,10 @@ import contextlib
 
 import numpy as np
 
-from collide2d import _dispatch, _jit
+from collide2d import _jit
+from collide2d._glue import run
+from collide2d._robust import ladder
+from collide2d._glue.registry import INTERSECTS
 from collide2d._pairs import shifted_rows
 from collide2d.broadphase._inputs import PREDICATES, conic, grid, sweep
 from collide2d.table import KIND_NAMES
@@ -20,11 +23,9 @@ PARALLEL_WORK = 8192  # elements or candidates per pass from which the fused gri
 
 
 def _tame(kind, params, verts):
-    """Whether every row lies where the float kernels' error bounds hold (:mod:`collide2d._magnitude`);
+    """Whether every row lies where the float kernels' error bounds hold (:mod:`collide2d._robust.magnitude`);
     other rows skip the fused grid and the circle filter, whose float tests assume that range."""
-    from collide2d import _magnitude
-
-    return bool(np.all(_magnitude.table_tame(kind, params, verts)))
+    return bool(np.all(ladder.table_tame(kind, params, verts)))
 
 
 def _use_parallel(work):
@@ -96,16 +97,14 @@ def _finish_rows(coll_a, coll_b, r0, off, kept, out, narrow):
 def _settle_undecided(coll_a, coll_b, r0, kept, kept_offsets, columns):
     """Decide exactly the pairs stored as ``-1 - j`` (the float kernel left them undecided), drop
     the disjoint ones and re-sort the rows they were in. Returns the new ``kept`` and columns."""
-    from collide2d import _exact
-
     coll_b = coll_a if coll_b is None else coll_b
     where = np.flatnonzero(columns < 0)
     rows = np.searchsorted(kept_offsets, where, side="right") - 1
     drop = np.zeros(columns.size, dtype=bool)
     for k, r in zip(where.tolist(), rows.tolist()):
         j = -1 - int(columns[k])
-        flag = _exact.run("intersects_ellipse_ellipse", "ellipse", coll_a.params[r0 + r], coll_a.verts,
-                          "ellipse", coll_b.params[j], coll_b.verts)
+        flag = run.exact_pair(INTERSECTS, "ellipse", coll_a.params[r0 + r], coll_a.verts,
+                              "ellipse", coll_b.params[j], coll_b.verts)
         columns[k] = j
         drop[k] = flag == 0
     kept = kept.copy()
@@ -128,7 +127,7 @@ def _relate_filtered(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, j
     if kind_a != "ellipse" or kind_b != "ellipse" or ia.size == 0 or not (
         _tame(kind_a, params_a[ia], verts_a) and _tame(kind_b, params_b[jb], verts_b)
     ):
-        return table[_dispatch.relate_pairs(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb)]
+        return table[run.relate_rows(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb)]
     status = np.empty(ia.shape[0], dtype=np.int8)
     sweep.ellipse_pair_filter(params_a, ia, params_b, jb, 0.0, status)
     result = np.zeros(ia.shape[0], dtype=bool)  # status 0: disjoint, no predicate holds
@@ -137,7 +136,7 @@ def _relate_filtered(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, j
         rest = np.flatnonzero(status == 2)
     else:
         rest = np.flatnonzero(status != 0)
-    codes = _dispatch.relate_pairs(kind_a, params_a, verts_a, ia[rest], kind_b, params_b, verts_b, jb[rest])
+    codes = run.relate_rows(kind_a, params_a, verts_a, ia[rest], kind_b, params_b, verts_b, jb[rest])
     result[rest] = table[codes]
     return result
 

@@ -39,10 +39,8 @@ import math
 
 import numpy as np
 
-TAME_LO = 2.0**-100
-TAME_HI = 2.0**100
-SPAN_MAX = 198  # exponents: 2**(e_hi - e_lo) <= 2**198 keeps the centred numbers within 2**+-100
-DIRECTION_SPAN_MAX = 98  # a normalised direction's components then lie in [2**-100, 1)
+from collide2d._tolerances import DIRECTION_SPAN_MAX, SPAN_MAX, TAME_HI, TAME_LO
+from collide2d._tolerances import FLAT_CURVATURE as _FLAT_CURVATURE
 
 _LENGTH_COLUMNS = {"ellipse": 4, "segment": 4, "line": 4, "point": 2}  # ellipse: no direction w
 
@@ -88,42 +86,16 @@ def table_tame(kind, params, verts):
     return tame
 
 
-def tame_rows(shape):
-    """``True`` when every row of ``shape`` is tame, else a bool array over its flat rows (cached)."""
-    tame = shape._tame
-    if tame is None:
-        if shape._params.ndim == 1:  # a single shape: plain Python is faster than NumPy here
-            values = _numbers(shape._kind, shape._params, shape._verts).tolist()
-            tame = all(v == 0.0 or TAME_LO <= abs(v) <= TAME_HI for v in values)
-            if shape._kind == "ellipse":
-                tame = tame and _direction_tame(float(shape._params[4]), float(shape._params[5]))
-            tame = tame or np.zeros(1, dtype=bool)
-        else:
-            rows = table_tame(shape._kind, shape._flat_params(), shape._verts)
-            tame = True if rows.all() else rows
-        object.__setattr__(shape, "_tame", tame)
-    return tame
-
-
 def tame_number(x):
     """Whether one float is tame: 0 or of magnitude in ``[TAME_LO, TAME_HI]``."""
     return x == 0.0 or TAME_LO <= abs(x) <= TAME_HI
 
 
-def shapes_tame(first, second):
-    """Whether every row of both shapes is tame (the fast path)."""
-    return tame_rows(first) is True and tame_rows(second) is True
-
-
-def wild_mask(first, second, index_a, index_b, tame_a=None, tame_b=None):
+def wild_mask(index_a, index_b, tame_a, tame_b):
     """``None`` when every pair ``(index_a[k], index_b[k])`` is tame, else the bool mask of the others.
 
-    ``first`` and ``second`` are shapes, or ``None`` with the per-row flags ``tame_a``, ``tame_b``
-    (``True`` for all rows) given instead.
+    ``tame_a``, ``tame_b``: per-row flags of each side, or ``True`` for all rows.
     """
-    if first is not None:
-        tame_a = tame_rows(first)
-        tame_b = tame_rows(second)
     if tame_a is True and tame_b is True:
         return None
     mask = np.zeros(index_a.shape[0], dtype=bool)
@@ -228,7 +200,7 @@ def unscale_contact(r, k):
 
 def relate_row(name, kernel, kind_a, pa, va, kind_b, pb, vb, eps, exact):
     """A relate or intersects code of one pair: scaled float kernel, else ``exact`` (same signature
-    as :func:`collide2d._exact.run`) on the stored numbers."""
+    as :func:`collide2d._robust.exact.run`) on the stored numbers."""
     from collide2d._kernels import codes
 
     k, centred = pair_shift(kind_a, pa, va, kind_b, pb, vb)
@@ -286,7 +258,7 @@ def _extent(kind, row, verts):
     return float(np.max(np.max(v, axis=0) - np.min(v, axis=0)))
 
 
-def _support(kind, row, verts, ux, uy):
+def support(kind, row, verts, ux, uy):
     """Support of a shape relative to its :func:`_reference` point in the unit direction ``u``:
     ``(h, x, y, curvature)`` with ``(x, y)`` the support point's offset from the reference."""
     if kind == "ellipse":
@@ -316,10 +288,10 @@ def _scaled_contact(kernel, kind_a, pa, va, kind_b, pb, vb):
     return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k)), k)
 
 
-def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb, pair_kernel):
+def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb, lookup):
     """The contact 9-tuple of one pair at extreme magnitudes.
 
-    ``pair_kernel`` is the glue's kernel lookup (:func:`collide2d._dispatch.pair_kernel`), passed
+    ``lookup`` is the glue's table lookup (:func:`collide2d._glue.registry.entry`), passed
     in, not imported, so that this rung never imports the glue above it: case 3 below needs the
     contact kernel of a point stand-in and the other shape.
 
@@ -359,7 +331,8 @@ def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb, pair_kernel):
     qb = _reference(kind_b, pb, vb)
     first = ("point", np.array(qa), empty) if small_a else (kind_a, pa, va)
     second = ("point", np.array(qb), empty) if small_b else (kind_b, pb, vb)
-    _, proxy_kernel, swapped = pair_kernel("contact", first[0], second[0])
+    proxy = lookup("contact", first[0], second[0])
+    proxy_kernel, swapped = proxy.kernel, proxy.swapped
     if swapped:
         r = _scaled_contact(proxy_kernel, *second, *first)
         r = (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
@@ -367,10 +340,10 @@ def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb, pair_kernel):
         r = _scaled_contact(proxy_kernel, *first, *second)
     s, nx, ny, pax, pay, pbx, pby, ka, kb = r
     if small_a:
-        h, x, y, ka = _support(kind_a, pa, va, nx, ny)
+        h, x, y, ka = support(kind_a, pa, va, nx, ny)
         s, pax, pay = s - h, qa[0] + x, qa[1] + y
     if small_b:
-        h, x, y, kb = _support(kind_b, pb, vb, -nx, -ny)
+        h, x, y, kb = support(kind_b, pb, vb, -nx, -ny)
         s, pbx, pby = s - h, qb[0] + x, qb[1] + y
     return (s, nx, ny, pax, pay, pbx, pby, ka, kb)
 
@@ -404,14 +377,14 @@ def _row_area(kind, row, verts):
 _TINY = 5e-324  # the smallest positive float
 
 
-def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, pair_kernel):
+def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, lookup):
     """Overlap area of one pair, computed on the scaled pair and scaled back (by ``4**-k``).
 
     Nested pairs take the inner shape's area directly (the intersection is the inner shape):
     with sizes 2**1000 apart no single scaling suits both shapes. An overlapping pair whose
     scaled area underflowed to 0 reports the smallest positive float, so that the area is 0
     exactly when the interiors do not meet (as the separation's sign in ``measurement``).
-    ``pair_kernel``: the glue's kernel lookup, passed in (see :func:`contact_row`).
+    ``lookup``: the glue's table lookup, passed in (see :func:`contact_row`).
     """
     from collide2d._kernels import codes
 
@@ -423,7 +396,7 @@ def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, pair_kernel):
         return _row_area(kind_b, pb, vb)
     k, centred = pair_shift(kind_a, pa, va, kind_b, pb, vb)
     if not centred:
-        local = _local_area(kind_a, pa, va, kind_b, pb, vb, pair_kernel)
+        local = _local_area(kind_a, pa, va, kind_b, pb, vb, lookup)
         if local is not None:
             return local if local > 0.0 else _TINY
         # The overlap lies within the smaller shape: scale it to about 1, so that its lengths keep
@@ -436,13 +409,7 @@ def area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, pair_kernel):
     return area if area > 0.0 else _TINY
 
 
-# A far larger ellipse counts as its tangent half-plane next to a small one when its smallest
-# radius of curvature b**2 / a exceeds the small one's size by this factor: the boundary then
-# leaves the tangent line by less than 2**-60 of that size across it.
-_FLAT_CURVATURE = 2.0**60
-
-
-def _local_area(kind_a, pa, va, kind_b, pb, vb, pair_kernel):
+def _local_area(kind_a, pa, va, kind_b, pb, vb, lookup):
     """Overlap area of a small ellipse with a far larger shape, in coordinates relative to the
     ellipse's centre, or None when the pair is not of that kind.
 
@@ -494,7 +461,7 @@ def _local_area(kind_a, pa, va, kind_b, pb, vb, pair_kernel):
         return 0.0
     from collide2d._kernels import codes
 
-    kernel = pair_kernel("area", "ellipse", "polygon")[1]
+    kernel = lookup("area", "ellipse", "polygon").kernel
     row_e = np.array([0.0, 0.0, math.ldexp(ra, -e), math.ldexp(rb, -e), float(small[4]), float(small[5])])
     verts = np.ldexp(np.array(square, dtype=np.float64), -e)
     row_p = np.array([0.0, float(len(square))])
@@ -610,9 +577,9 @@ def lift_line_directions(ellipse_rows, line_rows):
 def error_free():
     """``(two_sum, two_product)`` of the kernels' ``vec`` as plain Python (the exact twin's copy), which
     work on floats and NumPy arrays alike."""
-    from collide2d import _exact
+    from collide2d._robust import exact
 
-    vec = _exact.twin_module("vec")
+    vec = exact.twin_module("vec")
     return vec.two_sum, vec.two_product
 
 

@@ -1,0 +1,143 @@
+"""Answers built on the runner's: the relation of a shape and a bare point, areas, IoU, covers.
+
+Like :mod:`collide2d._glue.run`, these read a shape's private fields (they belong to the glue).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from collide2d._glue import registry, run
+from collide2d._glue.registry import RELATE
+from collide2d._kernels import codes
+from collide2d._robust.magnitude import tame_number
+from collide2d._robust import ladder
+from collide2d._tolerances import EPS
+
+
+_NO_VERTS = np.zeros((0, 2))  # the vertex array of a point: read-only, as the shapes' (one compiled type)
+_NO_VERTS.flags.writeable = False
+_scratch = threading.local()
+
+
+def _point_row(x, y):
+    """A read-only parameter row ``(x, y)`` of a point, reused by this thread (no allocation).
+
+    Valid until the next call in the same thread: kernels and the exact fallback read it at once.
+    """
+    try:
+        row, view = _scratch.point
+    except AttributeError:
+        row = np.empty(2)
+        view = row.view()
+        view.flags.writeable = False
+        _scratch.point = row, view
+    row[0] = x
+    row[1] = y
+    return view
+
+
+def relate_code_xy(shape, x, y):
+    """Relation code (an int) of a single ``shape`` against the point ``(x, y)`` (two floats).
+
+    The same kernel as ``relate_codes(shape, Point((x, y)))``, without building the point.
+    """
+    if shape._kind == "rounded":
+        from collide2d.shapes import Point
+
+        return int(run.relate_codes(shape, Point((x, y))))
+    entry = registry.entry(RELATE, shape._kind, "point")
+    if run.tame_rows(shape) is not True or not (tame_number(x) and tame_number(y)):
+        from collide2d.shapes import Point  # extreme magnitudes: the general path
+
+        return int(run.relate_codes(shape, Point((x, y))))
+    row = _point_row(x, y)
+    code = entry.kernel(shape._params, shape._verts, row, _NO_VERTS, EPS)
+    if code == codes.UNDECIDED:
+        code = ladder.exact_code(entry.name, shape._kind, shape._params, shape._verts, "point", row, _NO_VERTS)
+    return int(code)
+
+
+def shape_areas(shape):
+    """Area of every shape of a batch (0 for points, segments and lines): float64, batch shape."""
+    params = shape._flat_params()
+    if shape._kind == "ellipse":
+        areas = np.pi * params[:, 2] * params[:, 3]
+    elif shape._kind == "polygon":
+        offset = params[:, 0].astype(np.int64)
+        count = params[:, 1].astype(np.int64)
+        if count.size:
+            owner = np.repeat(np.arange(count.size), count)
+            local = np.arange(owner.size) - np.repeat(np.cumsum(count) - count, count)
+            i0 = offset[owner] + local
+            i1 = offset[owner] + (local + 1) % count[owner]
+            v = shape._verts
+            origin = v[offset[owner]]
+            p = v[i0] - origin
+            q = v[i1] - origin
+            areas = 0.5 * np.bincount(owner, weights=p[:, 0] * q[:, 1] - p[:, 1] * q[:, 0], minlength=count.size)
+        else:
+            areas = np.zeros(0)
+    else:
+        areas = np.zeros(params.shape[0])
+    return areas.reshape(shape.shape)
+
+
+def iou_values(a, b):
+    """Intersection over union ``I / (area_a + area_b - I)``, clipped to [0, 1]; 0 when the union
+    has no area."""
+    inter = run.overlap_area_values(a, b)
+    union = shape_areas(a) + shape_areas(b) - inter
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(union > 0, np.asarray(inter) / np.where(union > 0, union, 1.0), 0.0)
+    ratio = np.clip(ratio, 0.0, 1.0)
+    return float(ratio) if ratio.ndim == 0 else ratio
+
+
+def covers_flags(a, b, table):
+    """Whether no point of ``b`` lies outside ``a``: a bool for single shapes, else a bool array.
+
+    ``table`` is the truth table of the codes that imply it (``CONTAINS``, ``EQUAL``). The other
+    covering pairs are coded ``TOUCHING``: ``b`` lies in the boundary of ``a``, which only a point
+    or a segment can (a region in ``a`` has its interior in the interior of ``a``, and only a line
+    holds a line). A touching point lies in ``a``; a touching segment lies in ``a`` exactly when
+    both its end points do, every shape being convex. The end points are decided by the relate
+    kernels against a point, exact like the codes.
+    """
+    if getattr(a, "_kind", None) == "rounded" or getattr(b, "_kind", None) == "rounded":
+        glue = run.rounded_glue()
+        a, b = (glue.plain_if_zero(s) if getattr(s, "_kind", None) == "rounded" else s for s in (a, b))
+        if b._kind == "rounded":
+            return glue.covers_flags(a, b, table)
+    code = run.relate_codes(a, b)
+    if type(code) is int:
+        if code != codes.TOUCHING or b._kind not in ("point", "segment"):
+            return table.single[code]
+        if b._kind == "point":
+            return True
+        x0, y0, x1, y1 = b._params.tolist()
+        return relate_code_xy(a, x0, y0) != codes.DISJOINT and relate_code_xy(a, x1, y1) != codes.DISJOINT
+    out = table.array[code]
+    touching = code == codes.TOUCHING
+    if b._kind == "point":
+        out |= touching
+    elif b._kind == "segment" and touching.any():
+        sub_a = _broadcast_take(a, code.shape, touching)
+        rows = np.broadcast_to(b._params, code.shape + (4,))[touching]
+        from collide2d.shapes import Point
+
+        start_in = run.relate_codes(sub_a, Point(rows[:, 0:2])) != codes.DISJOINT
+        end_in = run.relate_codes(sub_a, Point(rows[:, 2:4])) != codes.DISJOINT
+        out[touching] = start_in & end_in
+    return out
+
+
+def _broadcast_take(shape, batch, mask):
+    """The shapes of ``shape`` broadcast to ``batch`` at the True entries of ``mask`` (a 1-D batch;
+    a single shape stays single, as it broadcasts against any batch)."""
+    if not shape.shape:
+        return shape
+    flat = np.broadcast_to(np.arange(shape.size).reshape(shape.shape), batch)[mask]
+    return shape[np.unravel_index(flat, shape.shape)]

@@ -1,0 +1,274 @@
+"""The pair table: (operation, kind a, kind b) -> kernel, batch loop, mirrored or not.
+
+One line per kernel, every kernel and loop written out once by name, so that a reader greps from
+an operation to the code that runs (as Box2D registers its pair functions with ``b2AddType`` in
+``src/contact.c``: one function per unordered pair, the flip done in one place). Each kernel is
+registered in one order of the kinds, the *kernel order* ``ellipse, polygon, segment, line,
+point``; :func:`entry` serves the other order from the same line with ``swapped=True``, and the
+runner (:mod:`collide2d._glue.run`) swaps the arguments and mirrors the result.
+
+Kernel modules are imported lazily: ``import collide2d`` imports none of them, and a kernel module
+(with its compiled code, from the on-disk cache) is loaded the first time one of its pairs runs;
+a batch loop's module only when a batch runs. The loaders below are plain ``from ... import``
+statements, one per module.
+
+To add a kind pair (a capsule, say): write its kernels in their module under ``_kernels``, add a
+loader below if the module is new, and one line per operation to ``_TABLE`` in kernel order.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+KIND_ORDER = ("ellipse", "polygon", "segment", "line", "point")
+
+# Operations: one per kernel signature (see collide2d._glue.run for what each returns).
+RELATE = "relate"  # (pa, va, pb, vb, eps) -> relation code or UNDECIDED
+INTERSECTS = "intersects"  # (pa, va, pb, vb, eps) -> 1, 0 or UNDECIDED; only where faster than relate
+CONTACT = "contact"  # (pa, va, pb, vb) -> 9 floats
+SEPARATION = "separation"  # the contact kernel; its loop stores the separation alone
+POINTS = "points"  # (pa, va, pb, vb, relation, out) -> count (negative: an exact decision is due)
+AREA = "area"  # (pa, va, pb, vb, relation) -> area
+PERRAM_WERTHEIM = "perram_wertheim"  # (pa, va, pb, vb) -> point, normal, scale, approach distance
+RAY = "ray"  # (params, verts, ray, eps) -> (code, feature): where the ray first meets the shape, decided
+RAY_HIT = "ray_hit"  # (params, verts, ray, code, feature) -> distance, point, normal of that decision
+
+
+# -- lazy module loaders: one plain import each ----------------------------------------------------
+
+
+def _relate_ellipse():
+    from collide2d._kernels.relate import ellipse
+
+    return ellipse
+
+
+def _relate_polygon():
+    from collide2d._kernels.relate import polygon
+
+    return polygon
+
+
+def _relate_linear():
+    from collide2d._kernels.relate import linear
+
+    return linear
+
+
+def _relate_loops():
+    from collide2d._kernels.relate import loops
+
+    return loops
+
+
+def _distance_ellipse():
+    from collide2d._kernels.measure import distance_ellipse
+
+    return distance_ellipse
+
+
+def _distance_flat():
+    from collide2d._kernels.measure import distance_flat
+
+    return distance_flat
+
+
+def _measure_loops():
+    from collide2d._kernels.measure import loops
+
+    return loops
+
+
+def _points_ellipse():
+    from collide2d._kernels.overlay import points_ellipse
+
+    return points_ellipse
+
+
+def _points_flat():
+    from collide2d._kernels.overlay import points_flat
+
+    return points_flat
+
+
+def _points_loops():
+    from collide2d._kernels.overlay import loops_points
+
+    return loops_points
+
+
+def _area_ellipse():
+    from collide2d._kernels.overlay import area_ellipse
+
+    return area_ellipse
+
+
+def _area_flat():
+    from collide2d._kernels.overlay import area_flat
+
+    return area_flat
+
+
+def _area_loops():
+    from collide2d._kernels.overlay import loops_area
+
+    return loops_area
+
+
+def _raycast():
+    from collide2d._kernels.motion import raycast
+
+    return raycast
+
+
+def _raycast_loops():
+    from collide2d._kernels.motion import loops_raycast
+
+    return loops_raycast
+
+
+def _no_loop():
+    return None
+
+
+# -- the table, in kernel order ----------------------------------------------------------------------
+# (operation, kind a, kind b): (kernel, batch loop), each a function that returns the compiled
+# function from its (lazily imported) module. The name of a kernel is also the name of its exact
+# twin (collide2d._robust.exact) and the key of its count in collide2d.exact_fallback_counts().
+
+_Loader = Callable[[], Any]
+_TABLE: dict[tuple[str, str, str], tuple[_Loader, _Loader]] = {
+    # relate: the relation code
+    (RELATE, "ellipse", "ellipse"): (lambda: _relate_ellipse().relate_ellipse_ellipse, lambda: _relate_loops().relate_ellipse_ellipse_loop),
+    (RELATE, "ellipse", "polygon"): (lambda: _relate_ellipse().relate_ellipse_polygon, lambda: _relate_loops().relate_ellipse_polygon_loop),
+    (RELATE, "ellipse", "segment"): (lambda: _relate_ellipse().relate_ellipse_segment, lambda: _relate_loops().relate_ellipse_segment_loop),
+    (RELATE, "ellipse", "line"): (lambda: _relate_ellipse().relate_ellipse_line, lambda: _relate_loops().relate_ellipse_line_loop),
+    (RELATE, "ellipse", "point"): (lambda: _relate_ellipse().relate_ellipse_point, lambda: _relate_loops().relate_ellipse_point_loop),
+    (RELATE, "polygon", "polygon"): (lambda: _relate_polygon().relate_polygon_polygon, lambda: _relate_loops().relate_polygon_polygon_loop),
+    (RELATE, "polygon", "segment"): (lambda: _relate_polygon().relate_polygon_segment, lambda: _relate_loops().relate_polygon_segment_loop),
+    (RELATE, "polygon", "line"): (lambda: _relate_polygon().relate_polygon_line, lambda: _relate_loops().relate_polygon_line_loop),
+    (RELATE, "polygon", "point"): (lambda: _relate_polygon().relate_polygon_point, lambda: _relate_loops().relate_polygon_point_loop),
+    (RELATE, "segment", "segment"): (lambda: _relate_linear().relate_segment_segment, lambda: _relate_loops().relate_segment_segment_loop),
+    (RELATE, "segment", "line"): (lambda: _relate_linear().relate_segment_line, lambda: _relate_loops().relate_segment_line_loop),
+    (RELATE, "segment", "point"): (lambda: _relate_linear().relate_segment_point, lambda: _relate_loops().relate_segment_point_loop),
+    (RELATE, "line", "line"): (lambda: _relate_linear().relate_line_line, lambda: _relate_loops().relate_line_line_loop),
+    (RELATE, "line", "point"): (lambda: _relate_linear().relate_line_point, lambda: _relate_loops().relate_line_point_loop),
+    (RELATE, "point", "point"): (lambda: _relate_linear().relate_point_point, lambda: _relate_loops().relate_point_point_loop),
+    # intersects: dedicated kernels where they skip the containment classification; other pairs
+    # answer with relate's code != DISJOINT
+    (INTERSECTS, "ellipse", "ellipse"): (lambda: _relate_ellipse().intersects_ellipse_ellipse, lambda: _relate_loops().intersects_ellipse_ellipse_loop),
+    # contact: separation, normal, witness points, curvatures
+    (CONTACT, "ellipse", "ellipse"): (lambda: _distance_ellipse().contact_ellipse_ellipse, lambda: _measure_loops().contact_ellipse_ellipse_loop),
+    (CONTACT, "ellipse", "polygon"): (lambda: _distance_ellipse().contact_ellipse_polygon, lambda: _measure_loops().contact_ellipse_polygon_loop),
+    (CONTACT, "ellipse", "segment"): (lambda: _distance_ellipse().contact_ellipse_segment, lambda: _measure_loops().contact_ellipse_segment_loop),
+    (CONTACT, "ellipse", "line"): (lambda: _distance_ellipse().contact_ellipse_line, lambda: _measure_loops().contact_ellipse_line_loop),
+    (CONTACT, "ellipse", "point"): (lambda: _distance_ellipse().contact_ellipse_point, lambda: _measure_loops().contact_ellipse_point_loop),
+    (CONTACT, "polygon", "polygon"): (lambda: _distance_flat().contact_polygon_polygon, lambda: _measure_loops().contact_polygon_polygon_loop),
+    (CONTACT, "polygon", "segment"): (lambda: _distance_flat().contact_polygon_segment, lambda: _measure_loops().contact_polygon_segment_loop),
+    (CONTACT, "polygon", "line"): (lambda: _distance_flat().contact_polygon_line, lambda: _measure_loops().contact_polygon_line_loop),
+    (CONTACT, "polygon", "point"): (lambda: _distance_flat().contact_polygon_point, lambda: _measure_loops().contact_polygon_point_loop),
+    (CONTACT, "segment", "segment"): (lambda: _distance_flat().contact_segment_segment, lambda: _measure_loops().contact_segment_segment_loop),
+    (CONTACT, "segment", "line"): (lambda: _distance_flat().contact_segment_line, lambda: _measure_loops().contact_segment_line_loop),
+    (CONTACT, "segment", "point"): (lambda: _distance_flat().contact_segment_point, lambda: _measure_loops().contact_segment_point_loop),
+    (CONTACT, "line", "line"): (lambda: _distance_flat().contact_line_line, lambda: _measure_loops().contact_line_line_loop),
+    (CONTACT, "line", "point"): (lambda: _distance_flat().contact_line_point, lambda: _measure_loops().contact_line_point_loop),
+    (CONTACT, "point", "point"): (lambda: _distance_flat().contact_point_point, lambda: _measure_loops().contact_point_point_loop),
+    # separation: the contact kernel for single pairs, loops that store one column
+    (SEPARATION, "ellipse", "ellipse"): (lambda: _distance_ellipse().contact_ellipse_ellipse, lambda: _measure_loops().separation_ellipse_ellipse_loop),
+    (SEPARATION, "ellipse", "polygon"): (lambda: _distance_ellipse().contact_ellipse_polygon, lambda: _measure_loops().separation_ellipse_polygon_loop),
+    (SEPARATION, "ellipse", "segment"): (lambda: _distance_ellipse().contact_ellipse_segment, lambda: _measure_loops().separation_ellipse_segment_loop),
+    (SEPARATION, "ellipse", "line"): (lambda: _distance_ellipse().contact_ellipse_line, lambda: _measure_loops().separation_ellipse_line_loop),
+    (SEPARATION, "ellipse", "point"): (lambda: _distance_ellipse().contact_ellipse_point, lambda: _measure_loops().separation_ellipse_point_loop),
+    (SEPARATION, "polygon", "polygon"): (lambda: _distance_flat().contact_polygon_polygon, lambda: _measure_loops().separation_polygon_polygon_loop),
+    (SEPARATION, "polygon", "segment"): (lambda: _distance_flat().contact_polygon_segment, lambda: _measure_loops().separation_polygon_segment_loop),
+    (SEPARATION, "polygon", "line"): (lambda: _distance_flat().contact_polygon_line, lambda: _measure_loops().separation_polygon_line_loop),
+    (SEPARATION, "polygon", "point"): (lambda: _distance_flat().contact_polygon_point, lambda: _measure_loops().separation_polygon_point_loop),
+    (SEPARATION, "segment", "segment"): (lambda: _distance_flat().contact_segment_segment, lambda: _measure_loops().separation_segment_segment_loop),
+    (SEPARATION, "segment", "line"): (lambda: _distance_flat().contact_segment_line, lambda: _measure_loops().separation_segment_line_loop),
+    (SEPARATION, "segment", "point"): (lambda: _distance_flat().contact_segment_point, lambda: _measure_loops().separation_segment_point_loop),
+    (SEPARATION, "line", "line"): (lambda: _distance_flat().contact_line_line, lambda: _measure_loops().separation_line_line_loop),
+    (SEPARATION, "line", "point"): (lambda: _distance_flat().contact_line_point, lambda: _measure_loops().separation_line_point_loop),
+    (SEPARATION, "point", "point"): (lambda: _distance_flat().contact_point_point, lambda: _measure_loops().separation_point_point_loop),
+    # points: the boundary intersection points
+    (POINTS, "ellipse", "ellipse"): (lambda: _points_ellipse().points_ellipse_ellipse, lambda: _points_loops().points_ellipse_ellipse_loop),
+    (POINTS, "ellipse", "polygon"): (lambda: _points_ellipse().points_ellipse_polygon, lambda: _points_loops().points_ellipse_polygon_loop),
+    (POINTS, "ellipse", "segment"): (lambda: _points_ellipse().points_ellipse_segment, lambda: _points_loops().points_ellipse_segment_loop),
+    (POINTS, "ellipse", "line"): (lambda: _points_ellipse().points_ellipse_line, lambda: _points_loops().points_ellipse_line_loop),
+    (POINTS, "ellipse", "point"): (lambda: _points_ellipse().points_ellipse_point, lambda: _points_loops().points_ellipse_point_loop),
+    (POINTS, "polygon", "polygon"): (lambda: _points_flat().points_polygon_polygon, lambda: _points_loops().points_polygon_polygon_loop),
+    (POINTS, "polygon", "segment"): (lambda: _points_flat().points_polygon_segment, lambda: _points_loops().points_polygon_segment_loop),
+    (POINTS, "polygon", "line"): (lambda: _points_flat().points_polygon_line, lambda: _points_loops().points_polygon_line_loop),
+    (POINTS, "polygon", "point"): (lambda: _points_flat().points_polygon_point, lambda: _points_loops().points_polygon_point_loop),
+    (POINTS, "segment", "segment"): (lambda: _points_flat().points_segment_segment, lambda: _points_loops().points_segment_segment_loop),
+    (POINTS, "segment", "line"): (lambda: _points_flat().points_segment_line, lambda: _points_loops().points_segment_line_loop),
+    (POINTS, "segment", "point"): (lambda: _points_flat().points_segment_point, lambda: _points_loops().points_segment_point_loop),
+    (POINTS, "line", "line"): (lambda: _points_flat().points_line_line, lambda: _points_loops().points_line_line_loop),
+    (POINTS, "line", "point"): (lambda: _points_flat().points_line_point, lambda: _points_loops().points_line_point_loop),
+    (POINTS, "point", "point"): (lambda: _points_flat().points_point_point, lambda: _points_loops().points_point_point_loop),
+    # area: the overlap area of two regions (other pairs have none)
+    (AREA, "ellipse", "ellipse"): (lambda: _area_ellipse().area_ellipse_ellipse, lambda: _area_loops().area_ellipse_ellipse_loop),
+    (AREA, "ellipse", "polygon"): (lambda: _area_ellipse().area_ellipse_polygon, lambda: _area_loops().area_ellipse_polygon_loop),
+    (AREA, "polygon", "polygon"): (lambda: _area_flat().area_polygon_polygon, lambda: _area_loops().area_polygon_polygon_loop),
+    # Perram-Wertheim contact function of two ellipses (no robustness rung: a float answer)
+    (PERRAM_WERTHEIM, "ellipse", "ellipse"): (lambda: _distance_ellipse().perram_wertheim_ellipse_ellipse,
+                                              lambda: _distance_ellipse().perram_wertheim_ellipse_ellipse_loop),
+    # ray casts: a shape against ray rows (ox, oy, dx, dy); the decision (with its batch loop, which
+    # also measures), then the measurement of a decision taken exactly
+    (RAY, "ellipse", "ray"): (lambda: _raycast().raycast_code_ellipse, lambda: _raycast_loops().raycast_ellipse_loop),
+    (RAY, "polygon", "ray"): (lambda: _raycast().raycast_code_polygon, lambda: _raycast_loops().raycast_polygon_loop),
+    (RAY, "segment", "ray"): (lambda: _raycast().raycast_code_segment, lambda: _raycast_loops().raycast_segment_loop),
+    (RAY, "line", "ray"): (lambda: _raycast().raycast_code_line, lambda: _raycast_loops().raycast_line_loop),
+    (RAY, "point", "ray"): (lambda: _raycast().raycast_code_point, lambda: _raycast_loops().raycast_point_loop),
+    (RAY_HIT, "ellipse", "ray"): (lambda: _raycast().raycast_ellipse, _no_loop),
+    (RAY_HIT, "polygon", "ray"): (lambda: _raycast().raycast_polygon, _no_loop),
+    (RAY_HIT, "segment", "ray"): (lambda: _raycast().raycast_segment, _no_loop),
+    (RAY_HIT, "line", "ray"): (lambda: _raycast().raycast_line, _no_loop),
+    (RAY_HIT, "point", "ray"): (lambda: _raycast().raycast_point, _no_loop),
+}
+
+
+class Entry:
+    """One registered pair kernel, as seen from the caller's order of the kinds.
+
+    ``name``: the kernel's name (that of its exact twin too); ``kernel``: the compiled function;
+    ``loop()``: its batch loop (imported on first use); ``swapped``: the caller's kinds come in
+    the other order, so the runner swaps the arguments and mirrors the result.
+    """
+
+    __slots__ = ("name", "kernel", "_loop", "_load_loop", "swapped")
+
+    def __init__(self, kernel, load_loop, swapped):
+        self.kernel = kernel
+        self.name = kernel.__name__
+        self._load_loop = load_loop
+        self._loop = None
+        self.swapped = swapped
+
+    def loop(self):
+        if self._loop is None:
+            self._loop = self._load_loop()
+        return self._loop
+
+
+_ORDER = KIND_ORDER + ("ray",)  # a ray is the second argument of its kernels
+_entries: dict = {}
+
+
+def entry(operation, kind_a, kind_b):
+    """The :class:`Entry` of ``operation`` on the kinds ``kind_a, kind_b`` (either order), or
+    ``None`` when the table has no kernel for it (an ``INTERSECTS`` pair without a dedicated
+    kernel, an ``AREA`` pair that is not two regions)."""
+    key = (operation, kind_a, kind_b)
+    try:
+        return _entries[key]
+    except KeyError:
+        swapped = _ORDER.index(kind_a) > _ORDER.index(kind_b)
+        loaders = _TABLE.get((operation, kind_b, kind_a) if swapped else key)
+        found = _entries[key] = None if loaders is None else Entry(loaders[0](), loaders[1], swapped)
+        return found
+
+
+def has(operation, kind_a, kind_b):
+    """Whether the table holds ``operation`` for the kinds (in either order), without importing it."""
+    first, second = sorted((kind_a, kind_b), key=_ORDER.index)
+    return (operation, first, second) in _TABLE

@@ -1,0 +1,439 @@
+"""The event loop of hard ellipses (translating and turning) in a periodic square box.
+
+Frame: ellipse ``i`` has semi-axes ``a_i >= b_i``, mass 1, the moment of inertia of a uniform
+elliptical disc ``I_i = (a_i^2 + b_i^2) / 4``, and between its collisions a constant velocity and
+angular velocity; its centre and angle are stored at the time of its last event, ``stamp[i]``.
+
+**Contact function.** With the shape matrices ``M = R diag(a^2, b^2) R^T`` (the ellipse is
+``(x - r)^T M^-1 (x - r) <= 1``), ``C(l) = (1 - l) M_i + l M_j`` and ``r = r_j - r_i``, the
+Perram-Wertheim function is ``F(l) = l (1 - l) r^T C(l)^-1 r``, concave on ``[0, 1]``; its maximum
+``F*`` is the square of the factor ``mu`` by which both ellipses, scaled about their centres, just
+touch (Perram and Wertheim, *J. Comput. Phys.* 58, 409, 1985). Any ``l`` gives a lower bound
+``F(l) <= F*``. An ellipse scaled by ``mu >= 1`` about its centre contains the ellipse grown by
+``(mu - 1) b`` (``mu E = E + (mu - 1) E`` for a convex ``E``, and ``E`` holds the disc of radius
+``b`` about its centre), so the two scaled ellipses, which do not overlap, hold the two ellipses
+grown by ``(mu - 1) b_i`` and ``(mu - 1) b_j``: the gap between the ellipses is at least
+``(sqrt(F(l)) - 1) (b_i + b_j)`` from any ``l``. At the maximiser the scaled ellipses touch at ``p
+= r_i + (1 - l) M_i C^-1 r`` with the normal ``n`` along ``C^-1 r`` (from ``i`` to ``j``; Donev,
+Torquato and Stillinger, *J. Comput. Phys.* 202, 765, 2005, sec. 3).
+
+**Time of impact.** The search uses the tighter bound of a separating axis: along any unit ``n``
+the gap is at least ``s_n = n.r - h_i(n) - h_j(n)`` with the support function ``h(n) = sqrt(n^T M
+n)`` (to rounding; near contact, with ``n`` from the contact function, it is the gap to second
+order). Along a fixed ``n``, ``s_n`` falls at most at the rate ``max(0, -n.(v_j - v_i)) +
+|omega_i| (a_i - b_i) + |omega_j| (a_j - b_j)`` (``|dh/dtheta| <= a - b``), so no contact can
+happen within ``s_n`` over that rate: conservative advancement by that step (Mirtich,
+*Impulse-based dynamic simulation of rigid body systems*, 1996, ch. 5; Donev et al. 2005 advance
+on the contact function) until the bound falls below ``tol``. A pair found that close
+whose contact points approach is a collision; one that separates (the pair that just collided)
+steps ``tol / w`` at a time until it is apart, ``w = |v_j - v_i| + |omega_i| a_i + |omega_j| a_j``
+bounding the relative speed of any two points. Only the pairs whose bounding circles (radius
+``a``) meet before the particle's earliest event so far are searched, in the order of that
+meeting, and each only while the bounding circles overlap (Donev et al. 2005: predict only when
+needed).
+
+**Collision.** A frictionless elastic impulse ``J n`` on ``j`` and ``-J n`` on ``i`` at the contact
+point ``p``: with the lever arms ``d = p - r``, ``u`` the normal velocity of ``j``'s contact point
+relative to ``i``'s, ``J = -2 u / (2 + (d_i x n)^2 / I_i + (d_j x n)^2 / I_j)`` (Mirtich,
+*Impulse-based dynamic simulation of rigid body systems*, 1996, ch. 3). It conserves the kinetic
+energy, the momentum and each body's angular momentum about ``p``. The collision virial is
+``r . dp_j = J r . n`` (the molecular virial: the torques do not enter; Allen and Tildesley,
+*Computer Simulation of Liquids*, 2nd ed. 2017, sec. 2.4).
+"""
+
+import math
+
+import numpy as np
+
+from collide2d._jit import kernel
+
+from .calendar import (
+    NO_EVENT,
+    RECHECK,
+    cell_cross,
+    cells_fill,
+    crossing_time,
+    tree_build,
+    tree_update,
+)
+from .disks import CELLS, COLLISIONS, CROSSINGS, GRAZES, LEAVES, NOW, SIDE, STALE, VIRIAL, contact_time
+
+# slots of the float array ``params`` beyond SIDE, and of ``counters`` beyond the disks'
+TOLERANCE, HORIZON = 1, 2
+SEARCHES, STEPS, OUT_OF_STEPS = 4, 5, 6
+MAX_STEPS = 100000
+
+
+@kernel
+def _shape(a, b, angle):
+    """The shape matrix ``R diag(a^2, b^2) R^T`` as ``(m11, m12, m22)``."""
+    c = math.cos(angle)
+    s = math.sin(angle)
+    aa = a * a
+    bb = b * b
+    return aa * c * c + bb * s * s, (aa - bb) * c * s, aa * s * s + bb * c * c
+
+
+@kernel
+def contact(rx, ry, p11, p12, p22, q11, q12, q22, lam, iterations):
+    """Perram-Wertheim: ``(F, l, sx, sy)`` at the maximiser ``l`` of ``F(l) = l (1 - l) r^T C^-1 r``,
+    ``C = (1 - l) P + l Q``, ``s = C^-1 r``; safeguarded Newton on ``F'`` from ``lam`` (``F`` is
+    concave: ``F'(0) > 0 > F'(1)``), at most ``iterations`` steps (any ``l`` gives a lower bound
+    of the maximum and a separating direction to bound the gap with)."""
+    d11 = q11 - p11
+    d12 = q12 - p12
+    d22 = q22 - p22
+    lo = 0.0
+    hi = 1.0
+    if not (lam > 0.0 and lam < 1.0):
+        lam = 0.5
+    f = 0.0
+    sx = 0.0
+    sy = 0.0
+    at = lam
+    for _ in range(iterations):
+        at = lam
+        c11 = p11 + lam * d11
+        c12 = p12 + lam * d12
+        c22 = p22 + lam * d22
+        det = c11 * c22 - c12 * c12
+        sx = (c22 * rx - c12 * ry) / det
+        sy = (c11 * ry - c12 * rx) / det
+        g = rx * sx + ry * sy  # r^T C^-1 r
+        ds_x = d11 * sx + d12 * sy  # D s
+        ds_y = d12 * sx + d22 * sy
+        g1 = -(sx * ds_x + sy * ds_y)  # d/dl r^T C^-1 r = -s^T D s
+        tx = (c22 * ds_x - c12 * ds_y) / det  # C^-1 D s
+        ty = (c11 * ds_y - c12 * ds_x) / det
+        g2 = 2.0 * (ds_x * tx + ds_y * ty)  # 2 s^T D C^-1 D s
+        h = lam * (1.0 - lam)
+        f = h * g
+        f1 = (1.0 - 2.0 * lam) * g + h * g1
+        f2 = -2.0 * g + 2.0 * (1.0 - 2.0 * lam) * g1 + h * g2
+        if f1 > 0.0:
+            lo = lam
+        else:
+            hi = lam
+        step = lam - f1 / f2 if f2 < 0.0 else -1.0
+        if not (step > lo and step < hi):
+            step = 0.5 * (lo + hi)
+        if abs(step - lam) <= 1e-15 * max(lam, 1e-300) or hi - lo <= 1e-15:
+            break
+        lam = step
+    return f, at, sx, sy
+
+
+@kernel
+def _pair(i, j, t, sx_shift, sy_shift, position, velocity, angle, omega, stamp, semi):
+    """Centres, shape matrices and the relative position of ``i`` and ``j`` (moved by the shift) at ``t``."""
+    di = t - stamp[i]
+    dj = t - stamp[j]
+    xi = position[i, 0] + velocity[i, 0] * di
+    yi = position[i, 1] + velocity[i, 1] * di
+    xj = position[j, 0] + velocity[j, 0] * dj + sx_shift
+    yj = position[j, 1] + velocity[j, 1] * dj + sy_shift
+    p11, p12, p22 = _shape(semi[i, 0], semi[i, 1], angle[i] + omega[i] * di)
+    q11, q12, q22 = _shape(semi[j, 0], semi[j, 1], angle[j] + omega[j] * dj)
+    return xi, yi, xj, yj, p11, p12, p22, q11, q12, q22
+
+
+@kernel
+def _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega):
+    """Normal velocity of ``j``'s material point at ``p`` relative to ``i``'s (< 0: approaching)."""
+    uix = velocity[i, 0] - omega[i] * (py - yi)
+    uiy = velocity[i, 1] + omega[i] * (px - xi)
+    ujx = velocity[j, 0] - omega[j] * (py - yj)
+    ujy = velocity[j, 1] + omega[j] * (px - xj)
+    return (ujx - uix) * nx + (ujy - uiy) * ny
+
+
+@kernel
+def _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy):
+    """Contact point ``r_i + (1 - l) P s`` and unit normal along ``s = C^-1 r``."""
+    px = xi + (1.0 - lam) * (p11 * sx + p12 * sy)
+    py = yi + (1.0 - lam) * (p12 * sx + p22 * sy)
+    norm = math.sqrt(sx * sx + sy * sy)
+    return px, py, sx / norm, sy / norm
+
+
+@kernel
+def _advance(i, j, sx_shift, sy_shift, t, lam, iterations, near, position, velocity, angle, omega, stamp, semi):
+    """At time ``t``: the bound ``s`` of the gap along the direction ``n`` of the contact function,
+    and a time over which no contact can happen: ``(s, step, lam, u)`` with ``u`` the normal speed
+    of the contact points when ``s < near`` (else 0).
+
+    Along the fixed ``n``, ``s(t + tau) = n.r - h_i - h_j`` changes at ``s' = n.(v_j - v_i) -
+    omega_i dh_i/dtheta - omega_j dh_j/dtheta`` with ``dh/dtheta = n^T W M n / h`` (``W`` the
+    quarter turn, ``dM/dtheta = W M - M W``), and ``|d^2 h / dtheta^2| <= ((a^2 - b^2) + (a -
+    b)^2) / b`` (from ``h^2 = a^2 cos^2 + b^2 sin^2`` of the angle to the major axis: ``h'^2 + h h''
+    = (b^2 - a^2) cos 2phi``, ``|h'| <= a - b``, ``h >= b``), so ``s(t + tau) >= s + s' tau - K
+    tau^2 / 2`` with ``K = sum omega^2 ((a^2 - b^2) + (a - b)^2) / b``: the step is the first root
+    of that bound, or the first-order step ``s / (max(0, -n.v) + sum |omega| (a - b))`` if longer
+    (both are certified lower bounds of the first contact)."""
+    xi, yi, xj, yj, p11, p12, p22, q11, q12, q22 = _pair(i, j, t, sx_shift, sy_shift, position, velocity, angle,
+                                                        omega, stamp, semi)
+    rx = xj - xi
+    ry = yj - yi
+    f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, lam, iterations)
+    px, py, nx, ny = _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy)
+    pnx = p11 * nx + p12 * ny
+    pny = p12 * nx + p22 * ny
+    qnx = q11 * nx + q12 * ny
+    qny = q12 * nx + q22 * ny
+    hi = math.sqrt(nx * pnx + ny * pny)  # support functions h(n) = sqrt(n^T M n)
+    hj = math.sqrt(nx * qnx + ny * qny)
+    gap = rx * nx + ry * ny - hi - hj
+    vn = (velocity[j, 0] - velocity[i, 0]) * nx + (velocity[j, 1] - velocity[i, 1]) * ny
+    slope = vn - omega[i] * (ny * pnx - nx * pny) / hi - omega[j] * (ny * qnx - nx * qny) / hj
+    ai = semi[i, 0]
+    bi = semi[i, 1]
+    aj = semi[j, 0]
+    bj = semi[j, 1]
+    curvature = (omega[i] ** 2 * ((ai * ai - bi * bi) + (ai - bi) ** 2) / bi
+                 + omega[j] ** 2 * ((aj * aj - bj * bj) + (aj - bj) ** 2) / bj)
+    rate = max(0.0, -vn) + abs(omega[i]) * (ai - bi) + abs(omega[j]) * (aj - bj)
+    step = gap / rate if rate > 0.0 else math.inf
+    if gap > 0.0:
+        if curvature > 0.0:  # the positive root, in the form without cancellation for either sign of s'
+            root = math.sqrt(slope * slope + 2.0 * curvature * gap)
+            step = max(step, 2.0 * gap / (root - slope) if slope <= 0.0 else (root + slope) / curvature)
+        elif slope < 0.0:
+            step = max(step, gap / -slope)
+        else:
+            step = math.inf
+    u = _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega) if gap < near else 0.0
+    return gap, step, lam, u
+
+
+@kernel
+def impact_time(i, j, sx_shift, sy_shift, t_lo, t_hi, position, velocity, angle, omega, stamp, semi, tolerance,
+                counters):
+    """First contact of ``i`` and ``j`` (moved by the shift) in ``[t_lo, t_hi]``, ``inf`` if none (see
+    the module and :func:`_advance`: conservative advancement on certified bounds of the gap)."""
+    w = (math.hypot(velocity[j, 0] - velocity[i, 0], velocity[j, 1] - velocity[i, 1])
+         + abs(omega[i]) * semi[i, 0] + abs(omega[j]) * semi[j, 0])
+    if w == 0.0:
+        return math.inf
+    t = t_lo
+    lam = 0.5
+    counters[SEARCHES] += 1
+    for _ in range(MAX_STEPS):
+        counters[STEPS] += 1
+        gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, lam, 2, tolerance, position, velocity, angle,
+                                     omega, stamp, semi)
+        if gap < tolerance:
+            # touching: the contact point and normal of the converged contact function, as the collision will use
+            gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, 0.5, 60, tolerance, position, velocity,
+                                         angle, omega, stamp, semi)
+            if gap < tolerance:
+                if u < 0.0:
+                    return t
+                step = tolerance / w  # touching and separating: the pair that just collided
+        t += step
+        if t > t_hi:
+            return math.inf
+    counters[OUT_OF_STEPS] += 1
+    return t  # out of steps: a collision now keeps the pair apart
+
+
+@kernel
+def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, params, cells,
+             event_time, event_partner, event_count, counters, scratch, other):
+    """The earliest event of ellipse ``i`` from ``now``: leaving its cell, or a contact with an
+    ellipse of the 3 x 3 cells around it, searched only where the bounding circles meet first.
+    ``scratch`` (4 x 64 floats) and ``other`` (64 ints) hold the candidates."""
+    side = params[SIDE]
+    width = side / cells
+    dt = now - stamp[i]
+    xi = position[i, 0] + velocity[i, 0] * dt
+    yi = position[i, 1] + velocity[i, 1] * dt
+    best, partner = crossing_time(xi, yi, velocity[i, 0], velocity[i, 1], cell[i], cells, width)
+    if params[HORIZON] < best:  # a turning ellipse at rest is looked at again after HORIZON
+        best = params[HORIZON]
+        partner = RECHECK
+    # the neighbours whose bounding circles meet in [t_in, t_out], before best
+    found = 0
+    t_in = scratch[0]
+    t_out = scratch[1]
+    shift_x = scratch[2]
+    shift_y = scratch[3]
+    cx = cell[i] % cells
+    cy = cell[i] // cells
+    for oy in range(-1, 2):
+        ny = cy + oy
+        sy = 0.0
+        if ny < 0:
+            ny += cells
+            sy = -side
+        elif ny >= cells:
+            ny -= cells
+            sy = side
+        for ox in range(-1, 2):
+            nx = cx + ox
+            sx = 0.0
+            if nx < 0:
+                nx += cells
+                sx = -side
+            elif nx >= cells:
+                nx -= cells
+                sx = side
+            j = head[ny * cells + nx]
+            while j >= 0:
+                if j != i:
+                    dtj = now - stamp[j]
+                    rx = position[j, 0] + velocity[j, 0] * dtj + sx - xi
+                    ry = position[j, 1] + velocity[j, 1] * dtj + sy - yi
+                    vx = velocity[j, 0] - velocity[i, 0]
+                    vy = velocity[j, 1] - velocity[i, 1]
+                    reach = semi[i, 0] + semi[j, 0]
+                    enter = contact_time(rx, ry, vx, vy, reach, 0.0)
+                    if rx * rx + ry * ry <= reach * reach:
+                        enter = 0.0
+                    if enter < best and found < 64:
+                        # leaving: the larger root of |r + v t| = reach
+                        a = vx * vx + vy * vy
+                        b = rx * vx + ry * vy
+                        c = rx * rx + ry * ry - reach * reach
+                        disc = b * b - a * c
+                        leave = (-b + math.sqrt(disc)) / a if a > 0.0 and disc >= 0.0 else math.inf
+                        t_in[found] = enter
+                        t_out[found] = leave
+                        other[found] = j
+                        shift_x[found] = sx
+                        shift_y[found] = sy
+                        found += 1
+                j = next_in_cell[j]
+    # a first certified step for each: no contact before t_in + step
+    for k in range(found):
+        gap, step, lam, u = _advance(i, other[k], shift_x[k], shift_y[k], now + t_in[k], 0.5, 4, 0.0, position,
+                                     velocity, angle, omega, stamp, semi)
+        if gap >= params[TOLERANCE]:
+            t_in[k] += step
+            if t_in[k] > t_out[k]:
+                t_in[k] = math.inf
+    # search them in the order they can first touch, while they can still come first
+    for _ in range(found):
+        k = -1
+        for m in range(found):
+            if t_in[m] < best and (k < 0 or t_in[m] < t_in[k]):
+                k = m
+        if k < 0:
+            break
+        j = other[k]
+        t = impact_time(i, j, shift_x[k], shift_y[k], now + t_in[k], now + min(t_out[k], best), position, velocity,
+                        angle, omega, stamp, semi, params[TOLERANCE], counters)
+        t_in[k] = math.inf
+        if t - now < best:
+            best = t - now
+            partner = j
+    event_time[i] = now + best
+    event_partner[i] = partner
+    event_count[i] = count[partner] if partner >= 0 else 0
+
+
+@kernel
+def _bring(k, t, position, velocity, angle, omega, stamp):
+    dt = t - stamp[k]
+    position[k, 0] += velocity[k, 0] * dt
+    position[k, 1] += velocity[k, 1] * dt
+    angle[k] += omega[k] * dt
+    stamp[k] = t
+
+
+@kernel
+def rebuild(position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, previous_in_cell,
+            event_time, event_partner, event_count, tree, layout, params, state, counters):
+    """Bring every ellipse to ``state[NOW]``, wrap it into the box, fill the cells, predict every event."""
+    now = state[NOW]
+    cells = layout[CELLS]
+    scratch = np.empty((4, 64))
+    other = np.empty(64, dtype=np.int64)
+    for i in range(position.shape[0]):
+        _bring(i, now, position, velocity, angle, omega, stamp)
+        angle[i] -= 2.0 * math.pi * math.floor(angle[i] / (2.0 * math.pi) + 0.5)
+    cells_fill(position, cell, head, next_in_cell, previous_in_cell, params[SIDE], cells)
+    for i in range(position.shape[0]):
+        _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, params, cells,
+                 event_time, event_partner, event_count, counters, scratch, other)
+    tree_build(tree, layout[LEAVES], position.shape[0], event_time)
+
+
+@kernel
+def run(position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, previous_in_cell, event_time,
+        event_partner, event_count, tree, layout, params, state, counters, max_collisions, t_stop, log):
+    """Process events until ``max_collisions`` collisions are done (returns 0), the next event lies
+    after ``t_stop`` (1) or nothing moves (2). Row ``k`` of ``log`` (if it has rows) records the
+    ``k``-th collision: ``i, j, t, px, py, nx, ny, J``."""
+    cells = layout[CELLS]
+    leaves = layout[LEAVES]
+    side = params[SIDE]
+    scratch = np.empty((4, 64))
+    other = np.empty(64, dtype=np.int64)
+    done = 0
+    while done < max_collisions:
+        i = tree[1]
+        t = event_time[i]
+        partner = event_partner[i]
+        if partner == NO_EVENT:
+            return 2
+        if t > t_stop:
+            return 1
+        state[NOW] = t
+        if partner >= 0 and event_count[i] != count[partner]:
+            counters[STALE] += 1
+        elif partner >= 0:
+            j = partner
+            _bring(i, t, position, velocity, angle, omega, stamp)
+            _bring(j, t, position, velocity, angle, omega, stamp)
+            rx = position[j, 0] - position[i, 0]
+            ry = position[j, 1] - position[i, 1]
+            shx = -side * round(rx / side)  # the image in contact: |r| <= cell width <= side / 3
+            shy = -side * round(ry / side)
+            xi, yi, xj, yj, p11, p12, p22, q11, q12, q22 = _pair(i, j, t, shx, shy, position, velocity, angle, omega,
+                                                                stamp, semi)
+            rx = xj - xi
+            ry = yj - yi
+            f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, 0.5, 60)
+            px, py, nx, ny = _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy)
+            u = _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega)
+            if u < 0.0:
+                ci = (px - xi) * ny - (py - yi) * nx  # d_i x n
+                cj = (px - xj) * ny - (py - yj) * nx
+                inertia_i = 0.25 * (semi[i, 0] ** 2 + semi[i, 1] ** 2)
+                inertia_j = 0.25 * (semi[j, 0] ** 2 + semi[j, 1] ** 2)
+                impulse = -2.0 * u / (2.0 + ci * ci / inertia_i + cj * cj / inertia_j)
+                velocity[i, 0] -= impulse * nx
+                velocity[i, 1] -= impulse * ny
+                velocity[j, 0] += impulse * nx
+                velocity[j, 1] += impulse * ny
+                omega[i] -= impulse * ci / inertia_i
+                omega[j] += impulse * cj / inertia_j
+                state[VIRIAL] += impulse * (rx * nx + ry * ny)
+                if counters[COLLISIONS] < log.shape[0]:
+                    row = counters[COLLISIONS]
+                    log[row, 0] = i
+                    log[row, 1] = j
+                    log[row, 2] = t
+                    log[row, 3] = px
+                    log[row, 4] = py
+                    log[row, 5] = nx
+                    log[row, 6] = ny
+                    log[row, 7] = impulse
+                counters[COLLISIONS] += 1
+                done += 1
+            else:
+                counters[GRAZES] += 1
+            count[i] += 1
+            count[j] += 1
+            _predict(j, t, position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, params,
+                     cells, event_time, event_partner, event_count, counters, scratch, other)
+            tree_update(tree, leaves, j, event_time)
+        elif partner < 0:
+            _bring(i, t, position, velocity, angle, omega, stamp)
+            if partner != RECHECK:
+                cell_cross(i, partner, position, velocity, cell, head, next_in_cell, previous_in_cell, side, cells)
+                counters[CROSSINGS] += 1
+        _predict(i, t, position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, params, cells,
+                 event_time, event_partner, event_count, counters, scratch, other)
+        tree_update(tree, leaves, i, event_time)
+    return 0
