@@ -482,7 +482,7 @@ def _contact_row(other, row_a, verts_a, row_b, verts_b, extremes=None):
     if tame or other == "ellipse":
         return kernel(row_a, verts_a, row_b, verts_b)
     k = -math.frexp(max(extremes[0], extremes[2]))[1]
-    from collide2d._magnitude import unscale_contact
+    from collide2d._robust.magnitude import unscale_contact
 
     ra, va = _scaled("rounded", row_a, verts_a, k)
     rb, vb = _scaled(other, row_b, verts_b, k)

@@ -62,6 +62,7 @@ def intersection_point_values(a, b):
     """
     run.check_shape(a, "a")
     run.check_shape(b, "b")
+    a, b = run.plain_or_refuse("intersection_points", a, b)
     entry = registry.entry(POINTS, a._kind, b._kind)
     first, second = (b, a) if entry.swapped else (a, b)
     capacity = points_capacity(first, second)
