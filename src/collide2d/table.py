@@ -211,6 +211,9 @@ class ShapeTable:
               kind    x    y   rx   ry  angle
         0  ellipse  0.0  0.0  2.0  1.0    0.5
         """
+        if any(source._kind == "rounded" for source in self._sources):
+            raise NotImplementedError("to_dataframe does not write rounded shapes (a Capsule, or a Polygon, Box or "
+                                      "RotatedBox with a radius) yet: write them with collide2d.io.write_shapes (JSON)")
         parts = [(_KIND_OF_CLASS[type(source)], source) for source in self._sources]
         return _formats.table_frame(parts, self._frame, degrees)
 
