@@ -11,7 +11,6 @@ from collide2d._glue.derived import covers_flags, iou_values, relate_code_xy, sh
 from collide2d._glue.registry import INTERSECTS, KIND_ORDER
 from collide2d._glue.points import intersection_point_values, points_capacity
 from collide2d._glue.run import (
-    plain_or_refuse,
     _MIRROR_CODE,
     MIRROR_RELATION,
     REGION_KINDS,
@@ -20,6 +19,7 @@ from collide2d._glue.run import (
     contact_values,
     intersects_flags,
     overlap_area_values,
+    plain_or_refuse,
     relate_codes,
     relate_rows,
     separation_values,
@@ -48,4 +48,3 @@ def intersects_kernel(kind_a, kind_b):
 
 
 relate_pairs = relate_rows
-

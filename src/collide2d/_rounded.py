@@ -2,12 +2,12 @@
 :mod:`collide2d._kernels.relate.rounded` and :mod:`collide2d._kernels.measure.distance_rounded`
 behind the public functions.
 
-:mod:`collide2d._dispatch` hands every pair with a shape of kind ``"rounded"`` to the functions
+:mod:`collide2d._glue.run` hands every pair with a shape of kind ``"rounded"`` to the functions
 here (``relate_pairs``, ``relate_codes``, ``intersects_flags``, ``contact_values``,
 ``separation_values``), which
 
 * treat a row of radius 0 as its core's kind (``polygon``, ``segment`` or ``point``): such pairs
-  go back to the existing kernels through :mod:`collide2d._dispatch`, so radius 0 gives today's
+  go back to the existing kernels through :mod:`collide2d._glue.run`, so radius 0 gives today's
   answers bit for bit;
 * call the rounded kernels with the rounded shape first, mirroring codes and contacts for the
   other order (``CONTAINS`` <-> ``WITHIN``; the normal negated, the witnesses swapped);
@@ -29,7 +29,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from collide2d import _dispatch, _exact
+from collide2d._glue import derived, run
+from collide2d._robust import exact as _exact
 from collide2d._kernels import codes
 
 EPS = 2.0**-53
@@ -330,7 +331,7 @@ def relate_pairs(kind_a, ta, va, ia, kind_b, tb, vb, ib, operation="relate"):
     out = np.empty(ia.shape[0], dtype=np.int8)
     for ka, kb, rows in _groups(kind_a, ta, ia, kind_b, tb, ib):
         if ka != "rounded" and kb != "rounded":  # radius 0: the core's kind, today's kernels
-            code = _dispatch.relate_pairs(ka, _as_kind(kind_a, ta, ka), va, ia[rows], kb, _as_kind(kind_b, tb, kb), vb, ib[rows])
+            code = run.relate_rows(ka, _as_kind(kind_a, ta, ka), va, ia[rows], kb, _as_kind(kind_b, tb, kb), vb, ib[rows])
             out[rows] = (code != codes.DISJOINT) if operation == "intersects" else code
             continue
         if ka == kb == "rounded":
@@ -425,47 +426,47 @@ def plain_if_zero(shape):
 
 
 def covers_flags(a, b, table):
-    """:func:`collide2d._dispatch.covers_flags` with a rounded ``b``: a row of radius 0 is its
+    """:func:`collide2d._glue.derived.covers_flags` with a rounded ``b``: a row of radius 0 is its
     core (a segment or a point, covered when touching as the plain kinds decide); a row of radius
     > 0 is a region, covered only with ``CONTAINS`` or ``EQUAL``."""
     code = relate_codes(a, b)
     if type(code) is int:
         if code == codes.TOUCHING and b._params[2] == 0.0:
-            return _dispatch.covers_flags(a, _plain(b), table)
+            return derived.covers_flags(a, _plain(b), table)
         return table.single[code]
     out = table.array[code]
     zero = np.broadcast_to(b._params[..., 2] == 0.0, code.shape)
     for k in zip(*np.nonzero((code == codes.TOUCHING) & zero)):
         ka = tuple(i if n > 1 else 0 for i, n in zip(k[len(code.shape) - a.ndim :], a.shape)) if a.shape else ()
         kb = tuple(i if n > 1 else 0 for i, n in zip(k[len(code.shape) - b.ndim :], b.shape))
-        out[k] = _dispatch.covers_flags(a[ka] if a.shape else a, _plain(b[kb]), table)
+        out[k] = derived.covers_flags(a[ka] if a.shape else a, _plain(b[kb]), table)
     return out
 
 
 def relate_codes(a, b):
-    """:func:`collide2d._dispatch.relate_codes` for pairs with a rounded shape."""
+    """:func:`collide2d._glue.run.relate_codes` for pairs with a rounded shape."""
     if a._params.ndim == 1 and b._params.ndim == 1:
         single = _single_pair(a, b)
         if single is None:
-            return _dispatch.relate_codes(*(_plain(s) if s._kind == "rounded" else s for s in (a, b)))
+            return run.relate_codes(*(_plain(s) if s._kind == "rounded" else s for s in (a, b)))
         kind, first, fverts, row, verts, swapped, extremes = single
         code = _code_row("relate", kind, first, fverts, row, verts, extremes)
         return _MIRROR_CODE[code] if swapped else code
-    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    shape, ia, ib = run.broadcast_indices(a, b)
     return relate_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib).reshape(shape)
 
 
 def intersects_flags(a, b):
-    """:func:`collide2d._dispatch.intersects_flags` for pairs with a rounded shape."""
+    """:func:`collide2d._glue.run.intersects_flags` for pairs with a rounded shape."""
     if a._params.ndim == 1 and b._params.ndim == 1:
         single = _single_pair(a, b)
         if single is None:
-            return _dispatch.intersects_flags(*(_plain(s) if s._kind == "rounded" else s for s in (a, b)))
+            return run.intersects_flags(*(_plain(s) if s._kind == "rounded" else s for s in (a, b)))
         kind, first, fverts, row, verts, _, extremes = single
         if kind in _INTERSECTS:
             return _code_row("intersects", kind, first, fverts, row, verts, extremes) != 0
         return _code_row("relate", kind, first, fverts, row, verts, extremes) != codes.DISJOINT
-    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    shape, ia, ib = run.broadcast_indices(a, b)
     out = relate_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib, "intersects")
     return out.view(np.bool_).reshape(shape)
 
@@ -504,7 +505,7 @@ def _single_contact(a, b, separation_only):
     single = _single_pair(a, b)
     if single is None:
         plain = [_plain(s) if s._kind == "rounded" else s for s in (a, b)]
-        return (_dispatch.separation_values if separation_only else _dispatch.contact_values)(*plain)
+        return (run.separation_values if separation_only else run.contact_values)(*plain)
     kind, first, fverts, row, verts, swapped, extremes = single
     r = _contact_row(kind, first, fverts, row, verts, extremes)
     s = r[0]
@@ -534,9 +535,9 @@ def _contact_pairs(kind_a, ta, va, ia, kind_b, tb, vb, ib, width):
             sa = _plain_batch(ka, _as_kind(kind_a, ta, ka)[ia[rows]], va)
             sb = _plain_batch(kb, _as_kind(kind_b, tb, kb)[ib[rows]], vb)
             if width == 1:
-                out[rows, 0] = _dispatch.separation_values(sa, sb)
+                out[rows, 0] = run.separation_values(sa, sb)
             else:
-                out[rows] = _dispatch.contact_values(sa, sb)
+                out[rows] = run.contact_values(sa, sb)
             continue
         if ka == kb == "rounded":
             flip = _second_first(ta, va, ia[rows], tb, vb, ib[rows])
@@ -582,20 +583,23 @@ def _rounded_contacts(ka, kb, kind_a, ta, va, ia, kind_b, tb, vb, ib, swapped):
 
 
 def contact_values(a, b):
-    """:func:`collide2d._dispatch.contact_values` for pairs with a rounded shape."""
+    """:func:`collide2d._glue.run.contact_values` for pairs with a rounded shape."""
     if a._params.ndim == 1 and b._params.ndim == 1:
         return _single_contact(a, b, False)
-    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    shape, ia, ib = run.broadcast_indices(a, b)
     out = _contact_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib, 9)
     return out.reshape(shape + (9,))
 
 
 def separation_values(a, b):
-    """:func:`collide2d._dispatch.separation_values` for pairs with a rounded shape."""
+    """:func:`collide2d._glue.run.separation_values` for pairs with a rounded shape."""
     if a._params.ndim == 1 and b._params.ndim == 1:
         return _single_contact(a, b, True)
-    shape, ia, ib = _dispatch.broadcast_indices(a, b)
+    shape, ia, ib = run.broadcast_indices(a, b)
     return _contact_pairs(a._kind, a._flat_params(), a._verts, ia, b._kind, b._flat_params(), b._verts, ib, 1).reshape(shape)
+
+
+contact_pairs = _contact_pairs  # the entry point of collide2d._glue.run.contact_rows / separation_rows
 
 
 def not_implemented(operation, a, b=None):

@@ -121,7 +121,7 @@ class ShapeTable:
             if not isinstance(shape, Shape):
                 raise TypeError(f"shapes[{k}] must be a collide2d shape (Point, Circle, ...), got {type(shape).__name__}")
             if shape._kind == "rounded":  # radius 0 everywhere: the core's kind, today's rows
-                sources[k] = run.rounded_glue().plain_if_zero(shape)
+                sources[k] = run.rounded().plain_if_zero(shape)
         sizes = np.array([shape.size for shape in sources], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         n = int(starts[-1])

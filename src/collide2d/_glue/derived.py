@@ -107,8 +107,8 @@ def covers_flags(a, b, table):
     kernels against a point, exact like the codes.
     """
     if getattr(a, "_kind", None) == "rounded" or getattr(b, "_kind", None) == "rounded":
-        glue = run.rounded_glue()
-        a, b = (glue.plain_if_zero(s) if getattr(s, "_kind", None) == "rounded" else s for s in (a, b))
+        glue = run.rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
         if b._kind == "rounded":
             return glue.covers_flags(a, b, table)
     code = run.relate_codes(a, b)

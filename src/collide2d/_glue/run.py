@@ -59,7 +59,7 @@ REGION_KINDS = ("ellipse", "polygon")
 _glue: list = []  # the rounded kind's glue module (collide2d._rounded), once imported
 
 
-def rounded_glue():
+def rounded():
     """The glue of the rounded kind (imported on first use: it imports this module)."""
     if not _glue:
         import importlib
@@ -68,28 +68,15 @@ def rounded_glue():
     return _glue[0]
 
 
-def _rounded_pair(a, b, name):
-    """``None`` when neither shape is rounded, else the answer of the rounded glue's ``name`` (a
-    rounded shape of radius 0 counts as its core: the plain kernels, bit for bit)."""
-    if a._kind != "rounded" and b._kind != "rounded":
-        return None
-    glue = rounded_glue()
-    a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
-    if a._kind == "rounded" or b._kind == "rounded":
-        return getattr(glue, name)(a, b)
-    return globals()[name](a, b)
-
-
 def plain_or_refuse(operation, *shapes):
     """The arguments with rounded shapes of radius 0 as their cores' kinds (the same answers, bit
     for bit); ``NotImplementedError`` when a rounded shape of radius > 0 remains, which
     ``operation`` does not take yet. Arguments that are not shapes pass as they are."""
     if not any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
         return shapes
-    glue = rounded_glue()
-    shapes = tuple(glue.plain_if_zero(s) if getattr(s, "_kind", None) == "rounded" else s for s in shapes)
+    shapes = tuple(rounded().plain_if_zero(s) if isinstance(s, Shape) else s for s in shapes)
     if any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
-        glue.not_implemented(operation, *shapes[:2])
+        rounded().not_implemented(operation, *shapes[:2])
     return shapes
 
 
@@ -507,8 +494,11 @@ def relate_codes(a, b):
     """Relation codes of ``a`` against ``b``: an int for single shapes, else an int8 array."""
     check_shape(a, "a")
     check_shape(b, "b")
-    if (rounded := _rounded_pair(a, b, "relate_codes")) is not None:
-        return rounded
+    if a._kind == "rounded" or b._kind == "rounded":  # the rounded kind: its own glue (collide2d._rounded)
+        glue = rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return glue.relate_codes(a, b)
     return run(Relations, registry.entry(RELATE, a._kind, b._kind), a, b)
 
 
@@ -520,8 +510,11 @@ def intersects_flags(a, b):
     """
     check_shape(a, "a")
     check_shape(b, "b")
-    if (rounded := _rounded_pair(a, b, "intersects_flags")) is not None:
-        return rounded
+    if a._kind == "rounded" or b._kind == "rounded":
+        glue = rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return glue.intersects_flags(a, b)
     entry = registry.entry(INTERSECTS, a._kind, b._kind)
     if entry is None:
         return relate_codes(a, b) != codes.DISJOINT  # a bool for single shapes (int codes)
@@ -536,8 +529,11 @@ def contact_values(a, b):
     """
     check_shape(a, "a")
     check_shape(b, "b")
-    if (rounded := _rounded_pair(a, b, "contact_values")) is not None:
-        return rounded
+    if a._kind == "rounded" or b._kind == "rounded":
+        glue = rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return glue.contact_values(a, b)
     return run(ContactSig, registry.entry(CONTACT, a._kind, b._kind), a, b)
 
 
@@ -545,8 +541,11 @@ def separation_values(a, b):
     """The separation alone: a Python float for single shapes, else a float64 array."""
     check_shape(a, "a")
     check_shape(b, "b")
-    if (rounded := _rounded_pair(a, b, "separation_values")) is not None:
-        return rounded
+    if a._kind == "rounded" or b._kind == "rounded":
+        glue = rounded()
+        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+        if a._kind == "rounded" or b._kind == "rounded":
+            return glue.separation_values(a, b)
     return run(SeparationSig, registry.entry(SEPARATION, a._kind, b._kind), a, b)
 
 
@@ -554,8 +553,7 @@ def overlap_area_values(a, b):
     """Area of the intersection of ``a`` and ``b``: a float for single shapes, else a float64 array."""
     check_shape(a, "a")
     check_shape(b, "b")
-    if a._kind == "rounded" or b._kind == "rounded":
-        a, b = plain_or_refuse("overlap_area", a, b)
+    a, b = plain_or_refuse("overlap_area", a, b)
     entry = registry.entry(AREA, a._kind, b._kind)
     if entry is None:  # a point, a segment or a line has no area
         shape, _, _ = broadcast_indices(a, b)
@@ -689,9 +687,9 @@ def relate_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, i
     Parameter tables may be wider than the kind's row (extra columns are ignored). Undecided
     results are settled exactly; rows at extreme magnitudes go through the ladder.
     """
-    if kind_a == "rounded" or kind_b == "rounded":
-        return rounded_glue().relate_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b,
-                                           operation)
+    if kind_a == "rounded" or kind_b == "rounded":  # per row: radius 0 as the core's kind (collide2d._rounded)
+        operation = "intersects" if operation == INTERSECTS else "relate"
+        return rounded().relate_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, operation)
     entry = registry.entry(operation, kind_a, kind_b)
     if entry.swapped:
         kind_a, params_a, verts_a, index_a, tame_a, kind_b, params_b, verts_b, index_b, tame_b = (
@@ -708,7 +706,7 @@ def contact_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, 
     """Contact rows ``(n, 9)`` of ``a``-rows against ``b``-rows in the caller's order (the entry
     point for code that holds parameter tables rather than shapes, such as the motion search)."""
     if kind_a == "rounded" or kind_b == "rounded":
-        return rounded_glue()._contact_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, 9)
+        return rounded().contact_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, 9)
     entry = registry.entry(CONTACT, kind_a, kind_b)
     if entry.swapped:
         out = rows(ContactSig, entry, kind_b, params_b, verts_b, index_b, _row_tame(kind_b, params_b, verts_b),
@@ -721,7 +719,7 @@ def contact_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, 
 def separation_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b):
     """Separations of ``a``-rows against ``b``-rows (symmetric: no mirroring needed)."""
     if kind_a == "rounded" or kind_b == "rounded":
-        return rounded_glue()._contact_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, 1)
+        return rounded().contact_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, 1)
     entry = registry.entry(SEPARATION, kind_a, kind_b)
     if entry.swapped:
         kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b = (

@@ -356,7 +356,7 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
         np.zeros(n), np.zeros(n), np.zeros(n), np.full(n, np.nan),
     )
     for where, a, b in pair_batches(shapes, pairs, shifts):
-        a, b = (run.rounded_glue().plain_if_zero(s) if s._kind == "rounded" else s for s in (a, b))  # radius 0: the core
+        a, b = (run.rounded().plain_if_zero(s) if s._kind == "rounded" else s for s in (a, b))  # radius 0: the core
         m = len(where)
         if shifts is not None:
             try:
