@@ -562,7 +562,7 @@ def test_area_length_centroid_against_shapely_buffer():
         polygon = c2.to_shapely(shape, tolerance=1e-6)
         r = float(shape.radius)
         assert polygon.within(core.buffer(r + 1e-7, quad_segs=2048)) and polygon.contains(core.buffer(r - 1.1e-6, quad_segs=2048))
-        assert c2.to_patch(shape).get_xy().shape[1] == 2
+        assert c2.to_patch(shape).get_path().vertices.shape[1] == 2
     batch = c2.Capsule([(0, 0), (1, 1)], [(2, 0), (1, 1)], [0.5, 0.0])
     shapes = c2.to_shapely(batch)
     assert shapes.shape == (2,) and shapes[1].geom_type == "Point"
