@@ -210,3 +210,13 @@ def test_distance_rows_near_the_decision_are_exact():
     assert as_list(c2.query_pairs([a, c], max_distance=d)) == []
     assert as_list(c2.query_pairs([a, c, c2.Point((0.5, -0.75))], max_distance=d)) == [(0, 2)]
     assert c2.distance(a, b) == 0.5 < c2.distance(a, c) < 0.5 + 2**-39
+
+
+def test_mixed_table_rows_of_other_kinds_do_not_leak_into_the_rounded_glue():
+    # a circle's row (cx, cy, ...) has cy >= 3 where a rounded row holds its vertex count: the glue
+    # must read only the rows of its pairs (a demo scene once indexed vertices with cy = 150)
+    shapes = [c2.Circle((40, 150), 5), c2.Capsule((200, 150), (240, 150), 15), c2.RotatedBox((250, 150), (30, 20), 0.0, radius=8),
+              c2.Polygon([(100, 100), (130, 100), (100, 130)]), c2.Circle((260, 180), 10)]
+    inside = [(i, j) for i in range(5) for j in range(i + 1, 5) if c2.intersects(shapes[i], shapes[j])]
+    assert as_list(c2.query_pairs(shapes)) == inside == [(1, 2), (2, 4)]
+    assert as_list(c2.query_pairs(shapes, max_distance=20.0)) == [(1, 2), (1, 4), (2, 4)]
