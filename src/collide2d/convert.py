@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from collide2d import _formats, _rounded
+from collide2d import _formats
+from collide2d._glue import rounded as _rounded
 from collide2d import shapes as _shapes
 from collide2d._foreign import (
     _batch_or_table, _flat_items, _geometry_array, _patch_degrees, _polygon_array, _position_name, _read_geometry,

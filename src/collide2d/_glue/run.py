@@ -56,16 +56,12 @@ _CONTACT_MIRROR_SIGN = np.array([1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
 REGION_KINDS = ("ellipse", "polygon")
 
 
-_glue: list = []  # the rounded kind's glue module (collide2d._rounded), once imported
+ROUNDED: list = []  # the rounded kind's glue, collide2d._glue.rounded, which registers itself on import
 
 
 def rounded():
-    """The glue of the rounded kind (imported on first use: it imports this module)."""
-    if not _glue:
-        import importlib
-
-        _glue.append(importlib.import_module("collide2d._rounded"))
-    return _glue[0]
+    """The glue of the rounded kind (:mod:`collide2d._glue.rounded`, imported by ``collide2d``)."""
+    return ROUNDED[0]
 
 
 def plain_or_refuse(operation, *shapes):
@@ -494,7 +490,7 @@ def relate_codes(a, b):
     """Relation codes of ``a`` against ``b``: an int for single shapes, else an int8 array."""
     check_shape(a, "a")
     check_shape(b, "b")
-    if a._kind == "rounded" or b._kind == "rounded":  # the rounded kind: its own glue (collide2d._rounded)
+    if a._kind == "rounded" or b._kind == "rounded":  # the rounded kind: its own glue (collide2d._glue.rounded)
         glue = rounded()
         a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
         if a._kind == "rounded" or b._kind == "rounded":
@@ -687,7 +683,7 @@ def relate_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, i
     Parameter tables may be wider than the kind's row (extra columns are ignored). Undecided
     results are settled exactly; rows at extreme magnitudes go through the ladder.
     """
-    if kind_a == "rounded" or kind_b == "rounded":  # per row: radius 0 as the core's kind (collide2d._rounded)
+    if kind_a == "rounded" or kind_b == "rounded":  # per row: radius 0 as the core's kind (collide2d._glue.rounded)
         operation = "intersects" if operation == INTERSECTS else "relate"
         return rounded().relate_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, operation)
     entry = registry.entry(operation, kind_a, kind_b)

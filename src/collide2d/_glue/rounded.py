@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -32,19 +33,15 @@ import numpy as np
 from collide2d._glue import derived, run
 from collide2d._robust import exact as _exact
 from collide2d._kernels import codes
+from collide2d._tolerances import BAND as _BAND  # the sign-consistency band of collide2d.measurement
+from collide2d._tolerances import EPS, TAME_HI, TAME_LO  # pairs in range run the float kernels unscaled
 
-EPS = 2.0**-53
 KINDS = ("rounded", "ellipse", "polygon", "segment", "line", "point")
 _CORE_KIND = {1: "point", 2: "segment"}  # else polygon
 _MIRROR_CODE = (0, 1, 2, 4, 3, 5, 6)
 _MIRROR_ARRAY = np.array(_MIRROR_CODE, dtype=np.int8)
 _CONTACT_MIRROR = np.array([0, 1, 2, 5, 6, 3, 4, 8, 7])
 _CONTACT_MIRROR_SIGN = np.array([1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
-# Pairs with all numbers (coordinates, sizes, directions) in this range, or 0, run the float
-# kernels as they are: products of four of them and of their differences stay normal and finite.
-TAME_LO = 2.0**-120
-TAME_HI = 2.0**120
-_BAND = 2.0**-32  # the sign-consistency band of collide2d.measurement
 _TINY = float(np.nextafter(0.0, 1.0))
 _INTERSECTS = ("rounded", "ellipse", "polygon", "segment")  # partners with an intersects kernel
 
@@ -675,3 +672,6 @@ def to_patch(shape, **kwargs):
     if row[2] == 0.0:
         raise NotImplementedError("to_patch of a rounded shape of radius 0: use the Segment, Point or Polygon itself")
     return patches.Polygon(outline(row, shape._verts), closed=True, **kwargs)
+
+
+run.ROUNDED.append(sys.modules[__name__])  # collide2d._glue.run hands the rounded kind to this module
