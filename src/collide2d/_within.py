@@ -120,7 +120,7 @@ def _decide_rounded(kind_a, row_a, verts_a, kind_b, row_b, verts_b, d):
     radius ``r`` of its core, so ``distance(a, b) <= d`` exactly when the cores are within
     ``r_a + r_b + d`` of each other, decided on Fractions (:func:`_flat_distance2`) for cores
     without curves; with an ellipse the pair is kept (its distance is within rounding of ``d``)."""
-    from collide2d import _rounded
+    from collide2d._glue import rounded as _rounded
 
     reach = Fraction(d)
     cores = []
