@@ -393,7 +393,7 @@ def rounded_path(shape: _shapes.Shape) -> Any:
         n = max(1, math.ceil((theta2 - theta1) / ARC_STEP_DEGREES))
         arc = Path.arc(theta1, theta2, n)
         vertices.append(centre + r * arc.vertices)
-        piece = arc.codes.copy()
+        piece = np.array(arc.codes)
         piece[0] = Path.MOVETO if k == 0 else Path.LINETO  # the straight stretch from the last arc
         codes.append(piece)
     vertices.append(vertices[0][:1])
