@@ -24,15 +24,18 @@ def shifted_rows(kind, params, verts, index, shift):
     """
     rows = np.array(params[index], dtype=np.float64)
     shift = np.asarray(shift, dtype=np.float64)
-    if kind == "polygon":
+    if kind in ("polygon", "rounded"):
+        core = rows[:, 1] >= 3 if kind == "rounded" else True  # a rounded row: its polygon core, if any
         offsets = rows[:, 0].astype(np.int64)
-        counts = rows[:, 1].astype(np.int64)
+        counts = np.where(core, rows[:, 1], 0).astype(np.int64)
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         gather = np.repeat(offsets - starts, counts) + np.arange(int(counts.sum()))
         new_verts = verts[gather] + np.repeat(shift, counts, axis=0)
-        rows[:, 0] = starts
+        rows[:, 0] = np.where(core, starts, 0)
         verts = np.ascontiguousarray(new_verts)
         verts.flags.writeable = False
+        if kind == "rounded":  # the end points of segment and point cores (zero for polygon cores: kept)
+            rows[:, 3:7] += np.where(core[:, None], 0.0, np.tile(shift, 2))
     else:
         rows[:, 0:2] += shift
         if kind == "segment":

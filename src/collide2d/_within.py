@@ -53,8 +53,6 @@ def within_pairs(kind_a, params_a, verts_a, ia, kind_b, params_b, verts_b, jb, d
 
     ``d > 0``; ``d == 0`` is ``intersects``, which the caller runs instead.
     """
-    if kind_a == "rounded" or kind_b == "rounded":  # the exact decision below knows no radii yet
-        raise NotImplementedError("max_distance queries (query, query_pairs, Index) are not implemented for the rounded kind yet")
     out = np.zeros(ia.shape[0], dtype=bool)
     if ia.shape[0] == 0:
         return out
@@ -100,6 +98,8 @@ def _meet(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
 
 def _decide(kind_a, row_a, verts_a, kind_b, row_b, verts_b, d):
     """``distance <= d`` of one pair: exact without curves, else certified (see the module docstring)."""
+    if kind_a == "rounded" or kind_b == "rounded":
+        return _decide_rounded(kind_a, row_a, verts_a, kind_b, row_b, verts_b, d)
     if kind_a != "ellipse" and kind_b != "ellipse":
         return _flat_distance2(kind_a, row_a, verts_a, kind_b, row_b, verts_b) <= Fraction(d) ** 2
     # the ellipse with semi-axes a + d, b + d lies within d of the ellipse (its support
@@ -113,6 +113,27 @@ def _decide(kind_a, row_a, verts_a, kind_b, row_b, verts_b, d):
     if u is not None and _gap_exceeds(kind_a, row_a, verts_a, kind_b, row_b, verts_b, u, d):
         return False
     return True  # within rounding of d: kept, so that no pair at distance <= d is dropped
+
+
+def _decide_rounded(kind_a, row_a, verts_a, kind_b, row_b, verts_b, d):
+    """``distance <= d`` with a rounded shape: a rounded shape is the set of points within its
+    radius ``r`` of its core, so ``distance(a, b) <= d`` exactly when the cores are within
+    ``r_a + r_b + d`` of each other, decided on Fractions (:func:`_flat_distance2`) for cores
+    without curves; with an ellipse the pair is kept (its distance is within rounding of ``d``)."""
+    from collide2d._glue import rounded as _rounded
+
+    reach = Fraction(d)
+    cores = []
+    for kind, row in ((kind_a, row_a), (kind_b, row_b)):
+        if kind == "rounded":
+            reach += Fraction(float(row[2]))
+            kind = _rounded.core_kind(row[1])
+            row = _rounded.core_rows(np.asarray(row, dtype=np.float64), kind)
+        cores.append((kind, row))
+    (kind_a, row_a), (kind_b, row_b) = cores
+    if kind_a == "ellipse" or kind_b == "ellipse":
+        return True
+    return _flat_distance2(kind_a, row_a, verts_a, kind_b, row_b, verts_b) <= reach**2
 
 
 def _flat_distance2(kind_a, row_a, verts_a, kind_b, row_b, verts_b):

@@ -64,16 +64,35 @@ _KINDS = {
     "polygon": (_shapes.Polygon, ("vertices",)),
     "segment": (_shapes.Segment, ("start", "end")),
     "line": (_shapes.Line, ("point", "direction")),
+    "capsule": (_shapes.Capsule, ("a", "b", "radius")),
 }
+# A box, rotated box or polygon with a radius > 0 (the rounded kind) has the field "radius" more;
+# without it, or with radius 0, it is the plain shape.
+_ROUNDABLE = ("box", "rotated_box", "polygon")
 _KIND_OF_CLASS = {cls: kind for kind, (cls, _) in _KINDS.items()}
 _OPTIONAL = {"angle"}
+
+
+def _fields(kind):
+    """The record fields of ``kind``, ``radius`` last for the kinds that may be rounded."""
+    fields = _KINDS[kind][1]
+    return fields + ("radius",) if kind in _ROUNDABLE else fields
+
+
+def _optional(kind, name):
+    return name in _OPTIONAL or (name == "radius" and kind in _ROUNDABLE)
 _INLINE_ALIASES = {"rotbox": "rotated_box", "rotated-box": "rotated_box", "rbox": "rotated_box", "rotatedbox": "rotated_box"}
-_INLINE_COUNTS = {"point": (2,), "circle": (3,), "ellipse": (4, 5), "box": (4,), "rotated_box": (4, 5), "segment": (4,), "line": (4,)}
+_INLINE_COUNTS = {
+    "point": (2,), "circle": (3,), "ellipse": (4, 5), "box": (4,), "rotated_box": (4, 5), "segment": (4,), "line": (4,),
+    "capsule": (5,),
+}
 
 
 def kind_name(shape):
-    """Return the file kind name of a shape (``"circle"``, ``"rotated_box"``, ...)."""
-    return _KIND_OF_CLASS[type(shape)]
+    """Return the file kind name of a shape (``"circle"``, ``"rotated_box"``, ``"capsule"``, ...;
+    a box, rotated box or polygon with a radius is still a ``"box"``, ...)."""
+    cls = type(shape)
+    return _KIND_OF_CLASS.get(cls) or _KIND_OF_CLASS[next(c for c in cls.__mro__ if c in _KIND_OF_CLASS)]
 
 
 def _in_degrees(token):
@@ -103,8 +122,9 @@ def parse_shape(text):
 
     Forms: ``point X Y``, ``circle X Y R``, ``ellipse X Y RX RY [ANGLE]``, ``box XMIN YMIN XMAX YMAX``,
     ``rotated_box X Y HX HY [ANGLE]``, ``polygon X1 Y1 X2 Y2 X3 Y3 ...``, ``segment X0 Y0 X1 Y1``,
-    ``line X Y DX DY``. Angles are radians, or degrees with a ``deg`` suffix (``30deg``, also
-    ``30°``). Commas count as spaces.
+    ``line X Y DX DY``, ``capsule X0 Y0 X1 Y1 R``. A box, rotated box or polygon takes a last
+    word ``r=R`` for its ``radius`` (rounded corners). Angles are radians, or degrees with a
+    ``deg`` suffix (``30deg``, also ``30°``). Commas count as spaces.
 
     Raises
     ------
@@ -124,6 +144,8 @@ def parse_shape(text):
     Circle(center=(3.0, 0.0), radius=1.0)
     >>> parse_shape("ellipse 0 0 2 1 90deg").direction.tolist()
     [0.0, 1.0]
+    >>> parse_shape("box 0 0 2 1 r=0.25")
+    Box(min=(0.0, 0.0), max=(2.0, 1.0), radius=0.25)
     >>> parse_shape("circle 0 0 -1")
     Traceback (most recent call last):
     ...
@@ -141,6 +163,11 @@ def parse_shape(text):
     kind = _INLINE_ALIASES.get(words[0].lower(), words[0].lower())
     if kind not in _KINDS:
         raise InputError(f"{words[0]!r} is not a shape kind; use one of {', '.join(_KINDS)}")
+    radius = None
+    if len(words) > 1 and words[-1].lower().startswith("r="):
+        if kind not in _ROUNDABLE:
+            raise InputError(f"shape {text!r}: only a box, rotated_box or polygon takes r=RADIUS")
+        radius = _number(words.pop()[2:], f"shape {text!r}: r=")
     v = [_number(word, f"shape {text!r}") for word in words[1:]]
     if kind == "polygon":
         if len(v) < 6 or len(v) % 2:
@@ -154,6 +181,8 @@ def parse_shape(text):
             args = ((v[0], v[1]),)
         elif kind == "circle":
             args = ((v[0], v[1]), v[2])
+        elif kind == "capsule":
+            args = ((v[0], v[1]), (v[2], v[3]), v[4])
         elif kind in ("ellipse", "rotated_box"):
             args = ((v[0], v[1]), (v[2], v[3]), v[4] if len(v) > 4 else 0.0)
             if len(v) > 4 and abs(v[4]) > TWO_PI and not _in_degrees(words[5]):
@@ -167,7 +196,7 @@ def parse_shape(text):
         else:
             args = ((v[0], v[1]), (v[2], v[3]))
     try:
-        return _KINDS[kind][0](*args)
+        return _KINDS[kind][0](*args, **({} if radius is None else {"radius": radius}))
     except (ValueError, TypeError) as error:
         raise InputError(f"shape {text!r}: {error}") from None
 
@@ -186,7 +215,10 @@ def format_shape(shape):
     numbers = []
     for name in _KINDS[kind][1]:
         numbers.extend(np.ravel(shape.fields[name]).tolist())
-    return " ".join([kind] + [repr(float(x)) for x in numbers])
+    words = [kind] + [repr(float(x)) for x in numbers]
+    if kind in _ROUNDABLE and "radius" in shape.fields:
+        words.append(f"r={float(shape.fields['radius'])!r}")
+    return " ".join(words)
 
 
 # -- catalogues (CSV, Parquet) ---------------------------------------------------------------------
@@ -430,8 +462,8 @@ def _check_record(record, where):
     kind = _INLINE_ALIASES.get(kind, kind)
     if kind not in _KINDS:
         raise InputError(f"{where}: 'kind' must be one of {', '.join(_KINDS)}; got {raw!r}")
-    fields = _KINDS[kind][1]
-    missing = [name for name in fields if name not in record and name not in _OPTIONAL]
+    fields = _fields(kind)
+    missing = [name for name in fields if name not in record and not _optional(kind, name)]
     if missing:
         raise InputError(f"{where}: a {kind} needs the field(s) {', '.join(missing)}")
     return kind
@@ -450,7 +482,7 @@ def _huge_number(value):
 
 
 def _one_shape(kind, record, where, degrees):
-    cls, fields = _KINDS[kind]
+    cls, fields = _KINDS[kind][0], _fields(kind)
     kwargs = {name: record[name] for name in fields if name in record}
     for name, value in kwargs.items():
         huge = _huge_number(value)
@@ -466,7 +498,7 @@ def _one_shape(kind, record, where, degrees):
 
 def _fast_batch(kind, run, degrees):
     """One batch for a run of records of one kind with the same fields, or None if that fails."""
-    cls, fields = _KINDS[kind]
+    cls, fields = _KINDS[kind][0], _fields(kind)
     names = [name for name in fields if name in run[0][2]]
     if not all(set(name for name in fields if name in record) == set(names) for _, _, record in run):
         return None
@@ -653,7 +685,7 @@ def shape_records(shapes, ids=None):
     k = 0
     for source in sources:
         kind = kind_name(source)
-        names = _KINDS[kind][1]
+        names = _KINDS[kind][1] + (("radius",) if kind in _ROUNDABLE and "radius" in source.fields else ())
         batch = source.shape
         flat = {name: source.fields[name].reshape((source.size,) + source.fields[name].shape[len(batch):]) for name in names}
         for m in range(source.size):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, overload
 
-from collide2d import _dispatch, broadphase
+from collide2d import broadphase
 from collide2d.typing import FloatArray, IntArray
 
 __all__ = ["query_nearest"]
@@ -131,7 +131,6 @@ def query_nearest(
     >>> c2.query_nearest(tree, c2.Point([(0, 0.5), (9, 9)]), max_distance=1).tolist()
     [[0], [0]]
     """
-    tree_or_shapes, shapes = _dispatch.plain_or_refuse("query_nearest", tree_or_shapes, shapes)
     from collide2d import _nearest
 
     limit = _nearest.check_arguments(max_distance, return_distance, all_matches, exclusive)

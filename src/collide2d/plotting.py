@@ -130,7 +130,7 @@ def plot_shapes(shapes, ax=None, *, colliding=None, labels=None, facecolor=FACE_
     red = _mask(colliding, n)
     facecolor = to_rgba(facecolor, alpha)  # the fill is translucent, the outlines are not
     params, verts = table.params, table.vertices
-    ellipse, polygon, segment, line, point = (_rows_of(table, kind) for kind in KIND_NAMES)
+    ellipse, polygon, segment, line, point, rounded = (_rows_of(table, kind) for kind in KIND_NAMES)
     offsets, counts = params[polygon, 0].astype(np.int64), params[polygon, 1].astype(np.int64)
     polygons = [verts[o : o + c] for o, c in zip(offsets.tolist(), counts.tolist())]
     lines = list(zip(params[line, :4].tolist(), red[line].tolist()))
@@ -159,6 +159,16 @@ def plot_shapes(shapes, ax=None, *, colliding=None, labels=None, facecolor=FACE_
         flags = red[polygon]
         colors, widths = edges(flags)
         ax.add_collection(PolyCollection(polygons, facecolors=[facecolor], edgecolors=colors, linewidths=widths))
+    if rounded.size:  # capsules and rounded polygons: their outlines, straight stretches and arcs
+        from matplotlib.collections import PathCollection
+
+        from collide2d.convert import rounded_path
+
+        flags = red[rounded]
+        colors, widths = edges(flags)
+        paths = [rounded_path(table[int(k)]) for k in rounded.tolist()]
+        ax.add_collection(PathCollection(paths, facecolors=[facecolor], edgecolors=colors, linewidths=widths))
+        ax.update_datalim(table.bounds[rounded].reshape(-1, 2))
     if segment.size:
         flags = red[segment]
         colors, widths = edges(flags)
@@ -245,6 +255,10 @@ def _patch(shape, **style):
     if kind == "polygon":
         offset, count = int(params[0]), int(params[1])
         return patches.Polygon(table.vertices[offset : offset + count], closed=True, **style)
+    if kind == "rounded":
+        from collide2d.convert import rounded_path
+
+        return patches.PathPatch(rounded_path(table[0]), **style)
     return None
 
 
@@ -260,7 +274,10 @@ def _draw_details(ax, pair_batches, *, overlaps=True, points=True, contacts=True
     for _, a, b in pair_batches:
         m = max(a.size, b.size)
         if overlaps and type(a).__name__ in _REGIONS and type(b).__name__ in _REGIONS:
-            area = np.broadcast_to(overlay.overlap_area(a, b), (m,))
+            try:
+                area = np.broadcast_to(overlay.overlap_area(a, b), (m,))
+            except NotImplementedError:  # rounded shapes while their overlap area is not implemented
+                area = np.zeros(m)
             for k in np.flatnonzero(area > 0).tolist():
                 # the region of b drawn clipped to a: the overlap, with no geometry done here
                 clip = _patch(_single(a, k), transform=ax.transData)
@@ -268,7 +285,10 @@ def _draw_details(ax, pair_batches, *, overlaps=True, points=True, contacts=True
                 ax.add_patch(fill)
                 fill.set_clip_path(clip)
         if points:
-            result = overlay.intersection_points(a, b)
+            try:
+                result = overlay.intersection_points(a, b)
+            except NotImplementedError:  # rounded shapes while their intersection points are not implemented
+                result = np.zeros((0, 2))
             xy = result if isinstance(result, np.ndarray) else result[0]
             xy = xy.reshape(-1, 2)
             found_points.append(xy[~np.isnan(xy[:, 0])])

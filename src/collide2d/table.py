@@ -12,14 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from collide2d import _degrees, _dispatch, _formats
+from collide2d import _degrees, _formats
+from collide2d._glue import run
 from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 from collide2d.typing import FloatArray, Int8Array, IntArray, Single
 
 __all__ = ["ShapeTable"]
 
-KIND_NAMES = ("ellipse", "polygon", "segment", "line", "point")  # kind code -> kernel kind
-PARAM_WIDTH = 6  # the widest parameter row (ellipse: cx, cy, a, b, wx, wy)
+KIND_NAMES = ("ellipse", "polygon", "segment", "line", "point", "rounded")  # kind code -> kernel kind
+PARAM_WIDTH = 6  # the widest parameter row of the plain kinds (ellipse: cx, cy, a, b, wx, wy)
+ROUNDED_WIDTH = 7  # a rounded row (offset, count, r, x0, y0, x1, y1): tables holding one are this wide
 # The class of each kind of the DataFrame catalogue (collide2d._formats.CATALOGUE_COLUMNS), in its order.
 _CLASSES = {
     "ellipse": Ellipse,
@@ -58,12 +60,15 @@ class ShapeTable:
         column, else the frame's index unless it is the default ``0 .. n-1``); read-only.
     kinds : ndarray of int8, shape (n,)
         Kind code of each shape: an index into :attr:`KIND_NAMES` (``0`` ellipse and circle,
-        ``1`` polygon, box and rotated box, ``2`` segment, ``3`` line, ``4`` point).
-    params : ndarray of float64, shape (n, 6)
+        ``1`` polygon, box and rotated box, ``2`` segment, ``3`` line, ``4`` point, ``5`` the
+        rounded kind: a :class:`~collide2d.Capsule`, or a polygon or box with ``radius > 0``).
+    params : ndarray of float64, shape (n, 6), or (n, 7) when the table holds a rounded shape
         The kernel parameter row of each shape, zero-padded (see :mod:`collide2d._kernels`);
-        a polygon row is ``(offset, count)`` into :attr:`vertices`.
+        a polygon row is ``(offset, count)`` into :attr:`vertices`; a rounded row is
+        ``(offset, count, radius, x0, y0, x1, y1)``, its core the polygon of ``count >= 3``
+        vertices at ``offset``, else the segment or point ``(x0, y0)[, (x1, y1)]``.
     vertices : ndarray of float64, shape (m, 2)
-        The vertices of all polygons, counter-clockwise, one polygon after the other.
+        The vertices of all polygons and polygon cores, counter-clockwise, one after the other.
     vertex_offsets : ndarray of int64, shape (n + 1,)
         Shape ``k`` owns ``vertices[vertex_offsets[k]:vertex_offsets[k + 1]]`` (empty unless a
         polygon).
@@ -115,31 +120,34 @@ class ShapeTable:
         for k, shape in enumerate(sources):
             if not isinstance(shape, Shape):
                 raise TypeError(f"shapes[{k}] must be a collide2d shape (Point, Circle, ...), got {type(shape).__name__}")
-            (sources[k],) = _dispatch.plain_or_refuse("ShapeTable", shape)
+            if shape._kind == "rounded":  # radius 0 everywhere: the core's kind, today's rows
+                sources[k] = run.rounded().plain_if_zero(shape)
         sizes = np.array([shape.size for shape in sources], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         n = int(starts[-1])
         kinds = np.empty(n, dtype=np.int8)
-        params = np.zeros((n, PARAM_WIDTH))
+        rounded = any(shape._kind == "rounded" for shape in sources)
+        params = np.zeros((n, ROUNDED_WIDTH if rounded else PARAM_WIDTH))
         vertex_parts = []
         n_vertices = 0
         for shape, lo, hi in zip(sources, starts[:-1], starts[1:]):
             kinds[lo:hi] = KIND_NAMES.index(shape._kind)
             rows = shape._flat_params()
-            if shape._kind == "polygon":
+            if shape._kind in ("polygon", "rounded"):
+                core = rows[:, 1] >= 3 if shape._kind == "rounded" else np.ones(len(rows), dtype=bool)
                 offsets = rows[:, 0].astype(np.int64)
-                counts = rows[:, 1].astype(np.int64)
+                counts = np.where(core, rows[:, 1], 0).astype(np.int64)  # a rounded row's polygon core
                 gather = np.repeat(offsets - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
                 gather += np.arange(int(counts.sum()))
                 vertex_parts.append(shape._verts[gather])
-                params[lo:hi, 0] = n_vertices + np.concatenate([[0], np.cumsum(counts)[:-1]])
-                params[lo:hi, 1] = counts
+                params[lo:hi, : rows.shape[1]] = rows
+                params[lo:hi, 0] = np.where(core, n_vertices + np.concatenate([[0], np.cumsum(counts)[:-1]]), 0.0)
                 n_vertices += int(counts.sum())
             else:
                 params[lo:hi, : rows.shape[1]] = rows
         vertices = np.concatenate(vertex_parts) if vertex_parts else np.zeros((0, 2))
         vertex_offsets = np.zeros(n + 1, dtype=np.int64)
-        polygon = kinds == 1
+        polygon = (kinds == 1) | ((kinds == 5) & (params[:, 1] >= 3))
         counts = np.where(polygon, params[:, 1], 0).astype(np.int64)
         vertex_offsets[1:] = np.cumsum(counts)
         self._sources = tuple(sources)
@@ -203,6 +211,9 @@ class ShapeTable:
               kind    x    y   rx   ry  angle
         0  ellipse  0.0  0.0  2.0  1.0    0.5
         """
+        if any(source._kind == "rounded" for source in self._sources):
+            raise NotImplementedError("to_dataframe does not write rounded shapes (a Capsule, or a Polygon, Box or "
+                                      "RotatedBox with a radius) yet: write them with collide2d.io.write_shapes (JSON)")
         parts = [(_KIND_OF_CLASS[type(source)], source, (source._kind, source._params, source._verts)) for source in self._sources]
         return _formats.table_frame(parts, self._frame, degrees)
 

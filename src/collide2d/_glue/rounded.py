@@ -294,10 +294,10 @@ def _rounded_rows(operation, other, ta, va, ia, tb, vb, ib):
         return out
     wild = np.zeros(ia.shape[0], dtype=bool)
     if other != "ellipse":
-        hi_a, lo_a = _extremes("rounded", ta, va)
-        hi_b, lo_b = _extremes(other, tb, vb)
-        hi = np.maximum(hi_a[ia], hi_b[ib])
-        lo = np.minimum(lo_a[ia], lo_b[ib])
+        hi_a, lo_a = _extremes("rounded", ta[ia], va)  # the rows in use only: a mixed table's other rows
+        hi_b, lo_b = _extremes(other, tb[ib], vb)  # are of other kinds (their columns mean other things)
+        hi = np.maximum(hi_a, hi_b)
+        lo = np.minimum(lo_a, lo_b)
         wild = ~(((lo >= TAME_LO) & (hi <= TAME_HI)) | (hi == 0.0))
     tame = np.flatnonzero(~wild)
     if tame.size == ia.shape[0]:
@@ -555,10 +555,10 @@ def _rounded_contacts(ka, kb, kind_a, ta, va, ia, kind_b, tb, vb, ib, swapped):
     else:
         other, t1, v1, i1, t2, v2, i2 = kb, ta, va, ia, _as_kind(kind_b, tb, kb), vb, ib
     part = np.empty((i1.shape[0], 9))
-    hi_1, lo_1 = _extremes("rounded", t1, v1)
-    hi_2, lo_2 = _extremes(other, t2, v2)
-    hi = np.maximum(hi_1[i1], hi_2[i2])
-    lo = np.minimum(lo_1[i1], lo_2[i2])
+    hi_1, lo_1 = _extremes("rounded", t1[i1], v1)  # the rows in use only (a mixed table holds other kinds)
+    hi_2, lo_2 = _extremes(other, t2[i2], v2)
+    hi = np.maximum(hi_1, hi_2)
+    lo = np.minimum(lo_1, lo_2)
     wild = ~(((lo >= TAME_LO) & (hi <= TAME_HI)) | (hi == 0.0)) & (other != "ellipse")
     tame = np.flatnonzero(~wild)
     if tame.size == i1.shape[0]:
@@ -569,7 +569,7 @@ def _rounded_contacts(ka, kb, kind_a, ta, va, ia, kind_b, tb, vb, ib, swapped):
         part[tame] = sub
     for k in np.flatnonzero(wild).tolist():
         part[k] = _contact_row(other, t1[i1[k]], v1, t2[i2[k]], v2)
-    near = np.flatnonzero(~(np.abs(part[:, 0]) > _BAND * (hi_1[i1] + hi_2[i2])))
+    near = np.flatnonzero(~(np.abs(part[:, 0]) > _BAND * (hi_1 + hi_2)))
     if near.size:
         code = _rounded_rows("relate", other, t1, v1, i1[near], t2, v2, i2[near])
         part[near, 0] = [_consistent(s, c) for s, c in zip(part[near, 0].tolist(), code.tolist())]

@@ -75,6 +75,10 @@ smallest positive float (subnormal), far below the accuracy of any separation.""
 def row_scale(kind, p, verts):
     """Largest absolute coordinate or size of each kernel row of ``p`` (float64 array): the scale
     that a separation's accuracy (a few ulps of it) and :data:`BAND` are relative to."""
+    if kind == "rounded":  # the core's scale (polygon vertices or the end points) plus the radius
+        core = np.where(p[:, 1] >= 3, row_scale("polygon", p[:, 0:2] * (p[:, 1:2] >= 3), verts), 0.0)
+        ends = np.max(np.abs(p[:, 3:7]), axis=1, initial=0.0)
+        return np.maximum(core, ends) + p[:, 2]
     if kind == "polygon":
         offset = p[:, 0].astype(np.int64)
         count = p[:, 1].astype(np.int64)

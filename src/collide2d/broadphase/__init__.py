@@ -292,6 +292,7 @@ class PairMeasures(NamedTuple):
 
 
 _REGION_KINDS = ("ellipse", "polygon")
+_AREA_KINDS = _REGION_KINDS + ("rounded",)  # kinds with an overlap area (a rounded shape of radius 0 arrives as its core)
 
 
 def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | None = None) -> PairMeasures:
@@ -312,6 +313,8 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
     PairMeasures
         ``relation`` (int8 codes of :class:`collide2d.Relation`), ``separation``, ``normal``,
         ``point_a``, ``point_b``, ``curvature_a``, ``curvature_b``, ``overlap_area``, ``iou``.
+        ``overlap_area`` and ``iou`` are NaN for a pair with a rounded shape (a capsule, or a
+        polygon or box with a radius) while the overlap area of rounded shapes is not implemented.
 
     Raises
     ------
@@ -354,7 +357,7 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
         np.zeros(n), np.zeros(n), np.zeros(n), np.full(n, np.nan),
     )
     for where, a, b in pair_batches(shapes, pairs, shifts):
-        a, b = run.plain_or_refuse("measure_pairs", a, b)  # no overlap area for rounded shapes yet
+        a, b = (run.rounded().plain_if_zero(s) if run.kind_of(s) == "rounded" else s for s in (a, b))  # radius 0: the core
         m = len(where)
         if shifts is not None:
             try:
@@ -367,7 +370,7 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
             getattr(out, name)[where] = np.broadcast_to(getattr(contact, name), (m,))
         for name in ("normal", "point_a", "point_b"):
             getattr(out, name)[where] = np.broadcast_to(getattr(contact, name), (m, 2))
-        if run.kind_of(a) in _REGION_KINDS and run.kind_of(b) in _REGION_KINDS:
+        if run.kind_of(a) in _AREA_KINDS and run.kind_of(b) in _AREA_KINDS:
             out.overlap_area[where] = np.broadcast_to(overlay.overlap_area(a, b), (m,))
             out.iou[where] = np.broadcast_to(overlay.iou(a, b), (m,))
     return out

@@ -16,7 +16,9 @@ from collide2d.overlay import intersection_points, overlap_area
 from collide2d.predicates import intersects_xy
 from collide2d.shapes import Point
 from collide2d.demo.physics import Physics
-from collide2d.demo.world import ADD_KEYS, BOX, CIRCLE, ELLIPSE, OVERLAYS, POLYGON, ROTATED_BOX, SEGMENT
+from collide2d.demo.world import (
+    ADD_KEYS, BOX, CAPSULE, CIRCLE, CORNER_RADIUS, ELLIPSE, OVERLAYS, POLYGON, ROTATED_BOX, ROUNDED_BOX, SEGMENT,
+)
 
 
 # -- colours (RGB). RED is used for nothing but the outline of colliding shapes. ------------------
@@ -31,7 +33,10 @@ FILLS = {
     ROTATED_BOX: (252, 187, 161),
     POLYGON: (218, 218, 235),
     SEGMENT: (60, 72, 96),
+    CAPSULE: (199, 233, 192),
+    ROUNDED_BOX: (254, 227, 145),
 }
+ARC_POINTS = 10  # points per rounded corner or capsule end in the drawn outline
 SELECTED = (33, 113, 181)
 POINT_COLOR = (255, 150, 0)
 NORMAL_COLOR = (0, 140, 70)
@@ -395,6 +400,20 @@ class Demo:
             elif kind == POLYGON:
                 out.append((index, self.to_screen(world.polygon_vertices(index))))
                 continue
+            elif kind in (CAPSULE, ROUNDED_BOX):  # arcs of radius r about the core's corners (local frame)
+                a, b = size[:, :1], size[:, 1:]
+                if kind == CAPSULE:
+                    r, corners, start = b, [(1.0, 0.0), (-1.0, 0.0)], [-0.5, 0.5]
+                    b = 0.0 * b
+                else:
+                    r, corners, start = CORNER_RADIUS * np.minimum(a, b), [(1, -1), (1, 1), (-1, 1), (-1, -1)], [-0.5, 0.0, 0.5, 1.0]
+                turn = 2.0 / len(corners)  # in units of pi
+                lx, ly = [], []
+                for (sx, sy), t0 in zip(corners, start):
+                    t = np.pi * np.linspace(t0, t0 + turn, ARC_POINTS)
+                    lx.append(sx * a + r * np.cos(t))
+                    ly.append(sy * b + r * np.sin(t))
+                lx, ly = np.concatenate(lx, axis=1), np.concatenate(ly, axis=1)
             else:
                 lx, ly = size[:, :1] * np.array([-1.0, 1.0]), np.zeros((len(index), 2))
             x = pos[:, :1] + c * lx - s * ly
@@ -493,11 +512,14 @@ class Demo:
         areas = np.zeros(len(i))
         first = np.cumsum(counts) - counts
         for rows, a, b in world.pair_batches(groups, self.pairs):
-            areas[rows] = np.atleast_1d(overlap_area(a, b))
+            try:
+                areas[rows] = np.atleast_1d(overlap_area(a, b))
+            except NotImplementedError:  # rounded shapes: their overlap area is not implemented yet
+                areas[rows] = np.nan
             sub = np.concatenate([np.arange(first[r], first[r] + counts[r]) for r in rows])
             where = np.repeat(np.arange(len(rows)), counts[rows])
             inside[sub] = intersects_xy(a[where], xy[sub]) & intersects_xy(b[where], xy[sub])
-        self.overlap_total = float(areas.sum())
+        self.overlap_total = float(np.nansum(areas))
         if not inside.any():
             return
         px = xy[inside].astype(np.int64)
@@ -513,7 +535,10 @@ class Demo:
         if not len(self.pairs):
             return
         for rows, a, b in self.world.pair_batches(groups, self.pairs):
-            points, count = intersection_points(a, b)
+            try:
+                points, count = intersection_points(a, b)
+            except NotImplementedError:  # rounded shapes: not implemented yet
+                continue
             valid = np.arange(points.shape[-2]) < count[..., None]
             for p in self.to_screen(points[valid]).tolist():
                 self.pg.draw.circle(self.surface, POINT_COLOR, p, 4)
@@ -573,7 +598,7 @@ class Demo:
 
 HELP_LINES = (
     "left drag: move (release to throw)   wheel: rotate   shift + wheel: resize",
-    "right click: add an ellipse   E C B R P S: add ellipse, circle, box, rotated box, polygon, segment",
+    "right click: add an ellipse   E C B R P S K U: add ellipse, circle, box, rotated box, polygon, segment, capsule, rounded box",
     "X / Delete / middle click: remove the shape under the mouse",
     "Space: pause   . or Right: one frame   F: physics mode on/off",
     "1 intersection points   2 contact normals + depth   3 overlap regions   4 bounding boxes   5 broad-phase grid",

@@ -14,15 +14,17 @@ from collide2d.measurement import contact, distance
 from collide2d.motion import query_impacts
 from collide2d.overlay import intersection_points, overlap_area
 from collide2d.predicates import intersects_xy
-from collide2d.shapes import Box, Circle, Ellipse, Point, Polygon, RotatedBox, Segment
+from collide2d.shapes import Box, Capsule, Circle, Ellipse, Point, Polygon, RotatedBox, Segment
 from collide2d.table import ShapeTable
 
 
 # -- kinds ----------------------------------------------------------------------------------------
 
-ELLIPSE, CIRCLE, BOX, ROTATED_BOX, POLYGON, SEGMENT = range(6)
-KIND_NAMES = ("ellipse", "circle", "box", "rotated box", "polygon", "segment")
-ADD_KEYS = {"e": ELLIPSE, "c": CIRCLE, "b": BOX, "r": ROTATED_BOX, "p": POLYGON, "s": SEGMENT}
+ELLIPSE, CIRCLE, BOX, ROTATED_BOX, POLYGON, SEGMENT, CAPSULE, ROUNDED_BOX = range(8)
+KIND_NAMES = ("ellipse", "circle", "box", "rotated box", "polygon", "segment", "capsule", "rounded box")
+ADD_KEYS = {"e": ELLIPSE, "c": CIRCLE, "b": BOX, "r": ROTATED_BOX, "p": POLYGON, "s": SEGMENT, "k": CAPSULE, "u": ROUNDED_BOX}
+ROUNDED_KINDS = (CAPSULE, ROUNDED_BOX)
+CORNER_RADIUS = 0.4  # a rounded box's corner radius, as a fraction of its smaller half size
 OVERLAYS = ("points", "normals", "overlap", "bounds", "grid")  # keys 1 .. 5
 
 # -- the state ------------------------------------------------------------------------------------
@@ -61,7 +63,8 @@ class World:
     Fields (one row per shape): ``kind`` (:data:`ELLIPSE` ... :data:`SEGMENT`), ``pos``,
     ``vel`` (per second), ``angle``, ``omega`` (rad/s), ``size`` (ellipse radii, circle radius
     twice, box and rotated-box half sizes, polygon radii along its own axes, segment half length
-    and 0) and ``sides`` (polygon vertex count, else 0). Edit them freely; :meth:`shapes`
+    and 0, capsule half length and radius, rounded box half sizes of its core, whose corners are
+    rounded by ``CORNER_RADIUS`` times the smaller) and ``sides`` (polygon vertex count, else 0). Edit them freely; :meth:`shapes`
     builds fresh batches from them.
     """
 
@@ -115,6 +118,10 @@ class World:
             size = (s * rng.uniform(0.8, 1.8), s * rng.uniform(0.5, 1.2))
         elif kind == POLYGON:
             size = (s * rng.uniform(1.0, 1.6), s * rng.uniform(0.8, 1.3))
+        elif kind == CAPSULE:
+            size = (s * rng.uniform(0.8, 1.6), s * rng.uniform(0.4, 0.7))
+        elif kind == ROUNDED_BOX:
+            size = (s * rng.uniform(0.7, 1.5), s * rng.uniform(0.5, 1.0))
         else:
             size = (s * rng.uniform(1.5, 3.0), 0.0)
         if pos is None:
@@ -157,7 +164,7 @@ class World:
         rng = np.random.default_rng(seed)
         for _ in range(count):
             world.add_random(ELLIPSE, rng, speed=speed)
-        for kind in (CIRCLE, BOX, ROTATED_BOX, POLYGON, SEGMENT):
+        for kind in (CIRCLE, BOX, ROTATED_BOX, POLYGON, SEGMENT, CAPSULE, ROUNDED_BOX):
             for _ in range(extras):
                 world.add_random(kind, rng, speed=speed)
         if separated:
@@ -241,7 +248,11 @@ class World:
             return RotatedBox(pos, size, angle)
         if kind == POLYGON:
             return Polygon(self.polygon_vertices(index))
+        if kind == ROUNDED_BOX:
+            return RotatedBox(pos, size, angle, radius=CORNER_RADIUS * size.min(axis=1))
         half = size[:, :1] * np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+        if kind == CAPSULE:
+            return Capsule(pos - half, pos + half, size[:, 1])
         return Segment(pos - half, pos + half)
 
     def shapes(self):
@@ -318,14 +329,18 @@ class World:
         """Mass (area, density 1) and moment of inertia of each shape; boxes do not turn (inf)."""
         a, b = self.size[:, 0], self.size[:, 1]
         n = np.maximum(self.sides, 3)
+        r = CORNER_RADIUS * np.minimum(a, b)  # a rounded box's corners
+        capsule, rounded = self.kind == CAPSULE, self.kind == ROUNDED_BOX
         area = np.select(
-            [self.kind <= CIRCLE, self.kind <= ROTATED_BOX, self.kind == POLYGON],
-            [np.pi * a * b, 4 * a * b, 0.5 * n * a * b * np.sin(2 * np.pi / n)],
+            [self.kind <= CIRCLE, self.kind <= ROTATED_BOX, self.kind == POLYGON, capsule, rounded],
+            [np.pi * a * b, 4 * a * b, 0.5 * n * a * b * np.sin(2 * np.pi / n), 4 * a * b + np.pi * b * b,
+             4 * a * b + 4 * (a + b) * r + np.pi * r * r],  # Steiner: core area + perimeter r + pi r^2
             default=2 * a * 0.25 * self.scale,  # a segment: a thin rod
         )
-        inertia = np.select(
-            [self.kind <= CIRCLE, self.kind <= ROTATED_BOX, self.kind == POLYGON],
-            [area * (a * a + b * b) / 4, area * (a * a + b * b) / 3, area * (a * a + b * b) / 4],
+        inertia = np.select(  # the capsule and the rounded box as their bounding rectangles (a demo's estimate)
+            [self.kind <= CIRCLE, self.kind <= ROTATED_BOX, self.kind == POLYGON, capsule, rounded],
+            [area * (a * a + b * b) / 4, area * (a * a + b * b) / 3, area * (a * a + b * b) / 4,
+             area * ((a + b) ** 2 + b * b) / 3, area * ((a + r) ** 2 + (b + r) ** 2) / 3],
             default=area * a * a / 3,
         )
         inertia = np.where(self.kind == BOX, np.inf, inertia)
@@ -415,13 +430,23 @@ class World:
         still = np.zeros(n, dtype=bool)
         still[list(frozen)] = True
         thick = np.where(self.kind == SEGMENT, 0.25 * self.scale, self.size.min(axis=1))
+        thick = np.where(self.kind == CAPSULE, 2 * self.size[:, 1], thick)
         spin = np.where(still | (self.kind == BOX), 0.0, self.omega)
         swing = np.abs(spin) * np.hypot(*self.size.T) * dt  # farthest point's path length from turning
         speed = np.hypot(*self.vel.T)
         if 2 * (speed.max() * dt + swing.max()) <= thick.min():
             return time, vel  # nothing moves fast enough to pass through anything
         velocity = np.where(still[:, None], 0.0, self.vel)[order]
-        impacts = query_impacts(groups.table, velocity, angular_velocity=spin[order], t_max=dt)
+        table = groups.table
+        plain = ~np.isin(self.kind[order], ROUNDED_KINDS)
+        if not plain.all():  # the motion search takes no rounded shapes yet: they are left to the forces
+            order, velocity, spin = order[plain], velocity[plain], spin[order][plain]
+            table = ShapeTable([groups.table[int(t)] for t in np.flatnonzero(plain).tolist()])
+            if len(order) < 2:
+                return time, vel
+        else:
+            spin = spin[order]
+        impacts = query_impacts(table, velocity, angular_velocity=spin, t_max=dt)
         mass, _ = self.mass_and_inertia()
         mass = np.where(still, np.inf, mass)
         for k in np.argsort(impacts.time, kind="stable"):
