@@ -9,7 +9,6 @@ import contextlib
 import csv
 import io as _io
 import json
-import math
 
 import numpy as np
 import pytest
@@ -99,10 +98,10 @@ def test_cli_pairs_on_capsules_and_rounded_boxes(tmp_path):
     with out.open() as handle:
         rows = list(csv.DictReader(handle))
     assert [(r["a"], r["b"]) for r in rows] == [("0", "1"), ("0", "3")]
-    # the separations are the single-pair function's, and NaN overlap areas for now
+    # the separations and overlap areas are the single-pair functions'
     assert float(rows[0]["separation"]) == c2.contact(shapes[0], shapes[1]).separation == pytest.approx(-0.1)
     assert float(rows[1]["separation"]) == c2.contact(shapes[0], shapes[3]).separation
-    assert math.isnan(float(rows[0]["overlap_area"]))
+    assert float(rows[0]["overlap_area"]) == c2.overlap_area(shapes[0], shapes[1]) > 0.0
 
 
 def test_measure_pairs_with_rounded_shapes_matches_single_pairs():
@@ -114,7 +113,8 @@ def test_measure_pairs_with_rounded_shapes_matches_single_pairs():
         contact = c2.contact(shapes[i], shapes[j])
         assert m.relation[k] == c2.relate(shapes[i], shapes[j])
         assert m.separation[k] == contact.separation and m.normal[k].tolist() == list(contact.normal)
-    assert np.isnan(m.overlap_area).all() and np.isnan(m.iou).all()
+        assert m.overlap_area[k] == c2.overlap_area(shapes[i], shapes[j]) > 0.0
+        assert m.iou[k] == c2.iou(shapes[i], shapes[j])
 
 
 def test_table_dataframe_refuses_rounded_shapes_clearly():
