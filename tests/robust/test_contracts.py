@@ -644,7 +644,7 @@ def test_ellipse_against_outline_oracle(kind_b):
             allowed = _oracle_ellipse_vs(inner, outer, shapely.LineString(b[k]._params.reshape(2, 2)))
         else:
             offset, count = (int(x) for x in b[k]._params)
-            allowed = _oracle_ellipse_vs(inner, outer, shapely.Polygon(b._verts[offset : offset + count]))
+            allowed = _oracle_ellipse_vs(inner, outer, shapely.Polygon(b[k]._verts[offset : offset + count]))
         if allowed is not None:
             decided += 1
             assert R(int(rel[k])) in allowed, (a[k]._params.tolist(), b[k]._params.tolist(), R(int(rel[k])), allowed)
