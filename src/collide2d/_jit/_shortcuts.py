@@ -25,6 +25,7 @@ it. What it holds:
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import operator
 import os
@@ -598,10 +599,20 @@ def _cache_lock(directory, shared):
         fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _close_lock_files():
+    # closing a descriptor does not release a flock that another descriptor of the same open
+    # file (a parent's, after fork) still holds: the parent's lock is unaffected
+    while _lock_files:
+        _lock_files.popitem()[1].close()
+
+
 def _forget_lock_files():
     # in a child made by fork the lock file is opened anew: a flock belongs to the open file,
     # which the child shares with its parent, and the two would not exclude each other
-    _lock_files.clear()
+    _close_lock_files()
+
+
+atexit.register(_close_lock_files)  # no ResourceWarning for a lock file left open at exit
 
 
 if hasattr(os, "register_at_fork"):
