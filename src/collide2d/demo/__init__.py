@@ -24,8 +24,8 @@ Keys and mouse (also shown with ``H``):
 
 * drag a shape with the left button (release to throw it); wheel over a shape rotates it,
   ``Shift`` + wheel resizes it;
-* right click adds an ellipse at the mouse; ``E`` ``C`` ``B`` ``R`` ``P`` ``S`` add an ellipse,
-  circle, box, rotated box, polygon or segment there; ``X``, ``Delete`` or the middle button
+* right click adds an ellipse at the mouse; ``E`` ``C`` ``B`` ``R`` ``P`` ``S`` ``K`` ``U`` add an
+  ellipse, circle, box, rotated box, polygon, segment, capsule or rounded box there; ``X``, ``Delete`` or the middle button
   removes the shape under the mouse;
 * ``Space`` pauses, ``.`` or ``Right`` advances one frame; ``F`` toggles the physics mode;
 * ``1`` intersection points, ``2`` contact normals and depth, ``3`` overlap regions,
@@ -37,7 +37,7 @@ Examples
 >>> from collide2d.demo import World
 >>> world = World.random(count=20, extras=1, seed=1)
 >>> len(world), world.kind_counts()["ellipse"]
-(25, 20)
+(27, 20)
 >>> pairs, _ = world.step()  # one frame: the colliding pairs, then the move
 >>> pairs.shape[1], bool(np.all(pairs[:, 0] < pairs[:, 1]))
 (2, True)

@@ -159,7 +159,7 @@ class World:
         that, left out, so that no two shapes intersect at the start.
         """
         world = cls(width, height)
-        total = max(count + 5 * extras, 1)
+        total = max(count + 7 * extras, 1)
         world.scale = float(np.clip(math.sqrt(coverage * width * height / (total * math.pi * 0.9)), 3.0, 60.0))
         rng = np.random.default_rng(seed)
         for _ in range(count):
