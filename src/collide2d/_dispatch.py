@@ -1,4 +1,4 @@
-"""Old import path of the glue, kept for the tests that import it (issue 25 item 6 removes it).
+"""Old import path of the glue, kept for the tests that import it (to be removed once they import the new path).
 
 The glue is :mod:`collide2d._glue`: the pair table (:mod:`collide2d._glue.registry`) and the
 runner (:mod:`collide2d._glue.run`). Library modules import those, not this.

@@ -60,12 +60,9 @@ def intersection_point_values(a, b):
     ``batch + (K, 2)`` NaN-padded (``K`` from :func:`points_capacity`) and ``count`` int64 of the
     batch shape.
     """
-    run.check_shape(a, "a")
-    run.check_shape(b, "b")
-    if a._kind == "rounded" or b._kind == "rounded":
-        a, b = run.rounded().plain_if_zero(a), run.rounded().plain_if_zero(b)
-        if a._kind == "rounded" or b._kind == "rounded":
-            return run.rounded_overlay().intersection_point_values(a, b)
+    a, b, left_rounded = run.checked_pair(a, b)
+    if left_rounded:
+        return run.rounded_overlay().intersection_point_values(a, b)
     entry = registry.entry(POINTS, a._kind, b._kind)
     first, second = (b, a) if entry.swapped else (a, b)
     capacity = points_capacity(first, second)

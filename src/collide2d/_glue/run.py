@@ -559,15 +559,24 @@ def run(sig, entry, a, b, extra=None, swap=True):
 # -- entry points for shapes ---------------------------------------------------------------------
 
 
-def relate_codes(a, b):
-    """Relation codes of ``a`` against ``b``: an int for single shapes, else an int8 array."""
+def checked_pair(a, b):
+    """``a`` and ``b`` checked as shapes, a rounded shape whose radii are all 0 replaced by its core
+    (the core's kernels then answer, bit for bit), and whether a rounded shape is left (its own glue
+    answers: :mod:`collide2d._glue.rounded`)."""
     check_shape(a, "a")
     check_shape(b, "b")
-    if a._kind == "rounded" or b._kind == "rounded":  # the rounded kind: its own glue (collide2d._glue.rounded)
-        glue = rounded()
-        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
-        if a._kind == "rounded" or b._kind == "rounded":
-            return glue.relate_codes(a, b)
+    if a._kind != "rounded" and b._kind != "rounded":
+        return a, b, False
+    glue = rounded()
+    a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+    return a, b, a._kind == "rounded" or b._kind == "rounded"
+
+
+def relate_codes(a, b):
+    """Relation codes of ``a`` against ``b``: an int for single shapes, else an int8 array."""
+    a, b, left_rounded = checked_pair(a, b)
+    if left_rounded:
+        return rounded().relate_codes(a, b)
     return run(Relations, registry.entry(RELATE, a._kind, b._kind), a, b)
 
 
@@ -577,13 +586,9 @@ def intersects_flags(a, b):
     The pair's dedicated ``intersects`` kernel when there is one (it skips the containment
     classification), else ``relate`` codes ``!= DISJOINT``.
     """
-    check_shape(a, "a")
-    check_shape(b, "b")
-    if a._kind == "rounded" or b._kind == "rounded":
-        glue = rounded()
-        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
-        if a._kind == "rounded" or b._kind == "rounded":
-            return glue.intersects_flags(a, b)
+    a, b, left_rounded = checked_pair(a, b)
+    if left_rounded:
+        return rounded().intersects_flags(a, b)
     entry = registry.entry(INTERSECTS, a._kind, b._kind)
     if entry is None:
         return relate_codes(a, b) != codes.DISJOINT  # a bool for single shapes (int codes)
@@ -596,36 +601,25 @@ def contact_values(a, b):
     ``(separation, nx, ny, pax, pay, pbx, pby, curvature_a, curvature_b)``: a tuple of Python
     floats for single shapes, else a float64 array of shape ``batch + (9,)``.
     """
-    check_shape(a, "a")
-    check_shape(b, "b")
-    if a._kind == "rounded" or b._kind == "rounded":
-        glue = rounded()
-        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
-        if a._kind == "rounded" or b._kind == "rounded":
-            return glue.contact_values(a, b)
+    a, b, left_rounded = checked_pair(a, b)
+    if left_rounded:
+        return rounded().contact_values(a, b)
     return run(ContactSig, registry.entry(CONTACT, a._kind, b._kind), a, b)
 
 
 def separation_values(a, b):
     """The separation alone: a Python float for single shapes, else a float64 array."""
-    check_shape(a, "a")
-    check_shape(b, "b")
-    if a._kind == "rounded" or b._kind == "rounded":
-        glue = rounded()
-        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
-        if a._kind == "rounded" or b._kind == "rounded":
-            return glue.separation_values(a, b)
+    a, b, left_rounded = checked_pair(a, b)
+    if left_rounded:
+        return rounded().separation_values(a, b)
     return run(SeparationSig, registry.entry(SEPARATION, a._kind, b._kind), a, b)
 
 
 def overlap_area_values(a, b):
     """Area of the intersection of ``a`` and ``b``: a float for single shapes, else a float64 array."""
-    check_shape(a, "a")
-    check_shape(b, "b")
-    if a._kind == "rounded" or b._kind == "rounded":
-        a, b = rounded().plain_if_zero(a), rounded().plain_if_zero(b)
-        if a._kind == "rounded" or b._kind == "rounded":
-            return rounded_overlay().overlap_area_values(a, b)
+    a, b, left_rounded = checked_pair(a, b)
+    if left_rounded:
+        return rounded_overlay().overlap_area_values(a, b)
     entry = registry.entry(AREA, a._kind, b._kind)
     if entry is None:  # a point, a segment or a line has no area
         shape, _, _ = broadcast_indices(a, b)

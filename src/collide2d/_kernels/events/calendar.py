@@ -35,6 +35,27 @@ RECHECK = -4  # no contact found up to a horizon: predict again then
 
 
 @kernel
+def _wrap(n, cells, side):
+    """Cell coordinate ``n`` (one beyond the grid at most) wrapped into ``0 .. cells - 1``, and the
+    shift of the periodic image it stands for."""
+    if n < 0:
+        return n + cells, -side
+    if n >= cells:
+        return n - cells, side
+    return n, 0.0
+
+
+@kernel
+def neighbour_cell(cx, cy, ox, oy, cells, side):
+    """The cell ``(cx + ox, cy + oy)`` of the periodic ``cells x cells`` grid of a box of ``side``:
+    its index, and the image shift ``(sx, sy)`` that puts its particles beside cell ``(cx, cy)``
+    (``ox``, ``oy`` in -1, 0, 1)."""
+    nx, sx = _wrap(cx + ox, cells, side)
+    ny, sy = _wrap(cy + oy, cells, side)
+    return ny * cells + nx, sx, sy
+
+
+@kernel
 def tree_update(tree, leaves, i, event_time):
     """Carry the event of particle ``i`` from its leaf to the root."""
     k = (leaves + i) >> 1

@@ -53,6 +53,7 @@ from .calendar import (
     cell_cross,
     cells_fill,
     crossing_time,
+    neighbour_cell,
     tree_build,
     tree_update,
 )
@@ -260,24 +261,9 @@ def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell,
     cx = cell[i] % cells
     cy = cell[i] // cells
     for oy in range(-1, 2):
-        ny = cy + oy
-        sy = 0.0
-        if ny < 0:
-            ny += cells
-            sy = -side
-        elif ny >= cells:
-            ny -= cells
-            sy = side
         for ox in range(-1, 2):
-            nx = cx + ox
-            sx = 0.0
-            if nx < 0:
-                nx += cells
-                sx = -side
-            elif nx >= cells:
-                nx -= cells
-                sx = side
-            j = head[ny * cells + nx]
+            neighbour, sx, sy = neighbour_cell(cx, cy, ox, oy, cells, side)
+            j = head[neighbour]
             while j >= 0:
                 if j != i:
                     dtj = now - stamp[j]
