@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from collide2d import _formats
 from collide2d._validate import ASPECT_MAX, MAGNITUDE_MAX, RANGE_TEXT, SIZE_MIN
 
 
@@ -416,3 +417,147 @@ def _numeric_columns(schema, names, columns, where):
         kind = schema.field(names[name]).type
         if not (pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind)):
             raise InputError(f"{where}: column {names[name]} holds {kind}, not numbers; the columns {', '.join(columns)} must be numeric")
+
+
+# -- a catalogue of any kinds: a kind column, or the columns of one kind other than ellipses and circles
+
+
+#: Inline and file spellings of the kinds, besides their own names.
+KIND_ALIASES = {"rotbox": "rotated_box", "rotated-box": "rotated_box", "rbox": "rotated_box", "rotatedbox": "rotated_box"}
+
+HEADER_RULE = (
+    "the header must name x,y,rx,ry[,angle][,id] (ellipses) or x,y,r[,id] (circles); or the columns of "
+    "one other kind (" + "; ".join(
+        f"{kind}: {','.join(c if not _formats.optional_column(kind, c) else f'[{c}]' for c in columns)}"
+        for kind, columns in _formats.CATALOGUE_COLUMNS.items() if kind not in ("ellipse", "circle", "point")
+    ) + "); or a kind column with the columns of the kinds it names"
+)
+
+
+def _is_old_catalogue(header):
+    """True for the header of an ellipse or circle catalogue without a kind column: read by the
+    column parsers, as it always was."""
+    names = set(header)
+    return "kind" not in names and ({"x", "y", "rx", "ry"} <= names or {"x", "y", "r"} <= names)
+
+
+def _mixed_layout(header, where):
+    """``(fixed kind or None, {catalogue name: column index})`` of a catalogue of any kinds."""
+    for name in set(header):
+        if header.count(name) > 1 and (name in _formats.CATALOGUE_NAMES or name in ("kind", "id")):
+            raise InputError(f"{where}: the column {name} appears twice; rename or drop one")
+    fixed = None
+    if "kind" not in header:
+        try:
+            fixed = _formats.kind_of_columns(header, name="the header")
+        except ValueError as error:
+            if "has the columns of" in str(error):
+                raise InputError(f"{where}: {error}") from None
+            fixed = None
+        if fixed in (None, "point"):  # x, y alone: more likely an ellipse catalogue short of columns
+            raise InputError(f"{where}: {HEADER_RULE}; got {','.join(header)}")
+    columns = {name: header.index(name) for name in _formats.CATALOGUE_NAMES + ("kind", "id") if name in header}
+    return fixed, columns
+
+
+def _csv_number(token, where, name):
+    if not _plain_number(token):
+        raise InputError(f"{where}, column {name}: {token!r} is not a number")
+    try:
+        return float(token)
+    except ValueError:
+        raise InputError(f"{where}, column {name}: {token!r} is not a number") from None
+
+
+def _csv_record(row, kind, columns, where):
+    """The record (a dict as JSON gives, see :mod:`collide2d.io`) of one row of ``kind``."""
+    own = _formats.CATALOGUE_COLUMNS[kind]
+    values = {}
+    for name, k in columns.items():
+        if name in ("kind", "id"):
+            continue
+        token = row[k].strip()
+        if name not in own:
+            if token:
+                raise InputError(f"{where}, column {name}: a {kind} has no {name}; leave it empty (got {token!r})")
+            continue
+        if not token:
+            if _formats.optional_column(kind, name):
+                continue
+            raise InputError(f"{where}, column {name} is empty (a {kind} needs it)")
+        if name == "vertices":
+            words = token.replace(",", " ").split()
+            if len(words) < 6 or len(words) % 2:
+                raise InputError(f"{where}, column vertices: a polygon needs an even number (>= 6) of coordinates, "
+                                 f"written x1 y1 x2 y2 ...; got {len(words)}")
+            values[name] = np.reshape([_csv_number(word, where, name) for word in words], (-1, 2)).tolist()
+        else:
+            values[name] = _csv_number(token, where, name)
+    missing = [name for name in own if name not in columns and not _formats.optional_column(kind, name)]
+    if missing:
+        raise InputError(f"{where}: a {kind} needs the column(s) {', '.join(missing)}")
+    record = {"kind": kind}
+    for field, names in _formats.CATALOGUE_FIELDS[kind]:
+        if all(name in values for name in names):
+            record[field] = [values[name] for name in names] if len(names) == 2 else values[names[0]]
+    if "id" in columns:
+        record["id"] = row[columns["id"]].strip()
+    return record
+
+
+def _catalogue_records(path, reader, header):
+    """``[(where, record or InputError)]`` of the rows of a CSV catalogue of any kinds after its
+    header (``reader`` a csv reader past it): each row as the record JSON would give for it."""
+    fixed, columns = _mixed_layout(header, f"{path} line 1")
+    needed = max(columns.values()) + 1
+    kinds = ", ".join(_formats.CATALOGUE_COLUMNS)
+    numbered = []
+    try:
+        for row in reader:
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue  # blank line
+            where = f"{path} line {reader.line_num}"
+            if len(row) < needed:
+                numbered.append((where, InputError(f"{where}: expected {len(header)} fields, got {len(row)}")))
+                continue
+            kind = fixed
+            if kind is None:
+                raw = row[columns["kind"]].strip()
+                kind = KIND_ALIASES.get(raw.lower(), raw.lower())
+                if kind not in _formats.CATALOGUE_COLUMNS:
+                    numbered.append((where, InputError(f"{where}, column kind: {raw!r} is not a shape kind; use one of {kinds}")))
+                    continue
+            try:
+                numbered.append((where, _csv_record(row, kind, columns, where)))
+            except InputError as error:
+                numbered.append((where, error))
+    except csv.Error as error:
+        raise InputError(f"{path} line {reader.line_num}: {error}") from None
+    return numbered
+
+
+def catalogue_lines(records, ids):
+    """The rows of a CSV catalogue of any kinds (header first, lists of text fields) of ``records``
+    (from :func:`collide2d.io.shape_records`): ``[id,]kind`` and the columns of the kinds present,
+    in the catalogue's order; a field a row's kind lacks is empty. Numbers as ``repr`` writes them
+    (read back bit for bit), a polygon's vertices as ``x1 y1 x2 y2 ...``."""
+    rows, used = [], set()
+    for record in records:
+        row = {"kind": record["kind"]}
+        for field, names in _formats.CATALOGUE_FIELDS[record["kind"]]:
+            if field not in record:
+                continue
+            value = record[field]
+            if names == ("vertices",):
+                row["vertices"] = " ".join(repr(float(x)) for x in np.ravel(value).tolist())
+            elif len(names) == 2:
+                row[names[0]], row[names[1]] = repr(float(value[0])), repr(float(value[1]))
+            else:
+                row[names[0]] = repr(float(value))
+        if "id" in record:
+            row["id"] = record["id"]
+        used.update(row)
+        rows.append(row)
+    order = [name for name in _formats.CATALOGUE_NAMES if name != "radius"] + ["radius"]  # the rounding last
+    header = (["id"] if ids is not None else []) + ["kind"] + [name for name in order if name in used]
+    return [header] + [[row.get(name, "") for name in header] for row in rows]

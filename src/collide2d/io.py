@@ -46,8 +46,9 @@ from collide2d._degrees import TWO_PI, DegreesWarning
 from collide2d._degrees import angle_note as _angle_note
 from collide2d._degrees import warn_degrees as _warn_degrees
 from collide2d._io_text import (
-    _PARSERS, InputError, _block_problems, _catalogue_columns, _exact_problems, _Fallback, _HugeInt, _json_records,
-    _LineNumbers, _not_utf8, _numeric_columns, _parse_block, _plain_number, _Rows, _settle,
+    _PARSERS, KIND_ALIASES, InputError, _block_problems, _catalogue_columns, _catalogue_records, _exact_problems, _Fallback,
+    _HugeInt, _is_old_catalogue, _json_records, _LineNumbers, _not_utf8, _numeric_columns, _parse_block, _plain_number,
+    _Rows, _settle, catalogue_lines,
 )
 
 __all__ = ["DegreesWarning", "InputError", "format_shape", "parse_shape", "read_shapes", "shape_records", "write_shapes"]
@@ -81,7 +82,7 @@ def _fields(kind):
 
 def _optional(kind, name):
     return name in _OPTIONAL or (name == "radius" and kind in _ROUNDABLE)
-_INLINE_ALIASES = {"rotbox": "rotated_box", "rotated-box": "rotated_box", "rbox": "rotated_box", "rotatedbox": "rotated_box"}
+_INLINE_ALIASES = KIND_ALIASES
 _INLINE_COUNTS = {
     "point": (2,), "circle": (3,), "ellipse": (4, 5), "box": (4,), "rotated_box": (4, 5), "segment": (4,), "line": (4,),
     "capsule": (5,),
@@ -402,6 +403,30 @@ def _read_csv_text(path, on_invalid, notes):
     return kind, columns, data, ids, kept
 
 
+def _csv_header(path):
+    """The names of the header of a CSV file (stripped, lower-case), or None when it has none that
+    the csv module reads (the catalogue reader then names the problem)."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
+            return [name.strip().lower() for name in next(csv.reader(handle))]
+    except (StopIteration, csv.Error, UnicodeDecodeError):
+        return None
+
+
+def _read_any_csv(path, degrees, on_invalid, notes):
+    """``(ids, shapes)`` of a CSV catalogue of any kinds (a ``kind`` column, or the columns of one
+    kind other than ellipses and circles): each row read as the JSON record of its shape, so that
+    the shapes, the batches and the messages are those of JSON Lines."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
+            reader = csv.reader(handle)
+            header = [name.strip().lower() for name in next(reader)]
+            numbered = _catalogue_records(path, reader, header)
+    except UnicodeDecodeError:
+        raise _not_utf8(path) from None
+    return _records_to_shapes(numbered, degrees, on_invalid, notes)
+
+
 def _read_parquet(path, on_invalid=None, notes=None):
     notes = {} if notes is None else notes
     try:
@@ -564,14 +589,15 @@ def _records_to_shapes(numbered, degrees, on_invalid=None, notes=None):
         if isinstance(angle, (int, float)) and not isinstance(angle, bool) and abs(angle) > TWO_PI:
             notes.setdefault("first", where)
             notes["largest"] = max(notes.get("largest", 0.0), abs(float(angle)))
-        key = (kind, _vertex_shape(record) if kind == "polygon" else None)
+        # a run: one kind, the same vertex count for polygons, a radius in all records or in none
+        key = (kind, _vertex_shape(record) if kind == "polygon" else None, "radius" in record)
         if not runs or runs[-1][0] != key:
             runs.append((key, []))
         runs[-1][1].append((k, where, record))
     if problems and on_invalid is None:
         raise InputError(problems[min(problems)])  # the first bad record, before any is built
     sources, kept = [], []
-    for (kind, _), run in runs:
+    for (kind, _, _), run in runs:
         built, good = _run_batch(kind, run, degrees, problems)
         if problems and on_invalid is None:
             raise InputError(problems[min(problems)])
@@ -655,6 +681,11 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
         raise InputError(f"{path}: no such file")
     suffix = path.suffix.lower()
     notes = {}
+    if suffix == ".csv" and not _is_old_catalogue(_csv_header(path)):
+        result = _read_any_csv(path, degrees, on_invalid, notes)
+        if not degrees:
+            _warn_degrees(notes, path)
+        return result
     if suffix in (".csv", ".parquet", ".pq"):
         reader = _read_csv if suffix == ".csv" else _read_parquet
         kind, columns, data, ids, kept = reader(path, on_invalid, notes)
@@ -776,8 +807,8 @@ def write_shapes(path, shapes, ids=None):
     if suffix in (".csv", ".parquet", ".pq"):
         if isinstance(shapes, (list, tuple)) and len(shapes) == 1:
             shapes = shapes[0]
-        if not isinstance(shapes, (_shapes.Ellipse, _shapes.Circle)):
-            raise InputError(f"{path}: a {suffix[1:]} catalogue holds one batch of ellipses or of circles; use .jsonl for mixed kinds")
+        if not _old_catalogue(shapes) and suffix != ".csv":
+            raise InputError(f"{path}: a {suffix[1:]} catalogue holds one batch of ellipses or of circles; use .csv or .jsonl for other kinds")
     if suffix in (".parquet", ".pq"):
         try:
             import pyarrow  # noqa: F401
@@ -787,7 +818,17 @@ def write_shapes(path, shapes, ids=None):
         _write_shapes(temporary, suffix, shapes, ids)
 
 
+def _old_catalogue(shapes):
+    """True for one batch (or shape) of ellipses or of circles: the catalogue of columns ``x,y,rx,ry,angle``
+    or ``x,y,r``."""
+    return isinstance(shapes, (_shapes.Ellipse, _shapes.Circle))
+
+
 def _write_shapes(path, suffix, shapes, ids):
+    if suffix == ".csv" and not _old_catalogue(shapes):
+        with open(path, "w", newline="") as handle:
+            csv.writer(handle, lineterminator="\n").writerows(catalogue_lines(shape_records(shapes, ids), ids))
+        return
     if suffix in (".json", ".jsonl", ".ndjson"):
         with open(path, "w") as handle:
             if suffix == ".json":
