@@ -436,7 +436,9 @@ HEADER_RULE = (
 
 def _is_old_catalogue(header):
     """True for the header of an ellipse or circle catalogue without a kind column: read by the
-    column parsers, as it always was."""
+    column parsers, as it always was; also for no header (None), which that reader reports."""
+    if header is None:
+        return True
     names = set(header)
     return "kind" not in names and ({"x", "y", "rx", "ry"} <= names or {"x", "y", "r"} <= names)
 
@@ -505,59 +507,138 @@ def _csv_record(row, kind, columns, where):
     return record
 
 
-def _catalogue_records(path, reader, header):
-    """``[(where, record or InputError)]`` of the rows of a CSV catalogue of any kinds after its
-    header (``reader`` a csv reader past it): each row as the record JSON would give for it."""
+def _catalogue_rows(path, reader, header):
+    """``(layout, rows, lines)``: the layout of a CSV catalogue of any kinds (``(fixed kind or None,
+    {catalogue name: column index}, fields needed)``), its data rows as the csv module reads them
+    (blank lines skipped) and their lines (``reader`` is past the header)."""
     fixed, columns = _mixed_layout(header, f"{path} line 1")
-    needed = max(columns.values()) + 1
-    kinds = ", ".join(_formats.CATALOGUE_COLUMNS)
-    numbered = []
+    layout = (fixed, columns, max(columns.values()) + 1)
+    rows, lines = [], []
     try:
         for row in reader:
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue  # blank line
-            where = f"{path} line {reader.line_num}"
-            if len(row) < needed:
-                numbered.append((where, InputError(f"{where}: expected {len(header)} fields, got {len(row)}")))
-                continue
-            kind = fixed
-            if kind is None:
-                raw = row[columns["kind"]].strip()
-                kind = KIND_ALIASES.get(raw.lower(), raw.lower())
-                if kind not in _formats.CATALOGUE_COLUMNS:
-                    numbered.append((where, InputError(f"{where}, column kind: {raw!r} is not a shape kind; use one of {kinds}")))
-                    continue
-            try:
-                numbered.append((where, _csv_record(row, kind, columns, where)))
-            except InputError as error:
-                numbered.append((where, error))
+            rows.append(row)
+            lines.append(reader.line_num)
     except csv.Error as error:
         raise InputError(f"{path} line {reader.line_num}: {error}") from None
+    return layout, rows, lines
+
+
+def _row_kind(row, layout):
+    """The kind of a row (aliases read), or None when its kind column names none."""
+    fixed, columns, _ = layout
+    if fixed is not None:
+        return fixed
+    raw = row[columns["kind"]].strip().lower()
+    kind = KIND_ALIASES.get(raw, raw)
+    return kind if kind in _formats.CATALOGUE_COLUMNS else None
+
+
+def _catalogue_records(path, header, layout, rows, lines):
+    """``[(where, record or InputError)]``: each row of a CSV catalogue of any kinds as the record
+    JSON would give for it (the slow path, which names every bad row)."""
+    kinds = ", ".join(_formats.CATALOGUE_COLUMNS)
+    numbered = []
+    for row, line in zip(rows, lines):
+        where = f"{path} line {line}"
+        if len(row) < layout[2]:
+            numbered.append((where, InputError(f"{where}: expected {len(header)} fields, got {len(row)}")))
+            continue
+        kind = _row_kind(row, layout)
+        if kind is None:
+            raw = row[layout[1]["kind"]].strip()
+            numbered.append((where, InputError(f"{where}, column kind: {raw!r} is not a shape kind; use one of {kinds}")))
+            continue
+        try:
+            numbered.append((where, _csv_record(row, kind, layout[1], where)))
+        except InputError as error:
+            numbered.append((where, error))
     return numbered
 
 
-def catalogue_lines(records, ids):
-    """The rows of a CSV catalogue of any kinds (header first, lists of text fields) of ``records``
-    (from :func:`collide2d.io.shape_records`): ``[id,]kind`` and the columns of the kinds present,
-    in the catalogue's order; a field a row's kind lacks is empty. Numbers as ``repr`` writes them
-    (read back bit for bit), a polygon's vertices as ``x1 y1 x2 y2 ...``."""
-    rows, used = [], set()
-    for record in records:
-        row = {"kind": record["kind"]}
-        for field, names in _formats.CATALOGUE_FIELDS[record["kind"]]:
-            if field not in record:
+def _catalogue_columns_fast(layout, rows):
+    """The columns of a CSV catalogue of any kinds read whole, when every row is clean: ``(kinds,
+    values, filled, vertices)``, ``kinds`` an object array of the rows' kinds, ``values`` a float64
+    array per numeric column (NaN where empty), ``filled`` a mask per column (the field is
+    written), ``vertices`` a list (an ``(k, 2)`` array for each polygon row, else None). None when
+    a row is short, names an unknown kind, leaves a field its kind needs empty, fills one its kind
+    lacks, or holds a word or a number that is not finite: the slow path then names the row."""
+    fixed, columns, needed = layout
+    if any(len(row) < needed for row in rows):
+        return None
+    kinds = [_row_kind(row, layout) for row in rows] if fixed is None else [fixed] * len(rows)
+    if None in kinds:
+        return None
+    kinds = np.array(kinds, dtype=object)
+    values, filled, vertices = {}, {}, None
+    for name, k in columns.items():
+        if name in ("kind", "id"):
+            continue
+        tokens = [row[k].strip() for row in rows]
+        written = np.array([bool(token) for token in tokens], dtype=bool)
+        having = [kind for kind, own in _formats.CATALOGUE_COLUMNS.items() if name in own]
+        own = np.isin(kinds, having)
+        required = own & ~np.isin(kinds, [kind for kind in having if _formats.optional_column(kind, name)])
+        if np.any(written & ~own) or np.any(required & ~written):
+            return None
+        filled[name] = written
+        tokens = [token for token in tokens if token]
+        if name == "vertices":
+            vertices = [None] * len(rows)
+            for row, token in zip(np.flatnonzero(written).tolist(), tokens):
+                words = token.replace(",", " ").split()
+                if len(words) < 6 or len(words) % 2 or not _plain_number("".join(words)):
+                    return None
+                try:
+                    vertices[row] = np.array(words, dtype=np.float64).reshape(-1, 2)
+                except ValueError:
+                    return None
+                if not np.isfinite(vertices[row]).all():
+                    return None
+            continue
+        if not _plain_number("".join(tokens)):
+            return None
+        column = np.full(len(rows), np.nan)
+        try:
+            column[written] = np.array(tokens, dtype=np.float64)
+        except ValueError:
+            return None
+        if not np.isfinite(column[written]).all():
+            return None
+        values[name] = column
+    return kinds, values, filled, vertices
+
+
+def catalogue_lines(sources, ids):
+    """The rows of a CSV catalogue of any kinds (header first, lists of text fields) of the shapes
+    ``sources`` (batches, in order): ``[id,]kind`` and the columns of the kinds present, in the
+    catalogue's order, ``radius`` last; a field a row's kind lacks is empty. The fields as
+    :attr:`~collide2d.shapes.Shape.fields` gives them, numbers as ``repr`` writes them (read back
+    bit for bit), a polygon's vertices as ``x1 y1 x2 y2 ...``."""
+    parts, used = [], {"kind"}
+    for source in sources:
+        kind, size, fields = _formats.catalogue_kind(source), source.size, source.fields
+        part = {"kind": [kind] * size}
+        for field, names in _formats.CATALOGUE_FIELDS[kind]:
+            if field not in fields:
                 continue
-            value = record[field]
+            value = np.reshape(fields[field], (size, -1))
             if names == ("vertices",):
-                row["vertices"] = " ".join(repr(float(x)) for x in np.ravel(value).tolist())
-            elif len(names) == 2:
-                row[names[0]], row[names[1]] = repr(float(value[0])), repr(float(value[1]))
+                part["vertices"] = [" ".join(map(repr, ring)) for ring in value.tolist()]
             else:
-                row[names[0]] = repr(float(value))
-        if "id" in record:
-            row["id"] = record["id"]
-        used.update(row)
-        rows.append(row)
+                for j, name in enumerate(names):
+                    part[name] = list(map(repr, value[:, j].tolist()))
+        used.update(part)
+        parts.append((size, part))
     order = [name for name in _formats.CATALOGUE_NAMES if name != "radius"] + ["radius"]  # the rounding last
-    header = (["id"] if ids is not None else []) + ["kind"] + [name for name in order if name in used]
-    return [header] + [[row.get(name, "") for name in header] for row in rows]
+    header = ["kind"] + [name for name in order if name in used]
+    lines = [(["id"] if ids is not None else []) + header]
+    k = 0
+    for size, part in parts:
+        columns = [part.get(name, [""] * size) for name in header]
+        if ids is not None:
+            columns.insert(0, [str(ids[m]) for m in range(k, k + size)])
+        lines.extend(zip(*columns))
+        k += size
+    return lines

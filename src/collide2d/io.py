@@ -41,14 +41,15 @@ import warnings
 
 import numpy as np
 
+from collide2d import _formats
 from collide2d import shapes as _shapes
 from collide2d._degrees import TWO_PI, DegreesWarning
 from collide2d._degrees import angle_note as _angle_note
 from collide2d._degrees import warn_degrees as _warn_degrees
 from collide2d._io_text import (
     _PARSERS, KIND_ALIASES, InputError, _block_problems, _catalogue_columns, _catalogue_records, _exact_problems, _Fallback,
-    _HugeInt, _is_old_catalogue, _json_records, _LineNumbers, _not_utf8, _numeric_columns, _parse_block, _plain_number,
-    _Rows, _settle, catalogue_lines,
+    _HugeInt, _catalogue_columns_fast, _catalogue_rows, _is_old_catalogue, _json_records, _LineNumbers, _not_utf8,
+    _numeric_columns, _parse_block, _plain_number, _Rows, _settle, catalogue_lines,
 )
 
 __all__ = ["DegreesWarning", "InputError", "format_shape", "parse_shape", "read_shapes", "shape_records", "write_shapes"]
@@ -415,16 +416,73 @@ def _csv_header(path):
 
 def _read_any_csv(path, degrees, on_invalid, notes):
     """``(ids, shapes)`` of a CSV catalogue of any kinds (a ``kind`` column, or the columns of one
-    kind other than ellipses and circles): each row read as the JSON record of its shape, so that
-    the shapes, the batches and the messages are those of JSON Lines."""
+    kind other than ellipses and circles): the shapes, batches and messages of the JSON Lines file
+    of the same records. The columns are parsed whole and the runs built as batches when every row
+    is good; else each row is read as its record, which names the bad rows."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
             reader = csv.reader(handle)
             header = [name.strip().lower() for name in next(reader)]
-            numbered = _catalogue_records(path, reader, header)
+            layout, rows, lines = _catalogue_rows(path, reader, header)
     except UnicodeDecodeError:
         raise _not_utf8(path) from None
-    return _records_to_shapes(numbered, degrees, on_invalid, notes)
+    found = _any_csv_fast(path, layout, rows, lines, degrees)
+    if found is not None:
+        ids, shapes, angle_notes = found
+        for key, value in angle_notes.items():
+            notes[key] = value if key == "first" else max(notes.get(key, 0.0), value)
+        return ids, shapes
+    return _records_to_shapes(_catalogue_records(path, header, layout, rows, lines), degrees, on_invalid, notes)
+
+
+def _any_csv_fast(path, layout, rows, lines, degrees):
+    """``(ids, shapes, angle notes)`` of a clean catalogue of any kinds, built run by run as
+    :func:`_records_to_shapes` builds the records of its rows (a run of one row from Python
+    numbers, a longer run from arrays), or None when a row or a run is bad."""
+    found = _catalogue_columns_fast(layout, rows)
+    if found is None:
+        return None
+    kinds, values, filled, vertices = found
+    n = len(rows)
+    counts = [0 if v is None else len(v) for v in vertices] if vertices is not None else [0] * n
+    radius = filled.get("radius", np.zeros(n, dtype=bool))
+    keys = list(zip(kinds.tolist(), counts, radius.tolist()))
+    shapes = []
+    lo = 0
+    for hi in range(1, n + 1):
+        if hi < n and keys[hi] == keys[lo]:
+            continue
+        kind = keys[lo][0]
+        kwargs = {}
+        for field, names in _formats.CATALOGUE_FIELDS[kind]:
+            if not filled.get(names[0], np.zeros(n, dtype=bool))[lo]:
+                continue  # an optional field left empty: the angle, or the radius of a plain shape
+            if names == ("vertices",):
+                value = np.stack(vertices[lo:hi]) if hi - lo > 1 else vertices[lo].tolist()
+            elif len(names) == 2:
+                value = np.stack([values[names[0]][lo:hi], values[names[1]][lo:hi]], axis=-1)
+                value = value if hi - lo > 1 else value[0].tolist()
+            else:
+                value = values[names[0]][lo:hi] if hi - lo > 1 else float(values[names[0]][lo])
+            kwargs[field] = value
+        if degrees and "angle" in kwargs:
+            kwargs["angle"] = np.radians(np.asarray(kwargs["angle"], dtype=np.float64))
+        try:
+            shapes.append(_KINDS[kind][0](**kwargs))
+        except (ValueError, TypeError, OverflowError):
+            return None
+        lo = hi
+    notes = {}
+    if "angle" in values:
+        angle = np.where(filled["angle"], np.abs(values["angle"]), 0.0)
+        large = np.flatnonzero(angle > TWO_PI)
+        if len(large):
+            notes = {"first": f"{path} line {lines[large[0]]}", "largest": float(angle[large].max())}
+    ids = None
+    if "id" in layout[1]:
+        column = layout[1]["id"]
+        ids = np.array([row[column].strip() for row in rows] + [None], dtype=object)[:-1]
+    return ids, shapes, notes
 
 
 def _read_parquet(path, on_invalid=None, notes=None):
@@ -827,7 +885,8 @@ def _old_catalogue(shapes):
 def _write_shapes(path, suffix, shapes, ids):
     if suffix == ".csv" and not _old_catalogue(shapes):
         with open(path, "w", newline="") as handle:
-            csv.writer(handle, lineterminator="\n").writerows(catalogue_lines(shape_records(shapes, ids), ids))
+            sources = [shapes] if isinstance(shapes, _shapes.Shape) else list(shapes)
+            csv.writer(handle, lineterminator="\n").writerows(catalogue_lines(sources, ids))
         return
     if suffix in (".json", ".jsonl", ".ndjson"):
         with open(path, "w") as handle:
