@@ -309,7 +309,7 @@ CATALOGUE_FIELDS = {
 }
 # Catalogue columns of each kind, in the order of the constructor's fields (vectors as two columns).
 CATALOGUE_COLUMNS = {kind: tuple(c for _, columns in fields for c in columns) for kind, fields in CATALOGUE_FIELDS.items()}
-DETECT_ORDER = ("ellipse", "rotated_box", "circle", "box", "capsule", "segment", "line", "point")
+DETECT_ORDER = ("ellipse", "rotated_box", "circle", "box", "capsule", "segment", "line", "point", "polygon")
 ANGLE_OPTIONAL = ("ellipse", "rotated_box")
 ROUNDABLE = ("box", "rotated_box", "polygon")  # take an optional radius (rounded corners)
 CATALOGUE_NAMES = tuple(dict.fromkeys(c for columns in CATALOGUE_COLUMNS.values() for c in columns))  # in order, once each
