@@ -471,6 +471,30 @@ def _csv_number(token, where, name):
         raise InputError(f"{where}, column {name}: {token!r} is not a number") from None
 
 
+def vertex_text(text):
+    """The vertices ``(k, 2)`` of a polygon written ``x1 y1 x2 y2 ...`` (commas count as spaces), as
+    float64; ValueError naming the problem."""
+    words = text.replace(",", " ").split()
+    if len(words) < 6 or len(words) % 2:
+        raise ValueError(f"a polygon needs an even number (>= 6) of coordinates, written x1 y1 x2 y2 ...; got {len(words)}")
+    for word in words:
+        if not _plain_number(word):
+            raise ValueError(f"{word!r} is not a number")
+    try:
+        return np.array(words, dtype=np.float64).reshape(-1, 2)
+    except ValueError:
+        bad = next(word for word in words if not _is_float(word))
+        raise ValueError(f"{bad!r} is not a number") from None
+
+
+def _is_float(word):
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
 def _csv_record(row, kind, columns, where):
     """The record (a dict as JSON gives, see :mod:`collide2d.io`) of one row of ``kind``."""
     own = _formats.CATALOGUE_COLUMNS[kind]
@@ -488,11 +512,10 @@ def _csv_record(row, kind, columns, where):
                 continue
             raise InputError(f"{where}, column {name} is empty (a {kind} needs it)")
         if name == "vertices":
-            words = token.replace(",", " ").split()
-            if len(words) < 6 or len(words) % 2:
-                raise InputError(f"{where}, column vertices: a polygon needs an even number (>= 6) of coordinates, "
-                                 f"written x1 y1 x2 y2 ...; got {len(words)}")
-            values[name] = np.reshape([_csv_number(word, where, name) for word in words], (-1, 2)).tolist()
+            try:
+                values[name] = vertex_text(token).tolist()
+            except ValueError as error:
+                raise InputError(f"{where}, column vertices: {error}") from None
         else:
             values[name] = _csv_number(token, where, name)
     missing = [name for name in own if name not in columns and not _formats.optional_column(kind, name)]
@@ -587,11 +610,8 @@ def _catalogue_columns_fast(layout, rows):
         if name == "vertices":
             vertices = [None] * len(rows)
             for row, token in zip(np.flatnonzero(written).tolist(), tokens):
-                words = token.replace(",", " ").split()
-                if len(words) < 6 or len(words) % 2 or not _plain_number("".join(words)):
-                    return None
                 try:
-                    vertices[row] = np.array(words, dtype=np.float64).reshape(-1, 2)
+                    vertices[row] = vertex_text(token)
                 except ValueError:
                     return None
                 if not np.isfinite(vertices[row]).all():

@@ -221,3 +221,25 @@ def test_cli_pairs_on_a_csv_of_rounded_shapes(tmp_path):
     flat = list(c2.ShapeTable(shapes))
     assert float(rows[0]["separation"]) == c2.contact(flat[0], flat[1]).separation
     assert float(rows[1]["overlap_area"]) == c2.overlap_area(flat[0], flat[3]) > 0.0
+
+
+def test_dask_reads_the_same_csv_of_rounded_shapes_and_polygons(tmp_path):
+    pytest.importorskip("dask.dataframe")
+    from collide2d import dask as c2dask
+
+    path = tmp_path / "scene.csv"
+    path.write_text(
+        "id,kind,x0,y0,x1,y1,vertices,radius\n"
+        "cap,capsule,0,0,2,0,,0.5\n"
+        'tri,polygon,,,,,"0 0, 1 0, 0 1",0.1\n'
+        "seg,segment,1,-1,1,3,,\n"
+        "far,capsule,10,0,10,0,,1\n"
+    )
+    got = c2dask.pairs_frame(path).compute().sort_values(["a", "b"])
+    _, shapes = io.read_shapes(path)
+    flat = list(c2.ShapeTable(shapes))
+    names = ["cap", "tri", "seg", "far"]
+    want = sorted((names[i], names[j]) for i in range(4) for j in range(i + 1, 4) if c2.intersects(flat[i], flat[j]))
+    assert sorted(zip(got["a"], got["b"])) == want == [("cap", "seg"), ("cap", "tri"), ("tri", "seg")]
+    for a, b, separation in zip(got["a"], got["b"], got["separation"]):
+        assert separation == c2.contact(flat[names.index(a)], flat[names.index(b)]).separation
