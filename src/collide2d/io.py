@@ -5,7 +5,15 @@ Formats
 * CSV with a header. An ellipse catalogue has the columns ``x, y, rx, ry`` and optionally
   ``angle`` (radians, or degrees with ``degrees=True``) and ``id``; a circle catalogue ``x, y, r``
   and optionally ``id``. Other columns are ignored; column names are case-insensitive.
-* Parquet (``.parquet``, needs ``pyarrow``): the same columns as CSV.
+* CSV of any kinds: a ``kind`` column, or the columns of one kind other than ellipses and
+  circles, in the columns of :meth:`collide2d.ShapeTable.to_dataframe`
+  (``collide2d._formats.CATALOGUE_COLUMNS``): ``box`` ``xmin, ymin, xmax, ymax``, ``rotated_box``
+  ``x, y, hx, hy[, angle]``, ``polygon`` ``vertices`` (one field ``x1 y1 x2 y2 ...``), ``capsule``
+  ``x0, y0, x1, y1, radius``, ``segment`` ``x0, y0, x1, y1``, ``line`` ``x, y, dx, dy``, ``point``
+  ``x, y`` (with a kind column), and a ``radius`` (rounded corners; empty: none) on a box,
+  rotated box or polygon. A row leaves the columns of other kinds empty. A header with the
+  ellipse or circle columns and no ``kind`` column is the catalogue above.
+* Parquet (``.parquet``, needs ``pyarrow``): an ellipse or circle catalogue, as in CSV.
 * JSON (a list of objects) or JSON Lines (``.jsonl``, one object per line) for mixed kinds: each
   object has ``kind`` (``point``, ``circle``, ``ellipse``, ``box``, ``rotated_box``, ``polygon``,
   ``segment``, ``line``), the field names of the shape class (``center``, ``radii``, ``angle``, ...)
@@ -652,8 +660,13 @@ def _records_to_shapes(numbered, degrees, on_invalid=None, notes=None):
         if not runs or runs[-1][0] != key:
             runs.append((key, []))
         runs[-1][1].append((k, where, record))
-    if problems and on_invalid is None:
-        raise InputError(problems[min(problems)])  # the first bad record, before any is built
+    if problems and on_invalid is None:  # the first bad record: those before it are built to find an earlier one
+        first = min(problems)
+        for (kind, _, _), run in runs:
+            early = [item for item in run if item[0] < first]
+            if early:
+                _run_batch(kind, early, degrees, problems)
+        raise InputError(problems[min(problems)])
     sources, kept = [], []
     for (kind, _, _), run in runs:
         built, good = _run_batch(kind, run, degrees, problems)
@@ -679,8 +692,8 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
     Parameters
     ----------
     path : str or path-like
-        ``.csv`` or ``.parquet`` (ellipse or circle catalogue), ``.json`` or ``.jsonl`` (mixed
-        kinds). A ``.csv.gz`` is not read: decompress it first.
+        ``.csv`` or ``.parquet`` (ellipse or circle catalogue; a ``.csv`` of any kinds),
+        ``.json`` or ``.jsonl`` (mixed kinds). A ``.csv.gz`` is not read: decompress it first.
     degrees : bool, default False
         Angles in the file are in degrees.
     on_invalid : callable, optional
@@ -697,8 +710,10 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
         array of the row numbers of the shapes kept (counted from 0, skipped rows included), so
         every shape keeps its number.
     shapes : Shape or list of Shape
-        One batch for a catalogue; for JSON a list of batches, one per run of consecutive
-        records of one kind, numbered in file order (what :func:`collide2d.query_pairs` takes).
+        One batch for an ellipse or circle catalogue; for JSON and a CSV of any kinds a list of
+        batches, one per run of consecutive records of one kind (and the same vertex count, and
+        all with a radius or none), numbered in file order (what :func:`collide2d.query_pairs`
+        takes).
 
     Raises
     ------
@@ -837,7 +852,10 @@ def write_shapes(path, shapes, ids=None):
     ----------
     path : str or path-like
         ``.csv`` or ``.parquet`` for one batch of ellipses or circles (columns
-        ``id,x,y,rx,ry,angle`` or ``id,x,y,r``); ``.json`` or ``.jsonl`` for any shapes.
+        ``id,x,y,rx,ry,angle`` or ``id,x,y,r``); ``.csv`` for any other shapes (a ``kind`` column
+        and the columns of the kinds present, ``radius`` last: see :mod:`collide2d.io`);
+        ``.json`` or ``.jsonl`` for any shapes. Numbers are written as ``repr`` writes them:
+        read back, every shape is the same bit for bit.
     shapes : Shape or sequence of Shape
     ids : sequence of str, optional
         Written as the ``id`` column or field.
@@ -857,6 +875,14 @@ def write_shapes(path, shapes, ids=None):
     >>> ids, shapes = read_shapes(path)
     >>> ids.tolist(), shapes
     (['c', 'b'], [Circle(center=(0.0, 0.0), radius=1.0), Box(min=(1.0, 1.0), max=(2.0, 3.0))])
+    >>> path = path.with_suffix(".csv")  # a capsule and a rounded box: a CSV of any kinds
+    >>> write_shapes(path, [c2.Capsule((0, 0), (2, 0), 0.5), c2.Box((1, 1), (2, 3), radius=0.25)])
+    >>> print(path.read_text(), end="")
+    kind,xmin,ymin,xmax,ymax,x0,y0,x1,y1,radius
+    capsule,,,,,0.0,0.0,2.0,0.0,0.5
+    box,1.0,1.0,2.0,3.0,,,,,0.25
+    >>> read_shapes(path)[1]
+    [Capsule(a=(0.0, 0.0), b=(2.0, 0.0), radius=0.5), Box(min=(1.0, 1.0), max=(2.0, 3.0), radius=0.25)]
     """
     path = pathlib.Path(path)
     suffix = path.suffix.lower()

@@ -243,3 +243,18 @@ def test_dask_reads_the_same_csv_of_rounded_shapes_and_polygons(tmp_path):
     assert sorted(zip(got["a"], got["b"])) == want == [("cap", "seg"), ("cap", "tri"), ("tri", "seg")]
     for a, b, separation in zip(got["a"], got["b"], got["separation"]):
         assert separation == c2.contact(flat[names.index(a)], flat[names.index(b)]).separation
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_the_first_bad_row_is_reported_first(tmp_path, suffix):
+    """A shape the constructor refuses (line 3 of the CSV, 2 of the JSON Lines) before a row that
+    cannot be parsed (the next line): the refused one is reported."""
+    path = tmp_path / f"bad{suffix}"
+    if suffix == ".csv":
+        path.write_text("kind,x0,y0,x1,y1,xmin,ymin,xmax,ymax,radius\ncapsule,0,0,1,1,,,,,0.5\n"
+                        "box,,,,,0,0,1,1,-1\ncapsule,0,0,1,1,3,,,,0.5\n")
+    else:
+        path.write_text('{"kind": "capsule", "a": [0, 0], "b": [1, 1], "radius": 0.5}\n'
+                        '{"kind": "box", "min": [0, 0], "max": [1, 1], "radius": -1}\n{"kind": "capsule"}\n')
+    with pytest.raises(io.InputError, match=f"line {3 if suffix == '.csv' else 2}: radius must be >= 0"):
+        io.read_shapes(path)
