@@ -187,18 +187,17 @@ def test_sample_round_trip_gives_the_same_pairs(capsys, tmp_path):
     assert len(_rows(direct)) > 5
 
 
-def test_sample_mixed_jsonl_round_trip(capsys, tmp_path):
-    path = tmp_path / "mixed.jsonl"
-    assert main(["sample", "mixed", "-o", str(path)]) == 0
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_sample_mixed_csv_round_trip_parquet_refuses(capsys, tmp_path, suffix):
+    path = tmp_path / f"mixed{suffix}"
+    assert main(["sample", "mixed", "-o", str(path)]) == 0  # a CSV with a kind column
     assert main(["pairs", str(path)]) == 0
     from_file = capsys.readouterr().out
     assert main(["pairs", "--sample", "mixed"]) == 0
     assert capsys.readouterr().out == from_file
-
-
-def test_sample_csv_refuses_mixed(capsys, tmp_path):
-    assert main(["sample", "mixed", "-o", str(tmp_path / "mixed.csv")]) == 2
-    assert "use .jsonl for mixed kinds" in capsys.readouterr().err
+    pytest.importorskip("pyarrow")
+    assert main(["sample", "mixed", "-o", str(tmp_path / "mixed.parquet")]) == 2
+    assert "use .csv or .jsonl for other kinds" in capsys.readouterr().err
 
 
 def test_check_text_and_json(capsys):
