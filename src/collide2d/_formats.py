@@ -295,12 +295,16 @@ def pygame_fields(rect, height):
 # and in a CSV catalogue of any kinds (collide2d.io); ``vertices`` holds a polygon's vertices (an
 # array in a DataFrame, the numbers ``x1 y1 x2 y2 ...`` in a CSV field). ``radius`` is the rounding
 # radius of a capsule and of a rounded box, rotated box or polygon (``r`` is a circle's radius):
-# empty (NaN) or absent for a plain box, rotated box or polygon.
+# empty (NaN) or absent for a plain box, rotated box or polygon. ``dx, dy`` of an ellipse or rotated
+# box: the direction it was built from, when it was (``Shape.fields`` has it then; the angle alone
+# would give the direction only within an ulp); empty otherwise.
 CATALOGUE_FIELDS = {
-    "ellipse": (("center", ("x", "y")), ("radii", ("rx", "ry")), ("angle", ("angle",))),
+    "ellipse": (("center", ("x", "y")), ("radii", ("rx", "ry")), ("angle", ("angle",)), ("direction", ("dx", "dy"))),
     "circle": (("center", ("x", "y")), ("radius", ("r",))),
     "box": (("min", ("xmin", "ymin")), ("max", ("xmax", "ymax")), ("radius", ("radius",))),
-    "rotated_box": (("center", ("x", "y")), ("half_size", ("hx", "hy")), ("angle", ("angle",)), ("radius", ("radius",))),
+    "rotated_box": (
+        ("center", ("x", "y")), ("half_size", ("hx", "hy")), ("angle", ("angle",)), ("direction", ("dx", "dy")), ("radius", ("radius",)),
+    ),
     "segment": (("start", ("x0", "y0")), ("end", ("x1", "y1"))),
     "line": (("point", ("x", "y")), ("direction", ("dx", "dy"))),
     "point": (("xy", ("x", "y")),),
@@ -316,9 +320,14 @@ CATALOGUE_NAMES = tuple(dict.fromkeys(c for columns in CATALOGUE_COLUMNS.values(
 
 
 def optional_column(kind, name):
-    """True for the columns a ``kind`` may lack: the angle of an ellipse or rotated box (0), the
-    radius of a box, rotated box or polygon (none: the plain shape)."""
-    return (name == "angle" and kind in ANGLE_OPTIONAL) or (name == "radius" and kind in ROUNDABLE)
+    """True for the columns a ``kind`` may lack: the angle of an ellipse or rotated box (0) and the
+    direction it was built from (``dx, dy``), the radius of a box, rotated box or polygon (none:
+    the plain shape)."""
+    return (name in ("angle", "dx", "dy") and kind in ANGLE_OPTIONAL) or (name == "radius" and kind in ROUNDABLE)
+
+
+#: The optional fields whose presence splits a run of rows into batches: given for all or for none.
+RUN_FIELDS = (("radius", ROUNDABLE), ("dx", ANGLE_OPTIONAL))
 
 
 def catalogue_kind(shape):
@@ -346,8 +355,8 @@ def shape_fields(kind, values):
         if any(c not in values for c in columns):
             continue
         value = np.stack([values[c] for c in columns], axis=-1) if len(columns) == 2 else values[columns[0]]
-        if field == "radius" and kind in ROUNDABLE:
-            kwargs["radius"] = value
+        if (field == "radius" and kind in ROUNDABLE) or field == "direction":
+            kwargs[field] = value
         else:
             args.append(value)
     return tuple(args), kwargs
@@ -455,6 +464,8 @@ def run_fields(kind, frame, lo, hi, degrees):
             values[name] = np.zeros(hi - lo)
     if kind in ROUNDABLE and "radius" in values and np.isnan(values["radius"]).all():
         del values["radius"]  # the plain shapes
+    if kind in ANGLE_OPTIONAL and "dx" in values and np.isnan(values["dx"]).all() and np.isnan(values["dy"]).all():
+        del values["dx"], values["dy"]  # built from an angle
     if degrees and "angle" in values:
         values["angle"] = np.radians(values["angle"])
     if kind == "polygon":
@@ -462,15 +473,21 @@ def run_fields(kind, frame, lo, hi, degrees):
     return shape_fields(kind, values)
 
 
-def rounded_rows(kind, frame, n):
-    """For each row of a frame of ``n`` rows: True where a box, rotated box or polygon has a
-    radius (not NaN): those rows make rounded shapes, the others plain ones, so runs break there."""
-    if kind is not None and kind not in ROUNDABLE or "radius" not in frame:
-        return np.zeros(n, dtype=bool)
-    column = frame["radius"]
-    if getattr(column.dtype, "kind", None) not in ("i", "u", "f"):
-        frame_numbers(column, "radius", 0, n)  # raises its message
-    return ~np.isnan(column.to_numpy(dtype=np.float64, na_value=np.nan))
+def run_keys(kinds, frame, n):
+    """For each row of a frame of ``n`` rows (``kinds`` their kinds): which of the optional fields
+    that split runs (:data:`RUN_FIELDS`: a radius, rounding a box, rotated box or polygon; a
+    direction ``dx``, of an ellipse or rotated box built from one) it gives (not NaN), an int per
+    row; the rows of one run give the same ones, so that a run is one batch."""
+    keys = np.zeros(n, dtype=np.int64)
+    for bit, (name, owners) in enumerate(RUN_FIELDS):
+        if name not in frame:
+            continue
+        column = frame[name]
+        if getattr(column.dtype, "kind", None) not in ("i", "u", "f"):
+            frame_numbers(column, name, 0, n)  # raises its message
+        given = ~np.isnan(column.to_numpy(dtype=np.float64, na_value=np.nan)) & np.isin(kinds, owners)
+        keys |= given.astype(np.int64) << bit
+    return keys
 
 
 def table_frame(parts, frame, degrees):

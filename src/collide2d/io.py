@@ -77,20 +77,24 @@ _KINDS = {
     "capsule": (_shapes.Capsule, ("a", "b", "radius")),
 }
 # A box, rotated box or polygon with a radius > 0 (the rounded kind) has the field "radius" more;
-# without it, or with radius 0, it is the plain shape.
+# without it, or with radius 0, it is the plain shape. An ellipse or rotated box built from a
+# direction has the field "direction" (its angle alone gives the direction within an ulp only).
 _ROUNDABLE = ("box", "rotated_box", "polygon")
+_ORIENTED = ("ellipse", "rotated_box")
 _KIND_OF_CLASS = {cls: kind for kind, (cls, _) in _KINDS.items()}
 _OPTIONAL = {"angle"}
 
 
 def _fields(kind):
-    """The record fields of ``kind``, ``radius`` last for the kinds that may be rounded."""
+    """The record fields of ``kind``: ``direction`` of the kinds built from one, ``radius`` last
+    for the kinds that may be rounded."""
     fields = _KINDS[kind][1]
+    fields = fields + ("direction",) if kind in _ORIENTED else fields
     return fields + ("radius",) if kind in _ROUNDABLE else fields
 
 
 def _optional(kind, name):
-    return name in _OPTIONAL or (name == "radius" and kind in _ROUNDABLE)
+    return name in _OPTIONAL or (name == "radius" and kind in _ROUNDABLE) or (name == "direction" and kind in _ORIENTED)
 _INLINE_ALIASES = KIND_ALIASES
 _INLINE_COUNTS = {
     "point": (2,), "circle": (3,), "ellipse": (4, 5), "box": (4,), "rotated_box": (4, 5), "segment": (4,), "line": (4,),
@@ -453,8 +457,8 @@ def _any_csv_fast(path, layout, rows, lines, degrees):
     kinds, values, filled, vertices = found
     n = len(rows)
     counts = [0 if v is None else len(v) for v in vertices] if vertices is not None else [0] * n
-    radius = filled.get("radius", np.zeros(n, dtype=bool))
-    keys = list(zip(kinds.tolist(), counts, radius.tolist()))
+    none = np.zeros(n, dtype=bool)
+    keys = list(zip(kinds.tolist(), counts, filled.get("radius", none).tolist(), filled.get("dx", none).tolist()))
     shapes = []
     lo = 0
     for hi in range(1, n + 1):
@@ -656,19 +660,19 @@ def _records_to_shapes(numbered, degrees, on_invalid=None, notes=None):
             notes.setdefault("first", where)
             notes["largest"] = max(notes.get("largest", 0.0), abs(float(angle)))
         # a run: one kind, the same vertex count for polygons, a radius in all records or in none
-        key = (kind, _vertex_shape(record) if kind == "polygon" else None, "radius" in record)
+        key = (kind, _vertex_shape(record) if kind == "polygon" else None, "radius" in record, "direction" in record)
         if not runs or runs[-1][0] != key:
             runs.append((key, []))
         runs[-1][1].append((k, where, record))
     if problems and on_invalid is None:  # the first bad record: those before it are built to find an earlier one
         first = min(problems)
-        for (kind, _, _), run in runs:
+        for (kind, *_), run in runs:
             early = [item for item in run if item[0] < first]
             if early:
                 _run_batch(kind, early, degrees, problems)
         raise InputError(problems[min(problems)])
     sources, kept = [], []
-    for (kind, _, _), run in runs:
+    for (kind, *_), run in runs:
         built, good = _run_batch(kind, run, degrees, problems)
         if problems and on_invalid is None:
             raise InputError(problems[min(problems)])
@@ -789,7 +793,7 @@ def shape_records(shapes, ids=None):
     k = 0
     for source in sources:
         kind = kind_name(source)
-        names = _KINDS[kind][1] + (("radius",) if kind in _ROUNDABLE and "radius" in source.fields else ())
+        names = tuple(name for name in _fields(kind) if name in source.fields)
         batch = source.shape
         flat = {name: source.fields[name].reshape((source.size,) + source.fields[name].shape[len(batch):]) for name in names}
         for m in range(source.size):
@@ -904,8 +908,8 @@ def write_shapes(path, shapes, ids=None):
 
 def _old_catalogue(shapes):
     """True for one batch (or shape) of ellipses or of circles: the catalogue of columns ``x,y,rx,ry,angle``
-    or ``x,y,r``."""
-    return isinstance(shapes, (_shapes.Ellipse, _shapes.Circle))
+    or ``x,y,r`` (not ellipses built from a direction, whose ``dx,dy`` a CSV of any kinds keeps)."""
+    return isinstance(shapes, (_shapes.Ellipse, _shapes.Circle)) and "direction" not in shapes.fields
 
 
 def _write_shapes(path, suffix, shapes, ids):

@@ -292,13 +292,12 @@ def _table_from_dataframe(df, columns, degrees):
         unknown = sorted(set(kinds.tolist()) - set(_CLASSES))
         if unknown:
             raise ValueError(f"df: unknown kind {unknown[0]!r}; use one of {', '.join(_CLASSES)}")
-        rounded = _formats.rounded_rows(None, frame, n) & np.isin(kinds, _formats.ROUNDABLE)
     else:
-        kind = _formats.kind_of_columns(names)
-        kinds = np.full(n, kind, dtype=object)
-        rounded = _formats.rounded_rows(kind, frame, n)
-    # a run: consecutive rows of one kind, all rounded (a radius) or all plain (none)
-    change = (kinds[1:] != kinds[:-1]) | (rounded[1:] != rounded[:-1])
+        kinds = np.full(n, _formats.kind_of_columns(names), dtype=object)
+    # a run: consecutive rows of one kind, all rounded (a radius) or all plain (none), all built
+    # from a direction or none
+    keys = _formats.run_keys(kinds.astype(str), frame, n)
+    change = (kinds[1:] != kinds[:-1]) | (keys[1:] != keys[:-1])
     starts = np.concatenate([[0], np.flatnonzero(change) + 1, [n]]) if n else np.zeros(1, dtype=np.int64)
     runs = [(str(kinds[lo]), lo, hi) for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist())]
     batches = []
