@@ -382,6 +382,8 @@ def incomplete_message(kind, stray, names, name="df"):
     other kinds: which kinds those columns belong to, and what each lacks."""
     wanted = []
     for other, columns in CATALOGUE_COLUMNS.items():
+        # a kind's columns named without the optional direction and rounding, which no other kind lacks
+        columns = tuple(c for c in columns if c == "angle" or not optional_column(other, c))
         if other != kind and any(c in columns for c in stray):
             missing = [c for c in columns if c not in names and not optional_column(other, c)]
             wanted.append(f"{other} ({','.join(columns)}) lacks {','.join(missing)}" if missing else other)
