@@ -218,6 +218,9 @@ def parse_shape(text):
 def format_shape(shape):
     """Write a single shape in the inline form that :func:`parse_shape` reads.
 
+    An ellipse or rotated box built from a ``direction`` is written with its angle, which gives the
+    direction within an ulp: :func:`write_shapes` (JSON, CSV) keeps it exactly.
+
     Examples
     --------
     >>> import collide2d as c2
@@ -896,6 +899,9 @@ def write_shapes(path, shapes, ids=None):
         if isinstance(shapes, (list, tuple)) and len(shapes) == 1:
             shapes = shapes[0]
         if not _old_catalogue(shapes) and suffix != ".csv":
+            if isinstance(shapes, _shapes.Ellipse):  # built from a direction, which x,y,rx,ry,angle would lose
+                raise InputError(f"{path}: the ellipses were built from a direction, which a Parquet catalogue (angle only) "
+                                 "would lose; use .csv (dx, dy) or .jsonl")
             raise InputError(f"{path}: a {suffix[1:]} catalogue holds one batch of ellipses or of circles; use .csv or .jsonl for other kinds")
     if suffix in (".parquet", ".pq"):
         try:

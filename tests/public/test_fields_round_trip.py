@@ -116,3 +116,12 @@ def test_dataframes_keep_the_direction(degrees):
     assert frame["dx"].tolist()[:2] == [3.0, 3.0] and math.isnan(frame["dx"][4])
     back = c2.ShapeTable.from_dataframe(frame, degrees=degrees)
     assert [_bits(s) for s in back] == [_bits(s) for s in table]
+
+
+def test_parquet_refuses_to_lose_a_direction(tmp_path):
+    pytest.importorskip("pyarrow")
+    with pytest.raises(io.InputError, match="built from a direction, which a Parquet catalogue .* would lose"):
+        io.write_shapes(tmp_path / "e.parquet", SHAPES["ellipse-covariance"])
+    io.write_shapes(tmp_path / "e.parquet", SHAPES["ellipse-angle"])  # from an angle: as before
+    _, back = io.read_shapes(tmp_path / "e.parquet")
+    assert _bits(back[0]) == _bits(SHAPES["ellipse-angle"])
