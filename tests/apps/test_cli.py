@@ -3,6 +3,11 @@
 Most runs call ``main(argv)`` in this process so that compiled kernels are shared; the subprocess
 runs use the installed ``collide2d`` console script to check what a user sees (exit codes,
 messages, no traceback, files left behind).
+
+Why this file is over 800 lines: it is the user's view of every command (``pairs``, ``check``,
+``sample``, ``warmup``, the signals and the outputs) and shares one set of fixtures and one
+compiled-kernel process among them; the files' formats themselves are tested in ``test_io.py``
+and ``test_csv_kinds.py``.
 """
 
 from __future__ import annotations
