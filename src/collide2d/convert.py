@@ -778,18 +778,25 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
     Each row is one shape, read from the columns of its kind (angles in radians, or degrees with
     ``degrees=True``; ``angle`` may be left out and is then 0):
 
-    ===============  ======================================
+    ===============  ======================================================
     kind             columns
-    ===============  ======================================
-    ``ellipse``      ``x, y, rx, ry[, angle]`` (semi-axes)
+    ===============  ======================================================
+    ``ellipse``      ``x, y, rx, ry[, angle][, dx, dy]`` (semi-axes)
     ``circle``       ``x, y, r``
-    ``box``          ``xmin, ymin, xmax, ymax``
-    ``rotated_box``  ``x, y, hx, hy[, angle]`` (half sizes)
+    ``box``          ``xmin, ymin, xmax, ymax[, radius]``
+    ``rotated_box``  ``x, y, hx, hy[, angle][, dx, dy][, radius]`` (half sizes)
     ``segment``      ``x0, y0, x1, y1``
     ``line``         ``x, y, dx, dy``
     ``point``        ``x, y``
-    ``polygon``      ``vertices`` (an array ``(k, 2)`` per row)
-    ===============  ======================================
+    ``polygon``      ``vertices[, radius]`` (an array ``(k, 2)`` per row)
+    ``capsule``      ``x0, y0, x1, y1, radius``
+    ===============  ======================================================
+
+    ``radius`` rounds a box, rotated box or polygon (NaN: the plain shape); ``dx, dy`` is the
+    direction an ellipse or rotated box was built from (NaN: built from its angle), as
+    :attr:`Shape.fields <collide2d.shapes.Shape.fields>` holds it. A run of rows is split where a
+    row gives a radius or a direction and the next does not, so that each batch is all rounded or
+    all plain.
 
     Without a ``kind`` column every row has the kind whose columns the frame has (checked in the
     order of the table), and the frame may have no other column of this table: ``x, y, rx,
