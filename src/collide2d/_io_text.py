@@ -571,7 +571,10 @@ def _catalogue_records(path, header, layout, rows, lines):
         kind = _row_kind(row, layout)
         if kind is None:
             raw = row[layout[1]["kind"]].strip()
-            numbered.append((where, InputError(f"{where}, column kind: {raw!r} is not a shape kind; use one of {kinds}")))
+            numbered.append((where, InputError(
+                f"{where}, column kind: {raw!r} is not a shape kind; use one of {kinds} (a column named kind gives "
+                "each row's shape kind: rename it if it means something else)"
+            )))
             continue
         try:
             numbered.append((where, _csv_record(row, kind, layout[1], where)))

@@ -116,6 +116,9 @@ def test_todays_ellipse_and_circle_catalogues_read_as_before(tmp_path):
     path.write_text("x,y,r,radius,x0\n0,0,2,5,1\n")
     _, circles = io.read_shapes(path)
     assert repr(circles[0]) == "Circle(center=(0.0, 0.0), radius=2.0)"
+    path.write_text("x,y,rx,ry,kind\n0,0,2,1,galaxy\n")  # a kind column names the kinds, as in a DataFrame
+    with pytest.raises(io.InputError, match="line 2, column kind: 'galaxy' is not a shape kind.*rename it"):
+        io.read_shapes(path)
     path.write_text("x,y\n0,0\n")  # points need a kind column: the header's rule, as before
     with pytest.raises(io.InputError, match=r"cat.csv line 1: the header must name x,y,rx,ry\[,angle\]\[,id\] \(ellipses\) or "
                                             r"x,y,r\[,id\] \(circles\); or the columns of one other kind \(box: "
