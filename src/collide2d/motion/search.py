@@ -768,13 +768,14 @@ def _impact_flat(motion, t_max):
         return _impact_search(motion, t_max)
     time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
     code, out = _translation_kernel(motion, still, t_max[still])
-    done = code <= _OVERLAP  # hit, miss, overlapping at 0 (the codes of _kernels/motion/constants.py)
+    # hit, miss, overlapping at 0, a hit through the band (the codes of _kernels/motion/constants.py)
+    done = (code <= _OVERLAP) | (code == _NEAR)
     rows = still[done]
     time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
     rest = np.setdiff1d(np.arange(n), rows, assume_unique=True)
     if rest.size:
         time[rest], point[rest], normal[rest] = _impact_search(motion.subset(rest), t_max[rest])
-        _exact_translation(motion, rest[motion.still[rest]], t_max, time, point, normal)
+    _exact_translation(motion, np.union1d(still[code == _NEAR], rest[motion.still[rest]]), t_max, time, point, normal)
     return time, point, normal
 
 
@@ -850,7 +851,8 @@ def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
 
 _KIND_CODE = {kind: code for code, kind in enumerate(_dispatch.KIND_ORDER)}
 _OVERLAP = 2  # the outcome codes up to this one are answers (constants.OVERLAP; importing that module
-# here would load a kernel family with collide2d)
+# here would load a kernel family with collide2d), and
+_NEAR = 5  # a hit through the band of the floats (constants.NEAR): exactly decidable kinds get the exact one
 _ZERO_INDEX = np.zeros((1, 4), dtype=np.int64)  # one pair of single shapes, searched where they lie
 _TOI_LOOPS = None
 
@@ -939,8 +941,8 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
                          ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
     code, out = _run_translation(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, numbers)
-    if code[0] > _OVERLAP:
-        return None
+    if code[0] > _OVERLAP and not (code[0] == _NEAR and not exact.exact_capable(ka, pa[None], kb, pb[None])[0]):
+        return None  # handed back, or a hit through the band that the exact path decides
     return Impact(float(out[0, 0]), out[0, 1:3], out[0, 3:5])
 
 
