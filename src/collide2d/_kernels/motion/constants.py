@@ -14,6 +14,8 @@ EXACT = 3  # undecided in floats (a graze, a near miss, a gap within the noise):
 ROUNDS = 4  # out of rounds: the Python search goes on
 NEAR = 5  # touching first at the time found, reached through the search's band (a graze, a minimum of the
 # separation, a failed certification, vertex against vertex): exactly decidable kinds get the exact decision
+MINIMUM = 6  # touching at the minimum of the separation, within the band (a graze): its first contact may be
+# earlier by up to sqrt(2 band / c); exactly decidable kinds get the exact time
 
 TIME_TOL = 2.0**-45  # the search ends when the next certified step is below this times t_max (2.8e-14)
 NOISE = 2.0**-42  # relative float noise of a separation (of its witness coordinates): 2.3e-13

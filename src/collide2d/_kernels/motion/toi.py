@@ -12,8 +12,8 @@ order, so a pair it decides gets the same floats as there. That includes grazes 
 a pair whose Newton steps slow to a linear rate, or whose last step may cross a sharp minimum of
 the separation or a corner may pass the end of an edge, searches for the minimum of its separation
 (:func:`closest_approach`), and a certification that fails starts the search again below it.
-Such answers, reached through the band of the floats, come back as ``NEAR`` (the kinds whose
-first contact is exactly computable get it in Python, :mod:`collide2d.motion.exact`). Only what
+Such answers, reached through the band of the floats, come back as ``NEAR`` or ``MINIMUM`` (the
+kinds whose first contact is exactly computable get it in Python, :mod:`collide2d.motion.exact`). Only what
 the floats cannot settle at all (a separation within the sign band of the relation kernels that
 their float filter cannot decide, a row outside the tame magnitudes of
 :mod:`collide2d._robust.magnitude`, ``MAX_STEPS`` rounds without an answer) ends the row with
@@ -40,8 +40,8 @@ from numba.extending import register_jitable
 from collide2d._jit import kernel
 
 from ..codes import DISJOINT, TOUCHING, UNDECIDED
-from .constants import (BAND, CERTIFY, EXACT, GRAZE, GRAZE_STEPS, HIT, MAX_STEPS, MISS, NEAR, NOISE, OVERLAP, ROUNDS, SLOW,
-                        TIME_TOL, ULP)
+from .constants import (BAND, CERTIFY, EXACT, GRAZE, GRAZE_STEPS, HIT, MAX_STEPS, MINIMUM, MISS, NEAR, NOISE, OVERLAP,
+                        ROUNDS, SLOW, TIME_TOL, ULP)
 from .rigid import move_xy, turn_vector
 
 ELLIPSE, POLYGON, SEGMENT, LINE, POINT = 0, 1, 2, 3, 4
@@ -401,8 +401,9 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
     linear rate, or whose last step may cross a sharp minimum or the end of an edge, searches for
     the minimum of its separation (:func:`closest_approach`); the answer certified apart just
     before it by the relation kernel, the search started again below it where that fails. A hit
-    reached through the band of the floats (a graze, a failed certification, vertex against
-    vertex) is ``NEAR``: the kinds with an exact first contact get it in Python."""
+    reached through the band of the floats (a failed certification, vertex against vertex, a
+    transversal contact after the search for the minimum) is ``NEAR``, one at the minimum of the
+    separation within the band ``MINIMUM``: the kinds with an exact first contact get it in Python."""
     gdx, gdy, vax, vay, vbx, vby, turn_a, turn_b = row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
     ref_a, ref_b, frame, size, t_max = row[8:10], row[10:12], row[12:14], row[14], row[15]
     count_a = int(fa[1]) if kind_a == POLYGON else 1
@@ -513,7 +514,7 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
                 out[3] = 0.5 * (values[4] + values[6]) + frame[1]
                 out[4] = values[1]
                 out[5] = values[2]
-                return NEAR
+                return MINIMUM
             upper = t_min  # overlapping beyond the noise: the Newton search goes on in the bracket
             free = lo
             _copy(state, at_free)
