@@ -193,8 +193,9 @@ def test_outcome_codes():
     assert codes(unit, c2.Circle((5, 0), 1), (1, 0), 10) == constants.MISS
     assert codes(unit, c2.Circle((5, 0), 1), (-1, 0), 2) == constants.MISS
     assert codes(unit, c2.Circle((1, 0), 1), (-1, 0), 10) == constants.OVERLAP
-    # a tangent graze: the kernel's search for the minimum decides it (a hit through the band: NEAR)
-    assert codes(unit, c2.Circle((5, 2), 1), (-1, 0), 10) == constants.NEAR
+    assert (constants.NEAR, constants.MINIMUM) == (search._NEAR, search._MINIMUM)
+    # a tangent graze: the kernel's search for the minimum decides it (touching at the minimum)
+    assert codes(unit, c2.Circle((5, 2), 1), (-1, 0), 10) == constants.MINIMUM
     assert codes(unit, c2.Circle((5, 2 + 1e-9), 1), (-1, 0), 10) == constants.MISS  # a near miss, decided
 
 
