@@ -1,4 +1,11 @@
-"""Time of impact of two moving shapes: the certified search (:func:`time_of_impact`)."""
+"""Time of impact of two moving shapes: the certified search (:func:`time_of_impact`).
+
+Why this module is long: it holds the reference search in NumPy, which the compiled translation
+search (:mod:`collide2d._kernels.motion.toi`) reproduces bit for bit and hands its rare undecided
+pairs back to (a gap within the sign band that the float filter cannot decide, extreme
+magnitudes), and the turning search (conservative advancement, the disc window, skipped periods,
+sweeps of crawling pairs), which has no compiled counterpart yet; each goes once it does.
+"""
 
 from __future__ import annotations
 
@@ -915,6 +922,12 @@ def _reach(kind, p):
     return rx, ry, r * (1.0 + 8 * _ULP)
 
 
+def _rint(x):
+    """``np.rint`` of a finite float, without NumPy (half to even, the sign of a zero kept)."""
+    whole = float(round(x))
+    return whole if whole != 0.0 else math.copysign(0.0, x)
+
+
 def _shifted_row(kind, p, dx, dy):
     """A non-polygon row (a list) shifted by ``(dx, dy)``: the floats of ``move_<kind>_loop`` with
     the turn ``(1, 0)`` (a direction turned by it: ``(1 x - 0 y, 0 x + 1 y)``)."""
@@ -951,7 +964,7 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     bx, by, reach_b = _reach(kb, pb.tolist())
     span = max(reach_a, float(np.hypot(bx - ax, by - ay)) + reach_b)
     grid = math.ldexp(1.0, math.frexp(max(2.0 * span, 2.2250738585072014e-308))[1])
-    frame_x, frame_y = float(np.rint(ax / grid)) * grid, float(np.rint(ay / grid)) * grid
+    frame_x, frame_y = _rint(ax / grid) * grid, _rint(ay / grid) * grid
     shifted = frame_x != 0.0 or frame_y != 0.0
     ga, gb = pa[None], pb[None]  # the rows as given (contiguous: a single shape's parameters)
     fa, fb = ga, gb
@@ -967,11 +980,14 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
         given_shift = ((vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0)
     numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
                          ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
-    code, out = _run_rows(ka, kb, ga, _NO_VERTS, gb, _NO_VERTS, shifted, fa, _NO_VERTS, fb, _NO_VERTS, _ZERO_INDEX,
-                          numbers)
-    if code[0] > _OVERLAP and not (code[0] >= _NEAR and not exact.exact_capable(ka, ga, kb, gb)[0]):
+    loop, swapped, code_a, code_b = _translation_loop(ka, kb)
+    out = np.empty((1, 6))
+    loop.serial(EPS, swapped, code_a, code_b, shifted, ga, _NO_VERTS, gb, _NO_VERTS, fa, _NO_VERTS, fb, _NO_VERTS,
+                _ZERO_INDEX, numbers, out)
+    code = out[0, 0]
+    if code > _OVERLAP and not (code >= _NEAR and not exact.exact_capable(ka, ga, kb, gb)[0]):
         return None  # handed back, or a hit through the band that the exact path decides
-    return Impact(float(out[0, 0]), out[0, 1:3], out[0, 3:5])
+    return Impact(float(out[0, 1]), out[0, 2:4], out[0, 4:6])
 
 
 
