@@ -34,8 +34,9 @@ velocities are floats, their difference a rational). The question "do they ever 
   2**-190 relative.
 
 The search in floats (:mod:`collide2d.motion.search`) reports a pair that passes within its band
-(about ``2**-49`` of the pair's coordinates) as touching; for these kinds the pairs it hands to the
-Python search are decided here instead.
+(about ``2**-49`` of the pair's coordinates) as touching, at the minimum of its separation; for these
+kinds the contacts it finds through its band (and those the Python search finds) are decided here
+instead.
 """
 
 from __future__ import annotations
