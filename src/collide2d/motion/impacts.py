@@ -149,7 +149,7 @@ def query_impacts(
     kind_of = np.empty(n, dtype=np.int64)
     local = np.empty(n, dtype=np.int64)
     for g, (shape, rows) in enumerate(groups):
-        b = np.asarray(shape._bounds(), dtype=np.float64).reshape(-1, 4)
+        b = np.asarray(shape.bounds, dtype=np.float64).reshape(-1, 4)
         turning = w[rows] != 0.0
         if turning.any():
             ref = reference_points(shape)
