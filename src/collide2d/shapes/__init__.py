@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import inspect
 
-from collide2d.shapes._base import Shape, _rebuild, direction_from_angle
+from collide2d.shapes._base import Shape, direction_from_angle
+from collide2d.shapes._base import _rebuild as _rebuild  # pickles name it here; the glue rebuilds shapes with it
 from collide2d.shapes._curved import Circle, Ellipse
 from collide2d.shapes._flat import Box, Line, Point, Polygon, RotatedBox, Segment, _RoundedBox, _RoundedPolygon, _RoundedRotatedBox
-from collide2d.shapes._rounded import Capsule, _core_vertices, _RoundedMixin
-from collide2d._shape_build import _ellipse_bounds  # the glue reads it and _core_vertices under this module's name
+from collide2d.shapes._rounded import Capsule, _RoundedMixin
+from collide2d.shapes._rounded import _core_vertices as _core_vertices  # read by the glue (rounded kind)
+from collide2d._shape_build import _ellipse_bounds as _ellipse_bounds  # read by the glue (points)
 
 __all__ = ["Box", "Capsule", "Circle", "Ellipse", "Line", "Point", "Polygon", "RotatedBox", "Segment", "Shape"]
 
