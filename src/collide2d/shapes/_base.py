@@ -243,7 +243,9 @@ class Shape(Generic[Count]):
         """The fields by name, in the constructor's order: read-only arrays of the batch shape plus
         each field's own axes (``(2,)`` for a point, ``(N, 2)`` for a polygon's vertices, none for
         a radius or an angle). The same values as the attributes (``shape.center``, ...), which give
-        a single shape's scalar fields as floats.
+        a single shape's scalar fields as floats. An ellipse or rotated box built from a
+        ``direction`` has it as a field too (its angle gives the direction within an ulp only):
+        ``type(shape)(**shape.fields)`` is the same shape, bit for bit, for every kind.
 
         Examples
         --------

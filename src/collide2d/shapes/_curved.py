@@ -11,7 +11,9 @@ from numpy.typing import ArrayLike
 from collide2d import _angles, _formats
 from collide2d._validate import as_float_array, pair, real
 from collide2d.typing import Count, FloatArray, Pair, Single
-from collide2d._shape_build import _PACK, _broadcast_fields, _ellipse_bounds, _frombuffer, _frozen, _orientation, _put, _rows
+from collide2d._shape_build import (
+    _PACK, _broadcast_fields, _direction_angle, _ellipse_bounds, _frombuffer, _frozen, _orientation, _put, _rows,
+)
 from collide2d.shapes._base import Shape
 
 
@@ -140,7 +142,10 @@ class Ellipse(Shape[Count]):
             if radii[0] == radii[1]:
                 wx, wy = 1.0, 0.0
             row = _frombuffer(_PACK[7](center[0], center[1], radii[0], radii[1], wx, wy, angle))
-            self._finish_owned({"center": row[0:2], "radii": row[2:4], "angle": row[6, ...]}, row[:6])
+            fields = {"center": row[0:2], "radii": row[2:4], "angle": row[6, ...]}
+            if w is not None:  # built from a direction: kept, so that Ellipse(**fields) is this ellipse
+                fields["direction"] = _frombuffer(_PACK[2](*w))
+            self._finish_owned(fields, row[:6])
             return
         vectors = {"center": center, "radii": radii}
         if w is None:
@@ -152,15 +157,18 @@ class Ellipse(Shape[Count]):
             _angles.fill_ellipse_rows(angle.reshape(-1), params.reshape(-1, 6))
             params, angle = _frozen(params), _frozen(angle)
         else:
-            batch, f = _broadcast_fields({**vectors, "direction": w}, {})
-            angle = _frozen(_angles.angle_of(f["direction"]))
+            batch, f = _broadcast_fields({**vectors, "direction": w}, {} if angle is None else {"angle": angle})
+            angle = _direction_angle(f, angle)
             params = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["radii"]), ((4, 6), f["direction"]))
             circle = params[..., 2] == params[..., 3]
             if circle.any():
                 params.flags.writeable = True
                 params[circle, 4:6] = (1.0, 0.0)
                 params.flags.writeable = False
-        self._finish_owned({"center": params[..., 0:2], "radii": params[..., 2:4], "angle": angle}, params)
+        fields = {"center": params[..., 0:2], "radii": params[..., 2:4], "angle": angle}
+        if w is not None:  # the direction as given (a circle's row stores (1, 0)): Ellipse(**fields) rebuilds it
+            fields["direction"] = _frozen(np.array(np.broadcast_to(f["direction"], batch + (2,)), dtype=np.float64))
+        self._finish_owned(fields, params)
 
     @overload
     @classmethod

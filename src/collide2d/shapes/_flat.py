@@ -17,7 +17,7 @@ from collide2d import _angles, _convex, _formats
 from collide2d._validate import pair, points
 from collide2d.typing import Count, FloatArray, Pair, Single
 from collide2d._shape_build import (
-    _PACK, _any_equal_rows, _broadcast_fields, _copy, _corner_polygons, _frombuffer, _frozen, _orientation,
+    _PACK, _any_equal_rows, _broadcast_fields, _copy, _corner_polygons, _direction_angle, _frombuffer, _frozen, _orientation,
     _polygon_bounds, _put, _rows, _too_small, _two_points,
 )
 from collide2d.shapes._base import _FOUR, Shape
@@ -456,6 +456,8 @@ class RotatedBox(Shape[Count]):
                     _too_small(center, half)
             row = _frombuffer(_PACK[5](cx, cy, hx, hy, angle))
             fields = {"center": row[0:2], "half_size": row[2:4], "angle": row[4, ...]}
+            if w is not None:  # built from a direction: kept, so that RotatedBox(**fields) is this box
+                fields["direction"] = _frombuffer(_PACK[2](*w))
             self._finish_owned(fields, _FOUR, _frombuffer(_PACK[8](*corners)).reshape(4, 2))
             return
         from collide2d._kernels.construct import box_corners, left_turns_certain, rotated_box_angle_loop, rotated_box_loop
@@ -472,7 +474,7 @@ class RotatedBox(Shape[Count]):
         if w is None:
             batch, f = _broadcast_fields(vectors, {"angle": angle})
         else:
-            batch, f = _broadcast_fields({**vectors, "direction": w}, {})
+            batch, f = _broadcast_fields({**vectors, "direction": w}, {} if angle is None else {"angle": angle})
         row = np.empty(batch + (6,))
         _put(row, (0, 2), f["center"])
         _put(row, (2, 4), f["half_size"])
@@ -494,7 +496,7 @@ class RotatedBox(Shape[Count]):
             angle = _frozen(angle)
         else:
             _put(row, (4, 6), f["direction"])
-            angle = _frozen(_angles.angle_of(f["direction"]))
+            angle = _direction_angle(f, angle)
             (rotated_box_loop if compiled else python_loop)(rows, corners.reshape(-1, 4, 2), certain)
         row = _frozen(row)
         for index in np.flatnonzero(certain == 0):  # the float filter could not decide: exact signs
@@ -502,6 +504,8 @@ class RotatedBox(Shape[Count]):
                 _too_small(f["center"], f["half_size"])
         params, verts = _corner_polygons(corners, batch)
         fields = {"center": row[..., 0:2], "half_size": row[..., 2:4], "angle": angle}
+        if w is not None:  # built from a direction: kept, so that RotatedBox(**fields) is this box
+            fields["direction"] = row[..., 4:6]
         self._finish_owned(fields, params, verts)
 
     @property
@@ -565,6 +569,16 @@ class _RoundedRotatedBox(_RoundedMixin, RotatedBox):
     _field_names = ("center", "half_size", "angle", "radius")  # type: ignore[assignment]  # one field more than the base class
 
 
+def _public_init(self, *args, **kwargs):
+    """A rounded class called (``type(shape)(**shape.fields)``) builds as its public class does:
+    with a radius of 0 everywhere, the plain shape, of the public class."""
+    public = type(self).__mro__[2]  # (the rounded class, _RoundedMixin, the public class, ...)
+    public.__init__(self, *args, **kwargs)
+    if "radius" not in object.__getattribute__(self, "_fields"):
+        object.__setattr__(self, "__class__", public)
+
+
 for _cls in (_RoundedPolygon, _RoundedBox, _RoundedRotatedBox):
     _cls.__name__ = _cls.__mro__[2].__name__  # reprs and messages name the public class; pickle uses __qualname__
+    _cls.__init__ = _public_init  # type: ignore[method-assign]
 del _cls
