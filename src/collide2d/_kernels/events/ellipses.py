@@ -57,71 +57,15 @@ from .calendar import (
     tree_build,
     tree_update,
 )
+from ..contact_function import contact_geometry as _contact_geometry
+from ..contact_function import newton_on_matrices as contact
+from ..contact_function import shape_matrix as _shape
 from .disks import CELLS, COLLISIONS, CROSSINGS, GRAZES, LEAVES, NOW, SIDE, STALE, VIRIAL, contact_time
 
 # slots of the float array ``params`` beyond SIDE, and of ``counters`` beyond the disks'
 TOLERANCE, HORIZON = 1, 2
 SEARCHES, STEPS, OUT_OF_STEPS = 4, 5, 6
 MAX_STEPS = 100000
-
-
-@kernel
-def _shape(a, b, angle):
-    """The shape matrix ``R diag(a^2, b^2) R^T`` as ``(m11, m12, m22)``."""
-    c = math.cos(angle)
-    s = math.sin(angle)
-    aa = a * a
-    bb = b * b
-    return aa * c * c + bb * s * s, (aa - bb) * c * s, aa * s * s + bb * c * c
-
-
-@kernel
-def contact(rx, ry, p11, p12, p22, q11, q12, q22, lam, iterations):
-    """Perram-Wertheim: ``(F, l, sx, sy)`` at the maximiser ``l`` of ``F(l) = l (1 - l) r^T C^-1 r``,
-    ``C = (1 - l) P + l Q``, ``s = C^-1 r``; safeguarded Newton on ``F'`` from ``lam`` (``F`` is
-    concave: ``F'(0) > 0 > F'(1)``), at most ``iterations`` steps (any ``l`` gives a lower bound
-    of the maximum and a separating direction to bound the gap with)."""
-    d11 = q11 - p11
-    d12 = q12 - p12
-    d22 = q22 - p22
-    lo = 0.0
-    hi = 1.0
-    if not (lam > 0.0 and lam < 1.0):
-        lam = 0.5
-    f = 0.0
-    sx = 0.0
-    sy = 0.0
-    at = lam
-    for _ in range(iterations):
-        at = lam
-        c11 = p11 + lam * d11
-        c12 = p12 + lam * d12
-        c22 = p22 + lam * d22
-        det = c11 * c22 - c12 * c12
-        sx = (c22 * rx - c12 * ry) / det
-        sy = (c11 * ry - c12 * rx) / det
-        g = rx * sx + ry * sy  # r^T C^-1 r
-        ds_x = d11 * sx + d12 * sy  # D s
-        ds_y = d12 * sx + d22 * sy
-        g1 = -(sx * ds_x + sy * ds_y)  # d/dl r^T C^-1 r = -s^T D s
-        tx = (c22 * ds_x - c12 * ds_y) / det  # C^-1 D s
-        ty = (c11 * ds_y - c12 * ds_x) / det
-        g2 = 2.0 * (ds_x * tx + ds_y * ty)  # 2 s^T D C^-1 D s
-        h = lam * (1.0 - lam)
-        f = h * g
-        f1 = (1.0 - 2.0 * lam) * g + h * g1
-        f2 = -2.0 * g + 2.0 * (1.0 - 2.0 * lam) * g1 + h * g2
-        if f1 > 0.0:
-            lo = lam
-        else:
-            hi = lam
-        step = lam - f1 / f2 if f2 < 0.0 else -1.0
-        if not (step > lo and step < hi):
-            step = 0.5 * (lo + hi)
-        if abs(step - lam) <= 1e-15 * max(lam, 1e-300) or hi - lo <= 1e-15:
-            break
-        lam = step
-    return f, at, sx, sy
 
 
 @kernel
@@ -146,15 +90,6 @@ def _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega):
     ujx = velocity[j, 0] - omega[j] * (py - yj)
     ujy = velocity[j, 1] + omega[j] * (px - xj)
     return (ujx - uix) * nx + (ujy - uiy) * ny
-
-
-@kernel
-def _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy):
-    """Contact point ``r_i + (1 - l) P s`` and unit normal along ``s = C^-1 r``."""
-    px = xi + (1.0 - lam) * (p11 * sx + p12 * sy)
-    py = yi + (1.0 - lam) * (p12 * sx + p22 * sy)
-    norm = math.sqrt(sx * sx + sy * sy)
-    return px, py, sx / norm, sy / norm
 
 
 @kernel
