@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _dispatch
-from collide2d.motion import exact
+from collide2d.motion import exact, rounded
 from collide2d.motion.rigid import (_ULP, _check, _extents, _kernel_shape, _motion_numbers, _moved, _turn_extents, _turns,
                                     reference_points)
 from collide2d.shapes import Shape
@@ -838,6 +838,8 @@ def _translation_kernel(motion, rows, t_max):
 def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
     """Run the compiled search's loop of the pair of kinds of ``a``, ``b`` (see
     :mod:`collide2d._kernels.toi_loops`): ``(code, out)``, ``out[:, :5] = (time, px, py, nx, ny)``."""
+    if a._kind == "rounded" or b._kind == "rounded":  # their loops: collide2d.motion.rounded
+        return rounded.run_translation(a, b, framed_a, framed_b, shifted, index, numbers)
     name, _, swapped = _dispatch.pair_kernel("contact", a._kind, b._kind)
     loop = getattr(importlib.import_module("collide2d._kernels.toi_loops"), "toi" + name[len("contact"):] + "_loop")
     out = np.empty((index.shape[0], 6))
@@ -1369,7 +1371,7 @@ def time_of_impact(
     fast = _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max)
     if fast is not None:
         return fast
-    a, b = _dispatch.plain_or_refuse("time_of_impact", a, b)
+    a, b = rounded.plain_if_zero(a, b)  # radius 0: the core's kind, bit for bit
     _check(a, "a")
     _check(b, "b")
     va = _motion_numbers(velocity_a, "velocity_a", vector=True)
