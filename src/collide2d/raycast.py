@@ -183,8 +183,8 @@ def raycast(
     >>> picks.distance.tolist()
     [1.0, inf]
     """
-    (shape,) = run.plain_or_refuse("raycast", shape)
     run.check_shape(shape, "shape")
+    shape = run.rounded().plain_if_zero(shape)  # radius 0: the core's kind, bit for bit
     o = pair(origin, "origin")
     d = pair(direction, "direction")
     if not shape.shape and type(o) is tuple and type(d) is tuple and type(max_distance) in (float, int, np.float64):

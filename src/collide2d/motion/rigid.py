@@ -165,11 +165,23 @@ def _moved(shape, index, origin, turn, shift, single=False):
         out = np.empty((index.shape[0], params.shape[1]))
         _rounded_loops().move_rounded_loop(params, np.ascontiguousarray(shape._verts), index, origin, turn, shift,
                                            offsets, out, verts)
-        cls = Capsule if isinstance(shape, Capsule) else _rounded_polygon_class()
-        return _kernel_shape(kind, out[0] if single else out, verts, cls)
+        return rounded_kernel_shape(out[0] if single else out, verts)
     out = np.empty((index.shape[0], params.shape[1]))
     getattr(loops, f"move_{kind}_loop")(params, index, origin, turn, shift, out)
     return _kernel_shape(kind, out[0] if single else out)
+
+
+def rounded_kernel_shape(rows, verts):
+    """A batch (or, for one row, a single shape) over rounded kernel rows, of the class that
+    :func:`collide2d._glue.rounded.plain_if_zero` reads: a rounded polygon's when every core is a
+    polygon, else a capsule's (with its fields ``a``, ``b``, ``radius`` of the rows), so that rows
+    of radius 0 become the plain polygons, segments or points they are."""
+    flat = rows.reshape(-1, rows.shape[-1])
+    if flat.shape[0] and np.all(flat[:, 1] >= 3):
+        return _kernel_shape("rounded", rows, verts, _rounded_polygon_class())
+    new = object.__new__(Capsule)
+    new._finish({"a": rows[..., 3:5], "b": rows[..., 5:7], "radius": rows[..., 2]}, rows, verts)
+    return new
 
 
 def _rounded_polygon_class():
