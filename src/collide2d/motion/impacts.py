@@ -186,6 +186,7 @@ def query_impacts(
     for key in np.unique(gi * len(groups) + gj).tolist():
         sel = np.flatnonzero(gi * len(groups) + gj == key)
         (a, _), (b, _) = groups[key // len(groups)], groups[key % len(groups)]
+        a, b = rounded.pair_for_search(a, b)
         i, j = pairs[0, sel], pairs[1, sel]
         offset = shifts[sel] if periodic is not None else None
         m = _Motion(a, b, local[i], local[j], v[i], v[j], w[i], w[j], offset)

@@ -25,6 +25,7 @@ import numpy as np
 
 from collide2d._glue import run
 from collide2d._tolerances import EPS
+from collide2d.motion.rigid import rounded_kernel_shape
 
 _KIND_CODE = {"ellipse": 0, "polygon": 1, "segment": 2, "line": 3, "point": 4, "rounded": 5}  # those of _kernels.motion.toi
 
@@ -36,6 +37,35 @@ def plain_if_zero(*shapes):
         return shapes
     glue = run.rounded()
     return tuple(glue.plain_if_zero(s) if getattr(s, "_kind", None) == "rounded" else s for s in shapes)
+
+
+def pair_for_search(a, b):
+    """``a`` and ``b`` as the search takes them: a rounded shape of radius 0 as its core's shape
+    (:func:`plain_if_zero`), and circles met by a rounded shape as rounded discs (a point core
+    grown by the radius; the same set, the same reference point and extent), so that the pair's
+    predicates are the exact ones of two rounded shapes rather than the band of an ellipse against
+    a rounded shape (:mod:`collide2d._kernels.relate.rounded`): the certified time is then that
+    of the distance of the cores, to the rounding of the search, in both argument orders."""
+    a, b = plain_if_zero(a, b)
+    kinds = (getattr(a, "_kind", None), getattr(b, "_kind", None))
+    if kinds == ("rounded", "ellipse"):
+        return a, _disc(b)
+    if kinds == ("ellipse", "rounded"):
+        return _disc(a), b
+    return a, b
+
+
+def _disc(shape):
+    """A batch of circles as rounded rows with point cores (else the shape as it is)."""
+    p = shape._params
+    if p.size == 0 or not np.all(p[..., 2] == p[..., 3]):
+        return shape
+    rows = np.zeros(p.shape[:-1] + (7,))
+    rows[..., 1] = 1.0
+    rows[..., 2] = p[..., 2]
+    rows[..., 3:5] = p[..., 0:2]
+    rows[..., 5:7] = p[..., 0:2]
+    return rounded_kernel_shape(rows, np.zeros((0, 2)))
 
 
 def run_translation(a, b, framed_a, framed_b, shifted, index, numbers):

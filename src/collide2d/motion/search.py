@@ -1371,7 +1371,7 @@ def time_of_impact(
     fast = _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max)
     if fast is not None:
         return fast
-    a, b = rounded.plain_if_zero(a, b)  # radius 0: the core's kind, bit for bit
+    a, b = rounded.pair_for_search(a, b)  # radius 0: the core's kind, bit for bit (and circles against rounded shapes)
     _check(a, "a")
     _check(b, "b")
     va = _motion_numbers(velocity_a, "velocity_a", vector=True)
