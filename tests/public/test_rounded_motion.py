@@ -1,7 +1,7 @@
 """Rounded shapes in motion: translate, rotate, raycast, time_of_impact and query_impacts of
 capsules and rounded polygons, boxes and rotated boxes, against independent references.
 
-References (mpmath at 50 digits, or exact rationals):
+References (mpmath at 30 digits, or exact rationals):
 
 * **ray casts**: the rounded shape is the union of the discs about its core's vertices and the
   rectangles of its edges (each edge swept along its normal by ``+-r``); the first point of the ray
@@ -25,7 +25,7 @@ import pytest
 import collide2d as c2
 
 mp = mpmath.mp.clone() if hasattr(mpmath.mp, "clone") else mpmath.mp
-mp.dps = 50
+mp.dps = 30
 mpf = mp.mpf
 
 
@@ -265,7 +265,7 @@ def _core_distance(a, b, num):
     return best
 
 
-def _toi_reference(a, b, va, vb, wa, wb, t_max, samples=256):
+def _toi_reference(a, b, va, vb, wa, wb, t_max, samples=64):
     """First time the moved cores of ``a`` and ``b`` are ``r_a + r_b`` apart (inf: never within
     ``t_max``): a float scan for the first sample below, then bisection in mpmath."""
     (ca, ra, refa), (cb, rb, refb) = _partner_core(a), _partner_core(b)
@@ -281,18 +281,19 @@ def _toi_reference(a, b, va, vb, wa, wb, t_max, samples=256):
     k = below[0]
     if k == 0:
         return 0.0
-    lo, hi = mpf(ts[k - 1]), mpf(ts[k])
+    lo, hi = ts[k - 1], ts[k]
+    for _ in range(20):  # in floats to 2**-20 of the step (far from the float noise), then in mpmath
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if sep(mid, np) > 0 else (lo, mid)
     to = lambda x: [tuple(map(mpf, p)) for p in x]  # noqa: E731
     ca, cb = to(ca), to(cb)
     refa, refb = tuple(map(mpf, refa)), tuple(map(mpf, refb))
     ra, rb = mpf(ra), mpf(rb)
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if sep(mid, mp) > 0:
-            lo = mid
-        else:
-            hi = mid
-    return float(hi)
+    lo, hi = mpf(lo), mpf(hi)
+    assert sep(lo, mp) > 0 >= sep(hi, mp)
+    root = mp.findroot(lambda t: sep(t, mp), (lo, hi), solver="anderson")
+    assert lo <= root <= hi and abs(sep(root, mp)) < mpf(10) ** -25
+    return float(root)
 
 
 PARTNERS = {
@@ -322,8 +323,10 @@ def test_time_of_impact_every_partner_both_orders_against_mpmath(turning):
     rng = np.random.default_rng(11 + turning)
     worst = 0.0
     count = 0
-    for name_a in ROUNDED:
-        for name_b in PARTNERS:
+    for k, name_a in enumerate(ROUNDED):
+        for j, name_b in enumerate(PARTNERS):
+            if turning and (j + k) % 2:  # (turning: every other pair, each kind still against every other)
+                continue
             a = PARTNERS[name_a]()
             b = _placed(PARTNERS[name_b], tuple(rng.uniform(2.5, 3.5, 2) * rng.choice([-1, 1], 2)))
             va = tuple(rng.uniform(-0.5, 0.5, 2))
@@ -348,7 +351,7 @@ def test_time_of_impact_every_partner_both_orders_against_mpmath(turning):
             # batched (the two orders in one call each) gives the same bits
             pair = c2.time_of_impact(a, b, [va, va], [vb, vb], angular_velocity_a=[wa, wa], angular_velocity_b=wb, t_max=2.0)
             assert pair.time.tolist() == [hit.time, hit.time]
-    assert count >= 40, count
+    assert count >= (20 if turning else 40), count
     print(f"largest error of the time: {worst:.3g} over {count} hits")
 
 
