@@ -421,3 +421,81 @@ def test_query_impacts_with_rounded_shapes():
     batch = c2.Capsule([(0, 0), (4, 0), (0, 4)], [(1, 0), (5, 0), (0, 4)], [0.5, 0.0, 0.3])
     hits = c2.query_impacts(batch, [(1, 0), (-1, 0), (0, -1)], t_max=3)
     assert hits.pairs.T.tolist() == [[0, 1]] and hits.time.tolist() == [1.25]  # the disc about (0, 4) stays 2.8 away
+
+
+# -- the kind table --------------------------------------------------------------------------------------
+
+
+EVERY_KIND = {
+    "point": lambda: c2.Point((0.3, 0.2)),
+    "segment": lambda: c2.Segment((-0.5, -0.4), (0.6, 0.5)),
+    "line": lambda: c2.Line((0.0, -1.0), (1.0, 1.0)),
+    "circle / ellipse": lambda: c2.Ellipse((0.1, 0.0), (0.7, 0.4), 0.3),
+    "polygon, box, rotated box": lambda: c2.RotatedBox((0.0, 0.1), (0.6, 0.3), 0.7),
+    "rounded": lambda: c2.Box((-0.4, -0.3), (0.3, 0.5), radius=0.2),
+}
+
+
+def _table_row(operation):
+    """The cells of the row of ``operation`` in the table of docs/rounded.md (by column title)."""
+    with open(__file__.rsplit("tests", 1)[0] + "docs/rounded.md") as f:
+        lines = [line for line in f.read().splitlines() if line.startswith("| ")]
+    header = [cell.strip() for cell in lines[[k for k, line in enumerate(lines) if line.startswith("| operation |")][0]].split("|")[1:-1]]
+    for line in lines:
+        cells = [cell.strip() for cell in line.split("|")[1:-1]]
+        if operation in cells[0]:
+            return dict(zip(header[1:], cells[1:]))
+    raise AssertionError(f"docs/rounded.md has no row for {operation}")
+
+
+@pytest.mark.parametrize("column", sorted(EVERY_KIND))
+def test_kind_table_motion_cells(column):
+    """Every cell of the motion rows of docs/rounded.md's table holds: time_of_impact and
+    query_impacts of each rounded kind against the column's kind, both orders, single and batched
+    (the batch rows equal the single answers), translation and turning; translate, rotate and
+    raycast of each rounded kind, single and batched. A cell that says no, or a call that raises,
+    fails here."""
+    assert _table_row("`time_of_impact`, `query_impacts`")[column] == "yes"
+    assert _table_row("`translate`, `rotate`, `raycast`")["point"] == "yes (the shape itself)"
+    b = c2.translate(EVERY_KIND[column](), (2.5, 0.0))
+    for make in (PARTNERS[name] for name in ROUNDED):
+        a = make()
+        batch = c2.translate(a, [(0.0, 0.0), (0.0, 9.0)])
+        for w in (0.0, 1.5):
+            for x, y, vx, vy in ((a, b, (1.0, 0.0), (-1.0, 0.0)), (b, a, (-1.0, 0.0), (1.0, 0.0))):
+                single = c2.time_of_impact(x, y, vx, vy, angular_velocity_a=w, t_max=2.0)
+                assert math.isfinite(single.time), (column, type(a).__name__, w)
+                xs, ys = (batch, y) if x is a else (x, batch)
+                both = c2.time_of_impact(xs, ys, vx, vy, angular_velocity_a=w, t_max=2.0)
+                far = c2.time_of_impact(*((batch[1], y) if x is a else (x, batch[1])), vx, vy, angular_velocity_a=w, t_max=2.0)
+                assert both.time.tolist() == [single.time, far.time]
+                assert np.array_equal(both.point[0], single.point) and np.array_equal(both.normal[0], single.normal)
+            hits = c2.query_impacts([a, b], [(1.0, 0.0), (-1.0, 0.0)], angular_velocity=[w, 0.0], t_max=2.0)
+            assert hits.pairs.T.tolist() == [[0, 1]]
+            assert hits.time[0] == c2.time_of_impact(a, b, (1.0, 0.0), (-1.0, 0.0), angular_velocity_a=w, t_max=2.0).time
+        moved = c2.rotate(c2.translate(batch, (1.0, 2.0)), 0.5)
+        assert moved.shape == (2,) and type(moved[0]).__name__ in ("Capsule", "Box", "RotatedBox", "Polygon")
+        assert float(moved[0].radius) == float(a.radius) and c2.area(moved[0]) == pytest.approx(c2.area(a), rel=1e-12)
+        rays = c2.raycast(batch, (-5.0, 0.0), (1.0, 0.0))
+        assert rays.distance[0] == c2.raycast(a, (-5.0, 0.0), (1.0, 0.0)).distance < math.inf and rays.distance[1] == math.inf
+        assert np.array_equal(rays.normal[0], c2.raycast(a, (-5.0, 0.0), (1.0, 0.0)).normal)
+
+
+def test_radius_zero_motion_is_the_plain_shapes_bit_for_bit():
+    """A rounded shape of radius 0 moves, casts and meets exactly as its plain shape."""
+    pairs = [(c2.Capsule((0.0, 0.0), (1.0, 0.5), 0.0), c2.Segment((0.0, 0.0), (1.0, 0.5))),
+             (c2.Capsule((0.25, 0.5), (0.25, 0.5), 0.0), c2.Point((0.25, 0.5))),
+             (c2.Box((0.0, 0.0), (1.0, 2.0), radius=0.0), c2.Box((0.0, 0.0), (1.0, 2.0))),
+             (c2.Polygon([(0, 0), (2, 0), (0, 1)], radius=0.0), c2.Polygon([(0, 0), (2, 0), (0, 1)]))]
+    other = c2.Ellipse((3.0, 0.7), (0.5, 0.3), 0.4)
+    for x, y in pairs:
+        assert repr(c2.rotate(x, 0.3)) == repr(c2.rotate(y, 0.3)) and repr(c2.translate(x, (1, 2))) == repr(c2.translate(y, (1, 2)))
+        for w in (0.0, 0.7):
+            hx = c2.time_of_impact(x, other, (1.0, 0.1), angular_velocity_a=w, t_max=4.0)
+            hy = c2.time_of_impact(y, other, (1.0, 0.1), angular_velocity_a=w, t_max=4.0)
+            assert hx.time == hy.time and np.array_equal(hx.point, hy.point, equal_nan=True)
+        rx, ry = c2.raycast(x, (-2.0, 0.3), (1.0, 0.05)), c2.raycast(y, (-2.0, 0.3), (1.0, 0.05))
+        assert rx.distance == ry.distance and np.array_equal(rx.normal, ry.normal, equal_nan=True)
+    # rows of radius 0 in a batch with positive radii: the plain kernels' ray answers, bit for bit
+    mixed = c2.Capsule([(0.0, 0.0), (0.0, 0.0)], [(1.0, 0.5), (1.0, 0.5)], [0.0, 0.25])
+    assert c2.raycast(mixed, (0.5, 2.0), (0.1, -1.0)).distance[0] == c2.raycast(pairs[0][1], (0.5, 2.0), (0.1, -1.0)).distance

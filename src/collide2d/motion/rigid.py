@@ -319,6 +319,8 @@ def translate(shape: Shape, offset: ArrayLike) -> Shape:
     Box(min=(1.0, -1.0), max=(3.0, 0.0))
     >>> c2.translate(c2.Circle((0, 0), 1), [(1, 0), (0, 2)]).center.tolist()
     [[1.0, 0.0], [0.0, 2.0]]
+    >>> c2.translate(c2.Capsule((0, 0), (2, 0), 0.5), (1, 1))  # a rounded shape keeps its radius
+    Capsule(a=(1.0, 1.0), b=(3.0, 1.0), radius=0.5)
     """
     _check(shape)
     shape = run.rounded().plain_if_zero(shape)  # radius 0: the core's shape, today's answer bit for bit
@@ -341,7 +343,8 @@ def rotate(shape: Shape, angle: ArrayLike, *, origin: ArrayLike | None = None) -
     origin : array_like of shape (..., 2), optional
         The centre of the turn. By default each shape's reference point: the centre of a
         circle, ellipse, box or rotated box, the area centroid of a polygon, the midpoint of a
-        segment, the ``point`` of a line, the point itself.
+        segment, the ``point`` of a line, the point itself; for a capsule or a rounded polygon,
+        box or rotated box, its core's (a rounded shape turns with its core and keeps its radius).
 
     Returns
     -------
@@ -373,6 +376,10 @@ def rotate(shape: Shape, angle: ArrayLike, *, origin: ArrayLike | None = None) -
     Segment(start=(0.0, 0.0), end=(0.0, 2.0))
     >>> type(c2.rotate(c2.Box((0, 0), (4, 2)), 0.3)).__name__
     'RotatedBox'
+    >>> c2.rotate(c2.Box((0, 0), (4, 2), radius=0.5), math.pi / 2)
+    Box(min=(1.0, -1.0), max=(3.0, 3.0), radius=0.5)
+    >>> c2.rotate(c2.Capsule((0, 0), (2, 0), 0.5), math.pi / 2)  # about the midpoint (1, 0)
+    Capsule(a=(1.0, -1.0), b=(1.0, 1.0), radius=0.5)
     """
     _check(shape)
     shape = run.rounded().plain_if_zero(shape)  # radius 0: the core's shape, today's answer bit for bit

@@ -1230,8 +1230,9 @@ def time_of_impact(
 
     Each shape translates with its velocity and turns with its angular velocity about its
     reference point (the centre of a circle, ellipse, box or rotated box, the area centroid of a
-    polygon, the midpoint of a segment, the ``point`` of a line, the point itself), both constant
-    over ``[0, t_max]``.
+    polygon, the midpoint of a segment, the ``point`` of a line, the point itself; a rounded
+    shape's core's), both constant over ``[0, t_max]``. Rounded shapes (capsules, rounded
+    polygons and boxes) first touch when the distance of their cores equals the sum of the radii.
 
     Parameters
     ----------
@@ -1367,6 +1368,8 @@ def time_of_impact(
     inf
     >>> c2.time_of_impact(c2.Box((0, 0), (1, 1)), c2.Point((3, 0.5)), velocity_b=(-1, 0), t_max=5).time
     2.0
+    >>> c2.time_of_impact(c2.Capsule((0, 0), (2, 0), 0.5), c2.Box((4, -1), (5, 1), radius=0.25), (1, 0), t_max=5).time
+    1.25
     """
     fast = _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max)
     if fast is not None:
