@@ -139,6 +139,8 @@ def _kernel_shape(kind, params, verts=None, cls=None):
     """A batch of kernel-kind shapes over the given rows (no validation: rows of moved shapes);
     ``cls`` the class of rounded rows (a capsule's for segment and point cores, a rounded
     polygon's for polygon cores: :func:`collide2d._glue.rounded.plain_if_zero` reads it)."""
+    if kind == "rounded" and cls is None:
+        return rounded_kernel_shape(params, np.zeros((0, 2)) if verts is None else verts)
     new = object.__new__(_KIND_CLASS[kind] if cls is None else cls)
     new._finish({}, params, np.zeros((0, 2)) if verts is None else verts)
     return new

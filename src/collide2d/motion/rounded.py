@@ -68,6 +68,35 @@ def _disc(shape):
     return rounded_kernel_shape(rows, np.zeros((0, 2)))
 
 
+def direct_pair(a, b):
+    """Whether a pair of single shapes may take the direct path of
+    :func:`collide2d.motion.search._single_translation`: no polygon (vertex lists), and a rounded
+    shape only as a capsule of radius > 0 (a segment or point core) against a point, segment, line
+    or capsule (radius 0 is the plain kind's path; circles go through :func:`pair_for_search`)."""
+    kinds = (a._kind, b._kind)
+    if "polygon" in kinds:
+        return False
+    if "rounded" not in kinds:
+        return True
+    if "ellipse" in kinds:
+        return False
+    return all(s._kind != "rounded" or (s._params.ndim == 1 and s._params[1] <= 2.0 and s._params[2] > 0.0) for s in (a, b))
+
+
+def reach(p):
+    """Reference point and extent of a single capsule row (a list), the floats of
+    :func:`collide2d.motion.rigid.reference_points` and :func:`collide2d.motion.rigid._extents`."""
+    rx, ry = 0.5 * (p[3] + p[5]), 0.5 * (p[4] + p[6])
+    r = max(float(np.hypot(p[3] - rx, p[4] - ry)), float(np.hypot(p[5] - rx, p[6] - ry))) + p[2]
+    return rx, ry, r * (1.0 + 8 * 2.0**-52)
+
+
+def shifted_row(p, dx, dy):
+    """A capsule row (a list) shifted by ``(dx, dy)``: the floats of ``move_rounded_loop`` with the
+    turn ``(1, 0)``."""
+    return [p[0], p[1], p[2], p[3] + dx, p[4] + dy, p[5] + dx, p[6] + dy]
+
+
 def run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
     """The compiled translation search of pairs with a rounded shape (the arguments and results
     of :func:`collide2d.motion.search._run_translation`): the loop ``toi_rounded_<other>_loop``,

@@ -881,6 +881,8 @@ def _plain_vector(value):
 def _reach(kind, p):
     """Reference point and finite extent of a single non-polygon row (as :func:`reference_points`
     and :func:`_extents` compute them, the same floats; a line's extent: 0)."""
+    if kind == "rounded":  # a capsule (collide2d.motion.rounded)
+        return rounded.reach(p)
     if kind == "segment":
         rx, ry = 0.5 * (p[0] + p[2]), 0.5 * (p[1] + p[3])
         r = max(float(np.hypot(p[0] - rx, p[1] - ry)), float(np.hypot(p[2] - rx, p[3] - ry)))
@@ -893,6 +895,8 @@ def _reach(kind, p):
 def _shifted_row(kind, p, dx, dy):
     """A non-polygon row (a list) shifted by ``(dx, dy)``: the floats of ``move_<kind>_loop`` with
     the turn ``(1, 0)`` (a direction turned by it: ``(1 x - 0 y, 0 x + 1 y)``)."""
+    if kind == "rounded":
+        return rounded.shifted_row(p, dx, dy)
     if kind == "segment":
         return [p[0] + dx, p[1] + dy, p[2] + dx, p[3] + dy]
     if kind == "ellipse":
@@ -902,7 +906,6 @@ def _shifted_row(kind, p, dx, dy):
     return [p[0] + dx, p[1] + dy]
 
 
-_LISTED = ("polygon", "rounded")  # kinds with vertex lists: the general path takes them
 
 
 def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
@@ -911,7 +914,7 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     search called at once, with the rows (shifted into the frame of :func:`_frame_offsets`) and
     numbers that :class:`_Motion` would give it. None for anything else, or when the search hands the pair
     back: the general path then takes it (and checks the arguments)."""
-    if not (isinstance(a, Shape) and isinstance(b, Shape)) or a._kind in _LISTED or b._kind in _LISTED:
+    if not (isinstance(a, Shape) and isinstance(b, Shape)) or not rounded.direct_pair(a, b):  # (no vertex lists)
         return None
     pa, pb = a._params, b._params
     if pa.ndim != 1 or pb.ndim != 1:

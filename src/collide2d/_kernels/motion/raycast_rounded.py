@@ -220,6 +220,26 @@ def _arc_entry(row, verts, i, n, ox, oy, dx, dy, dd, r2, eps):
 
 
 @kernel
+def _beside(row, verts, ox, oy, dx, dy, dd, r2, eps):
+    """Whether every core vertex lies certainly farther than ``r`` from the ray's line, on one
+    side (``d x (v - o)`` of one sign and ``(d x (v - o))^2 > r^2 |d|^2``): the line then misses the
+    convex core grown by ``r``. A quick exit for most rays that miss; False when unsure."""
+    side = 0
+    for i in range(_vertex_count(row)):
+        vx, vy = _vertex(row, verts, i)
+        px = vx - ox
+        py = vy - oy
+        c = dx * py - dy * px
+        mc = abs(dx * py) + abs(dy * px)
+        far = certain_sign(c * c - r2 * dd, (mc * mc + r2 * dd) * (32 * eps))
+        s = certain_sign(c, mc * (8 * eps))
+        if far != 1 or s == UNKNOWN_SIGN or s == 0 or (side != 0 and s != side):
+            return False
+        side = s
+    return True
+
+
+@kernel
 def raycast_code_rounded(row, verts, ray, eps):
     """Decision for a rounded row; the feature hit first (module notes)."""
     count = _vertex_count(row)
@@ -229,6 +249,12 @@ def raycast_code_rounded(row, verts, ray, eps):
         if count == 2:
             return raycast_code_segment(row[3:7], verts, ray, eps)
         return raycast_code_point(row[3:5], verts, ray, eps)
+    ox, oy, dx, dy = ray[0], ray[1], ray[2], ray[3]
+    r = row[2]
+    r2 = r * r  # exact on Fractions; a float's rounding is within the K of the signs that use it
+    dd = dx * dx + dy * dy
+    if _beside(row, verts, ox, oy, dx, dy, dd, r2, eps):
+        return MISS, 0  # the line misses the shape (the origin, on it, lies outside)
     inside = relate_rounded_point(row, verts, ray, verts, eps)
     if inside == codes.UNDECIDED:
         return UNDECIDED, 0
@@ -236,9 +262,6 @@ def raycast_code_rounded(row, verts, ray, eps):
         return INSIDE, 0
     if inside == codes.TOUCHING:
         return ON, 0
-    ox, oy, dx, dy = ray[0], ray[1], ray[2], ray[3]
-    r = row[2]
-    r2 = r * r  # exact on Fractions; a float's rounding is within the K of the signs that use it
     if count >= 2:
         for i in range(count):
             vx, vy = _vertex(row, verts, i)
@@ -248,7 +271,6 @@ def raycast_code_rounded(row, verts, ray, eps):
                 return UNDECIDED, 0
             if flat == 1:
                 return HIT, 2 * i
-    dd = dx * dx + dy * dy
     best = -1
     for i in range(count):
         arc = _arc_entry(row, verts, i, count, ox, oy, dx, dy, dd, r2, eps)
