@@ -15,6 +15,7 @@ References (mpmath at 30 digits, or exact rationals):
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -487,13 +488,13 @@ def test_radius_zero_motion_is_the_plain_shapes_bit_for_bit():
              (c2.Capsule((0.25, 0.5), (0.25, 0.5), 0.0), c2.Point((0.25, 0.5))),
              (c2.Box((0.0, 0.0), (1.0, 2.0), radius=0.0), c2.Box((0.0, 0.0), (1.0, 2.0))),
              (c2.Polygon([(0, 0), (2, 0), (0, 1)], radius=0.0), c2.Polygon([(0, 0), (2, 0), (0, 1)]))]
-    other = c2.Ellipse((3.0, 0.7), (0.5, 0.3), 0.4)
     for x, y in pairs:
         assert repr(c2.rotate(x, 0.3)) == repr(c2.rotate(y, 0.3)) and repr(c2.translate(x, (1, 2))) == repr(c2.translate(y, (1, 2)))
-        for w in (0.0, 0.7):
+        for other, w in itertools.product((c2.Ellipse((3.0, 0.7), (0.5, 0.3), 0.4), c2.Capsule((3.0, 0.0), (3.2, 1.0), 0.25),
+                                           c2.Segment((3.0, -0.5), (3.5, 1.0))), (0.0, 0.7)):
             hx = c2.time_of_impact(x, other, (1.0, 0.1), angular_velocity_a=w, t_max=4.0)
             hy = c2.time_of_impact(y, other, (1.0, 0.1), angular_velocity_a=w, t_max=4.0)
-            assert hx.time == hy.time and np.array_equal(hx.point, hy.point, equal_nan=True)
+            assert math.isfinite(hy.time) and hx.time == hy.time and np.array_equal(hx.point, hy.point, equal_nan=True)
         rx, ry = c2.raycast(x, (-2.0, 0.3), (1.0, 0.05)), c2.raycast(y, (-2.0, 0.3), (1.0, 0.05))
         assert rx.distance == ry.distance and np.array_equal(rx.normal, ry.normal, equal_nan=True)
     # rows of radius 0 in a batch with positive radii: the plain kernels' ray answers, bit for bit
