@@ -159,7 +159,9 @@ def tame_rows(shape):
     tame = shape._tame
     if tame is None:
         kind, params = shape._kind, shape._params
-        if params.ndim == 1:
+        if params.ndim == 1 and kind == "rounded":  # (the core's numbers and the radius)
+            tame = True if ladder.table_tame(kind, params[None], shape._verts)[0] else np.zeros(1, dtype=bool)
+        elif params.ndim == 1:
             if kind == "polygon":
                 offset, count = int(params[0]), int(params[1])
                 values = shape._verts[offset : offset + count].ravel().tolist()

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d._glue import registry, run
-from collide2d.motion import exact
+from collide2d.motion import exact, rounded
 from collide2d.motion.rigid import (_ULP, _check, _extents, _kernel_shape, _motion_numbers, _moved, _turn_extents, _turns,
                                     reference_points)
 from collide2d._tolerances import EPS
@@ -850,6 +850,8 @@ def _translation_kernel(motion, rows, t_max):
 def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
     """Run the compiled search's loop of the pair of kinds of ``a``, ``b`` (see
     :mod:`collide2d._kernels.toi_loops`): ``(code, out)``, ``out[:, :5] = (time, px, py, nx, ny)``."""
+    if run.kind_of(a) == "rounded" or run.kind_of(b) == "rounded":  # their loops: collide2d.motion.rounded
+        return rounded.run_translation(a, b, framed_a, framed_b, shifted, index, numbers)
     c = np.ascontiguousarray
     (kind_a, ga, gva), (kind_b, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
     (_, fa, fva), (_, fb, fvb) = run.flat_rows(framed_a), run.flat_rows(framed_b)
@@ -913,6 +915,8 @@ def _plain_vector(value):
 def _reach(kind, p):
     """Reference point and finite extent of a single non-polygon row (as :func:`reference_points`
     and :func:`_extents` compute them, the same floats; a line's extent: 0)."""
+    if kind == "rounded":  # a capsule (collide2d.motion.rounded)
+        return rounded.reach(p)
     if kind == "segment":
         rx, ry = 0.5 * (p[0] + p[2]), 0.5 * (p[1] + p[3])
         r = max(float(np.hypot(p[0] - rx, p[1] - ry)), float(np.hypot(p[2] - rx, p[3] - ry)))
@@ -931,6 +935,8 @@ def _rint(x):
 def _shifted_row(kind, p, dx, dy):
     """A non-polygon row (a list) shifted by ``(dx, dy)``: the floats of ``move_<kind>_loop`` with
     the turn ``(1, 0)`` (a direction turned by it: ``(1 x - 0 y, 0 x + 1 y)``)."""
+    if kind == "rounded":
+        return rounded.shifted_row(p, dx, dy)
     if kind == "segment":
         return [p[0] + dx, p[1] + dy, p[2] + dx, p[3] + dy]
     if kind == "ellipse":
@@ -940,7 +946,6 @@ def _shifted_row(kind, p, dx, dy):
     return [p[0] + dx, p[1] + dy]
 
 
-_LISTED = ("polygon", "rounded")  # kinds with vertex lists: the general path takes them
 
 
 def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
@@ -949,10 +954,10 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     search called at once, with the rows (shifted into the frame of :func:`_frame_offsets`) and
     numbers that :class:`_Motion` would give it. None for anything else, or when the search hands the pair
     back: the general path then takes it (and checks the arguments)."""
-    if not (isinstance(a, Shape) and isinstance(b, Shape)):
+    if not (isinstance(a, Shape) and isinstance(b, Shape)) or not rounded.direct_pair(a, b):  # (no vertex lists)
         return None
     (ka, pa, _), (kb, pb, _) = run.shape_rows(a), run.shape_rows(b)
-    if ka in _LISTED or kb in _LISTED or pa.ndim != 1 or pb.ndim != 1:
+    if pa.ndim != 1 or pb.ndim != 1:
         return None
     wa, wb, tm = _plain_number(angular_velocity_a), _plain_number(angular_velocity_b), _plain_number(t_max)
     if wa != 0.0 or wb != 0.0 or tm is None or not tm >= 0.0:  # (None != 0.0)
@@ -1274,8 +1279,9 @@ def time_of_impact(
 
     Each shape translates with its velocity and turns with its angular velocity about its
     reference point (the centre of a circle, ellipse, box or rotated box, the area centroid of a
-    polygon, the midpoint of a segment, the ``point`` of a line, the point itself), both constant
-    over ``[0, t_max]``.
+    polygon, the midpoint of a segment, the ``point`` of a line, the point itself; a rounded
+    shape's core's), both constant over ``[0, t_max]``. Rounded shapes (capsules, rounded
+    polygons and boxes) first touch when the distance of their cores equals the sum of the radii.
 
     Parameters
     ----------
@@ -1411,11 +1417,13 @@ def time_of_impact(
     inf
     >>> c2.time_of_impact(c2.Box((0, 0), (1, 1)), c2.Point((3, 0.5)), velocity_b=(-1, 0), t_max=5).time
     2.0
+    >>> c2.time_of_impact(c2.Capsule((0, 0), (2, 0), 0.5), c2.Box((4, -1), (5, 1), radius=0.25), (1, 0), t_max=5).time
+    1.25
     """
     fast = _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max)
     if fast is not None:
         return fast
-    a, b = run.plain_or_refuse("time_of_impact", a, b)
+    a, b = rounded.pair_for_search(a, b)  # radius 0: the core's kind, bit for bit (and circles against rounded shapes)
     _check(a, "a")
     _check(b, "b")
     va = _motion_numbers(velocity_a, "velocity_a", vector=True)

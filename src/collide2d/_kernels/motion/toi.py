@@ -45,6 +45,7 @@ from .constants import (BAND, CERTIFY, EXACT, GRAZE, GRAZE_STEPS, HIT, MAX_STEPS
 from .rigid import move_xy, turn_vector
 
 ELLIPSE, POLYGON, SEGMENT, LINE, POINT = 0, 1, 2, 3, 4
+ROUNDED = 5  # a rounded row (offset, count, r, x0, y0, x1, y1): its loops are in toi_loops_rounded
 # The numbers of a pair (one row of the loops' ``rows`` table): the shift of the given b, the
 # velocities, the angular velocities, the reference points in the frame, the frame, size, t_max.
 ROW = ("gdx", "gdy", "vax", "vay", "vbx", "vby", "wa", "wb", "ref_ax", "ref_ay", "ref_bx", "ref_by",
@@ -66,6 +67,8 @@ def _row_facts(kind, row, verts, count):
     ellipse's direction tame too), and its largest coordinate or size (``measurement.row_scale``)."""
     tame = True
     scale = 0.0
+    if kind == ROUNDED:  # the core's numbers and the radius; the scale of measurement.row_scale
+        return _rounded_facts(row, verts)
     if kind == POLYGON:
         for j in range(count):
             for i in range(2):
@@ -89,16 +92,44 @@ def _row_facts(kind, row, verts, count):
 
 
 @kernel
+def _rounded_facts(row, verts):
+    """``(tame, scale)`` of a moved rounded row: its core's coordinates and its radius tame, the
+    scale the core's largest coordinate plus the radius (``ladder.row_scale``)."""
+    count = int(row[1])
+    tame = _tame_number(row[2])
+    scale = 0.0
+    if count >= 3:
+        for j in range(count):
+            for i in range(2):
+                tame = tame and _tame_number(verts[j, i])
+                scale = max(scale, abs(verts[j, i]))
+    else:
+        for i in range(3, 7):
+            tame = tame and _tame_number(row[i])
+            scale = max(scale, abs(row[i]))
+    return tame, scale + row[2]
+
+
+@kernel
 def _shift_row(kind, p, verts, dx, dy, row, work):
     """Row ``p`` (its vertices in ``verts``) shifted by ``(dx, dy)`` into ``row`` (a polygon: into
     ``work``, ``row = (0, count)``): the moves of :mod:`.loops` with the turn ``(1, 0)``."""
-    if kind == POLYGON:
+    if kind == POLYGON or (kind == ROUNDED and p[1] >= 3):
         first = int(p[0])
         count = int(p[1])
         for j in range(count):
             work[j, 0], work[j, 1] = move_xy(verts[first + j, 0], verts[first + j, 1], 0.0, 0.0, 1.0, 0.0, dx, dy)
         row[0] = 0.0
         row[1] = count
+        if kind == ROUNDED:
+            row[2] = p[2]
+        return
+    if kind == ROUNDED:  # a segment or point core: its ends moved, the radius kept
+        row[0] = 0.0
+        row[1] = p[1]
+        row[2] = p[2]
+        row[3], row[4] = move_xy(p[3], p[4], 0.0, 0.0, 1.0, 0.0, dx, dy)
+        row[5], row[6] = move_xy(p[5], p[6], 0.0, 0.0, 1.0, 0.0, dx, dy)
         return
     row[0], row[1] = move_xy(p[0], p[1], 0.0, 0.0, 1.0, 0.0, dx, dy)
     if kind == ELLIPSE:
@@ -406,10 +437,10 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
     separation within the band ``MINIMUM``: the kinds with an exact first contact get it in Python."""
     gdx, gdy, vax, vay, vbx, vby, turn_a, turn_b = row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
     ref_a, ref_b, frame, size, t_max = row[8:10], row[10:12], row[12:14], row[14], row[15]
-    count_a = int(fa[1]) if kind_a == POLYGON else 1
-    count_b = int(fb[1]) if kind_b == POLYGON else 1
-    ra = np.empty(6)
-    rb = np.empty(6)
+    count_a = int(fa[1]) if kind_a == POLYGON or kind_a == ROUNDED else 1
+    count_b = int(fb[1]) if kind_b == POLYGON or kind_b == ROUNDED else 1
+    ra = np.empty(7)  # (a rounded row is the widest)
+    rb = np.empty(7)
     wa = np.empty((count_a, 2))
     wb = np.empty((count_b, 2))
     values = np.empty(10)
