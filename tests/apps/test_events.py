@@ -306,3 +306,34 @@ def test_ellipses_follow_the_time_of_impact_engine():
     virial, elapsed = reference.run(60)
     assert abs(mine.virial - virial) < 1e-8 * virial
     assert abs(mine.time - elapsed) < 1e-8 * elapsed
+
+
+@pytest.mark.parametrize("packing_fraction, aspect", [(0.5, 2.0), (0.65, 1.5)])
+def test_ellipse_predictions_are_the_earliest_contact_over_all_pairs(packing_fraction, aspect):
+    # the prediction of every ellipse (its searches run side by side, each stopped at the earliest
+    # event found) against a brute-force search: impact_time from now against every other ellipse
+    # (its nearest image), one after the other, over [now, the predicted event]
+    ellipses = HardEllipses.lattice(48, packing_fraction, aspect=aspect, seed=4)
+    ellipses.run(300)
+    ellipses._regrid()  # every ellipse brought to now and predicted afresh
+    now, side = ellipses.time, ellipses.side
+    arrays = (ellipses.position, ellipses.velocity, ellipses.angle, ellipses.omega, ellipses.stamp, ellipses.semi)
+    tolerance = ellipses.params[ellipse_kernels.TOLERANCE]
+    counters = np.zeros(8, dtype=np.int64)
+    contacts = 0
+    for i in range(ellipses.n):
+        predicted, partner = ellipses.event_time[i], ellipses.event_partner[i]
+        earliest, first = math.inf, -1
+        for j in range(ellipses.n):
+            if j != i:
+                shift = -side * np.round((ellipses.position[j] - ellipses.position[i]) / side)
+                t = ellipse_kernels.impact_time(i, j, shift[0], shift[1], now, predicted + 1e-6, *arrays, tolerance,
+                                                counters)
+                if t < earliest:
+                    earliest, first = t, j
+        if partner >= 0:
+            assert first == partner and abs(earliest - predicted) < 1e-8, (i, partner, first, predicted, earliest)
+            contacts += 1
+        else:  # leaving its cell first: no contact before
+            assert earliest >= predicted - 1e-8, (i, first, predicted, earliest)
+    assert contacts >= 10
