@@ -46,12 +46,13 @@ def bullet_range(width=900.0, height=560.0):
 
 class Bullets:
     """Fast small shapes fired at the obstacles of a :class:`World`, each stopped at its first
-    contact by :func:`collide2d.time_of_impact`: no bullet passes through a wall or a needle, however
-    thin, whatever its speed.
+    contact, found by time of impact: no bullet passes through a wall or a needle, however thin,
+    whatever its speed.
 
     Every step, each flying bullet is swept against every obstacle over the step (bullets
-    translate, some spin; needles spin): the earliest contact time stops it there, touching the
-    obstacle, and from then on it stays stuck to that obstacle (it turns with it). ``hits``
+    translate, some spin; needles spin), all in one call of :func:`collide2d.query_impacts`
+    (:meth:`first_impacts`): the earliest contact time stops it there, touching the obstacle,
+    and from then on it stays stuck to that obstacle (it turns with it). ``hits``
     records each stop: ``(bullet, obstacle, time, point, normal, missed_by_frames)``, the last
     flag telling whether testing the two shapes only at the end of the step (as a frame-by-frame
     check does) would have missed the contact (the bullet would have tunnelled).
