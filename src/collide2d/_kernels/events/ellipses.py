@@ -281,7 +281,7 @@ def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell,
              event_time, event_partner, event_count, counters, scratch, other):
     """The earliest event of ellipse ``i`` from ``now``: leaving its cell, or a contact with an
     ellipse of the 3 x 3 cells around it, searched only where the bounding circles meet, and only
-    as far as needed. ``scratch`` (5 x 64 floats) and ``other`` (2 x 64 ints) hold the candidates.
+    as far as needed. ``scratch`` (6 x 64 floats) and ``other`` (2 x 64 ints) hold the candidates.
 
     A candidate ``j`` is a neighbour whose bounding circle (radius ``a``) meets ``i``'s at a time
     ``t_in`` before ``i``'s earliest event so far; its search starts with a certified step from
