@@ -95,6 +95,10 @@ def newton_on_matrices(rx, ry, p11, p12, p22, q11, q12, q22, lam, iterations):
         else:
             hi = lam
         step = lam - f1 / f2 if f2 < 0.0 else -1.0
+        if abs(step - lam) <= 1e-15 * max(lam, 1e-300):
+            # converged: tested before the safeguard, since Newton's step from the maximiser rounds
+            # onto it, an end of the bracket, where the safeguard would bisect away from it
+            break
         if not (step > lo and step < hi):
             step = 0.5 * (lo + hi)
         if abs(step - lam) <= 1e-15 * max(lam, 1e-300) or hi - lo <= 1e-15:
