@@ -131,13 +131,13 @@ def _raycast_loops():
 
 
 def _raycast_rounded():
-    from collide2d._kernels.motion import raycast_rounded
+    from collide2d._kernels import raycast_rounded
 
     return raycast_rounded
 
 
 def _raycast_rounded_loops():
-    from collide2d._kernels.motion import loops_raycast_rounded
+    from collide2d._kernels import loops_raycast_rounded
 
     return loops_raycast_rounded
 
