@@ -28,7 +28,7 @@ import numpy as np
 from collide2d import _jit
 
 _TWIN_NAME = "collide2d._kernels_exact"
-_MODULES = ("relate.ellipse", "relate.polygon", "relate.linear")
+_MODULES = ("relate.ellipse", "relate.polygon", "relate.linear", "relate.rounded")
 _counts: collections.Counter = collections.Counter()
 _twin: dict = {}
 _load_lock = threading.RLock()  # one loader at a time: others wait for a complete copy
@@ -75,6 +75,12 @@ def twin_module(name):
 
 def exact_row(kind, params, verts):
     """Return a kind's parameter row and vertices as object arrays of Fractions."""
+    if kind == "rounded":  # offset 0 into its own vertices (a polygon core's), count, radius, end points
+        count = int(params[1])
+        row = np.array([Fraction(0), Fraction(count)] + [Fraction(float(x)) for x in params[2:7]], dtype=object)
+        if count >= 3:
+            return row, exact_row("polygon", params[0:2], verts)[1]
+        return row, np.zeros((0, 2), dtype=object)
     if kind == "polygon":
         offset, count = int(params[0]), int(params[1])
         vertices = np.array([[Fraction(float(x)), Fraction(float(y))] for x, y in verts[offset : offset + count]], dtype=object)
