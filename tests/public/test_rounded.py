@@ -530,7 +530,6 @@ NOT_YET = {
     "raycast": lambda cap, box: c2.raycast(cap, (5, 5), (-1, -1)),
     "translate": lambda cap, box: c2.translate(cap, (1, 1)),
     "rotate": lambda cap, box: c2.rotate(cap, 0.5),
-    "contact_manifold": lambda cap, box: c2.contact_manifold(box, cap),
 }
 
 

@@ -51,9 +51,17 @@ def as_kind(kind, table, target):
     return core_rows(table, target) if kind == "rounded" and target != "rounded" else table
 
 
+def _one_kind(kind, table):
+    """Whether every row of the table is of its side's kind (no rounded row of radius 0)."""
+    return kind != "rounded" or bool((table[:, 2] > 0.0).all())
+
+
 def groups(kind_a, ta, ia, kind_b, tb, ib):
     """``(ka, kb, rows)``: the pairs ``ta[ia[k]]``, ``tb[ib[k]]`` grouped by their rows' kinds
     (a rounded row of radius 0 as its core's kind)."""
+    if _one_kind(kind_a, ta) and _one_kind(kind_b, tb):  # every row keeps its kind: one group
+        yield kind_a, kind_b, np.arange(ia.shape[0])
+        return
     ea = _effective(kind_a, ta[ia])
     eb = _effective(kind_b, tb[ib])
     key = ea * len(KINDS) + eb
@@ -63,6 +71,19 @@ def groups(kind_a, ta, ia, kind_b, tb, ib):
     for value in np.unique(key).tolist():
         rows = np.flatnonzero(key == value)
         yield KINDS[value // len(KINDS)], KINDS[value % len(KINDS)], rows
+
+
+def core_groups(kind_a, ta, ia, kind_b, tb, ib):
+    """``(ka, kb, rows)``: the pairs grouped by the kinds of their rows' cores (a rounded row's
+    polygon, segment or point, whatever its radius; other rows their own kind)."""
+    def kinds(kind, table):
+        if kind != "rounded":
+            return np.full(len(table), KINDS.index(kind), dtype=np.int64)
+        return np.where(table[:, 1] >= 3, 2, np.where(table[:, 1] == 2, 3, 5)).astype(np.int64)
+
+    key = kinds(kind_a, ta[ia]) * len(KINDS) + kinds(kind_b, tb[ib])
+    for value in np.unique(key).tolist():
+        yield KINDS[value // len(KINDS)], KINDS[value % len(KINDS)], np.flatnonzero(key == value)
 
 
 def _keys(table, verts, index):

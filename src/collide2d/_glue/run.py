@@ -504,10 +504,11 @@ class PerramWertheimSig(Signature):
 
 class ManifoldSig(Signature):
     """The 13 numbers of a contact manifold (count, normal, two separations, two points on each
-    side) per pair; ``extra`` is ``(contacts, margin)``: the pairs' 9 contact numbers (rows in the
-    caller's order, which is the kernel's: manifold entries are never swapped) and the largest
-    separation kept. Float answers built on a decided contact: nothing to settle; an extreme row
-    runs the same kernel on its own."""
+    side) per pair; ``extra`` is ``(contacts, margin)`` or ``(contacts, margin, radius_a,
+    radius_b)``: the pairs' 9 contact numbers (rows in the caller's order, which is the kernel's:
+    manifold entries are never swapped), the largest separation kept, and the radii the points move
+    out by (a rounded shape's core runs the kernel; one per row, 0 by default). Float answers built
+    on a decided contact: nothing to settle; an extreme row runs the same kernel on its own."""
 
     @staticmethod
     def empty(n, extra):
@@ -515,27 +516,29 @@ class ManifoldSig(Signature):
 
     @staticmethod
     def part_extra(extra, rows):
-        return extra[0][rows], extra[1]
+        return (extra[0][rows], extra[1]) + tuple(r[rows] for r in extra[2:])
 
     @staticmethod
     def row_extra(extra, k):
-        return tuple(extra[0][k].tolist()), extra[1]
+        return (tuple(extra[0][k].tolist()), extra[1]) + tuple(float(r[k]) for r in extra[2:])
 
     @staticmethod
     def call_loop(loop, pa, va, ia, pb, vb, ib, extra, buf):
-        contacts, margin = extra
-        zeros = np.zeros(ia.shape[0])  # no radii: the shapes' own boundaries
-        loop(pa, va, ia, pb, vb, ib, contacts, zeros, zeros, margin, buf)
+        if len(extra) == 2:
+            zeros = np.zeros(ia.shape[0])  # no radii: the shapes' own boundaries
+            extra = extra + (zeros, zeros)
+        contacts, margin, radius_a, radius_b = extra
+        loop(pa, va, ia, pb, vb, ib, contacts, radius_a, radius_b, margin, buf)
 
     @staticmethod
     def single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame):
-        contact, margin = extra
-        return entry.kernel(pa, va, pb, vb, contact, 0.0, 0.0, margin)
+        contact, margin, radius_a, radius_b = extra if len(extra) == 4 else extra + (0.0, 0.0)
+        return entry.kernel(pa, va, pb, vb, contact, radius_a, radius_b, margin)
 
     @staticmethod
     def row(entry, kind_a, pa, va, kind_b, pb, vb, extra, buf, k):
-        contact, margin = extra
-        buf[k] = entry.kernel(pa, va, pb, vb, contact, 0.0, 0.0, margin)
+        contact, margin, radius_a, radius_b = extra if len(extra) == 4 else extra + (0.0, 0.0)
+        buf[k] = entry.kernel(pa, va, pb, vb, contact, radius_a, radius_b, margin)
 
     @staticmethod
     def reshape(buf, shape):
@@ -609,13 +612,15 @@ def used_tame(kind, table, verts, index):
     return out
 
 
-def mixed_rows(sig, operation, kind_a, ta, va, ia, kind_b, tb, vb, ib, extra=None, special=None):
+def mixed_rows(sig, operation, kind_a, ta, va, ia, kind_b, tb, vb, ib, extra=None, special=None, tame=(None, None)):
     """:func:`rows` for kinds one of which is ``"rounded"``, in the caller's order (mirrored back;
     ``extra`` in the caller's order too).
 
     The pairs are grouped by the kinds of their rows (a rounded row of radius 0 as its core's
     kind: :func:`collide2d._glue.rounded.groups`), and each group runs its own table entry; two
-    rounded rows run in the order of their keys (:func:`collide2d._glue.rounded.second_first`).
+    rounded rows run in the order of their keys (:func:`collide2d._glue.rounded.second_first`; not
+    for codes, which are exact in either order). ``tame``: each side's :func:`tame_rows` when known
+    (a shape's, cached), used for the groups that take that side's rows as they are.
     A group without an entry: ``INTERSECTS`` answers ``relate != DISJOINT``, ``AREA`` 0.
     ``special`` maps a kernel's name to the function that answers its group instead,
     ``f(entry, kind_a, table_a, verts_a, kind_b, table_b, verts_b, extra) -> buffer`` on the
@@ -630,7 +635,7 @@ def mixed_rows(sig, operation, kind_a, ta, va, ia, kind_b, tb, vb, ib, extra=Non
             continue
         if entry is None:
             entry, part_sig = registry.entry(RELATE, ka, kb), Codes
-        if ka == kb == "rounded":
+        if ka == kb == "rounded" and not issubclass(part_sig, Codes):
             flip = _rounded.second_first(xa, va, ia[group], xb, vb, ib[group])
             parts = ((group[~flip], False), (group[flip], True))
         else:
@@ -645,11 +650,18 @@ def mixed_rows(sig, operation, kind_a, ta, va, ia, kind_b, tb, vb, ib, extra=Non
                 ka_, xa_, va_, ja_, kb_, xb_, vb_, jb_ = kb, xb, vb, jb, ka, xa, va, ja
             else:
                 ka_, xa_, va_, ja_, kb_, xb_, vb_, jb_ = ka, xa, va, ja, kb, xb, vb, jb
+            tame_a = tame[0] if ka == kind_a and tame[0] is not None else None
+            tame_b = tame[1] if kb == kind_b and tame[1] is not None else None
+            if tame_a is None:
+                tame_a = used_tame(ka, xa, va, ja)
+            if tame_b is None:
+                tame_b = used_tame(kb, xb, vb, jb)
+            if swapped:
+                tame_a, tame_b = tame_b, tame_a
             if special is not None and entry.name in special:
                 out = special[entry.name](entry, ka_, xa_[ja_], va_, kb_, xb_[jb_], vb_, part_extra)
             else:
-                out = rows(part_sig, entry, ka_, xa_, va_, ja_, used_tame(ka_, xa_, va_, ja_),
-                           kb_, xb_, vb_, jb_, used_tame(kb_, xb_, vb_, jb_), part_extra)
+                out = rows(part_sig, entry, ka_, xa_, va_, ja_, tame_a, kb_, xb_, vb_, jb_, tame_b, part_extra)
             if swapped:
                 out = part_sig.mirror(out)
             if part_sig is not sig:
@@ -684,7 +696,7 @@ def run(sig, entry, a, b, extra=None, swap=True, special=None):
         if swapped and extra is not None:
             extra = sig.swap_extra(extra)  # mixed_rows takes it in the caller's order
         buf = mixed_rows(sig, entry.operation, a._kind, a._flat_params(), a._verts, index_a,
-                         b._kind, b._flat_params(), b._verts, index_b, extra, special)
+                         b._kind, b._flat_params(), b._verts, index_b, extra, special, (tame_rows(a), tame_rows(b)))
         return sig.reshape(buf, shape)
     first, second = (b, a) if swapped else (a, b)
     shape, index_a, index_b = broadcast_indices(first, second)
@@ -872,6 +884,33 @@ def manifold_values(a, b, contacts, margin):
     else a ``(rows, 13)`` array. Pairs without a face on both sides get the one-point manifold
     (:func:`registry.one_point_manifold`) from the caller."""
     return run(ManifoldSig, registry.entry(MANIFOLD, a._kind, b._kind), a, b, (contacts, margin))
+
+
+def manifold_rows(kind_a, ta, va, ia, kind_b, tb, vb, ib, margin):
+    """The 13 numbers of the contact manifolds of ``ta[ia[k]]``, ``tb[ib[k]]`` (``(n, 13)``), one of
+    the kinds ``"rounded"``: each pair's cores (a rounded row's polygon, segment or point) run the
+    manifold kernel of their kinds on the cores' sign-consistent contact, with the radii (Box2D's
+    ``b2CollidePolygons`` with ``radius``: clip the cores, then move the points out by the radii
+    along the normal); a pair whose cores have no face on both sides, or with an ellipse, gets the
+    one-point manifold of its own contact."""
+    out = np.empty((ia.shape[0], 13))
+    radius_a = ta[ia, 2] if kind_a == "rounded" else np.zeros(ia.shape[0])
+    radius_b = tb[ib, 2] if kind_b == "rounded" else np.zeros(ib.shape[0])
+    for ca, cb, group in _rounded.core_groups(kind_a, ta, ia, kind_b, tb, ib):
+        ja, jb = ia[group], ib[group]
+        entry = registry.entry(MANIFOLD, ca, cb)
+        if entry is None:  # no face on both sides: the one point of the shapes' own contact
+            c = contact_rows(kind_a, ta, va, ja, kind_b, tb, vb, jb)
+            sign_consistent_rows(kind_a, ta, va, ja, kind_b, tb, vb, jb, c[:, 0])
+            kernel = registry.one_point_manifold()
+            out[group] = [kernel(row, 0.0, 0.0, margin) for row in c.tolist()]
+            continue
+        xa, xb = _rounded.as_kind(kind_a, ta, ca), _rounded.as_kind(kind_b, tb, cb)
+        c = contact_rows(ca, xa, va, ja, cb, xb, vb, jb)
+        sign_consistent_rows(ca, xa, va, ja, cb, xb, vb, jb, c[:, 0])
+        extra = (np.ascontiguousarray(c), margin, np.ascontiguousarray(radius_a[group]), np.ascontiguousarray(radius_b[group]))
+        out[group] = rows(ManifoldSig, entry, ca, xa, va, ja, True, cb, xb, vb, jb, True, extra)
+    return out
 
 
 # -- entry points for rows of parameter tables (broad phase, motion, distance queries) -----------

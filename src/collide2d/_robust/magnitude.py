@@ -264,11 +264,11 @@ def extent_rows(kind, params, verts):
     if kind == "polygon":
         count = params[:, 1].astype(np.int64)
         out = np.zeros(count.size)
-        if count.size and verts.size:
+        if count.size and verts.size and (count > 0).all():
             start = np.cumsum(count) - count
             owner = np.repeat(np.arange(count.size), count)
             v = np.abs(verts[params[:, 0].astype(np.int64)[owner] + (np.arange(owner.size) - start[owner])])
-            np.maximum.at(out, owner, np.maximum(v[:, 0], v[:, 1]))
+            out = np.maximum.reduceat(np.maximum(v[:, 0], v[:, 1]), start)
         return out
     if kind == "rounded":
         out = np.max(np.abs(params[:, 2:7]), axis=1, initial=0.0)
