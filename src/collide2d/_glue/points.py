@@ -90,7 +90,8 @@ def intersection_point_values(a, b):
         return ellipse_points(entry, first, second, relation, capacity)
     if first._params.ndim != 1 or second._params.ndim != 1:
         relation = np.ascontiguousarray(relation, dtype=np.int8).ravel()
-    return run.run(run.PointsSig, entry, a, b, (relation, capacity), special=_ELLIPSE_STRAIGHT if left_rounded else None)
+    return run.run(run.PointsSig, entry, a, b, (relation, capacity, entry.swapped),
+                   special=_ELLIPSE_STRAIGHT if left_rounded else None)
 
 
 def _ellipse_rows(entry, kind_a, rows_a, verts_a, kind_b, rows_b, verts_b, extra):

@@ -397,12 +397,17 @@ class AreaSig(Signature):
                     buf[nested[mask]] = _geometry.plain_areas(kind, table[index[nested[mask]]], verts)
 
 
-def _touching_witness(kind_a, pa, va, kind_b, pb, vb, second, out):
-    """A touching pair (the rounded row first) whose crossings rounding hid from its points kernel:
-    the witness of its contact on the caller's first shape (``second``: the kernel's ``b``) in
-    ``out[0]``; returns the count, 1."""
+def _touching_witness(kind_a, pa, va, kind_b, pb, vb, second, out, count):
+    """A touching pair (the rounded row first) whose points kernel asked for a decision: ``count``
+    -3 (rounding hid the crossings) or ``-10 - k`` (``k`` points found, in ``out``). The boundaries
+    of two touching convex regions share one point, or a segment when both are flat there: unless
+    the contact is flat on both sides, the witness of the contact on the caller's first shape
+    (``second``: the kernel's ``b``) in ``out[0]`` and the count 1; else the ``k`` points."""
     r = contact_pair(kind_a, pa, va, kind_b, pb, vb)
+    if count <= -10 and r[7] == 0.0 and r[8] == 0.0:
+        return -10 - count
     out[0] = r[5:7] if second else r[3:5]
+    out[1:] = np.nan
     return 1
 
 
@@ -410,8 +415,8 @@ class PointsSig(Signature):
     """Boundary intersection points: ``extra`` is ``(relation, capacity)``, or ``(relation,
     capacity, second)`` with ``second`` true when the kernel takes the caller's shapes in the other
     order; the buffer is ``(out, count)`` with ``out`` NaN-padded; a negative count asks for an
-    exact decision (-1, -2: two ellipses, :func:`ladder.resolve_points`; -3: a touching pair with a
-    rounded shape, :func:`_touching_witness`). Points do not depend on the order of the shapes:
+    exact decision (-1, -2: two ellipses, :func:`ladder.resolve_points`; -3 and ``-10 - k``: a
+    touching pair with a rounded shape, :func:`_touching_witness`). Points do not depend on the order of the shapes:
     nothing to mirror."""
 
     @staticmethod
@@ -453,8 +458,8 @@ class PointsSig(Signature):
         else:
             count = entry.kernel(pa, va, pb, vb, relation, out)
             count = ladder.resolve_points(pa, pb, relation, out, count)
-        if count == -3:
-            count = _touching_witness(kind_a, pa, va, kind_b, pb, vb, extra[2:] and extra[2], out)
+        if count == -3 or count <= -10:
+            count = _touching_witness(kind_a, pa, va, kind_b, pb, vb, extra[2:] and extra[2], out, count)
         return out[:count].copy()
 
     @staticmethod
@@ -465,8 +470,9 @@ class PointsSig(Signature):
     def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, extra, buf):
         out, count = buf
         for k in np.flatnonzero(count < 0):
-            if count[k] == -3:
-                count[k] = _touching_witness(kind_a, pa[ia[k]], va, kind_b, pb[ib[k]], vb, extra[2:] and extra[2], out[k])
+            if count[k] == -3 or count[k] <= -10:
+                count[k] = _touching_witness(kind_a, pa[ia[k]], va, kind_b, pb[ib[k]], vb, extra[2:] and extra[2], out[k],
+                                             int(count[k]))
             else:
                 count[k] = ladder.resolve_points(pa[ia[k]], pb[ib[k]], int(extra[0][k]), out[k], int(count[k]))
 

@@ -47,7 +47,12 @@ def points_rounded_any(ka, pa, va, kb, pb, vb, out):
 # -- the pair kernels of the table (the rounded row first): ``(pa, va, pb, vb, relation, out)`` ------
 # ``relation`` is the pair's exact relation code. Disjoint and equal boundaries have no meeting
 # point to report; a point meets the rounded boundary exactly when it touches it; a touching pair
-# whose crossings rounding hid returns -3: the runner then reports the contact's witness, once.
+# whose crossings rounding hid returns -3: the runner then reports the contact's witness, once. A
+# touching pair whose kernel found ``k >= 2`` points returns ``-10 - k``: two convex regions whose
+# interiors do not meet share a point or a segment (a flat on both sides), so unless the contact is
+# flat on both sides the runner reports the witness alone (two crossings a hair apart are one
+# tangent point, found twice by rounding: at a tangency within the ellipse band they lie about
+# sqrt(band) apart).
 
 
 @kernel
@@ -57,6 +62,8 @@ def _points_rounded_pair(kind_b, pa, va, pb, vb, relation, out):
     count = points_rounded_any(ROUNDED, pa, va, kind_b, pb, vb, out)
     if count == 0 and relation == TOUCHING:
         return -3
+    if count >= 2 and relation == TOUCHING:
+        return -10 - count
     return count
 
 
