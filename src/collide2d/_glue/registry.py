@@ -15,8 +15,8 @@ a batch loop's module only when a batch runs. The loaders below are plain ``from
 statements, one per module.
 
 To add a kind pair: write its kernels in their module under ``_kernels``, add a loader below if the
-module is new, and one line per operation to ``_TABLE`` in kernel order (see "Adding a shape kind"
-in ``docs/architecture.md``).
+module is new, and one line per operation to ``_TABLE`` in kernel order (the architecture page of
+the documentation, "Adding a shape kind", lists the rest).
 """
 
 from __future__ import annotations
