@@ -19,6 +19,10 @@ themselves live in :mod:`collide2d._robust.ladder`.
 This module and the registry are the only readers of a shape's private fields (``_kind``,
 ``_params``, ``_verts``, ``_flat_params()``, ``_tame``) in the library.
 
+Why one file of about 1,000 lines: the skeleton (:func:`run`, :func:`rows`, :func:`mixed_rows` for a
+batch whose rows are of several kinds), the signatures it calls and the entry points that call it
+are one door; split, each part would import the others back.
+
 Entry points: for shapes :func:`relate_codes`, :func:`intersects_flags`, :func:`contact_values`,
 :func:`separation_values`, :func:`intersection_point_values`, :func:`overlap_area_values`; for
 rows of parameter tables (the broad phase, motion) :func:`relate_rows`, :func:`contact_rows`,
