@@ -913,7 +913,7 @@ def manifold_rows(kind_a, ta, va, ia, kind_b, tb, vb, ib, margin):
             c = contact_rows(kind_a, ta, va, ja, kind_b, tb, vb, jb)
             sign_consistent_rows(kind_a, ta, va, ja, kind_b, tb, vb, jb, c[:, 0])
             kernel = registry.one_point_manifold()
-            out[group] = [kernel(row, 0.0, 0.0, margin) for row in c.tolist()]
+            out[group] = [kernel(tuple(row), 0.0, 0.0, margin) for row in c.tolist()]
             continue
         xa, xb = _rounded.as_kind(kind_a, ta, ca), _rounded.as_kind(kind_b, tb, cb)
         c = contact_rows(ca, xa, va, ja, cb, xb, vb, jb)
