@@ -21,7 +21,7 @@ mpmath.mp.dps = 40
 
 
 def _reference_margin(ellipse, core, r):
-    """max over unit u of h_E(u) - h_K(u) - r: every local maximum of a 2048-direction grid (in
+    """max over unit u of h_E(u) - h_K(u) - r: the two largest local maxima of a 2048-direction grid (in
     floats) refined by golden-section search at 40 digits (mpmath)."""
     cx, cy, a, b, wx, wy = (mpmath.mpf(float(x)) for x in ellipse)
     norm = mpmath.sqrt(wx * wx + wy * wy)
@@ -43,12 +43,12 @@ def _reference_margin(ellipse, core, r):
     h = u @ np.array([float(cx), float(cy)]) + np.sqrt(float(a) ** 2 * along**2 + float(b) ** 2 * across**2)
     values = h - (u @ np.asarray(core, dtype=float).T).max(axis=1) - float(r)
     peaks = [k for k in range(n) if values[k] >= values[k - 1] and values[k] >= values[(k + 1) % n]]
-    peaks = sorted(peaks, key=lambda k: -values[k])[:4]
+    peaks = sorted(peaks, key=lambda k: -values[k])[:2]
     g = (mpmath.sqrt(5) - 1) / 2
     best = -mpmath.inf
     for k in peaks:
         lo, hi = mpmath.mpf(t[k]) - 2 * mpmath.pi / n, mpmath.mpf(t[k]) + 2 * mpmath.pi / n
-        for _ in range(70):
+        for _ in range(60):
             t1, t2 = hi - g * (hi - lo), lo + g * (hi - lo)
             if f(t1) >= f(t2):
                 hi = t2
@@ -111,9 +111,11 @@ def test_random_pairs_against_the_mpmath_reference_both_orders_single_and_batche
         angle = rng.uniform(-3, 3)
         ellipse = c2.Ellipse(np.mean(core, axis=0) + rng.uniform(-0.3, 0.3, 2), rng.uniform(0.3, 1.6, 2), angle)
         row = [*ellipse.center, *ellipse.radii, math.cos(angle), math.sin(angle)]
-        margin = _reference_margin(row, core, r)
-        if abs(margin) < 1e-9 or c2.relate(shape, ellipse) not in (c2.Relation.CONTAINS, c2.Relation.OVERLAPPING):
+        if c2.relate(shape, ellipse) not in (c2.Relation.CONTAINS, c2.Relation.OVERLAPPING):
             continue  # only pairs whose answer is the ellipse's containment
+        margin = _reference_margin(row, core, r)
+        if abs(margin) < 1e-9:
+            continue
         inside = margin <= 0
         assert ellipse_in_rounded(np.asarray(ellipse._params).tolist(), core, r) == inside
         assert (c2.relate(shape, ellipse) == c2.Relation.CONTAINS) == inside
