@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _dispatch
+from collide2d._glue import registry
 from collide2d.motion import exact
 from collide2d.motion.rigid import (_ULP, _check, _extents, _kernel_shape, _motion_numbers, _moved, _turn_extents, _turns,
                                     reference_points)
@@ -760,18 +761,22 @@ def _bound_turning(motion, live, t_max, free, upper, state):
 
 def _impact_flat(motion, t_max):
     """Time, point and normal of every pair of a :class:`_Motion` (flat arrays): translating pairs
-    by the compiled search (:mod:`collide2d._kernels.motion.toi`), the pairs it hands back and the
-    turning ones by :func:`_impact_search`."""
+    by the compiled search (:mod:`collide2d._kernels.motion.toi`), turning pairs by theirs
+    (:mod:`collide2d._kernels.motion.toi_turning`), the pairs they hand back by
+    :func:`_impact_search`."""
     n = motion.ia.shape[0]
-    still = np.flatnonzero(motion.still)
-    if still.size == 0:
-        return _impact_search(motion, t_max)
     time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
-    code, out = _translation_kernel(motion, still, t_max[still])
-    done = code <= _OVERLAP  # hit, miss, overlapping at 0 (the codes of _kernels/motion/constants.py)
-    rows = still[done]
-    time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
-    rest = np.setdiff1d(np.arange(n), rows, assume_unique=True)
+    decided = []
+    for rows, search in ((np.flatnonzero(motion.still), _translation_kernel),
+                         (np.flatnonzero(~motion.still), _turning_kernel)):
+        if rows.size == 0:
+            continue
+        code, out = search(motion, rows, t_max[rows])
+        done = code <= _OVERLAP  # hit, miss, overlapping at 0 (the codes of _kernels/motion/constants.py)
+        rows = rows[done]
+        time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
+        decided.append(rows)
+    rest = np.setdiff1d(np.arange(n), np.concatenate(decided) if decided else [], assume_unique=True)
     if rest.size:
         time[rest], point[rest], normal[rest] = _impact_search(motion.subset(rest), t_max[rest])
         _exact_translation(motion, rest[motion.still[rest]], t_max, time, point, normal)
@@ -817,9 +822,9 @@ def _exact_translation(motion, rows, t_max, time, point, normal):
         normal[rows] = np.where((values[:, 0] >= 0.0)[:, None], values[:, 1:3], np.nan)
 
 
-def _translation_kernel(motion, rows, t_max):
-    """The compiled search of the translating pairs ``rows``: outcome codes and ``(time, px, py,
-    nx, ny)`` per pair (see :mod:`collide2d._kernels.motion.toi`)."""
+def _kernel_rows(motion, rows, t_max):
+    """The index table and the numbers (:data:`collide2d._kernels.motion.toi.ROW`) of the pairs
+    ``rows`` for the compiled searches."""
     a, b, index_a, index_b, _, _, offset_b = motion.given
     va, vb = motion.va[rows], motion.vb[rows]
     if offset_b is not None:
@@ -832,19 +837,35 @@ def _translation_kernel(motion, rows, t_max):
                               motion.ref_b[rows], motion.frame[rows], motion.sizes(rows)[:, None], t_max[:, None]],
                              axis=1)
     index = np.stack([index_a[rows], index_b[rows], motion.ia[rows], motion.ib[rows]], axis=1)
+    return index, numbers
+
+
+def _translation_kernel(motion, rows, t_max):
+    """The compiled search of the translating pairs ``rows``: outcome codes and ``(time, px, py,
+    nx, ny)`` per pair (see :mod:`collide2d._kernels.motion.toi`)."""
+    a, b = motion.given[:2]
+    index, numbers = _kernel_rows(motion, rows, t_max)
     return _run_translation(a, b, motion.a, motion.b, motion.shifted, index, numbers)
 
 
-def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
-    """Run the compiled search's loop of the pair of kinds of ``a``, ``b`` (see
-    :mod:`collide2d._kernels.toi_loops`): ``(code, out)``, ``out[:, :5] = (time, px, py, nx, ny)``."""
-    name, _, swapped = _dispatch.pair_kernel("contact", a._kind, b._kind)
-    loop = getattr(importlib.import_module("collide2d._kernels.toi_loops"), "toi" + name[len("contact"):] + "_loop")
+def _turning_kernel(motion, rows, t_max):
+    """The compiled search of the turning pairs ``rows``: outcome codes and ``(time, px, py, nx,
+    ny)`` per pair (see :mod:`collide2d._kernels.motion.toi_turning`)."""
+    a, b = motion.given[:2]
+    index, numbers = _kernel_rows(motion, rows, t_max)
+    spins = np.stack([motion.reach_a[rows], motion.reach_b[rows], motion.ext_a[rows], motion.ext_b[rows]], axis=1)
+    return _run_turning(a, b, motion.a, motion.b, motion.shifted, index, np.concatenate([numbers, spins], axis=1))
+
+
+def _run_turning(a, b, framed_a, framed_b, shifted, index, numbers):
+    """Run the turning search's loop of the pair of kinds of ``a``, ``b`` (the pair table's
+    :data:`~collide2d._glue.registry.TOI_TURNING` entry): ``(code, out)`` as :func:`_run_translation`."""
+    entry = registry.entry(registry.TOI_TURNING, a._kind, b._kind)
     out = np.empty((index.shape[0], 6))
     c = np.ascontiguousarray
-    loop(_dispatch.EPS, swapped, _KIND_CODE[a._kind], _KIND_CODE[b._kind], shifted, c(a._flat_params()), c(a._verts),
-         c(b._flat_params()), c(b._verts), c(framed_a._flat_params()), c(framed_a._verts), c(framed_b._flat_params()),
-         c(framed_b._verts), c(index), c(numbers), out)
+    entry.kernel(_dispatch.EPS, entry.swapped, _KIND_CODE[a._kind], _KIND_CODE[b._kind], shifted, c(a._flat_params()),
+                 c(a._verts), c(b._flat_params()), c(b._verts), c(framed_a._flat_params()), c(framed_a._verts),
+                 c(framed_b._flat_params()), c(framed_b._verts), c(index), c(numbers), out)
     return out[:, 0].astype(np.int64), out[:, 1:]
 
 
@@ -900,13 +921,27 @@ def _shifted_row(kind, p, dx, dy):
     return [p[0] + dx, p[1] + dy]
 
 
+def _turn_numbers(a, reach_a, wa, b, reach_b, wb):
+    """The extents (inf: a line) and the speed bounds ``|w| r`` of the turns of two single shapes
+    (``reach`` from :func:`_reach`), as :class:`_Motion` computes them: the row's last numbers in
+    :data:`collide2d._kernels.motion.toi_turning.ROW`."""
+    numbers = []
+    for shape, reach in ((a, reach_a), (b, reach_b)):
+        numbers.append(math.inf if shape._kind == "line" else reach)
+    for shape, reach, w in ((a, numbers[0], wa), (b, numbers[1], wb)):
+        p = shape._params
+        circle = shape._kind == "ellipse" and p[2] == p[3]  # (see _turn_extents)
+        numbers.append((0.0 if w == 0.0 or circle else reach) * abs(w))
+    return numbers
+
+
 _LISTED = ("polygon", "rounded")  # kinds with vertex lists: the general path takes them
 
 
 def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
-    """:func:`time_of_impact` of two single translating shapes of the kinds without vertex lists
-    (points, segments, lines, circles, ellipses), given as plain Python numbers: the compiled
-    search called at once, with the rows (shifted into the frame of :func:`_frame_offsets`) and
+    """:func:`time_of_impact` of two single translating (or turning) shapes of the kinds without
+    vertex lists (points, segments, lines, circles, ellipses), given as plain Python numbers: the
+    compiled search (translation's or turning's) called at once, with the rows (shifted into the frame of :func:`_frame_offsets`) and
     numbers that :class:`_Motion` would give it. None for anything else, or when the search hands the pair
     back: the general path then takes it (and checks the arguments)."""
     if not (isinstance(a, Shape) and isinstance(b, Shape)) or a._kind in _LISTED or b._kind in _LISTED:
@@ -915,7 +950,7 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     if pa.ndim != 1 or pb.ndim != 1:
         return None
     wa, wb, tm = _plain_number(angular_velocity_a), _plain_number(angular_velocity_b), _plain_number(t_max)
-    if wa != 0.0 or wb != 0.0 or tm is None or not tm >= 0.0:  # (None != 0.0)
+    if wa is None or wb is None or tm is None or not tm >= 0.0:
         return None
     va, vb = _plain_vector(velocity_a), _plain_vector(velocity_b)
     if va is None or vb is None:
@@ -938,7 +973,11 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
         given_shift = ((vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0)
     numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
                          ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
-    code, out = _run_translation(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, numbers)
+    if wa == 0.0 and wb == 0.0:
+        code, out = _run_translation(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, numbers)
+    else:
+        code, out = _run_turning(a, b, framed_a, framed_b, shifted, _ZERO_INDEX,
+                                 np.concatenate([numbers, [_turn_numbers(a, reach_a, wa, b, reach_b, wb)]], axis=1))
     if code[0] > _OVERLAP:
         return None
     return Impact(float(out[0, 0]), out[0, 1:3], out[0, 3:5])
