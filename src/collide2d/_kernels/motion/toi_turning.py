@@ -140,16 +140,14 @@ def _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, t, ra, wka, rb,
         _store_mirrored(values, contact(rb, wkb, ra, wka))
     else:
         _store(values, contact(ra, wka, rb, wkb))
-    count_a = int(ra[1]) if kind_a == POLYGON else 1
-    count_b = int(rb[1]) if kind_b == POLYGON else 1
-    tame_a, scale_a = _row_facts(kind_a, ra, wka, count_a)
-    tame_b, scale_b = _row_facts(kind_b, rb, wkb, count_b)
+    tame_a, scale_a = _row_facts(kind_a, ra, wka, wka.shape[0])  # (a polygon's vertices fill its work array)
+    tame_b, scale_b = _row_facts(kind_b, rb, wkb, wkb.shape[0])
     values[3] += vax * t
     values[4] += vay * t
     values[5] += vax * t
     values[6] += vay * t
     values[9] = _scale_at(kind_a, kind_b, values, row[8:10], row[10:12], vax, vay, vbx, vby, t)
-    return tame_a and tame_b, scale_a + scale_b
+    return tame_a & tame_b, scale_a + scale_b  # (no `and`: a value joined from two branches upsets the inliner)
 
 
 @kernel
@@ -331,8 +329,8 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
         _store_mirrored(values, contact(rb, wkb, ra, wka))
     else:
         _store(values, contact(ra, wka, rb, wkb))
-    tame_a, scale_a = _row_facts(kind_a, ra, wka, int(ra[1]) if kind_a == POLYGON else 1)
-    tame_b, scale_b = _row_facts(kind_b, rb, wkb, int(rb[1]) if kind_b == POLYGON else 1)
+    tame_a, scale_a = _row_facts(kind_a, ra, wka, wka.shape[0])
+    tame_b, scale_b = _row_facts(kind_b, rb, wkb, wkb.shape[0])
     if not (tame_a and tame_b):
         return EXACT
     raw = values[0]
