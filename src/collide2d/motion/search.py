@@ -857,6 +857,19 @@ def _turning_kernel(motion, rows, t_max):
     return _run_turning(a, b, motion.a, motion.b, motion.shifted, index, np.concatenate([numbers, spins], axis=1))
 
 
+def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
+    """Run the compiled search's loop of the pair of kinds of ``a``, ``b`` (see
+    :mod:`collide2d._kernels.toi_loops`): ``(code, out)``, ``out[:, :5] = (time, px, py, nx, ny)``."""
+    name, _, swapped = _dispatch.pair_kernel("contact", a._kind, b._kind)
+    loop = getattr(importlib.import_module("collide2d._kernels.toi_loops"), "toi" + name[len("contact"):] + "_loop")
+    out = np.empty((index.shape[0], 6))
+    c = np.ascontiguousarray
+    loop(_dispatch.EPS, swapped, _KIND_CODE[a._kind], _KIND_CODE[b._kind], shifted, c(a._flat_params()), c(a._verts),
+         c(b._flat_params()), c(b._verts), c(framed_a._flat_params()), c(framed_a._verts), c(framed_b._flat_params()),
+         c(framed_b._verts), c(index), c(numbers), out)
+    return out[:, 0].astype(np.int64), out[:, 1:]
+
+
 def _run_turning(a, b, framed_a, framed_b, shifted, index, numbers):
     """Run the turning search's loop of the pair of kinds of ``a``, ``b`` (the pair table's
     :data:`~collide2d._glue.registry.TOI_TURNING` entry): ``(code, out)`` as :func:`_run_translation`."""

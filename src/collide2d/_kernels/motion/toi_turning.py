@@ -24,8 +24,7 @@ contact kernels in the same order:
 * the answer is certified apart just before it with the sign of the exact predicates, decided
   here by the relate kernels' float filters.
 
-Anything else goes back to the Python search from the start (``EXACT``): a turning line, a gap
-within the float noise at the start, a pair drifting through many periods (the period skipping of
+Anything else goes back to the Python search from the start (``EXACT``): a turning line, a pair drifting through many periods (the period skipping of
 ``search._skip_periods``), an infinite ``t_max`` without a finite end of the search, a sign the
 float filter cannot decide, a certification that finds the shapes not apart, a row outside the
 tame magnitudes. A search still going after :data:`MAX_ROUNDS` rounds ends with ``ROUNDS`` (the
@@ -390,8 +389,21 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
             _copy(state, values)
         else:
             upper = enter
-    if state[0] <= NOISE * state[9]:
-        return EXACT  # apart within the noise at the start: decided to first order in Python
+    # apart within the noise at the start (search._opening_start): a gap that opens to first order
+    # (the witness points' velocities) is probed where it should be eight times the noise, and
+    # the search goes on from there if it is clear; else the pair steps on while within the noise
+    noisy = state[0] <= NOISE * state[9]
+    if noisy:
+        rate = _slope(state, row, 0.0)
+        probe = 8.0 * (NOISE * state[9]) / rate if rate > 0.0 else math.inf
+        if rate > 0.0 and probe < t_end:
+            tame, _ = _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, probe, ra, wka, rb, wkb, values)
+            if not tame:
+                return EXACT
+            if values[0] > NOISE * values[9]:
+                free = probe
+                _copy(state, values)
+                noisy = False
     rounds = 0
     sweeps = float(SWEEP_SAMPLES)
     stalled = False
@@ -408,12 +420,18 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
         tol = TIME_TOL * scale
         if not math.isfinite(upper) and (free + step > t_end or math.isinf(step)):
             return MISS
-        close = step <= tol or upper - free <= tol or s <= NOISE * state[9] or stalled
+        # done: the step or the bracket below the tolerance, or the gap within the float noise (a
+        # pair that started within the noise steps on until its gap clears it, at least
+        # SWEEP_AFTER rounds)
+        within = s <= NOISE * state[9]
+        noisy = noisy and within
+        early = noisy and rounds <= SWEEP_AFTER
+        close = (step <= tol and not early) or upper - free <= tol or (within and not noisy) or stalled
         slowed = slowed + 1.0 if step >= SLOW * last_step else 0.0
         slow = not close and not grazed and not math.isfinite(upper) and slowed >= 2.0
         last_step = step
         if slow:
-            slow = _slope(state, row, free) < 0.0 and s <= TURN_NEAR * size
+            slow = not noisy and _slope(state, row, free) < 0.0 and s <= TURN_NEAR * size
         if slow:  # a graze: the minimum of the separation decides
             grazed = True
             reach = min(t_end, free + TURN_REACH * step)
@@ -477,7 +495,7 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
             out[4] = nx
             out[5] = ny
             return HIT
-        if rounds > SWEEP_AFTER and free + step < upper:
+        if rounds > SWEEP_AFTER and free + step < upper and not noisy:
             # a crawl: up to `sweeps` steps at once, each time apart the centre of a ball of times
             # free of contact; advance to the last time whose ball joins the ones before
             end = min(t_end, upper)
