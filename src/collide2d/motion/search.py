@@ -853,7 +853,8 @@ def _turning_kernel(motion, rows, t_max):
     ny)`` per pair (see :mod:`collide2d._kernels.motion.toi_turning`)."""
     a, b = motion.given[:2]
     index, numbers = _kernel_rows(motion, rows, t_max)
-    spins = np.stack([motion.reach_a[rows], motion.reach_b[rows], motion.ext_a[rows], motion.ext_b[rows]], axis=1)
+    spins = np.stack([motion.reach_a[rows], motion.reach_b[rows], motion.ext_a[rows], motion.ext_b[rows],
+                      np.full(rows.size, float(_MAX_STEPS))], axis=1)
     return _run_turning(a, b, motion.a, motion.b, motion.shifted, index, np.concatenate([numbers, spins], axis=1))
 
 
@@ -936,8 +937,8 @@ def _shifted_row(kind, p, dx, dy):
 
 def _turn_numbers(a, reach_a, wa, b, reach_b, wb):
     """The extents (inf: a line) and the speed bounds ``|w| r`` of the turns of two single shapes
-    (``reach`` from :func:`_reach`), as :class:`_Motion` computes them: the row's last numbers in
-    :data:`collide2d._kernels.motion.toi_turning.ROW`."""
+    (``reach`` from :func:`_reach`), as :class:`_Motion` computes them, and the cap on the rounds:
+    the row's last numbers in :data:`collide2d._kernels.motion.toi_turning.ROW`."""
     numbers = []
     for shape, reach in ((a, reach_a), (b, reach_b)):
         numbers.append(math.inf if shape._kind == "line" else reach)
@@ -945,7 +946,7 @@ def _turn_numbers(a, reach_a, wa, b, reach_b, wb):
         p = shape._params
         circle = shape._kind == "ellipse" and p[2] == p[3]  # (see _turn_extents)
         numbers.append((0.0 if w == 0.0 or circle else reach) * abs(w))
-    return numbers
+    return numbers + [float(_MAX_STEPS)]
 
 
 _LISTED = ("polygon", "rounded")  # kinds with vertex lists: the general path takes them

@@ -153,6 +153,11 @@ def test_outcome_codes():
     assert codes(thin, other, (0, 0), 1.0, math.inf, wb=2.0) == constants.EXACT
     assert codes(thin, c2.Circle((2.9, 0), 1), (0, 0), 1.0, math.inf) == constants.HIT  # periodic: one turn
     assert codes(ellipse, c2.Circle((3.0, 0.0), 1.0), (0, 0), 1.0, 1.0) == constants.OVERLAP  # touching at 0
+    needle, disc = c2.Ellipse((0, 0), (5, 0.01)), c2.Circle((0, 4), 0.05)  # (test_spinning_needle_hits_disc_...)
+    assert codes(needle, disc, (0, 0), 40.0, 1.0) == constants.HIT
+    with pytest.MonkeyPatch.context() as patch:  # the Python search's cap on the rounds is the kernel's
+        patch.setattr(search, "_MAX_STEPS", 3)
+        assert codes(needle, disc, (0, 0), 40.0, 1.0) == constants.ROUNDS
 
 
 @pytest.mark.parametrize("case", ["graze", "crawl", "fast turn", "periodic"])

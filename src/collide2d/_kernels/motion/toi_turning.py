@@ -1,9 +1,9 @@
 """Time of impact of turning pairs, compiled: conservative advancement with a certified bound.
 
 The turning twin of :mod:`.toi` (translation), shaped the same way after Box2D's
-``b2TimeOfImpact`` (``src/distance.c``): at most :data:`MAX_ROUNDS` rounds per pair, no allocation
-per round, and an outcome code (:mod:`.constants`: hit, miss, overlapping at the start, needs the
-exact path, out of rounds). Its rounds are those of the Python search of
+``b2TimeOfImpact`` (``src/distance.c``): a capped number of rounds per pair (the row's ``rounds``),
+no allocation per round, and an outcome code (:mod:`.constants`: hit, miss, overlapping at the
+start, needs the exact path, out of rounds). Its rounds are those of the Python search of
 :func:`collide2d.motion.time_of_impact` for turning pairs, evaluated with the same moves and
 contact kernels in the same order:
 
@@ -27,8 +27,8 @@ contact kernels in the same order:
 Anything else goes back to the Python search from the start (``EXACT``): a turning line, a pair drifting through many periods (the period skipping of
 ``search._skip_periods``), an infinite ``t_max`` without a finite end of the search, a sign the
 float filter cannot decide, a certification that finds the shapes not apart, a row outside the
-tame magnitudes. A search still going after :data:`MAX_ROUNDS` rounds ends with ``ROUNDS`` (the
-Python search then warns, or finishes).
+tame magnitudes. A search still going after its rounds ends with ``ROUNDS`` (the Python search
+then goes on, and warns if it too runs out).
 
 Frame: the pair's frame of :class:`collide2d.motion.search._Motion`; at time ``t`` ``a`` is turned
 by ``w_a t`` about its reference point and ``b`` turned by ``w_b t`` about its own, then shifted
@@ -48,10 +48,10 @@ from .toi import ELLIPSE, LINE, POLYGON, SEGMENT, _row_facts, _scale_at, _shift_
 
 # The numbers of a pair (one row of the loops' ``rows`` table): those of the translation search
 # (:data:`collide2d._kernels.motion.toi.ROW`), then the extents of the shapes about their reference
-# points (inf: a line) and the speed bounds of their turns ``|w| r`` (0 for a circle).
+# points (inf: a line), the speed bounds of their turns ``|w| r`` (0 for a circle) and the number of
+# rounds before the pair is handed back (the Python search's ``_MAX_STEPS``, 4000: the same cap).
 ROW = ("gdx", "gdy", "vax", "vay", "vbx", "vby", "wa", "wb", "ref_ax", "ref_ay", "ref_bx", "ref_by",
-       "frame_x", "frame_y", "size", "t_max", "reach_a", "reach_b", "spin_a", "spin_b")
-MAX_ROUNDS = 4000  # as the Python search (search._MAX_STEPS)
+       "frame_x", "frame_y", "size", "t_max", "reach_a", "reach_b", "spin_a", "spin_b", "rounds")
 SWEEP_AFTER = 32  # rounds of single steps before a crawl advances in batches of steps
 SWEEP_SAMPLES = 64  # steps per batch, twice as many as joined the time before, up to
 SWEEP_MOST = 8192
@@ -412,7 +412,7 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
     searches = 0.0
     grazed = False
     back = 0.0
-    for _ in range(MAX_ROUNDS):
+    for _ in range(int(row[20])):
         rounds += 1
         s = state[0]
         step = _ahead(state, vx, vy, spin_a, spin_b)
