@@ -875,11 +875,12 @@ def _run_turning(a, b, framed_a, framed_b, shifted, index, numbers):
     """Run the turning search's loop of the pair of kinds of ``a``, ``b`` (the pair table's
     :data:`~collide2d._glue.registry.TOI_TURNING` entry): ``(code, out)`` as :func:`_run_translation`."""
     entry = registry.entry(registry.TOI_TURNING, a._kind, b._kind)
+    loop = entry.kernel if index.shape[0] > 1 else getattr(entry.kernel, "serial", entry.kernel)  # (one pair: no threads)
     out = np.empty((index.shape[0], 6))
     c = np.ascontiguousarray
-    entry.kernel(_dispatch.EPS, entry.swapped, _KIND_CODE[a._kind], _KIND_CODE[b._kind], shifted, c(a._flat_params()),
-                 c(a._verts), c(b._flat_params()), c(b._verts), c(framed_a._flat_params()), c(framed_a._verts),
-                 c(framed_b._flat_params()), c(framed_b._verts), c(index), c(numbers), out)
+    loop(_dispatch.EPS, entry.swapped, _KIND_CODE[a._kind], _KIND_CODE[b._kind], shifted, c(a._flat_params()),
+         c(a._verts), c(b._flat_params()), c(b._verts), c(framed_a._flat_params()), c(framed_a._verts),
+         c(framed_b._flat_params()), c(framed_b._verts), c(index), c(numbers), out)
     return out[:, 0].astype(np.int64), out[:, 1:]
 
 
@@ -985,13 +986,13 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
         given_shift = (0.0, 0.0)
     else:
         given_shift = ((vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0)
-    numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
-                         ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
+    row = [given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
+           ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]
     if wa == 0.0 and wb == 0.0:
-        code, out = _run_translation(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, numbers)
+        code, out = _run_translation(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, np.array([row]))
     else:
-        code, out = _run_turning(a, b, framed_a, framed_b, shifted, _ZERO_INDEX,
-                                 np.concatenate([numbers, [_turn_numbers(a, reach_a, wa, b, reach_b, wb)]], axis=1))
+        row += _turn_numbers(a, reach_a, wa, b, reach_b, wb)
+        code, out = _run_turning(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, np.array([row]))
     if code[0] > _OVERLAP:
         return None
     return Impact(float(out[0, 0]), out[0, 1:3], out[0, 3:5])
