@@ -875,7 +875,8 @@ def _run_turning(a, b, framed_a, framed_b, shifted, index, numbers):
     """Run the turning search's loop of the pair of kinds of ``a``, ``b`` (the pair table's
     :data:`~collide2d._glue.registry.TOI_TURNING` entry): ``(code, out)`` as :func:`_run_translation`."""
     entry = registry.entry(registry.TOI_TURNING, a._kind, b._kind)
-    loop = entry.kernel if index.shape[0] > 1 else getattr(entry.kernel, "serial", entry.kernel)  # (one pair: no threads)
+    # one pair: the serial copy of the loop, without the check for threads
+    loop = entry.kernel if index.shape[0] > 1 else getattr(entry.kernel, "serial", entry.kernel)
     out = np.empty((index.shape[0], 6))
     c = np.ascontiguousarray
     loop(_dispatch.EPS, entry.swapped, _KIND_CODE[a._kind], _KIND_CODE[b._kind], shifted, c(a._flat_params()),
@@ -956,9 +957,10 @@ _LISTED = ("polygon", "rounded")  # kinds with vertex lists: the general path ta
 def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
     """:func:`time_of_impact` of two single translating (or turning) shapes of the kinds without
     vertex lists (points, segments, lines, circles, ellipses), given as plain Python numbers: the
-    compiled search (translation's or turning's) called at once, with the rows (shifted into the frame of :func:`_frame_offsets`) and
-    numbers that :class:`_Motion` would give it. None for anything else, or when the search hands the pair
-    back: the general path then takes it (and checks the arguments)."""
+    compiled search (translation's or turning's) called at once, with the rows (shifted into the
+    frame of :func:`_frame_offsets`) and numbers that :class:`_Motion` would give it. None for
+    anything else, or when the search hands the pair back: the general path then takes it (and
+    checks the arguments)."""
     if not (isinstance(a, Shape) and isinstance(b, Shape)) or a._kind in _LISTED or b._kind in _LISTED:
         return None
     pa, pb = a._params, b._params

@@ -24,7 +24,10 @@ contact kernels in the same order:
 * the answer is certified apart just before it with the sign of the exact predicates, decided
   here by the relate kernels' float filters.
 
-Anything else goes back to the Python search from the start (``EXACT``): a turning line, a pair drifting through many periods (the period skipping of
+A start within the float noise is decided as there too (``search._opening_start``: a gap that
+opens to first order is probed where it should clear the noise; else the pair steps on within it).
+Anything else goes back to the Python search from the start (``EXACT``): a turning line, a pair
+turning in step that drifts through many periods (the period skipping of
 ``search._skip_periods``), an infinite ``t_max`` without a finite end of the search, a sign the
 float filter cannot decide, a certification that finds the shapes not apart, a row outside the
 tame magnitudes. A search still going after its rounds ends with ``ROUNDS`` (the Python search
