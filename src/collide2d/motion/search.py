@@ -770,7 +770,9 @@ def _impact_flat(motion, t_max):
     n = motion.ia.shape[0]
     time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
     decided = []
-    for rows, search in ((np.flatnonzero(motion.still), _translation_kernel),
+    still = np.flatnonzero(motion.still)
+    still_code = np.zeros(0, dtype=np.int64)  # the translation search's outcome per row of still
+    for rows, search in ((still, _translation_kernel),
                          (np.flatnonzero(~motion.still), _turning_kernel)):
         if rows.size == 0 or (search is _turning_kernel and "rounded" in (run.kind_of(motion.a), run.kind_of(motion.b))):
             continue  # (the turning search of rounded pairs: the Python search below)
@@ -780,14 +782,15 @@ def _impact_flat(motion, t_max):
         done = code <= _OVERLAP
         if search is _translation_kernel:
             done |= (code == _NEAR) | (code == _MINIMUM)
+            still_code = code
         rows = rows[done]
         time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
         decided.append(rows)
     rest = np.setdiff1d(np.arange(n), np.concatenate(decided) if decided else [], assume_unique=True)
     if rest.size:
         time[rest], point[rest], normal[rest] = _impact_search(motion.subset(rest), t_max[rest])
-    _exact_translation(motion, np.union1d(still[code >= _NEAR], rest[motion.still[rest]]), t_max, time, point, normal,
-                       still[code == _MINIMUM])
+    _exact_translation(motion, np.union1d(still[still_code >= _NEAR], rest[motion.still[rest]]), t_max, time, point,
+                       normal, still[still_code == _MINIMUM])
     return time, point, normal
 
 
