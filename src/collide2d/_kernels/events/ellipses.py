@@ -220,11 +220,11 @@ def impact_time(i, j, sx_shift, sy_shift, t_lo, t_hi, position, velocity, angle,
     counters[SEARCHES] += 1
     for _ in range(MAX_STEPS):
         counters[STEPS] += 1
-        gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, lam, 2, tolerance, position, velocity, angle,
+        gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, lam, int(2), tolerance, position, velocity, angle,
                                      omega, stamp, semi)
         if gap < tolerance:
             # touching: the contact point and normal of the converged contact function, as the collision will use
-            gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, 0.5, 60, tolerance, position, velocity,
+            gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, 0.5, int(60), tolerance, position, velocity,
                                          angle, omega, stamp, semi)
             if gap < tolerance:
                 if u < 0.0:
@@ -291,7 +291,7 @@ def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell,
                 j = next_in_cell[j]
     # a first certified step for each: no contact before t_in + step
     for k in range(found):
-        gap, step, lam, u = _advance(i, other[k], shift_x[k], shift_y[k], now + t_in[k], 0.5, 4, 0.0, position,
+        gap, step, lam, u = _advance(i, other[k], shift_x[k], shift_y[k], now + t_in[k], 0.5, int(4), 0.0, position,
                                      velocity, angle, omega, stamp, semi)
         if gap >= params[TOLERANCE]:
             t_in[k] += step
@@ -379,7 +379,7 @@ def run(position, velocity, angle, omega, stamp, semi, count, cell, head, next_i
                                                                 stamp, semi)
             rx = xj - xi
             ry = yj - yi
-            f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, 0.5, 60)
+            f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, 0.5, int(60))
             px, py, nx, ny = _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy)
             u = _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega)
             if u < 0.0:

@@ -654,10 +654,10 @@ def contact_ellipse_segment(pa, va, pb, vb):
                 bn1 = n1
                 bvert = arg
     if bvert == 0:
-        return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax0, ay0, True, _INF)
+        return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax0, ay0, bool(True), _INF)
     if bvert == 1:
-        return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax1, ay1, True, _INF)
-    return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, 0.0, 0.0, False, 0.0)
+        return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax1, ay1, bool(True), _INF)
+    return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, 0.0, 0.0, bool(False), 0.0)
 
 
 @kernel
@@ -737,9 +737,9 @@ def contact_ellipse_polygon(pa, va, pb, vb):
                 bvert = arg
     if bvert >= 0:
         return _finish_flat(
-            cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, vb[off + bvert, 0], vb[off + bvert, 1], True, _INF
+            cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, vb[off + bvert, 0], vb[off + bvert, 1], bool(True), _INF
         )
-    return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, 0.0, 0.0, False, 0.0)
+    return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, 0.0, 0.0, bool(False), 0.0)
 
 
 # -- Perram-Wertheim contact function (section 1.2) ------------------------------------------------
@@ -1139,7 +1139,7 @@ def _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy):
     overlap) the branch and bound of :func:`_ee_search_overlap`, started at the PW normal (or at
     the centre direction). ``evaluations`` counts evaluations of g and PW iterations.
     """
-    total = 0
+    total = int(0)
     dd = math.sqrt(dx * dx + dy * dy)
     if dd > 0.0:
         c0 = dx / dd
@@ -1189,7 +1189,7 @@ def _climb_if_separating(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
     total += 1
     if not (g > 0.0):
         return False, c0, s0, g, total
-    c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
+    c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, bool(True))
     total += it
     if gv >= g:
         return True, c, s, gv, total
@@ -1337,11 +1337,11 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
     # a local maximum from the start direction; when the disc bound certifies it (_disc_certified),
     # it is the global maximum and the branch and bound is skipped (most moderately deep pairs)
     g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
-    bc, bs, best, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, False)
+    bc, bs, best, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, bool(False))
     total += it + 1
     if _disc_certified(best, gp, r, tol):
         return bc, bs, best, total
-    n = _EE_GRID
+    n = int(_EE_GRID)
     cap = _EE_CAP
     arcs = np.empty((cap, 11))
     fx = fy = fw0 = fw1 = px = py = pw0 = pw1 = 0.0
@@ -1370,7 +1370,7 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
             m += 1
             break
     for _ in range(cap):
-        km = -1
+        km = int(-1)
         um = best + tol
         for k in range(m):
             if arcs[k, 0] > um:
@@ -1382,7 +1382,7 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
         vx = arcs[km, 1]
         vy = arcs[km, 2]
         g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy)
-        c, s, gv, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy, g, gp, gpp, False)
+        c, s, gv, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy, g, gp, gpp, bool(False))
         total += it + 1
         if gv > best:
             best = gv

@@ -32,8 +32,8 @@ def area_rounded_region(ka, pa, va, kb, pb, vb):
     cross, m = all_crossings(pieces_a, pieces_b)
     cross = cross[:m]
     tol = _ON_BOUNDARY * size
-    chord_a, arcs_a = inside_area(pieces_a, cross, 0, kb, core_b, r_b, ell_b, True, tol)
-    chord_b, arcs_b = inside_area(pieces_b, cross, 1, ka, core_a, r_a, ell_a, False, tol)
+    chord_a, arcs_a = inside_area(pieces_a, cross, int(0), kb, core_b, r_b, ell_b, bool(True), tol)
+    chord_b, arcs_b = inside_area(pieces_b, cross, int(1), ka, core_a, r_a, ell_a, bool(False), tol)
     area = 0.5 * (chord_a + chord_b) + (arcs_a + arcs_b)
     area = max(area, 0.0)
     e = math.frexp(scale)[1] - 1
