@@ -227,7 +227,7 @@ def test_helpers_are_compiled_once_not_once_per_integer_literal(tmp_path):
     # (``_m3(..., 0, 1)`` once compiled as ``_m3(..., Literal[int](0), Literal[int](1))``: 51 such
     # copies for these calls before the kernels passed their constants as ``int(0)``, ``bool(True)``).
     env = dict(_empty_cache(tmp_path), COLLIDE2D_COMPILE_SHORTCUTS="0")
-    out = json.loads(_run(LITERAL_COPIES, env).stdout.strip().splitlines()[-1])
+    out = json.loads(_run(LITERAL_COPIES, env, timeout=1800).stdout.strip().splitlines()[-1])
     assert not out["shortcuts"] and out["signatures"] > 100
     assert out["literal"] == []
 

@@ -6,7 +6,7 @@ run it on slices of their rows in threads). Both compile lazily on first call, c
 code on disk (``cache=True``; set ``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use
 ``fastmath``, which would break the sign tests that exact geometry depends on.
 
-Everything here uses Numba's public API (``numba.njit``, ``numba.extending.overload``,
+Everything here uses Numba's public API (``numba.njit``, its ``inline="always"`` option,
 ``numba.config``, a dispatcher's documented ``compile``, ``stats`` and ``py_func``). The compile
 shortcuts, which reach into Numba's internals to make the first run cheaper, live in one
 optional module, :mod:`collide2d._jit._shortcuts`, imported only on the Numba release they were
