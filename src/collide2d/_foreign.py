@@ -185,9 +185,9 @@ def _polygon_message(error):
     return f"the Polygon's {text}" if text.startswith("vertices") else text
 
 
-def _rectangle(polygon):
+def _rectangle(polygon, **rounding):
     """A Box or RotatedBox with exactly the polygon's vertices, when there is one, else the polygon
-    (and any other shape as it is)."""
+    (and any other shape as it is); ``radius=r`` rounds the box (not the polygon given back)."""
     if not isinstance(polygon, _shapes.Polygon):
         return polygon
     v = polygon.vertices
@@ -195,7 +195,7 @@ def _rectangle(polygon):
         return polygon
     xs, ys = np.unique(v[:, 0]), np.unique(v[:, 1])
     if len(xs) == 2 and len(ys) == 2:  # a convex quadrilateral on two x and two y values: a box
-        return _shapes.Box((xs[0], ys[0]), (xs[1], ys[1]))
+        return _shapes.Box((xs[0], ys[0]), (xs[1], ys[1]), **rounding)
     p = [(Fraction(x), Fraction(y)) for x, y in v.tolist()]
     edge = (p[1][0] - p[0][0], p[1][1] - p[0][1])
     next_edge = (p[2][0] - p[1][0], p[2][1] - p[1][1])
@@ -205,7 +205,7 @@ def _rectangle(polygon):
     center = (0.5 * (v[0] + v[2])).tolist()
     half_size = (0.5 * math.hypot(*(v[1] - v[0])), 0.5 * math.hypot(*(v[2] - v[1])))
     try:
-        box = _shapes.RotatedBox(center, half_size, direction=tuple((v[1] - v[0]).tolist()))
+        box = _shapes.RotatedBox(center, half_size, direction=tuple((v[1] - v[0]).tolist()), **rounding)
     except ValueError:
         return polygon
     corners = box.corners
@@ -339,3 +339,177 @@ def _flat_items(shape):
     """The single shapes of a batch in C order."""
     flat = np.arange(shape.size).reshape(shape.shape)
     return [shape[np.unravel_index(k, shape.shape)] for k in flat.ravel().tolist()]
+
+
+# -- a buffered geometry as a rounded shape (from_shapely(..., rounded=True)) ----------------------
+#
+# A buffer of a point, a segment or a convex polygon K by r (shapely's buffer, GEOS's
+# OffsetCurveBuilder with round joins and caps) is the polygon whose boundary follows K's edges
+# pushed out by r (the flats) and, about each vertex of K, an arc of radius r cut into equal
+# chords whose ends lie on the circle (GEOS OffsetSegmentGenerator::addDirectedFillet). The fit:
+# r is the smallest radius of the circles through three consecutive vertices (those of an arc's
+# inner vertices, through three points of one circle; every other triple spans a flat, whose
+# circle is larger); the edges whose ends lie on one such circle are chords, their centre a vertex
+# of K; the other edges are flats, whose ends moved inward by r are vertices of K. The rounded
+# shape K + r is then accepted only when it is within the tolerance of the polygon (the
+# Hausdorff distance of two convex sets, the largest difference of their support functions,
+# taken exactly over the arcs of directions where both keep one extreme vertex).
+
+SAME_CIRCLE = 1e-6  # relative: a triple whose circle's radius is within this of the smallest is on an arc
+MERGE = 1e-6  # relative to r: centres and flat ends closer than this are one vertex of the core
+# of the fitted radius: shapely's buffers from quad_segs 4 on (within 0.019 r for the arcs cut into
+# equal steps of a box, a capsule, a disc; 0.011 r for quad_segs 8 at worst, an arc of one chord);
+# a plain polygon, bevelled or mitred corners, flat or square caps are 0.29 r and more away
+DEFAULT_ROUNDED_TOLERANCE = 0.02
+
+
+def _circumcircle(a, b, c):
+    """Centre and radius of the circle through three points (radius inf when collinear)."""
+    bx, by = b[0] - a[0], b[1] - a[1]
+    cx, cy = c[0] - a[0], c[1] - a[1]
+    d = 2.0 * (bx * cy - by * cx)
+    if d == 0.0:
+        return None, math.inf
+    b2, c2 = bx * bx + by * by, cx * cx + cy * cy
+    ux, uy = (cy * b2 - by * c2) / d, (bx * c2 - cx * b2) / d
+    return (a[0] + ux, a[1] + uy), math.hypot(ux, uy)
+
+
+def _merged(points, radius):
+    """The core's vertices: consecutive points within ``MERGE * radius`` of each other (also the
+    last and the first) as one, their mean."""
+    groups = []
+    for point in points:
+        if groups and math.dist(groups[-1][0], point) <= MERGE * radius:
+            groups[-1].append(point)
+        else:
+            groups.append([point])
+    if len(groups) > 1 and math.dist(groups[-1][0], groups[0][0]) <= MERGE * radius:
+        groups[0] = groups.pop() + groups[0]
+    return np.array([np.mean(group, axis=0) for group in groups], dtype=np.float64).reshape(-1, 2)
+
+
+def fit_rounded(vertices):
+    """``(core, r)`` of the rounded shape a buffered convex polygon (``vertices`` counter-clockwise,
+    straight-on vertices dropped) approximates: the core's vertices ``(m, 2)`` (one for a disc, two
+    for a capsule), or None when no three consecutive vertices lie on a circle.
+
+    The edges on the smallest circles through three consecutive vertices are chords, the others
+    flats. Between two flats ``f`` and ``g`` an arc about a core vertex ``c``: the end ``J1`` of
+    ``f`` and the start ``J2`` of ``g`` are ``c`` moved out by ``r`` along the flats' outward
+    normals, so ``J1 + r n_f = J2 + r n_g`` (``n`` the inward unit normals) and ``r = (J2 - J1) .
+    (n_f - n_g) / |n_f - n_g|^2``: exact for exact flats (a box's buffer gives its radius to the
+    bit), where the circles through three points round much more. ``r`` is the median over the
+    arcs, ``c`` the mean of ``J1 + r n_f`` and ``J2 + r n_g``. Without flats (a point's buffer) the
+    centre is the mean of the vertices and ``r`` their median distance from it."""
+    v = np.asarray(vertices, dtype=np.float64)
+    points = [tuple(p) for p in v.tolist()]
+    n = len(points)
+    circles = [_circumcircle(points[i - 1], points[i], points[(i + 1) % n]) for i in range(n)]
+    smallest = min(rho for _, rho in circles)
+    if not math.isfinite(smallest) or smallest <= 0.0:
+        return None
+    on_arc = [rho <= smallest * (1.0 + SAME_CIRCLE) for _, rho in circles]
+    flats = [j for j in range(n) if not (on_arc[j] or on_arc[(j + 1) % n])]  # edge j: v[j] -> v[j + 1]
+    if not flats:  # all on one circle: a disc
+        centre = v.mean(axis=0)
+        return centre[None, :], float(np.median(np.hypot(*(v - centre).T)))
+    edges = v[[(j + 1) % n for j in flats]] - v[flats]
+    inward = np.stack([-edges[:, 1], edges[:, 0]], axis=-1) / np.hypot(edges[:, 0], edges[:, 1])[:, None]
+    ends, starts = v[[(j + 1) % n for j in flats]], v[flats]
+    following = np.roll(np.arange(len(flats)), -1)  # the next flat, across the arc between them
+    turn = inward - inward[following]
+    gap = starts[following] - ends
+    size = np.sum(turn * turn, axis=1)
+    estimates = np.sum(gap * turn, axis=1)[size > 0] / size[size > 0]
+    radius = float(np.median(estimates)) if len(estimates) else smallest
+    if not radius > 0.0:
+        return None
+    corners = 0.5 * ((ends + radius * inward) + (starts[following] + radius * inward[following]))
+    return _merged([tuple(p) for p in corners.tolist()], radius), radius
+
+
+def _normal_angles(points):
+    """Directions (radians) of the outward normals of a convex polygon's edges (counter-clockwise
+    vertices), of a segment's two sides, none for a point: where its extreme vertex changes."""
+    if len(points) == 1:
+        return np.zeros(0)
+    if len(points) == 2:
+        ex, ey = points[1] - points[0]
+        return np.array([math.atan2(-ex, ey), math.atan2(ex, -ey)])
+    edges = np.roll(points, -1, axis=0) - points
+    return np.arctan2(-edges[:, 0], edges[:, 1])
+
+
+def hausdorff_to_rounded(polygon, core, radius):
+    """The Hausdorff distance between a convex polygon (counter-clockwise vertices) and the
+    rounded shape ``core + disc(radius)``: the largest ``|h_S(u) - h_P(u)|`` over unit ``u``
+    (support functions; for convex sets that is their Hausdorff distance). Between consecutive
+    breaks (the normals of both) each keeps one extreme vertex ``p``, ``k``, and the difference
+    ``(k - p) . u + r`` is a sinusoid of the angle: its extremes are at the ends or where ``u`` is
+    parallel to ``k - p``."""
+    polygon = np.asarray(polygon, dtype=np.float64)
+    breaks = np.sort(np.mod(np.concatenate([_normal_angles(polygon), _normal_angles(core), [0.0]]), 2.0 * math.pi))
+    ends = np.append(breaks, breaks[0] + 2.0 * math.pi)
+    worst = 0.0
+    for a, b in zip(ends[:-1].tolist(), ends[1:].tolist()):
+        mid = 0.5 * (a + b)
+        u = (math.cos(mid), math.sin(mid))
+        p = polygon[int(np.argmax(polygon @ u))]
+        k = core[int(np.argmax(core @ u))]
+        d = k - p
+        candidates = [a, b]
+        if d.any():
+            phi = math.atan2(d[1], d[0])
+            for theta in (phi, phi + math.pi):
+                theta = a + math.fmod(theta - a + 4.0 * math.pi, 2.0 * math.pi)
+                if theta <= b:
+                    candidates.append(theta)
+        for theta in candidates:
+            worst = max(worst, abs(d[0] * math.cos(theta) + d[1] * math.sin(theta) + radius))
+    return worst
+
+
+def rounded_of_polygon(polygon, tolerance, name):
+    """The rounded shape within ``tolerance`` (None: ``DEFAULT_ROUNDED_TOLERANCE`` times its
+    radius) of a polygon read from a buffered geometry: a :class:`~collide2d.Capsule` (``a == b``
+    for a disc), else a box, rotated box or polygon with a radius; ValueError naming ``name``
+    when there is none."""
+    fit = fit_rounded(polygon.vertices)
+    advice = "pass rounded=False for the polygon itself, or a larger tolerance"
+    if fit is None:
+        raise ValueError(f"{name}: no three consecutive vertices lie on a circle: not a buffered shape ({advice})")
+    core, radius = fit
+    limit = DEFAULT_ROUNDED_TOLERANCE * radius if tolerance is None else tolerance
+    try:
+        if len(core) <= 2:  # a disc, or a capsule from the end of smaller x (then y): the geometry has no order
+            a, b = sorted(map(tuple, core.tolist()))[0], sorted(map(tuple, core.tolist()))[-1]
+            shape = _shapes.Capsule(a, b, radius)
+        else:
+            shape = _rectangle(_shapes.Polygon(core), radius=radius)
+            if type(shape) is _shapes.Polygon:
+                shape = _shapes.Polygon(core, radius=radius)
+    except ValueError as error:
+        raise ValueError(f"{name}: not a buffered shape: the core found is refused ({error}); {advice}") from None
+    off = hausdorff_to_rounded(polygon.vertices, core, radius)
+    if not off <= limit:
+        raise ValueError(
+            f"{name}: not the buffer of a point, segment or convex polygon within the tolerance {limit:.6g}: the closest "
+            f"rounded shape found, {shape!r}, is {off:.6g} from it; {advice}"
+        )
+    return shape
+
+
+def _rounded_batch_or_table(singles, shape):
+    """One batch of ``shape`` of the shapes read with ``rounded=True`` when they are all of one
+    class with fields of one shape (a rotated box excepted, whose corners its fields need not
+    give back), built from their fields; else a ShapeTable of them, in order."""
+    if not singles:
+        return ShapeTable([])
+    first = singles[0]
+    same = all(type(s) is type(first) and list(s.fields) == list(first.fields)
+               and all(np.shape(s.fields[n]) == np.shape(first.fields[n]) for n in first.fields) for s in singles)
+    if not same or isinstance(first, (_shapes.RotatedBox, _shapes.Line)):
+        return ShapeTable(singles)
+    fields = {name: np.stack([s.fields[name] for s in singles]) for name in first.fields}
+    return type(first)(**{name: value.reshape(shape + value.shape[1:]) for name, value in fields.items()})

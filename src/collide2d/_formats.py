@@ -290,66 +290,105 @@ def pygame_fields(rect, height):
 
 # -- pandas -----------------------------------------------------------------------------------------
 
-# Catalogue columns of each kind, in the order of the constructor's fields (vectors as two columns).
-CATALOGUE_COLUMNS = {
-    "ellipse": ("x", "y", "rx", "ry", "angle"),
-    "circle": ("x", "y", "r"),
-    "box": ("xmin", "ymin", "xmax", "ymax"),
-    "rotated_box": ("x", "y", "hx", "hy", "angle"),
-    "segment": ("x0", "y0", "x1", "y1"),
-    "line": ("x", "y", "dx", "dy"),
-    "point": ("x", "y"),
-    "polygon": ("vertices",),
+# The fields of each kind of a catalogue, in the constructor's order, with their columns (a vector
+# field as two columns). The same columns in a DataFrame (ShapeTable.from_dataframe, to_dataframe)
+# and in a CSV catalogue of any kinds (collide2d.io); ``vertices`` holds a polygon's vertices (an
+# array in a DataFrame, the numbers ``x1 y1 x2 y2 ...`` in a CSV field). ``radius`` is the rounding
+# radius of a capsule and of a rounded box, rotated box or polygon (``r`` is a circle's radius):
+# empty (NaN) or absent for a plain box, rotated box or polygon. ``dx, dy`` of an ellipse or rotated
+# box: the direction it was built from, when it was (``Shape.fields`` has it then; the angle alone
+# would give the direction only within an ulp); empty otherwise.
+CATALOGUE_FIELDS = {
+    "ellipse": (("center", ("x", "y")), ("radii", ("rx", "ry")), ("angle", ("angle",)), ("direction", ("dx", "dy"))),
+    "circle": (("center", ("x", "y")), ("radius", ("r",))),
+    "box": (("min", ("xmin", "ymin")), ("max", ("xmax", "ymax")), ("radius", ("radius",))),
+    "rotated_box": (
+        ("center", ("x", "y")), ("half_size", ("hx", "hy")), ("angle", ("angle",)), ("direction", ("dx", "dy")), ("radius", ("radius",)),
+    ),
+    "segment": (("start", ("x0", "y0")), ("end", ("x1", "y1"))),
+    "line": (("point", ("x", "y")), ("direction", ("dx", "dy"))),
+    "point": (("xy", ("x", "y")),),
+    "polygon": (("vertices", ("vertices",)), ("radius", ("radius",))),
+    "capsule": (("a", ("x0", "y0")), ("b", ("x1", "y1")), ("radius", ("radius",))),
 }
-DETECT_ORDER = ("ellipse", "rotated_box", "circle", "box", "segment", "line", "point")
+# Catalogue columns of each kind, in the order of the constructor's fields (vectors as two columns).
+CATALOGUE_COLUMNS = {kind: tuple(c for _, columns in fields for c in columns) for kind, fields in CATALOGUE_FIELDS.items()}
+DETECT_ORDER = ("ellipse", "rotated_box", "circle", "box", "capsule", "segment", "line", "point", "polygon")
 ANGLE_OPTIONAL = ("ellipse", "rotated_box")
+ROUNDABLE = ("box", "rotated_box", "polygon")  # take an optional radius (rounded corners)
 CATALOGUE_NAMES = tuple(dict.fromkeys(c for columns in CATALOGUE_COLUMNS.values() for c in columns))  # in order, once each
 
 
+def optional_column(kind, name):
+    """True for the columns a ``kind`` may lack: the angle of an ellipse or rotated box (0) and the
+    direction it was built from (``dx, dy``), the radius of a box, rotated box or polygon (none:
+    the plain shape)."""
+    return (name in ("angle", "dx", "dy") and kind in ANGLE_OPTIONAL) or (name == "radius" and kind in ROUNDABLE)
+
+
+#: The optional fields whose presence splits a run of rows into batches: given for all or for none.
+RUN_FIELDS = (("radius", ROUNDABLE), ("dx", ANGLE_OPTIONAL))
+
+
+def catalogue_kind(shape):
+    """The catalogue kind of a shape (``"circle"``, ``"rotated_box"``, ``"capsule"``, ...; a box,
+    rotated box or polygon with a radius is still a ``"box"``, ...): its class's name, or that of
+    the first public class it derives from."""
+    for cls in type(shape).__mro__:
+        name = _KIND_OF_CLASS_NAME.get(cls.__name__)
+        if name is not None and not cls.__name__.startswith("_"):
+            return name
+    raise TypeError(f"{type(shape).__name__} has no catalogue kind")
+
+
+_KIND_OF_CLASS_NAME = {
+    "Ellipse": "ellipse", "Circle": "circle", "Box": "box", "RotatedBox": "rotated_box", "Segment": "segment",
+    "Line": "line", "Point": "point", "Polygon": "polygon", "Capsule": "capsule",
+}
+
+
 def shape_fields(kind, values):
-    """Constructor arguments of ``kind`` from a dict of column arrays (catalogue names)."""
-    def vector(first, second):
-        return np.stack([values[first], values[second]], axis=-1)
-
-    if kind == "ellipse":
-        return (vector("x", "y"), vector("rx", "ry"), values["angle"])
-    if kind == "circle":
-        return (vector("x", "y"), values["r"])
-    if kind == "box":
-        return (vector("xmin", "ymin"), vector("xmax", "ymax"))
-    if kind == "rotated_box":
-        return (vector("x", "y"), vector("hx", "hy"), values["angle"])
-    if kind == "segment":
-        return (vector("x0", "y0"), vector("x1", "y1"))
-    if kind == "line":
-        return (vector("x", "y"), vector("dx", "dy"))
-    return (vector("x", "y"),)
+    """Constructor arguments ``(args, kwargs)`` of ``kind`` from a dict of column arrays (catalogue
+    names); ``radius`` of a box, rotated box or polygon as a keyword, when ``values`` has it."""
+    args, kwargs = [], {}
+    for field, columns in CATALOGUE_FIELDS[kind]:
+        if any(c not in values for c in columns):
+            continue
+        value = np.stack([values[c] for c in columns], axis=-1) if len(columns) == 2 else values[columns[0]]
+        if (field == "radius" and kind in ROUNDABLE) or field == "direction":
+            kwargs[field] = value
+        else:
+            args.append(value)
+    return tuple(args), kwargs
 
 
-def kind_of_columns(names):
+def kind_of_columns(names, name="df"):
     """The kind whose columns a frame without a ``kind`` column has; every catalogue column it has
-    must be one of that kind's (``x, y, rx, angle`` is an ellipse missing ``ry``, not points)."""
+    must be one of that kind's (``x, y, rx, angle`` is an ellipse missing ``ry``, not points).
+    ``name`` names the frame (or file) in the messages."""
     for kind in DETECT_ORDER:
-        needed = [c for c in CATALOGUE_COLUMNS[kind] if c != "angle" or kind not in ANGLE_OPTIONAL]
+        needed = [c for c in CATALOGUE_COLUMNS[kind] if not optional_column(kind, c)]
         if all(c in names for c in needed):
             stray = [c for c in CATALOGUE_NAMES if c in names and c not in CATALOGUE_COLUMNS[kind]]
             if stray:
-                raise ValueError(incomplete_message(kind, stray, names))
+                raise ValueError(incomplete_message(kind, stray, names, name))
             return kind
     listing = "; ".join(f"{kind}: {','.join(cols)}" for kind, cols in CATALOGUE_COLUMNS.items() if kind != "polygon")
-    raise ValueError(f"df must have the columns of one kind ({listing}), or a kind column; got {','.join(map(str, names))}")
+    raise ValueError(f"{name} must have the columns of one kind ({listing}), or a kind column; got {','.join(map(str, names))}")
 
 
-def incomplete_message(kind, stray, names):
+def incomplete_message(kind, stray, names, name="df"):
     """The error for a frame with the columns of ``kind`` and also ``stray`` catalogue columns of
     other kinds: which kinds those columns belong to, and what each lacks."""
     wanted = []
     for other, columns in CATALOGUE_COLUMNS.items():
+        # a kind's columns named without the optional direction and rounding, which no other kind lacks
+        columns = tuple(c for c in columns if c == "angle" or not optional_column(other, c))
         if other != kind and any(c in columns for c in stray):
-            missing = [c for c in columns if c not in names and not (c == "angle" and other in ANGLE_OPTIONAL)]
+            missing = [c for c in columns if c not in names and not optional_column(other, c)]
             wanted.append(f"{other} ({','.join(columns)}) lacks {','.join(missing)}" if missing else other)
     return (
-        f"df has the columns of {kind}s and also {', '.join(stray)}, which {kind}s do not have: "
+        f"{name} has the columns of {kind}s and also {', '.join(stray)}, which {kind}s do not have: "
         f"{'; '.join(wanted)}. Add the missing columns, drop or rename the others, or give a kind column"
     )
 
@@ -408,20 +447,49 @@ def frame_numbers(column, name, lo, hi):
 
 
 def run_fields(kind, frame, lo, hi, degrees):
-    """The constructor arguments of rows ``lo:hi`` of a catalogue frame, all of ``kind`` (angles
-    in radians); for polygons the list of their vertex arrays."""
+    """The constructor arguments ``(args, kwargs)`` of rows ``lo:hi`` of a catalogue frame, all of
+    ``kind`` (angles in radians); for polygons ``args`` is the list of their vertex arrays. The
+    ``radius`` of a box, rotated box or polygon is a keyword when the frame has the column (the
+    caller gives runs whose radii are all NaN, the plain shapes, without it: see
+    :func:`rounded_rows`)."""
     needed = CATALOGUE_COLUMNS[kind]
-    missing = [c for c in needed if c not in frame and not (c == "angle" and kind in ANGLE_OPTIONAL)]
+    missing = [c for c in needed if c not in frame and not optional_column(kind, c)]
     if missing:
         raise ValueError(f"df: rows {lo}.. are {kind}s and need the columns {', '.join(missing)}")
-    if kind == "polygon":
-        return frame["vertices"].iloc[lo:hi].tolist()
     values = {}
     for name in needed:
-        values[name] = frame_numbers(frame[name], name, lo, hi) if name in frame else np.zeros(hi - lo)
+        if name == "vertices":
+            continue
+        if name in frame:
+            values[name] = frame_numbers(frame[name], name, lo, hi)
+        elif name == "angle":
+            values[name] = np.zeros(hi - lo)
+    if kind in ROUNDABLE and "radius" in values and np.isnan(values["radius"]).all():
+        del values["radius"]  # the plain shapes
+    if kind in ANGLE_OPTIONAL and "dx" in values and np.isnan(values["dx"]).all() and np.isnan(values["dy"]).all():
+        del values["dx"], values["dy"]  # built from an angle
     if degrees and "angle" in values:
         values["angle"] = np.radians(values["angle"])
+    if kind == "polygon":
+        return frame["vertices"].iloc[lo:hi].tolist(), {k: v for k, v in values.items() if k == "radius"}
     return shape_fields(kind, values)
+
+
+def run_keys(kinds, frame, n):
+    """For each row of a frame of ``n`` rows (``kinds`` their kinds): which of the optional fields
+    that split runs (:data:`RUN_FIELDS`: a radius, rounding a box, rotated box or polygon; a
+    direction ``dx``, of an ellipse or rotated box built from one) it gives (not NaN), an int per
+    row; the rows of one run give the same ones, so that a run is one batch."""
+    keys = np.zeros(n, dtype=np.int64)
+    for bit, (name, owners) in enumerate(RUN_FIELDS):
+        if name not in frame:
+            continue
+        column = frame[name]
+        if getattr(column.dtype, "kind", None) not in ("i", "u", "f"):
+            frame_numbers(column, name, 0, n)  # raises its message
+        given = ~np.isnan(column.to_numpy(dtype=np.float64, na_value=np.nan)) & np.isin(kinds, owners)
+        keys |= given.astype(np.int64) << bit
+    return keys
 
 
 def table_frame(parts, frame, degrees):
@@ -432,11 +500,14 @@ def table_frame(parts, frame, degrees):
     out_parts = []
     for kind, source, rows in parts:
         data: dict[str, Any] = {"kind": np.full(source.size, kind, dtype=object)}
+        fields = source.fields
         if kind == "polygon":
-            data["vertices"] = [np.array(ring) for ring in polygon_rings(rows[1], rows[2])]
-        else:
-            flat = [np.reshape(value, (source.size, -1)) for value in source.fields.values()]
-            for name, column in zip(CATALOGUE_COLUMNS[kind], np.concatenate(flat, axis=1).T):
+            data["vertices"] = [np.array(ring) for ring in polygon_rings(rows[1][..., 0:2], rows[2])]
+            fields = {name: value for name, value in fields.items() if name != "vertices"}
+        names = [c for field, columns in CATALOGUE_FIELDS[kind] if field in fields for c in columns]
+        if names:
+            flat = [np.reshape(value, (source.size, -1)) for value in fields.values()]
+            for name, column in zip(names, np.concatenate(flat, axis=1).T, strict=True):
                 data[name] = column
         out_parts.append(pandas.DataFrame(data))
     out = pandas.concat(out_parts, ignore_index=True) if out_parts else pandas.DataFrame({"kind": np.zeros(0, dtype=object)})

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from collide2d import _formats
 from collide2d._validate import ASPECT_MAX, MAGNITUDE_MAX, RANGE_TEXT, SIZE_MIN
 
 
@@ -416,3 +417,251 @@ def _numeric_columns(schema, names, columns, where):
         kind = schema.field(names[name]).type
         if not (pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind)):
             raise InputError(f"{where}: column {names[name]} holds {kind}, not numbers; the columns {', '.join(columns)} must be numeric")
+
+
+# -- a catalogue of any kinds: a kind column, or the columns of one kind other than ellipses and circles
+
+
+#: Inline and file spellings of the kinds, besides their own names.
+KIND_ALIASES = {"rotbox": "rotated_box", "rotated-box": "rotated_box", "rbox": "rotated_box", "rotatedbox": "rotated_box"}
+
+HEADER_RULE = (
+    "the header must name x,y,rx,ry[,angle][,id] (ellipses) or x,y,r[,id] (circles); or the columns of "
+    "one other kind (" + "; ".join(
+        f"{kind}: {','.join(c if not _formats.optional_column(kind, c) else f'[{c}]' for c in columns)}"
+        for kind, columns in _formats.CATALOGUE_COLUMNS.items() if kind not in ("ellipse", "circle", "point")
+    ) + "); or a kind column with the columns of the kinds it names"
+)
+
+
+def _is_old_catalogue(header):
+    """True for the header of an ellipse or circle catalogue without a kind column: read by the
+    column parsers, as it always was; also for no header (None), which that reader reports."""
+    if header is None:
+        return True
+    names = set(header)
+    return "kind" not in names and ({"x", "y", "rx", "ry"} <= names or {"x", "y", "r"} <= names)
+
+
+def _mixed_layout(header, where):
+    """``(fixed kind or None, {catalogue name: column index})`` of a catalogue of any kinds."""
+    for name in set(header):
+        if header.count(name) > 1 and (name in _formats.CATALOGUE_NAMES or name in ("kind", "id")):
+            raise InputError(f"{where}: the column {name} appears twice; rename or drop one")
+    fixed = None
+    if "kind" not in header:
+        try:
+            fixed = _formats.kind_of_columns(header, name="the header")
+        except ValueError as error:
+            if "has the columns of" in str(error):
+                raise InputError(f"{where}: {error}") from None
+            fixed = None
+        if fixed in (None, "point"):  # x, y alone: more likely an ellipse catalogue short of columns
+            raise InputError(f"{where}: {HEADER_RULE}; got {','.join(header)}")
+    columns = {name: header.index(name) for name in _formats.CATALOGUE_NAMES + ("kind", "id") if name in header}
+    return fixed, columns
+
+
+def _csv_number(token, where, name):
+    if not _plain_number(token):
+        raise InputError(f"{where}, column {name}: {token!r} is not a number")
+    try:
+        return float(token)
+    except ValueError:
+        raise InputError(f"{where}, column {name}: {token!r} is not a number") from None
+
+
+def vertex_text(text):
+    """The vertices ``(k, 2)`` of a polygon written ``x1 y1 x2 y2 ...`` (commas count as spaces), as
+    float64; ValueError naming the problem."""
+    words = text.replace(",", " ").split()
+    if len(words) < 6 or len(words) % 2:
+        raise ValueError(f"a polygon needs an even number (>= 6) of coordinates, written x1 y1 x2 y2 ...; got {len(words)}")
+    for word in words:
+        if not _plain_number(word):
+            raise ValueError(f"{word!r} is not a number")
+    try:
+        return np.array(words, dtype=np.float64).reshape(-1, 2)
+    except ValueError:
+        bad = next(word for word in words if not _is_float(word))
+        raise ValueError(f"{bad!r} is not a number") from None
+
+
+def _is_float(word):
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+def _csv_record(row, kind, columns, where):
+    """The record (a dict as JSON gives, see :mod:`collide2d.io`) of one row of ``kind``."""
+    own = _formats.CATALOGUE_COLUMNS[kind]
+    values = {}
+    for name, k in columns.items():
+        if name in ("kind", "id"):
+            continue
+        token = row[k].strip()
+        if name not in own:
+            if token:
+                raise InputError(f"{where}, column {name}: a {kind} has no {name}; leave it empty (got {token!r})")
+            continue
+        if not token:
+            if _formats.optional_column(kind, name):
+                continue
+            raise InputError(f"{where}, column {name} is empty (a {kind} needs it)")
+        if name == "vertices":
+            try:
+                values[name] = vertex_text(token).tolist()
+            except ValueError as error:
+                raise InputError(f"{where}, column vertices: {error}") from None
+        else:
+            values[name] = _csv_number(token, where, name)
+    missing = [name for name in own if name not in columns and not _formats.optional_column(kind, name)]
+    if missing:
+        raise InputError(f"{where}: a {kind} needs the column(s) {', '.join(missing)}")
+    record = {"kind": kind}
+    for field, names in _formats.CATALOGUE_FIELDS[kind]:
+        if all(name in values for name in names):
+            record[field] = [values[name] for name in names] if len(names) == 2 else values[names[0]]
+    if "id" in columns:
+        record["id"] = row[columns["id"]].strip()
+    return record
+
+
+def _catalogue_rows(path, reader, header):
+    """``(layout, rows, lines)``: the layout of a CSV catalogue of any kinds (``(fixed kind or None,
+    {catalogue name: column index}, fields needed)``), its data rows as the csv module reads them
+    (blank lines skipped) and their lines (``reader`` is past the header)."""
+    fixed, columns = _mixed_layout(header, f"{path} line 1")
+    layout = (fixed, columns, max(columns.values()) + 1)
+    rows, lines = [], []
+    try:
+        for row in reader:
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue  # blank line
+            rows.append(row)
+            lines.append(reader.line_num)
+    except csv.Error as error:
+        raise InputError(f"{path} line {reader.line_num}: {error}") from None
+    return layout, rows, lines
+
+
+def _row_kind(row, layout):
+    """The kind of a row (aliases read), or None when its kind column names none."""
+    fixed, columns, _ = layout
+    if fixed is not None:
+        return fixed
+    raw = row[columns["kind"]].strip().lower()
+    kind = KIND_ALIASES.get(raw, raw)
+    return kind if kind in _formats.CATALOGUE_COLUMNS else None
+
+
+def _catalogue_records(path, header, layout, rows, lines):
+    """``[(where, record or InputError)]``: each row of a CSV catalogue of any kinds as the record
+    JSON would give for it (the slow path, which names every bad row)."""
+    kinds = ", ".join(_formats.CATALOGUE_COLUMNS)
+    numbered = []
+    for row, line in zip(rows, lines):
+        where = f"{path} line {line}"
+        if len(row) < layout[2]:
+            numbered.append((where, InputError(f"{where}: expected {len(header)} fields, got {len(row)}")))
+            continue
+        kind = _row_kind(row, layout)
+        if kind is None:
+            raw = row[layout[1]["kind"]].strip()
+            numbered.append((where, InputError(
+                f"{where}, column kind: {raw!r} is not a shape kind; use one of {kinds} (a column named kind gives "
+                "each row's shape kind: rename it if it means something else)"
+            )))
+            continue
+        try:
+            numbered.append((where, _csv_record(row, kind, layout[1], where)))
+        except InputError as error:
+            numbered.append((where, error))
+    return numbered
+
+
+def _catalogue_columns_fast(layout, rows):
+    """The columns of a CSV catalogue of any kinds read whole, when every row is clean: ``(kinds,
+    values, filled, vertices)``, ``kinds`` an object array of the rows' kinds, ``values`` a float64
+    array per numeric column (NaN where empty), ``filled`` a mask per column (the field is
+    written), ``vertices`` a list (an ``(k, 2)`` array for each polygon row, else None). None when
+    a row is short, names an unknown kind, leaves a field its kind needs empty, fills one its kind
+    lacks, or holds a word or a number that is not finite: the slow path then names the row."""
+    fixed, columns, needed = layout
+    if any(len(row) < needed for row in rows):
+        return None
+    kinds = [_row_kind(row, layout) for row in rows] if fixed is None else [fixed] * len(rows)
+    if None in kinds:
+        return None
+    kinds = np.array(kinds, dtype=object)
+    values, filled, vertices = {}, {}, None
+    for name, k in columns.items():
+        if name in ("kind", "id"):
+            continue
+        tokens = [row[k].strip() for row in rows]
+        written = np.array([bool(token) for token in tokens], dtype=bool)
+        having = [kind for kind, own in _formats.CATALOGUE_COLUMNS.items() if name in own]
+        own = np.isin(kinds, having)
+        required = own & ~np.isin(kinds, [kind for kind in having if _formats.optional_column(kind, name)])
+        if np.any(written & ~own) or np.any(required & ~written):
+            return None
+        filled[name] = written
+        tokens = [token for token in tokens if token]
+        if name == "vertices":
+            vertices = [None] * len(rows)
+            for row, token in zip(np.flatnonzero(written).tolist(), tokens):
+                try:
+                    vertices[row] = vertex_text(token)
+                except ValueError:
+                    return None
+                if not np.isfinite(vertices[row]).all():
+                    return None
+            continue
+        if not _plain_number("".join(tokens)):
+            return None
+        column = np.full(len(rows), np.nan)
+        try:
+            column[written] = np.array(tokens, dtype=np.float64)
+        except ValueError:
+            return None
+        if not np.isfinite(column[written]).all():
+            return None
+        values[name] = column
+    return kinds, values, filled, vertices
+
+
+def catalogue_lines(sources, ids):
+    """The rows of a CSV catalogue of any kinds (header first, lists of text fields) of the shapes
+    ``sources`` (batches, in order): ``[id,]kind`` and the columns of the kinds present, in the
+    catalogue's order, ``radius`` last; a field a row's kind lacks is empty. The fields as
+    :attr:`~collide2d.shapes.Shape.fields` gives them, numbers as ``repr`` writes them (read back
+    bit for bit), a polygon's vertices as ``x1 y1 x2 y2 ...``."""
+    parts, used = [], {"kind"}
+    for source in sources:
+        kind, size, fields = _formats.catalogue_kind(source), source.size, source.fields
+        part = {"kind": [kind] * size}
+        for field, names in _formats.CATALOGUE_FIELDS[kind]:
+            if field not in fields:
+                continue
+            value = np.reshape(fields[field], (size, -1))
+            if names == ("vertices",):
+                part["vertices"] = [" ".join(map(repr, ring)) for ring in value.tolist()]
+            else:
+                for j, name in enumerate(names):
+                    part[name] = list(map(repr, value[:, j].tolist()))
+        used.update(part)
+        parts.append((size, part))
+    order = [name for name in _formats.CATALOGUE_NAMES if name != "radius"] + ["radius"]  # the rounding last
+    header = ["kind"] + [name for name in order if name in used]
+    lines = [(["id"] if ids is not None else []) + header]
+    k = 0
+    for size, part in parts:
+        columns = [part.get(name, [""] * size) for name in header]
+        if ids is not None:
+            columns.insert(0, [str(ids[m]) for m in range(k, k + size)])
+        lines.extend(zip(*columns))
+        k += size
+    return lines

@@ -141,18 +141,48 @@ def _scale_direction(w):
     return scaled
 
 
+SAME_TURN = 2.0**-30  # radians: an angle given with a direction must name its turn within this
+
+
 def _orientation(angle, direction):
     """The validated orientation ``(angle, w, single)``: ``w`` is None when it is given as an
-    angle; ``single`` is ``(angle, wx, wy)`` when both are Python numbers, else None."""
+    angle; ``single`` is ``(angle, wx, wy)`` when both are Python numbers, else None. With a
+    direction, ``angle`` is None unless one was given too (see :func:`_direction_angle`)."""
     if direction is None:
         angle = real(angle, "angle")
         if type(angle) is not float:
             return angle, None, None
         return angle, None, (angle, 1.0, 0.0) if angle == 0.0 else (angle, *_angles.direction_scalar(angle))
-    if not (type(angle) in (float, int, np.float64) and angle == 0):  # 0 is the default: not given
-        raise ValueError("give the orientation as angle or as direction, not both (angle must stay 0)")
     w = _direction(direction)
-    return angle, w, (math.atan2(w[1], w[0]), w[0], w[1]) if type(w) is tuple else None
+    if type(angle) in (float, int, np.float64) and angle == 0:  # 0 is the default: not given
+        return None, w, (math.atan2(w[1], w[0]), w[0], w[1]) if type(w) is tuple else None
+    angle = real(angle, "angle")
+    if type(w) is tuple and type(angle) is float:
+        _same_turn(angle, math.atan2(w[1], w[0]))
+        return angle, w, (angle, w[0], w[1])
+    return angle, w, None
+
+
+def _same_turn(angle, computed):
+    """Refuse an angle given with a direction that names another turn: the pair that
+    :attr:`Shape.fields` gives for a shape built from a direction (its ``atan2``) is taken back."""
+    with np.errstate(invalid="ignore"):
+        off = np.abs(np.remainder(np.asarray(angle, dtype=np.float64) - computed + math.pi, 2.0 * math.pi) - math.pi)
+    if not np.all(off <= SAME_TURN):
+        raise ValueError(
+            "give the orientation as angle or as direction, not both (angle must stay 0), unless the angle is "
+            "the direction's, atan2(direction[1], direction[0]), as shape.fields gives them"
+        )
+
+
+def _direction_angle(f, angle):
+    """The angles of a batch built from the broadcast direction ``f["direction"]``: those given with
+    it (``f["angle"]``, checked), else the direction's."""
+    computed = _angles.angle_of(f["direction"])
+    if angle is None:
+        return _frozen(computed)
+    _same_turn(f["angle"], computed)
+    return _frozen(np.array(f["angle"], dtype=np.float64))
 
 
 def _polygon_bounds(params, verts):

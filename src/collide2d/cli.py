@@ -785,9 +785,13 @@ def build_parser():
         "normal_x, normal_y (unit, from a to b), overlap_area, iou (regions only).",
         epilog="Columns of INPUT: a CSV or Parquet catalogue of ellipses has the columns x, y, rx, ry and "
         "optionally angle (radians, or degrees with --degrees) and id; one of circles x, y, r and optionally id "
-        "(names case-insensitive, other columns ignored). JSON or JSON Lines files hold one object per shape "
-        "with kind (point, circle, ellipse, box, rotated_box, polygon, segment, line), the fields of that "
-        f"shape (center, radii, angle, ...) and optionally id. Formats: {DOCS_URL}cli.html",
+        "(names case-insensitive, other columns ignored). A CSV file of other kinds has a kind column "
+        "(ellipse, circle, box, rotated_box, polygon, capsule, segment, line, point) or the columns of one kind: "
+        "box xmin, ymin, xmax, ymax; rotated_box x, y, hx, hy, angle; polygon vertices ('x1 y1 x2 y2 ...'); "
+        "capsule x0, y0, x1, y1, radius; segment x0, y0, x1, y1; line x, y, dx, dy; point x, y; and radius "
+        "(rounded corners, empty for none) on a box, rotated box or polygon. JSON or JSON Lines files hold one "
+        "object per shape with kind, the fields of that shape (center, radii, angle, radius, ...) and "
+        f"optionally id. Formats: {DOCS_URL}cli.html",
     )
     pairs.add_argument("input", nargs="?", metavar="INPUT", help="a .csv, .parquet, .json or .jsonl file of shapes")
     pairs.add_argument("--sample", choices=samples, help="run on a built-in scene instead of a file")
@@ -816,7 +820,8 @@ def build_parser():
         help="relation, separation, normal, witness points, intersection points and overlap of two shapes",
         description="Describe two shapes written inline, e.g. collide2d check 'ellipse 0 0 2 1 30deg' 'circle 3 0 1'. "
         "Forms: point X Y | circle X Y R | ellipse X Y RX RY [ANGLE] | box XMIN YMIN XMAX YMAX | "
-        "rotated_box X Y HX HY [ANGLE] | polygon X1 Y1 X2 Y2 X3 Y3 ... | segment X0 Y0 X1 Y1 | line X Y DX DY. "
+        "rotated_box X Y HX HY [ANGLE] | polygon X1 Y1 X2 Y2 X3 Y3 ... | segment X0 Y0 X1 Y1 | line X Y DX DY | "
+        "capsule X0 Y0 X1 Y1 R; a box, rotated_box or polygon takes a last word r=R (rounded corners). "
         "Angles in radians, or degrees with a 'deg' suffix.",
     )
     check.add_argument("a", metavar="SHAPE", help="the first shape, quoted")
@@ -827,7 +832,7 @@ def build_parser():
 
     sample = commands.add_parser("sample", help="write a built-in scene to a file", description="Write a built-in scene.")
     sample.add_argument("name", choices=samples, metavar="NAME", help=f"one of {', '.join(samples)}")
-    sample.add_argument("-o", "--output", required=True, metavar="FILE", help=".csv or .parquet (catalogues), .json or .jsonl (any)")
+    sample.add_argument("-o", "--output", required=True, metavar="FILE", help=".csv, .json or .jsonl (any kinds), .parquet (ellipse or circle catalogues)")
     sample.add_argument("--size", type=_positive_int, help="number of shapes of a random scene")
     sample.add_argument("--seed", type=int, default=0, help="seed of a random scene (default 0)")
     sample.set_defaults(run=_sample)

@@ -40,7 +40,7 @@ from collide2d import shapes as _shapes
 from collide2d._glue import run
 from collide2d._foreign import (
     _batch_or_table, _flat_items, _geometry_array, _patch_degrees, _polygon_array, _position_name, _read_geometry,
-    _rectangle, _shape_of_patch, _shapes_of_geometries, _span,
+    _rectangle, _rounded_batch_or_table, _shape_of_patch, _shapes_of_geometries, _span, rounded_of_polygon,
 )
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -166,7 +166,7 @@ def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> di
     return _formats.geo_mapping(run.shape_rows(shape), tolerance)
 
 
-def from_shapely(geometry: Any) -> Any:
+def from_shapely(geometry: Any, *, rounded: bool = False, tolerance: float | None = None) -> Any:
     """Return the collide2d shape of a shapely geometry (or any object with ``__geo_interface__``),
     or the shapes of many: a NumPy array of geometries (any shape, as :func:`to_shapely` returns
     for a batch), a list of them, or a pandas or geopandas ``GeoSeries``.
@@ -198,11 +198,37 @@ def from_shapely(geometry: Any) -> Any:
     holes, no vertex to drop) is read at once with shapely's vectorised functions; any other
     collection geometry by geometry, to the same shapes.
 
+    With ``rounded=True`` a polygon is read as the buffer of a point, a segment or a convex
+    polygon (``shapely.buffer`` with round joins and caps, at any ``quad_segs``): the polygon
+    whose corners are arcs cut into chords. The fit: the radius ``r`` is that of the smallest
+    circle through three consecutive vertices (the arcs' vertices lie on circles of radius ``r``),
+    the edges on such a circle are chords whose centre is a vertex of the core, the others are the
+    core's edges pushed out by ``r``. The result is a :class:`~collide2d.Capsule` (the buffer of a
+    segment; ``a == b`` for a point's), else a :class:`~collide2d.Box`, :class:`~collide2d.RotatedBox`
+    or :class:`~collide2d.Polygon` (chosen as above) with ``radius=r``; a capsule's ``a`` is the end
+    of smaller x (then y). It is given only when the
+    polygon lies within ``tolerance`` of it (Hausdorff distance, computed exactly from the support
+    functions); otherwise ``ValueError``: the polygon is not such a buffer (a plain polygon, a
+    buffer with flat or square caps or mitred joins, a fillet of one chord, where a corner turns
+    less than one of the buffer's steps, may be too). A buffer's chords lie within
+    ``r (1 - cos(h / 2))`` of its arcs, ``h`` their angle: GEOS cuts an arc of angle ``a`` into
+    ``round(a / q)`` equal chords, ``q = pi / (2 quad_segs)``, so ``h = q`` for a disc, a capsule's
+    caps and a box's corners and at most ``1.5 q`` otherwise: ``0.0048 r`` (``0.011 r`` at worst)
+    for shapely's default ``quad_segs=8``, ``0.019 r`` (``0.043 r``) for 4. The default tolerance,
+    ``0.02 r``, takes them from ``quad_segs=4`` on for boxes, capsules and discs and from 8 on for
+    any core; a plain polygon, bevelled or mitred corners and flat or square caps are ``0.29 r``
+    and more away. Points and line strings are read as without ``rounded``.
+
     Parameters
     ----------
     geometry : shapely.Geometry, object with ``__geo_interface__``, or a collection of them
         A collection is a NumPy array of dtype object, a list (or tuple, possibly nested) or a
         pandas/geopandas Series; a ``GeoDataFrame`` is refused (pass its ``geometry`` column).
+    rounded : bool, default False
+        Read polygons as buffered (rounded) shapes, as above.
+    tolerance : float, optional
+        With ``rounded``: the largest distance allowed between the polygon and the rounded
+        shape; by default 0.02 times the radius found.
 
     Returns
     -------
@@ -218,6 +244,7 @@ def from_shapely(geometry: Any) -> Any:
     ValueError
         For empty geometries, line strings of other than two distinct points, polygons with
         holes or not convex, non-finite coordinates, and z coordinates other than 0; named so too.
+        With ``rounded``, for a polygon not within ``tolerance`` of a rounded shape.
 
     Examples
     --------
@@ -247,11 +274,38 @@ def from_shapely(geometry: Any) -> Any:
     Traceback (most recent call last):
     ...
     TypeError: geometry[1] must be a Point, a LineString or a Polygon, got a MultiPoint
+    >>> c2.from_shapely(shapely.LineString([(0, 0), (2, 0)]).buffer(0.5), rounded=True)  # doctest: +ELLIPSIS
+    Capsule(a=(0.0, 0.0), b=(2.0, 0.0), radius=0.5...)
+    >>> c2.from_shapely(shapely.box(0, 0, 2, 1).buffer(0.25), rounded=True)
+    Box(min=(0.0, 0.0), max=(2.0, 1.0), radius=0.25)
+    >>> c2.from_shapely(shapely.box(0, 0, 2, 1), rounded=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: geometry: not the buffer of a point, segment or convex polygon within the tolerance 0.0223607: ...
     """
+    if not isinstance(rounded, (bool, np.bool_)):
+        raise TypeError(f"rounded must be True or False, got {type(rounded).__name__}")
+    if tolerance is not None:
+        tolerance = _formats.real_value(tolerance, "tolerance")
+        if not (0.0 < tolerance < math.inf):
+            raise ValueError(f"tolerance must be a positive finite number, got {tolerance!r}")
+    if not rounded and tolerance is not None:
+        raise ValueError("tolerance applies with rounded=True only")
     collection = _geometry_array(geometry)
     if collection is None:
-        return _rectangle(_read_geometry(geometry, "geometry"))
+        shape = _read_geometry(geometry, "geometry")
+        if rounded and isinstance(shape, _shapes.Polygon):
+            return rounded_of_polygon(shape, tolerance, "geometry")
+        return _rectangle(shape)
     array, labels = collection
+    if rounded:
+        singles = []
+        for k, item in enumerate(array.flat):
+            name = _position_name(array.shape, k, labels)
+            shape = _read_geometry(item, name)
+            singles.append(rounded_of_polygon(shape, tolerance, name) if isinstance(shape, _shapes.Polygon) else shape)
+        return _rounded_batch_or_table(singles, array.shape)
+    
     fast = _polygon_array(array)
     if fast is not None:
         return fast
@@ -724,18 +778,25 @@ def table_from_dataframe(df: Any, *, columns: dict[str, str] | None = None, degr
     Each row is one shape, read from the columns of its kind (angles in radians, or degrees with
     ``degrees=True``; ``angle`` may be left out and is then 0):
 
-    ===============  ======================================
+    ===============  ======================================================
     kind             columns
-    ===============  ======================================
-    ``ellipse``      ``x, y, rx, ry[, angle]`` (semi-axes)
+    ===============  ======================================================
+    ``ellipse``      ``x, y, rx, ry[, angle][, dx, dy]`` (semi-axes)
     ``circle``       ``x, y, r``
-    ``box``          ``xmin, ymin, xmax, ymax``
-    ``rotated_box``  ``x, y, hx, hy[, angle]`` (half sizes)
+    ``box``          ``xmin, ymin, xmax, ymax[, radius]``
+    ``rotated_box``  ``x, y, hx, hy[, angle][, dx, dy][, radius]`` (half sizes)
     ``segment``      ``x0, y0, x1, y1``
     ``line``         ``x, y, dx, dy``
     ``point``        ``x, y``
-    ``polygon``      ``vertices`` (an array ``(k, 2)`` per row)
-    ===============  ======================================
+    ``polygon``      ``vertices[, radius]`` (an array ``(k, 2)`` per row)
+    ``capsule``      ``x0, y0, x1, y1, radius``
+    ===============  ======================================================
+
+    ``radius`` rounds a box, rotated box or polygon (NaN: the plain shape); ``dx, dy`` is the
+    direction an ellipse or rotated box was built from (NaN: built from its angle), as
+    :attr:`Shape.fields <collide2d.shapes.Shape.fields>` holds it. A run of rows is split where a
+    row gives a radius or a direction and the next does not, so that each batch is all rounded or
+    all plain.
 
     Without a ``kind`` column every row has the kind whose columns the frame has (checked in the
     order of the table), and the frame may have no other column of this table: ``x, y, rx,

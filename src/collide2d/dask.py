@@ -269,7 +269,11 @@ def _pack(vertices):
 def _vertex_array(value):
     """Polygon vertices as a float64 array (k, 2): from the text the shuffle carries, an array, or a
     list of pairs; anything else (NaN for the rows of other kinds) as it is."""
-    if isinstance(value, str):
+    if isinstance(value, str) and (" " in value.strip() or "," in value):  # a CSV field: x1 y1 x2 y2 ...
+        from collide2d._io_text import vertex_text
+
+        return vertex_text(value)
+    if isinstance(value, str):  # the shuffle's base64 (no space, no comma)
         return np.frombuffer(base64.b64decode(value), dtype=np.float64).reshape(-1, 2) if value else np.nan
     if isinstance(value, (list, tuple, np.ndarray)):
         try:
@@ -317,8 +321,9 @@ def _csv_frame(path):
     dtypes = {names[name]: "float64" for name in layout.columns}
     if layout.has_id:
         dtypes[names["id"]] = "str"
-    if "kind" in names:
-        dtypes[names["kind"]] = "str"
+    for name in ("kind", "vertices"):  # vertices: the text x1 y1 x2 y2 ... of collide2d.io's CSV
+        if name in names:
+            dtypes[names[name]] = "str"
     return dd.read_csv(path, usecols=list(dtypes), dtype=dtypes, encoding="utf-8", blocksize="64MB")
 
 

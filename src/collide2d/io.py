@@ -5,7 +5,15 @@ Formats
 * CSV with a header. An ellipse catalogue has the columns ``x, y, rx, ry`` and optionally
   ``angle`` (radians, or degrees with ``degrees=True``) and ``id``; a circle catalogue ``x, y, r``
   and optionally ``id``. Other columns are ignored; column names are case-insensitive.
-* Parquet (``.parquet``, needs ``pyarrow``): the same columns as CSV.
+* CSV of any kinds: a ``kind`` column, or the columns of one kind other than ellipses and
+  circles, in the columns of :meth:`collide2d.ShapeTable.to_dataframe`
+  (``collide2d._formats.CATALOGUE_COLUMNS``): ``box`` ``xmin, ymin, xmax, ymax``, ``rotated_box``
+  ``x, y, hx, hy[, angle]``, ``polygon`` ``vertices`` (one field ``x1 y1 x2 y2 ...``), ``capsule``
+  ``x0, y0, x1, y1, radius``, ``segment`` ``x0, y0, x1, y1``, ``line`` ``x, y, dx, dy``, ``point``
+  ``x, y`` (with a kind column), and a ``radius`` (rounded corners; empty: none) on a box,
+  rotated box or polygon. A row leaves the columns of other kinds empty. A header with the
+  ellipse or circle columns and no ``kind`` column is the catalogue above.
+* Parquet (``.parquet``, needs ``pyarrow``): an ellipse or circle catalogue, as in CSV.
 * JSON (a list of objects) or JSON Lines (``.jsonl``, one object per line) for mixed kinds: each
   object has ``kind`` (``point``, ``circle``, ``ellipse``, ``box``, ``rotated_box``, ``polygon``,
   ``segment``, ``line``), the field names of the shape class (``center``, ``radii``, ``angle``, ...)
@@ -41,13 +49,15 @@ import warnings
 
 import numpy as np
 
+from collide2d import _formats
 from collide2d import shapes as _shapes
 from collide2d._degrees import TWO_PI, DegreesWarning
 from collide2d._degrees import angle_note as _angle_note
 from collide2d._degrees import warn_degrees as _warn_degrees
 from collide2d._io_text import (
-    _PARSERS, InputError, _block_problems, _catalogue_columns, _exact_problems, _Fallback, _HugeInt, _json_records,
-    _LineNumbers, _not_utf8, _numeric_columns, _parse_block, _plain_number, _Rows, _settle,
+    _PARSERS, KIND_ALIASES, InputError, _block_problems, _catalogue_columns, _catalogue_records, _exact_problems, _Fallback,
+    _HugeInt, _catalogue_columns_fast, _catalogue_rows, _is_old_catalogue, _json_records, _LineNumbers, _not_utf8,
+    _numeric_columns, _parse_block, _plain_number, _Rows, _settle, catalogue_lines,
 )
 
 __all__ = ["DegreesWarning", "InputError", "format_shape", "parse_shape", "read_shapes", "shape_records", "write_shapes"]
@@ -67,21 +77,25 @@ _KINDS = {
     "capsule": (_shapes.Capsule, ("a", "b", "radius")),
 }
 # A box, rotated box or polygon with a radius > 0 (the rounded kind) has the field "radius" more;
-# without it, or with radius 0, it is the plain shape.
+# without it, or with radius 0, it is the plain shape. An ellipse or rotated box built from a
+# direction has the field "direction" (its angle alone gives the direction within an ulp only).
 _ROUNDABLE = ("box", "rotated_box", "polygon")
+_ORIENTED = ("ellipse", "rotated_box")
 _KIND_OF_CLASS = {cls: kind for kind, (cls, _) in _KINDS.items()}
 _OPTIONAL = {"angle"}
 
 
 def _fields(kind):
-    """The record fields of ``kind``, ``radius`` last for the kinds that may be rounded."""
+    """The record fields of ``kind``: ``direction`` of the kinds built from one, ``radius`` last
+    for the kinds that may be rounded."""
     fields = _KINDS[kind][1]
+    fields = fields + ("direction",) if kind in _ORIENTED else fields
     return fields + ("radius",) if kind in _ROUNDABLE else fields
 
 
 def _optional(kind, name):
-    return name in _OPTIONAL or (name == "radius" and kind in _ROUNDABLE)
-_INLINE_ALIASES = {"rotbox": "rotated_box", "rotated-box": "rotated_box", "rbox": "rotated_box", "rotatedbox": "rotated_box"}
+    return name in _OPTIONAL or (name == "radius" and kind in _ROUNDABLE) or (name == "direction" and kind in _ORIENTED)
+_INLINE_ALIASES = KIND_ALIASES
 _INLINE_COUNTS = {
     "point": (2,), "circle": (3,), "ellipse": (4, 5), "box": (4,), "rotated_box": (4, 5), "segment": (4,), "line": (4,),
     "capsule": (5,),
@@ -203,6 +217,9 @@ def parse_shape(text):
 
 def format_shape(shape):
     """Write a single shape in the inline form that :func:`parse_shape` reads.
+
+    An ellipse or rotated box built from a ``direction`` is written with its angle, which gives the
+    direction within an ulp: :func:`write_shapes` (JSON, CSV) keeps it exactly.
 
     Examples
     --------
@@ -402,6 +419,87 @@ def _read_csv_text(path, on_invalid, notes):
     return kind, columns, data, ids, kept
 
 
+def _csv_header(path):
+    """The names of the header of a CSV file (stripped, lower-case), or None when it has none that
+    the csv module reads (the catalogue reader then names the problem)."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
+            return [name.strip().lower() for name in next(csv.reader(handle))]
+    except (StopIteration, csv.Error, UnicodeDecodeError):
+        return None
+
+
+def _read_any_csv(path, degrees, on_invalid, notes):
+    """``(ids, shapes)`` of a CSV catalogue of any kinds (a ``kind`` column, or the columns of one
+    kind other than ellipses and circles): the shapes, batches and messages of the JSON Lines file
+    of the same records. The columns are parsed whole and the runs built as batches when every row
+    is good; else each row is read as its record, which names the bad rows."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
+            reader = csv.reader(handle)
+            header = [name.strip().lower() for name in next(reader)]
+            layout, rows, lines = _catalogue_rows(path, reader, header)
+    except UnicodeDecodeError:
+        raise _not_utf8(path) from None
+    found = _any_csv_fast(path, layout, rows, lines, degrees)
+    if found is not None:
+        ids, shapes, angle_notes = found
+        for key, value in angle_notes.items():
+            notes[key] = value if key == "first" else max(notes.get(key, 0.0), value)
+        return ids, shapes
+    return _records_to_shapes(_catalogue_records(path, header, layout, rows, lines), degrees, on_invalid, notes)
+
+
+def _any_csv_fast(path, layout, rows, lines, degrees):
+    """``(ids, shapes, angle notes)`` of a clean catalogue of any kinds, built run by run as
+    :func:`_records_to_shapes` builds the records of its rows (a run of one row from Python
+    numbers, a longer run from arrays), or None when a row or a run is bad."""
+    found = _catalogue_columns_fast(layout, rows)
+    if found is None:
+        return None
+    kinds, values, filled, vertices = found
+    n = len(rows)
+    counts = [0 if v is None else len(v) for v in vertices] if vertices is not None else [0] * n
+    none = np.zeros(n, dtype=bool)
+    keys = list(zip(kinds.tolist(), counts, filled.get("radius", none).tolist(), filled.get("dx", none).tolist()))
+    shapes = []
+    lo = 0
+    for hi in range(1, n + 1):
+        if hi < n and keys[hi] == keys[lo]:
+            continue
+        kind = keys[lo][0]
+        kwargs = {}
+        for field, names in _formats.CATALOGUE_FIELDS[kind]:
+            if not filled.get(names[0], np.zeros(n, dtype=bool))[lo]:
+                continue  # an optional field left empty: the angle, or the radius of a plain shape
+            if names == ("vertices",):
+                value = np.stack(vertices[lo:hi]) if hi - lo > 1 else vertices[lo].tolist()
+            elif len(names) == 2:
+                value = np.stack([values[names[0]][lo:hi], values[names[1]][lo:hi]], axis=-1)
+                value = value if hi - lo > 1 else value[0].tolist()
+            else:
+                value = values[names[0]][lo:hi] if hi - lo > 1 else float(values[names[0]][lo])
+            kwargs[field] = value
+        if degrees and "angle" in kwargs:
+            kwargs["angle"] = np.radians(np.asarray(kwargs["angle"], dtype=np.float64))
+        try:
+            shapes.append(_KINDS[kind][0](**kwargs))
+        except (ValueError, TypeError, OverflowError):
+            return None
+        lo = hi
+    notes = {}
+    if "angle" in values:
+        angle = np.where(filled["angle"], np.abs(values["angle"]), 0.0)
+        large = np.flatnonzero(angle > TWO_PI)
+        if len(large):
+            notes = {"first": f"{path} line {lines[large[0]]}", "largest": float(angle[large].max())}
+    ids = None
+    if "id" in layout[1]:
+        column = layout[1]["id"]
+        ids = np.array([row[column].strip() for row in rows] + [None], dtype=object)[:-1]
+    return ids, shapes, notes
+
+
 def _read_parquet(path, on_invalid=None, notes=None):
     notes = {} if notes is None else notes
     try:
@@ -564,14 +662,20 @@ def _records_to_shapes(numbered, degrees, on_invalid=None, notes=None):
         if isinstance(angle, (int, float)) and not isinstance(angle, bool) and abs(angle) > TWO_PI:
             notes.setdefault("first", where)
             notes["largest"] = max(notes.get("largest", 0.0), abs(float(angle)))
-        key = (kind, _vertex_shape(record) if kind == "polygon" else None)
+        # a run: one kind, the same vertex count for polygons, a radius in all records or in none
+        key = (kind, _vertex_shape(record) if kind == "polygon" else None, "radius" in record, "direction" in record)
         if not runs or runs[-1][0] != key:
             runs.append((key, []))
         runs[-1][1].append((k, where, record))
-    if problems and on_invalid is None:
-        raise InputError(problems[min(problems)])  # the first bad record, before any is built
+    if problems and on_invalid is None:  # the first bad record: those before it are built to find an earlier one
+        first = min(problems)
+        for (kind, *_), run in runs:
+            early = [item for item in run if item[0] < first]
+            if early:
+                _run_batch(kind, early, degrees, problems)
+        raise InputError(problems[min(problems)])
     sources, kept = [], []
-    for (kind, _), run in runs:
+    for (kind, *_), run in runs:
         built, good = _run_batch(kind, run, degrees, problems)
         if problems and on_invalid is None:
             raise InputError(problems[min(problems)])
@@ -595,8 +699,8 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
     Parameters
     ----------
     path : str or path-like
-        ``.csv`` or ``.parquet`` (ellipse or circle catalogue), ``.json`` or ``.jsonl`` (mixed
-        kinds). A ``.csv.gz`` is not read: decompress it first.
+        ``.csv`` or ``.parquet`` (ellipse or circle catalogue; a ``.csv`` of any kinds),
+        ``.json`` or ``.jsonl`` (mixed kinds). A ``.csv.gz`` is not read: decompress it first.
     degrees : bool, default False
         Angles in the file are in degrees.
     on_invalid : callable, optional
@@ -613,8 +717,10 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
         array of the row numbers of the shapes kept (counted from 0, skipped rows included), so
         every shape keeps its number.
     shapes : Shape or list of Shape
-        One batch for a catalogue; for JSON a list of batches, one per run of consecutive
-        records of one kind, numbered in file order (what :func:`collide2d.query_pairs` takes).
+        One batch for an ellipse or circle catalogue; for JSON and a CSV of any kinds a list of
+        batches, one per run of consecutive records of one kind (and the same vertex count, and
+        all with a radius or none), numbered in file order (what :func:`collide2d.query_pairs`
+        takes).
 
     Raises
     ------
@@ -655,6 +761,11 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
         raise InputError(f"{path}: no such file")
     suffix = path.suffix.lower()
     notes = {}
+    if suffix == ".csv" and not _is_old_catalogue(_csv_header(path)):
+        result = _read_any_csv(path, degrees, on_invalid, notes)
+        if not degrees:
+            _warn_degrees(notes, path)
+        return result
     if suffix in (".csv", ".parquet", ".pq"):
         reader = _read_csv if suffix == ".csv" else _read_parquet
         kind, columns, data, ids, kept = reader(path, on_invalid, notes)
@@ -685,7 +796,7 @@ def shape_records(shapes, ids=None):
     k = 0
     for source in sources:
         kind = kind_name(source)
-        names = _KINDS[kind][1] + (("radius",) if kind in _ROUNDABLE and "radius" in source.fields else ())
+        names = tuple(name for name in _fields(kind) if name in source.fields)
         batch = source.shape
         flat = {name: source.fields[name].reshape((source.size,) + source.fields[name].shape[len(batch):]) for name in names}
         for m in range(source.size):
@@ -748,7 +859,10 @@ def write_shapes(path, shapes, ids=None):
     ----------
     path : str or path-like
         ``.csv`` or ``.parquet`` for one batch of ellipses or circles (columns
-        ``id,x,y,rx,ry,angle`` or ``id,x,y,r``); ``.json`` or ``.jsonl`` for any shapes.
+        ``id,x,y,rx,ry,angle`` or ``id,x,y,r``); ``.csv`` for any other shapes (a ``kind`` column
+        and the columns of the kinds present, ``radius`` last: see :mod:`collide2d.io`);
+        ``.json`` or ``.jsonl`` for any shapes. Numbers are written as ``repr`` writes them:
+        read back, every shape is the same bit for bit.
     shapes : Shape or sequence of Shape
     ids : sequence of str, optional
         Written as the ``id`` column or field.
@@ -768,6 +882,14 @@ def write_shapes(path, shapes, ids=None):
     >>> ids, shapes = read_shapes(path)
     >>> ids.tolist(), shapes
     (['c', 'b'], [Circle(center=(0.0, 0.0), radius=1.0), Box(min=(1.0, 1.0), max=(2.0, 3.0))])
+    >>> path = path.with_suffix(".csv")  # a capsule and a rounded box: a CSV of any kinds
+    >>> write_shapes(path, [c2.Capsule((0, 0), (2, 0), 0.5), c2.Box((1, 1), (2, 3), radius=0.25)])
+    >>> print(path.read_text(), end="")
+    kind,xmin,ymin,xmax,ymax,x0,y0,x1,y1,radius
+    capsule,,,,,0.0,0.0,2.0,0.0,0.5
+    box,1.0,1.0,2.0,3.0,,,,,0.25
+    >>> read_shapes(path)[1]
+    [Capsule(a=(0.0, 0.0), b=(2.0, 0.0), radius=0.5), Box(min=(1.0, 1.0), max=(2.0, 3.0), radius=0.25)]
     """
     path = pathlib.Path(path)
     suffix = path.suffix.lower()
@@ -776,8 +898,11 @@ def write_shapes(path, shapes, ids=None):
     if suffix in (".csv", ".parquet", ".pq"):
         if isinstance(shapes, (list, tuple)) and len(shapes) == 1:
             shapes = shapes[0]
-        if not isinstance(shapes, (_shapes.Ellipse, _shapes.Circle)):
-            raise InputError(f"{path}: a {suffix[1:]} catalogue holds one batch of ellipses or of circles; use .jsonl for mixed kinds")
+        if not _old_catalogue(shapes) and suffix != ".csv":
+            if isinstance(shapes, _shapes.Ellipse):  # built from a direction, which x,y,rx,ry,angle would lose
+                raise InputError(f"{path}: the ellipses were built from a direction, which a Parquet catalogue (angle only) "
+                                 "would lose; use .csv (dx, dy) or .jsonl")
+            raise InputError(f"{path}: a {suffix[1:]} catalogue holds one batch of ellipses or of circles; use .csv or .jsonl for other kinds")
     if suffix in (".parquet", ".pq"):
         try:
             import pyarrow  # noqa: F401
@@ -787,7 +912,18 @@ def write_shapes(path, shapes, ids=None):
         _write_shapes(temporary, suffix, shapes, ids)
 
 
+def _old_catalogue(shapes):
+    """True for one batch (or shape) of ellipses or of circles: the catalogue of columns ``x,y,rx,ry,angle``
+    or ``x,y,r`` (not ellipses built from a direction, whose ``dx,dy`` a CSV of any kinds keeps)."""
+    return isinstance(shapes, (_shapes.Ellipse, _shapes.Circle)) and "direction" not in shapes.fields
+
+
 def _write_shapes(path, suffix, shapes, ids):
+    if suffix == ".csv" and not _old_catalogue(shapes):
+        with open(path, "w", newline="") as handle:
+            sources = [shapes] if isinstance(shapes, _shapes.Shape) else list(shapes)
+            csv.writer(handle, lineterminator="\n").writerows(catalogue_lines(sources, ids))
+        return
     if suffix in (".json", ".jsonl", ".ndjson"):
         with open(path, "w") as handle:
             if suffix == ".json":

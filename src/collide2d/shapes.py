@@ -35,7 +35,7 @@ from collide2d import _angles, _convex, _formats, _geometry
 from collide2d._validate import as_float_array, broadcast_batch, check_coordinates, check_range, check_sizes, pair, points, real
 from collide2d.typing import Count, FloatArray, Pair, Single
 from collide2d._shape_build import (  # the constructors' shared helpers, all of them (code here reads them)
-    _DIRECTION_RANGE, _PACK, _TOO_SMALL, _any_equal_rows, _broadcast_fields, _copy, _corner_polygons, _direction,
+    _DIRECTION_RANGE, _PACK, _TOO_SMALL, _any_equal_rows, _broadcast_fields, _copy, _corner_polygons, _direction, _direction_angle,
     _ellipse_bounds, _frombuffer, _frozen, _orientation, _polygon_bounds, _put, _rows, _scale_direction, _too_small,
     _two_points,
 )
@@ -270,7 +270,9 @@ class Shape(Generic[Count]):
         """The fields by name, in the constructor's order: read-only arrays of the batch shape plus
         each field's own axes (``(2,)`` for a point, ``(N, 2)`` for a polygon's vertices, none for
         a radius or an angle). The same values as the attributes (``shape.center``, ...), which give
-        a single shape's scalar fields as floats.
+        a single shape's scalar fields as floats. An ellipse or rotated box built from a
+        ``direction`` has it as a field too (its angle gives the direction within an ulp only):
+        ``type(shape)(**shape.fields)`` is the same shape, bit for bit, for every kind.
 
         Examples
         --------
@@ -589,7 +591,10 @@ class Ellipse(Shape[Count]):
             if radii[0] == radii[1]:
                 wx, wy = 1.0, 0.0
             row = _frombuffer(_PACK[7](center[0], center[1], radii[0], radii[1], wx, wy, angle))
-            self._finish_owned({"center": row[0:2], "radii": row[2:4], "angle": row[6, ...]}, row[:6])
+            fields = {"center": row[0:2], "radii": row[2:4], "angle": row[6, ...]}
+            if w is not None:  # built from a direction: kept, so that Ellipse(**fields) is this ellipse
+                fields["direction"] = _frombuffer(_PACK[2](*w))
+            self._finish_owned(fields, row[:6])
             return
         vectors = {"center": center, "radii": radii}
         if w is None:
@@ -601,15 +606,18 @@ class Ellipse(Shape[Count]):
             _angles.fill_ellipse_rows(angle.reshape(-1), params.reshape(-1, 6))
             params, angle = _frozen(params), _frozen(angle)
         else:
-            batch, f = _broadcast_fields({**vectors, "direction": w}, {})
-            angle = _frozen(_angles.angle_of(f["direction"]))
+            batch, f = _broadcast_fields({**vectors, "direction": w}, {} if angle is None else {"angle": angle})
+            angle = _direction_angle(f, angle)
             params = _rows(batch, 6, ((0, 2), f["center"]), ((2, 4), f["radii"]), ((4, 6), f["direction"]))
             circle = params[..., 2] == params[..., 3]
             if circle.any():
                 params.flags.writeable = True
                 params[circle, 4:6] = (1.0, 0.0)
                 params.flags.writeable = False
-        self._finish_owned({"center": params[..., 0:2], "radii": params[..., 2:4], "angle": angle}, params)
+        fields = {"center": params[..., 0:2], "radii": params[..., 2:4], "angle": angle}
+        if w is not None:  # the direction as given (a circle's row stores (1, 0)): Ellipse(**fields) rebuilds it
+            fields["direction"] = _frozen(np.array(np.broadcast_to(f["direction"], batch + (2,)), dtype=np.float64))
+        self._finish_owned(fields, params)
 
     @overload
     @classmethod
@@ -1002,6 +1010,8 @@ class RotatedBox(Shape[Count]):
                     _too_small(center, half)
             row = _frombuffer(_PACK[5](cx, cy, hx, hy, angle))
             fields = {"center": row[0:2], "half_size": row[2:4], "angle": row[4, ...]}
+            if w is not None:  # built from a direction: kept, so that RotatedBox(**fields) is this box
+                fields["direction"] = _frombuffer(_PACK[2](*w))
             self._finish_owned(fields, _FOUR, _frombuffer(_PACK[8](*corners)).reshape(4, 2))
             return
         from collide2d._kernels.construct import box_corners, left_turns_certain, rotated_box_angle_loop, rotated_box_loop
@@ -1018,7 +1028,7 @@ class RotatedBox(Shape[Count]):
         if w is None:
             batch, f = _broadcast_fields(vectors, {"angle": angle})
         else:
-            batch, f = _broadcast_fields({**vectors, "direction": w}, {})
+            batch, f = _broadcast_fields({**vectors, "direction": w}, {} if angle is None else {"angle": angle})
         row = np.empty(batch + (6,))
         _put(row, (0, 2), f["center"])
         _put(row, (2, 4), f["half_size"])
@@ -1040,7 +1050,7 @@ class RotatedBox(Shape[Count]):
             angle = _frozen(angle)
         else:
             _put(row, (4, 6), f["direction"])
-            angle = _frozen(_angles.angle_of(f["direction"]))
+            angle = _direction_angle(f, angle)
             (rotated_box_loop if compiled else python_loop)(rows, corners.reshape(-1, 4, 2), certain)
         row = _frozen(row)
         for index in np.flatnonzero(certain == 0):  # the float filter could not decide: exact signs
@@ -1048,6 +1058,8 @@ class RotatedBox(Shape[Count]):
                 _too_small(f["center"], f["half_size"])
         params, verts = _corner_polygons(corners, batch)
         fields = {"center": row[..., 0:2], "half_size": row[..., 2:4], "angle": angle}
+        if w is not None:  # built from a direction: kept, so that RotatedBox(**fields) is this box
+            fields["direction"] = row[..., 4:6]
         self._finish_owned(fields, params, verts)
 
     @property
@@ -1334,8 +1346,18 @@ class _RoundedRotatedBox(_RoundedMixin, RotatedBox):
     _field_names = ("center", "half_size", "angle", "radius")  # type: ignore[assignment]  # one field more than the base class
 
 
+def _public_init(self, *args, **kwargs):
+    """A rounded class called (``type(shape)(**shape.fields)``) builds as its public class does:
+    with a radius of 0 everywhere, the plain shape, of the public class."""
+    public = type(self).__mro__[2]  # (the rounded class, _RoundedMixin, the public class, ...)
+    public.__init__(self, *args, **kwargs)
+    if "radius" not in object.__getattribute__(self, "_fields"):
+        object.__setattr__(self, "__class__", public)
+
+
 for _cls in (_RoundedPolygon, _RoundedBox, _RoundedRotatedBox):
     _cls.__name__ = _cls.__mro__[2].__name__  # reprs and messages name the public class; pickle uses __qualname__
+    _cls.__init__ = _public_init  # type: ignore[method-assign]
 del _cls
 
 

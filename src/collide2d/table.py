@@ -14,7 +14,7 @@ import numpy as np
 
 from collide2d import _degrees, _formats
 from collide2d._glue import run
-from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
+from collide2d.shapes import Box, Capsule, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 from collide2d.typing import FloatArray, Int8Array, IntArray, Single
 
 __all__ = ["ShapeTable"]
@@ -32,8 +32,8 @@ _CLASSES = {
     "line": Line,
     "point": Point,
     "polygon": Polygon,
+    "capsule": Capsule,
 }
-_KIND_OF_CLASS = {cls: kind for kind, cls in _CLASSES.items()}
 
 
 def _readonly(array):
@@ -211,10 +211,7 @@ class ShapeTable:
               kind    x    y   rx   ry  angle
         0  ellipse  0.0  0.0  2.0  1.0    0.5
         """
-        if any(source._kind == "rounded" for source in self._sources):
-            raise NotImplementedError("to_dataframe does not write rounded shapes (a Capsule, or a Polygon, Box or "
-                                      "RotatedBox with a radius) yet: write them with collide2d.io.write_shapes (JSON)")
-        parts = [(_KIND_OF_CLASS[type(source)], source, (source._kind, source._params, source._verts)) for source in self._sources]
+        parts = [(_formats.catalogue_kind(source), source, (source._kind, source._params, source._verts)) for source in self._sources]
         return _formats.table_frame(parts, self._frame, degrees)
 
     def __len__(self) -> int:
@@ -295,11 +292,14 @@ def _table_from_dataframe(df, columns, degrees):
         unknown = sorted(set(kinds.tolist()) - set(_CLASSES))
         if unknown:
             raise ValueError(f"df: unknown kind {unknown[0]!r}; use one of {', '.join(_CLASSES)}")
-        starts = np.concatenate([[0], np.flatnonzero(kinds[1:] != kinds[:-1]) + 1, [n]]) if n else np.zeros(1, dtype=np.int64)
-        runs = [(kinds[lo], lo, hi) for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist())]
     else:
-        kind = _formats.kind_of_columns(names)
-        runs = [(kind, 0, n)] if n else []
+        kinds = np.full(n, _formats.kind_of_columns(names), dtype=object)
+    # a run: consecutive rows of one kind, all rounded (a radius) or all plain (none), all built
+    # from a direction or none
+    keys = _formats.run_keys(kinds.astype(str), frame, n)
+    change = (kinds[1:] != kinds[:-1]) | (keys[1:] != keys[:-1])
+    starts = np.concatenate([[0], np.flatnonzero(change) + 1, [n]]) if n else np.zeros(1, dtype=np.int64)
+    runs = [(str(kinds[lo]), lo, hi) for lo, hi in zip(starts[:-1].tolist(), starts[1:].tolist())]
     batches = []
     angles = np.full(n, np.nan)  # the angles read, as given (degrees or radians), NaN for other kinds
     notes = {}
@@ -325,16 +325,17 @@ def _table_from_dataframe(df, columns, degrees):
 
 def _run_batch(kind, frame, lo, hi, degrees):
     """The batch of rows ``lo:hi``, all of ``kind`` (a list of polygons of different vertex counts)."""
-    fields = _formats.run_fields(kind, frame, lo, hi, degrees)
+    fields, rounding = _formats.run_fields(kind, frame, lo, hi, degrees)
     where = f"df rows {lo} to {hi - 1} ({kind})"
     if kind == "polygon":
         try:  # the constructor validates the numbers (a string or a boolean is refused there)
             if len({np.shape(v) for v in fields}) == 1:  # equal vertex counts: one batch
-                return Polygon(np.array(fields))
-            return [Polygon(v) for v in fields]  # one by one
+                return Polygon(np.array(fields), **rounding)
+            radii = rounding.get("radius", np.zeros(len(fields)))
+            return [Polygon(v, radius=float(r)) if "radius" in rounding else Polygon(v) for v, r in zip(fields, radii)]
         except (TypeError, ValueError) as error:
             raise ValueError(f"{where}: {error}") from None
     try:
-        return _CLASSES[kind](*fields)
+        return _CLASSES[kind](*fields, **rounding)
     except ValueError as error:
         raise ValueError(f"{where}: {error}") from None

@@ -626,7 +626,7 @@ def test_direction_of_extreme_size_scaled_by_a_power_of_two():
     ("make", "error", "words"),
     [
         (lambda: c2.Ellipse((0, 0), (2, 1), 0.5, direction=(1, 0)), ValueError, ["angle", "direction"]),
-        (lambda: c2.RotatedBox((0, 0), (2, 1), np.zeros(3), direction=(1, 0)), ValueError, ["angle", "direction"]),
+        (lambda: c2.RotatedBox((0, 0), (2, 1), np.full(3, 0.5), direction=(1, 0)), ValueError, ["angle", "direction"]),
         (lambda: c2.Ellipse((0, 0), (2, 1), direction=(0.0, 0.0)), ValueError, ["direction", "non-zero"]),
         (lambda: c2.Ellipse((0, 0), (2, 1), direction=[(1, 0), (0, 0)]), ValueError, ["direction", "non-zero"]),
         (lambda: c2.RotatedBox((0, 0), (2, 1), direction=(0, -0.0)), ValueError, ["direction", "non-zero"]),
