@@ -110,10 +110,11 @@ def _kernel_functions(trees):
 
 def constant_arguments(package):
     """``file:line: caller -> callee(argument)`` for every argument of a call from a kernel to a kernel
-    that Numba types as a literal: an int or bool constant, a module-level int or bool constant
+    that Numba types as a literal or leaves out: an int or bool constant, a module-level int or bool constant
     (``codes.UNDECIDED``), or a local variable with such a definition anywhere in the caller (with
     Numba's SSA form the call is typed with the constant first, and the callee compiled for it,
-    before the loop's other definitions widen the variable to ``int64``)."""
+    before the loop's other definitions widen the variable to ``int64``), or a parameter with a
+    default left out (typed as that default)."""
     import ast
 
     trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted(package.rglob("*.py"))}
@@ -126,6 +127,12 @@ def constant_arguments(package):
     module_constants = {target.id for tree in trees.values() for node in tree.body if isinstance(node, ast.Assign)
                         and constant(node.value) for target in node.targets if isinstance(target, ast.Name)}
     kernels, decorated = _kernel_functions(trees)
+    # parameters of each kernel, for the calls that leave a default out (Numba types the omitted
+    # argument as its default value: a signature of its own)
+    defaults_of = {}  # kernel name -> (parameters, how many have defaults) of each kernel so named
+    for tree in trees.values():
+        for node in filter(decorated, ast.walk(tree)):
+            defaults_of.setdefault(node.name, []).append(([a.arg for a in node.args.args], len(node.args.defaults)))
     found = []
     for path, tree in trees.items():
         if "_kernels" not in path.parts:
@@ -160,6 +167,11 @@ def constant_arguments(package):
                 callee = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
                 if callee not in kernels:
                     continue
+                given = len(call.args) + len(call.keywords)
+                definitions_of = defaults_of.get(callee, [])
+                if definitions_of and all(len(names) - n <= given < len(names) for names, n in definitions_of):
+                    where = f"{path.relative_to(package.parent).as_posix()}:{call.lineno}"
+                    found.append(f"{where}: {function.name} -> {callee}(omits {definitions_of[0][0][given]})")
                 for argument in call.args + [keyword.value for keyword in call.keywords]:
                     for item in argument.elts if isinstance(argument, ast.Tuple) else [argument]:
                         if literal(item):
@@ -186,18 +198,22 @@ def test_the_constant_scan_finds_each_kind_of_literal_argument(tmp_path):
         def helper(x, k):
             return x
         @kernel
+        def flagged(x, checked=False):
+            return x
+        @kernel
         def caller(x, k):
             n = 0
             for i in range(3):
                 n = helper(x, n)
             return helper(x, 1) + helper(x, -2) + helper(x, True) + helper(x, LIMIT) + helper(x, codes.FLAG) + helper(x, FLAG) + (
-                helper(x, k) + helper(x, int(1)) + helper(x, bool(True)) + helper(x, 0.5) + helper(x, i))
+                helper(x, k) + helper(x, int(1)) + helper(x, bool(True)) + helper(x, 0.5) + helper(x, i)
+                + flagged(x) + flagged(x, bool(False)))
     """))
     (package / "_kernels" / "codes.py").write_text("FLAG = 2\n")
     found = [line.split(": ", 1)[1] for line in constant_arguments(package)]
     assert sorted(found) == sorted([
         "caller -> helper(n)", "caller -> helper(1)", "caller -> helper(-2)", "caller -> helper(True)",
-        "caller -> helper(LIMIT)", "caller -> helper(codes.FLAG)", "caller -> helper(FLAG)",
+        "caller -> helper(LIMIT)", "caller -> helper(codes.FLAG)", "caller -> helper(FLAG)", "caller -> flagged(omits checked)",
     ])
 
 
@@ -216,7 +232,8 @@ LITERAL_COPIES = """
             for attribute, value in vars(module).items():
                 if isinstance(value, _jit._dispatcher_class) and value.py_func.__module__ == name:
                     signatures += len(value.signatures)
-                    literal += [f"{name}.{attribute}{sig}" for sig in value.signatures if "Literal" in str(sig)]
+                    literal += [f"{name}.{attribute}{sig}" for sig in value.signatures
+                                if "Literal" in str(sig) or "omitted" in str(sig)]
     print(json.dumps({"shortcuts": _jit.shortcuts_active(), "signatures": signatures, "literal": literal}))
 """
 

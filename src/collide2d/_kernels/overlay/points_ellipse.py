@@ -1109,7 +1109,7 @@ def contact_count_ellipse_ellipse(pa, pb):
     mid = (r + s) / 2
     if mid > 0:
         g11, g12, g13, g22, g23, g33 = _pencil(mid, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
-        if _definite_exact(g11, g12, g13, g22, g23, g33, int(1)) or _definite_exact(g11, g12, g13, g22, g23, g33, int(-1)):
+        if _definite_exact(g11, g12, g13, g22, g23, g33, int(1), bool(False)) or _definite_exact(g11, g12, g13, g22, g23, g33, int(-1), bool(False)):
             return 0
     g11, g12, g13, g22, g23, g33 = _pencil(r, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
     rank_one = (
@@ -1141,13 +1141,13 @@ def _edge_points(x0, y0, x1, y1, cx, cy, a, b, ux, uy, pa, eps, include_start, i
     ``beta = E.X0``, discriminant ``alpha - (E x X0)^2`` (Lagrange's identity; no ``gamma``), the
     pair from ``q = -(beta + sign(beta) sqrt(disc))``: ``t1 = q / alpha``, ``t2 = gamma / q``.
     """
-    fcx, fcy, s, A, B, wx, wy = _frame(pa, eps)
+    fcx, fcy, s, A, B, wx, wy = _frame(pa, eps, bool(False))
     y0x = (x0 - fcx) * s
     y0y = (y0 - fcy) * s
     y1x = (x1 - fcx) * s
     y1y = (y1 - fcy) * s
-    s0 = _point_sign(y0x, y0y, A, B, wx, wy, eps)
-    s1 = _point_sign(y1x, y1y, A, B, wx, wy, eps)
+    s0 = _point_sign(y0x, y0y, A, B, wx, wy, eps, bool(False))
+    s1 = _point_sign(y1x, y1y, A, B, wx, wy, eps, bool(False))
     X0, Y0 = to_frame(x0, y0, cx, cy, a, b, ux, uy)
     X1, Y1 = to_frame(x1, y1, cx, cy, a, b, ux, uy)
     if s0 == UNKNOWN_SIGN:
@@ -1180,7 +1180,7 @@ def _edge_points(x0, y0, x1, y1, cx, cy, a, b, ux, uy, pa, eps, include_start, i
         m = max(abs(ex_w), abs(ey_w))
         if eps > 0 and m > 0.0:
             se = math.ldexp(1.0, -math.frexp(m)[1])
-        msign = _edge_min_sign(y0x, y0y, y1x, y1y, ex_w * se, ey_w * se, A, B, wx, wy, eps)
+        msign = _edge_min_sign(y0x, y0y, y1x, y1y, ex_w * se, ey_w * se, A, B, wx, wy, eps, bool(False))
         if msign == UNKNOWN_SIGN:
             tstar = -beta / alpha
             msign = 1 if disc < 0.0 or tstar <= 0.0 or tstar >= 1.0 else (0 if disc == 0.0 else -1)

@@ -418,12 +418,12 @@ def _relate_exact(pa, pb):
         q1 = _find_sign_point(c3, c2, c1, c0, start, -step, int(-1))
         if q1 > 0:
             g11, g12, g13, g22, g23, g33 = _pencil(q1, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
-            if _definite_exact(g11, g12, g13, g22, g23, g33, int(-1)):
+            if _definite_exact(g11, g12, g13, g22, g23, g33, int(-1), bool(False)):
                 return codes.WITHIN
         q2 = _find_sign_point(c3, c2, c1, c0, start, step, int(1))
         if q2 > 0:
             g11, g12, g13, g22, g23, g33 = _pencil(q2, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
-            if _definite_exact(g11, g12, g13, g22, g23, g33, int(1)):
+            if _definite_exact(g11, g12, g13, g22, g23, g33, int(1), bool(False)):
                 return codes.CONTAINS
         return codes.OVERLAPPING
     return _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, bool(False))
