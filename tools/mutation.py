@@ -48,21 +48,25 @@ _SLOW_BROADPHASE = "middle_filters_are_certain or periodic_matches_nine_images o
 FAMILIES = {
     "area": (
         ["overlay/area_ellipse.py", "overlay/area_flat.py"],
-        [["tests/kernels/overlay/test_overlay_caps.py", "tests/kernels/overlay/test_overlay_flat.py", "tests/kernels/overlay/test_overlay_ellipse.py"], _SIZE_RATIOS],
+        [["tests/kernels/overlay/test_overlay_caps.py", "tests/kernels/overlay/test_overlay_flat.py", "tests/kernels/overlay/test_overlay_ellipse.py",
+          "tests/kernels/overlay/test_overlay_ellipse_points.py"], _SIZE_RATIOS],
     ),
     "points": (
         ["overlay/points_ellipse.py", "overlay/points_flat.py"],
-        [["tests/kernels/overlay/test_overlay_flat.py", "tests/kernels/overlay/test_overlay_ellipse.py"], _SIZE_RATIOS],
+        [["tests/kernels/overlay/test_overlay_flat.py", "tests/kernels/overlay/test_overlay_ellipse.py", "tests/kernels/overlay/test_overlay_ellipse_points.py"],
+         _SIZE_RATIOS],
     ),
     "distance": (
-        ["measure/distance_ellipse.py", "measure/distance_flat.py"],
-        [["tests/kernels/measure/test_measurement_flat.py", "tests/kernels/measure/test_distance_ellipse.py"]],
+        ["measure/distance_ellipse.py", "measure/distance_flat.py", "contact_function.py"],
+        [["tests/kernels/measure/test_measurement_flat.py", "tests/kernels/measure/test_distance_ellipse.py",
+          "tests/kernels/measure/test_distance_ellipse_search.py", "tests/kernels/measure/test_contact_order.py",
+          "tests/kernels/measure/test_contact_tiny_edge.py"]],
     ),
     "broadphase": (
         ["broadphase/sweep.py", "broadphase/grid.py"],
         [
-            ["tests/public/test_broadphase.py", "-m", "nojit", "-k", f"not ({_SLOW_BROADPHASE})"],
-            ["tests/public/test_broadphase.py", "-m", "nojit", "-k", _SLOW_BROADPHASE],
+            ["tests/public/test_broadphase.py", "tests/public/test_broadphase_fused.py", "-m", "nojit", "-k", f"not ({_SLOW_BROADPHASE})"],
+            ["tests/public/test_broadphase.py", "tests/public/test_broadphase_fused.py", "-m", "nojit", "-k", _SLOW_BROADPHASE],
         ],
     ),
 }

@@ -25,6 +25,11 @@ y-down screen that turn looks clockwise, in collide2d's y-up plots counter-clock
 
 The optional libraries are imported only inside the functions that need them; ``import collide2d``
 imports none of them.
+
+Why this file is over 800 lines: it is the public page of every conversion, one section per library
+as in the table above, each function the conventions of one library spelled out around the readers
+of :mod:`collide2d._formats` and :mod:`collide2d._foreign`; the sections share nothing but the
+shape checks, and a user compares them side by side.
 """
 
 from __future__ import annotations

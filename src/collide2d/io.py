@@ -31,6 +31,11 @@ file the header is line 1) and the rule broken, and is an :class:`InputError` (a
 Angles are radians unless ``degrees=True``. An angle whose magnitude exceeds 2 pi was most likely
 written in degrees: reading one as radians emits a :class:`DegreesWarning` (once per file or
 inline shape), naming where it is.
+
+Why this file is over 800 lines: it is the public module of every file format, and its largest
+part, the CSV catalogue reader, has two paths (a C parser over whole columns, the csv module line by
+line) that must give the same shapes and the same messages, so they are read side by side here;
+bytes and text to numbers are in :mod:`collide2d._io_text`, no shape is built there.
 """
 
 from __future__ import annotations

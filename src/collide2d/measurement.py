@@ -139,10 +139,16 @@ def contact(a: Shape[Any], b: Shape[Any], /) -> Contact[Any]:
     * coincident points: ``separation = 0``, ``normal = (1, 0)``;
     * a point on a segment or line, a segment on a line, collinear overlapping segments,
       coincident lines: ``separation = 0`` and ``normal`` the left normal (direction turned by
-      +90 degrees) of the line, else of the segment `a`; negated when that shape is `b`;
+      +90 degrees) of the line, else of the segment (of two segments, the first in the order
+      below); negated when that shape is `b`; of two coincident lines, `a`'s;
     * crossing lines: ``separation = -inf`` (no translation separates them), ``normal`` the unit
       left normal of `a`, both witnesses at the crossing point;
-    * ties between equally short translations go to `a`'s edges first, then `b`'s.
+    * ties between equally short translations go to the edges of one shape first, whichever the
+      argument order: a polygon's before a segment's before a point's, and of two shapes of one
+      kind those of the one with more vertices, then of the one whose stored vertices
+      ``x0, y0, x1, y1, ...`` are lexicographically smaller. So ``contact(b, a)`` is
+      ``contact(a, b)`` with the normal negated and the witnesses and curvatures swapped, bit for
+      bit (a shape against an identical one keeps its one normal in both orders).
 
     An edge counts as a face (curvature 0, witnesses at the middle of the common stretch) when it is
     perpendicular to the normal within about 7e-15 rad.

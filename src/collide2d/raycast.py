@@ -127,7 +127,8 @@ def raycast(
         ``distance`` from the origin along the unit direction to the first point of the shape on
         the ray (``inf`` on a miss or beyond `max_distance`), that ``point``, and ``normal``: the
         unit outward normal of a region there (an ellipse's gradient direction, a polygon edge's
-        normal; at a polygon corner the bisector of its two edge normals); for a segment, a line
+        normal; at a polygon corner the bisector of its two edge normals; on a rounded shape the
+        flat's normal or the arc's radius direction); for a segment, a line
         or a point, the unit normal on the side facing the ray (``-direction / |direction|`` when
         the ray runs along the segment or line, and for a point). Batches: arrays of the
         broadcast batch shape of `shape`, `origin`, `direction` and `max_distance`.
@@ -162,7 +163,10 @@ def raycast(
     written as ``Q(d) - |d x (o - c)|^2`` up to a positive factor (Lagrange's identity), so that a
     far origin loses nothing to cancellation; polygons are clipped edge by edge (Cyrus and Beck,
     "Generalized two- and three-dimensional clipping", Computers & Graphics 3, 1978), locating
-    the entering edge by the side of each vertex. Distances are accurate to a few ulps of the
+    the entering edge by the side of each vertex. A capsule or rounded polygon is entered through a
+    flat (an edge pushed out by its radius) or an arc about a core vertex, decided exactly from
+    signs of ``a sqrt(b) + c`` compared without a square root (see
+    https://collide2d.readthedocs.io/en/latest/rounded.html). Distances are accurate to a few ulps of the
     distance plus a few ulps of the shape's size, also for an origin 1e6 away from a shape of size
     1e-6; a grazing hit moves like the square root of any perturbation of the data, and is
     accurate accordingly.
@@ -179,12 +183,14 @@ def raycast(
     inf
     >>> c2.raycast(c2.Box((0, 0), (2, 2)), (1, 1), (0, 1)).normal.tolist()  # from inside
     [nan, nan]
+    >>> c2.raycast(c2.Capsule((0, 0), (2, 0), 0.5), (-3, 0.5), (1, 0)).point.tolist()  # along the flat: its first end
+    [0.0, 0.5]
     >>> picks = c2.raycast(c2.Circle([(2, 0), (9, 0)], 1), (0, 0), (1, 0), max_distance=5)
     >>> picks.distance.tolist()
     [1.0, inf]
     """
-    (shape,) = run.plain_or_refuse("raycast", shape)
     run.check_shape(shape, "shape")
+    shape = run.rounded().plain_if_zero(shape)  # radius 0: the core's kind, bit for bit
     o = pair(origin, "origin")
     d = pair(direction, "direction")
     if not shape.shape and type(o) is tuple and type(d) is tuple and type(max_distance) in (float, int, np.float64):

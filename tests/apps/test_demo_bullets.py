@@ -172,3 +172,77 @@ def test_demo_command_line_runs_the_bullets_mode(tmp_path, capsys):
     path = tmp_path / "shot.png"
     assert demo.main(["--bullets", "--headless", "--frames", "12", "--size", "640x400", "--screenshot", str(path)]) == 0
     assert path.exists()
+
+
+def test_bullets_step_makes_one_query_impacts_call_equal_to_time_of_impact_per_pair(monkeypatch):
+    # every flying bullet against every obstacle in one call of query_impacts per step; each
+    # bullet's first contact equals the earliest of time_of_impact on the single shapes, pair by
+    # pair (the bullet first: the normal points from the bullet to the obstacle)
+    import collide2d.demo.bullets as bullets_module
+
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(len(args[0]))
+        return c2.query_impacts(*args, **kwargs)
+
+    monkeypatch.setattr(bullets_module, "query_impacts", counted)
+    gun = Bullets(bullet_range(), seed=3)
+    dt, checked, stops = 1 / 60, 0, 0
+    for frame in range(16):
+        if frame % 4 == 0:
+            gun.fire(5)
+        before = len(calls)
+        time, obstacle, point, normal = gun.first_impacts(dt)
+        assert len(calls) == before + 1
+        world, shots = gun.world, gun.shots
+        for b in np.flatnonzero(gun.flying)[::2]:  # half of them: the single calls are slow
+            best = (np.inf, -1, None)
+            for j in range(len(world)):
+                spin_j = 0.0 if world.kind[j] == BOX else world.omega[j]
+                hit = c2.time_of_impact(shape_of(shots, b), shape_of(world, j), shots.vel[b], world.vel[j],
+                                        angular_velocity_a=shots.omega[b], angular_velocity_b=spin_j, t_max=dt)
+                if hit.time < best[0]:
+                    best = (hit.time, j, hit)
+            assert time[b] == best[0] and obstacle[b] == best[1], (frame, b)
+            if best[1] >= 0:
+                np.testing.assert_allclose(point[b], best[2].point, rtol=0, atol=1e-9 * world.width)
+                np.testing.assert_allclose(normal[b], best[2].normal, rtol=0, atol=1e-9)
+                stops += 1
+            checked += 1
+        assert np.all(np.isinf(time[~gun.flying])) and np.all(obstacle[~gun.flying] == -1)
+        gun.step(dt)
+        assert len(calls) == before + 2  # the step's own search: the same single call
+    assert checked >= 30 and stops >= 5
+
+
+def test_physics_step_makes_one_query_impacts_call_of_the_plain_shapes(monkeypatch):
+    # the swept physics step: one call of query_impacts per frame on every shape but the rounded
+    # ones (in the frame's table order), each reported first contact equal to time_of_impact on the
+    # two single shapes
+    import collide2d.demo.world as world_module
+    from collide2d.demo import CAPSULE, ROUNDED_BOX
+
+    calls = []
+
+    def recorded(table, velocity, **kwargs):
+        found = c2.query_impacts(table, velocity, **kwargs)
+        calls.append((table, np.array(velocity), np.array(kwargs["angular_velocity"]), kwargs["t_max"], found))
+        return found
+
+    monkeypatch.setattr(world_module, "query_impacts", recorded)
+    world = World.random(24, 2, seed=4, width=300, height=200, separated=True)
+    world.vel *= 40.0  # fast enough to pass through each other within a step
+    for frame in range(3):
+        groups = world.shapes()
+        plain = [t for t in range(len(groups.order)) if world.kind[groups.order[t]] not in (CAPSULE, ROUNDED_BOX)]
+        world.step(1 / 60, Physics(max_speed=1e6))
+        assert len(calls) == frame + 1
+        table, velocity, spin, t_max, found = calls[-1]
+        assert len(table) == len(plain) and t_max == 1 / 60
+        assert all(table[k] == groups.table[t] or repr(table[k]) == repr(groups.table[t]) for k, t in enumerate(plain))
+        for (i, j), t in zip(found.pairs.T.tolist(), found.time.tolist()):
+            hit = c2.time_of_impact(table[i], table[j], velocity[i], velocity[j], angular_velocity_a=spin[i],
+                                    angular_velocity_b=spin[j], t_max=t_max)
+            assert hit.time == t, (frame, i, j)
+    assert sum(len(call[-1].time) for call in calls) >= 3

@@ -130,6 +130,18 @@ def _raycast_loops():
     return loops_raycast
 
 
+def _raycast_rounded():
+    from collide2d._kernels.motion import raycast_rounded
+
+    return raycast_rounded
+
+
+def _raycast_rounded_loops():
+    from collide2d._kernels.motion import loops_raycast_rounded
+
+    return loops_raycast_rounded
+
+
 def _manifold_clip():
     from collide2d._kernels.manifold import clip
 
@@ -245,6 +257,8 @@ _TABLE: dict[tuple[str, str, str], tuple[_Loader, _Loader]] = {
     (RAY_HIT, "segment", "ray"): (lambda: _raycast().raycast_segment, _no_loop),
     (RAY_HIT, "line", "ray"): (lambda: _raycast().raycast_line, _no_loop),
     (RAY_HIT, "point", "ray"): (lambda: _raycast().raycast_point, _no_loop),
+    (RAY, "rounded", "ray"): (lambda: _raycast_rounded().raycast_code_rounded, lambda: _raycast_rounded_loops().raycast_rounded_loop),
+    (RAY_HIT, "rounded", "ray"): (lambda: _raycast_rounded().raycast_rounded, _no_loop),
     # contact manifolds of two shapes with a face each: registered in both orders (the reference
     # face is chosen per order, so a result is not mirrored); every other pair: one_point_manifold
     (MANIFOLD, "polygon", "polygon"): (lambda: _manifold_clip().manifold_polygon_polygon, lambda: _manifold_loops().manifold_polygon_polygon_loop),

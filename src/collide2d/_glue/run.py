@@ -23,6 +23,10 @@ Entry points: for shapes :func:`relate_codes`, :func:`intersects_flags`, :func:`
 :func:`separation_values`, :func:`intersection_point_values`, :func:`overlap_area_values`; for
 rows of parameter tables (the broad phase, motion) :func:`relate_rows`, :func:`contact_rows`,
 :func:`separation_rows`.
+
+Why this file is about 800 lines: it is the one door of the glue, the skeleton and the signatures
+that fill it in, each signature a few methods that only the skeleton calls; kept in one module so
+that a reader follows a call from an entry point through the skeleton to its signature on one page.
 """
 
 from __future__ import annotations
@@ -155,7 +159,9 @@ def tame_rows(shape):
     tame = shape._tame
     if tame is None:
         kind, params = shape._kind, shape._params
-        if params.ndim == 1:
+        if params.ndim == 1 and kind == "rounded":  # (the core's numbers and the radius)
+            tame = True if ladder.table_tame(kind, params[None], shape._verts)[0] else np.zeros(1, dtype=bool)
+        elif params.ndim == 1:
             if kind == "polygon":
                 offset, count = int(params[0]), int(params[1])
                 values = shape._verts[offset : offset + count].ravel().tolist()

@@ -3,16 +3,17 @@
 Layout: one sub-package per public module, each holding its pair kernels and its batch loops, and
 the helpers they share at the top.
 
-================  ==============================================================================
-``relate/``       relate codes and ``intersects`` (:mod:`collide2d.predicates`)
-``measure/``      contact, distance, witness points, curvature (:mod:`collide2d.measurement`)
-``overlay/``      intersection points and overlap areas (:mod:`collide2d.overlay`)
-``broadphase/``   sweep and prune, the fused grid (:mod:`collide2d.broadphase`)
-``vec.py``        vector helpers and the exact-arithmetic building blocks (TwoSum, TwoProduct, ...)
-``expansion.py``  exact signs of small float polynomials by expansion arithmetic (Shewchuk)
-``codes.py``      the relation codes and sentinels every kernel returns
-``construct.py``  compiled passes of the shape constructors (range checks, corners, angles)
-================  ==============================================================================
+=======================  =================================================================================
+``relate/``              relate codes and ``intersects`` (:mod:`collide2d.predicates`)
+``measure/``             contact, distance, witness points, curvature (:mod:`collide2d.measurement`)
+``overlay/``             intersection points and overlap areas (:mod:`collide2d.overlay`)
+``broadphase/``          sweep and prune, the fused grid (:mod:`collide2d.broadphase`)
+``vec.py``               vector helpers and the exact-arithmetic building blocks (TwoSum, TwoProduct, ...)
+``expansion.py``         exact signs of small float polynomials by expansion arithmetic (Shewchuk)
+``codes.py``             the relation codes and sentinels every kernel returns
+``contact_function.py``  the Perram-Wertheim contact function of two ellipses (measure and events)
+``construct.py``         compiled passes of the shape constructors (range checks, corners, angles)
+=======================  =================================================================================
 
 The contract every kernel module follows
 ----------------------------------------

@@ -75,10 +75,11 @@ def twin_module(name):
 
 def exact_row(kind, params, verts):
     """Return a kind's parameter row and vertices as object arrays of Fractions."""
-    if kind == "polygon":
+    if kind == "polygon" or (kind == "rounded" and params[1] >= 3):  # (a rounded row: its polygon core)
         offset, count = int(params[0]), int(params[1])
         vertices = np.array([[Fraction(float(x)), Fraction(float(y))] for x, y in verts[offset : offset + count]], dtype=object)
-        return np.array([Fraction(0), Fraction(count)], dtype=object), vertices
+        rest = [Fraction(float(value)) for value in params[2:]]  # a rounded row's radius and ends
+        return np.array([Fraction(0), Fraction(count)] + rest, dtype=object), vertices
     row = np.array([Fraction(float(value)) for value in params], dtype=object)
     return row, np.zeros((0, 2), dtype=object)
 

@@ -191,7 +191,8 @@ def exact_ray(entry, kind, row, verts, ray):
     exact._counts[name] += 1
     exact_row, exact_verts = exact.exact_row(kind, row, verts)
     exact_ray = np.array([Fraction(float(x)) for x in ray], dtype=object)
-    code, feature = _twin("motion.raycast", name)(exact_row, exact_verts, exact_ray, 0)
+    module = entry.kernel.__module__.rsplit("_kernels.", 1)[1]  # motion.raycast, motion.raycast_rounded
+    code, feature = _twin(module, name)(exact_row, exact_verts, exact_ray, 0)
     return int(code), int(feature)
 
 

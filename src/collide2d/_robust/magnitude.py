@@ -68,6 +68,13 @@ def _direction_tame(wx, wy):
 def table_tame(kind, params, verts):
     """Per row of a parameter table: all non-zero coordinates and sizes in ``[TAME_LO, TAME_HI]``,
     and an ellipse's direction tame (:func:`_direction_tame`)."""
+    if kind == "rounded":  # the radius and ends (columns 2:7; the offset and count are integers), a polygon core's vertices
+        values = np.abs(params[:, 2:7])
+        tame = ~np.any((values > TAME_HI) | ((values < TAME_LO) & (values != 0.0)), axis=1)
+        core = params[:, 1] >= 3
+        if core.any():
+            tame[core] &= table_tame("polygon", params[core, 0:2], verts)
+        return tame
     if kind == "polygon":
         verts = np.abs(verts)
         bad_vertex = np.any((verts > TAME_HI) | ((verts < TAME_LO) & (verts != 0.0)), axis=1)

@@ -9,8 +9,8 @@ the bounding boxes and the broad-phase grid. In the physics mode the shapes push
 apart with a Hertz-like force built from :func:`collide2d.measurement.contact` (penetration depth,
 normal and the curvature of both boundaries at the contact), and every step stops shapes fast enough
 to pass through each other at their first contact in that step (:func:`collide2d.query_impacts`). The bullets mode (``--bullets``, :class:`BulletsDemo`) fires fast small shapes
-through thin walls and spinning needles and stops each at its first contact
-(:func:`collide2d.time_of_impact`), drawing its swept path.
+through thin walls and spinning needles and stops each at its first contact (one call of
+:func:`collide2d.query_impacts` per step for all of them), drawing its swept path.
 
 There is no geometry here: every collision answer comes from the public API.
 The demo computes only what it needs to *draw* (outline points of each shape) and to *move*

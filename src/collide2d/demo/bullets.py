@@ -9,7 +9,8 @@ import types
 
 import numpy as np
 
-from collide2d.motion import time_of_impact
+from collide2d.motion import query_impacts
+from collide2d.table import ShapeTable
 from collide2d.demo.window import BACKGROUND, OUTLINE, TEXT_COLOR, Demo
 from collide2d.demo.world import BOX, CIRCLE, ELLIPSE, ROTATED_BOX, SEGMENT, World
 
@@ -45,12 +46,13 @@ def bullet_range(width=900.0, height=560.0):
 
 class Bullets:
     """Fast small shapes fired at the obstacles of a :class:`World`, each stopped at its first
-    contact by :func:`collide2d.time_of_impact`: no bullet passes through a wall or a needle, however
-    thin, whatever its speed.
+    contact, found by time of impact: no bullet passes through a wall or a needle, however thin,
+    whatever its speed.
 
     Every step, each flying bullet is swept against every obstacle over the step (bullets
-    translate, some spin; needles spin): the earliest contact time stops it there, touching the
-    obstacle, and from then on it stays stuck to that obstacle (it turns with it). ``hits``
+    translate, some spin; needles spin), all in one call of :func:`collide2d.query_impacts`
+    (:meth:`first_impacts`): the earliest contact time stops it there, touching the obstacle,
+    and from then on it stays stuck to that obstacle (it turns with it). ``hits``
     records each stop: ``(bullet, obstacle, time, point, normal, missed_by_frames)``, the last
     flag telling whether testing the two shapes only at the end of the step (as a frame-by-frame
     check does) would have missed the contact (the bullet would have tunnelled).
@@ -113,7 +115,14 @@ class Bullets:
 
     def first_impacts(self, dt):
         """Earliest contact over the next ``dt`` of each flying bullet with any obstacle:
-        ``(time, obstacle, point, normal)`` arrays over all bullets (``inf`` and -1 for none)."""
+        ``(time, obstacle, point, normal)`` arrays over all bullets (``inf`` and -1 for none).
+
+        One call of :func:`collide2d.query_impacts` per step: the flying bullets and the obstacles
+        in one table, swept over ``dt`` at their velocities and spins; of the pairs it returns,
+        the bullet-obstacle ones are kept (bullet first, so the normal points from the bullet to
+        the obstacle, as :func:`collide2d.time_of_impact` of the bullet and the obstacle gives
+        it), and for each bullet the earliest (on a tie, the obstacle first in the table).
+        """
         n = len(self.shots)
         time = np.full(n, np.inf)
         obstacle = np.full(n, -1, dtype=np.int64)
@@ -121,33 +130,37 @@ class Bullets:
         normal = np.full((n, 2), np.nan)
         if not self.flying.any() or len(self.world) == 0:
             return time, obstacle, point, normal
-        shots, world = self.shots.shapes(), self.world.shapes()
-        spin_o = np.where(self.world.kind == BOX, 0.0, self.world.omega)
-        for gb, bullets in enumerate(shots.batches):
-            index_b = self._group(shots, gb)
-            rows = np.flatnonzero(self.flying[index_b])
-            if not rows.size:
-                continue
-            for go, obstacles in enumerate(world.batches):
-                index_o = self._group(world, go)
-                ib, io = np.repeat(rows, len(index_o)), np.tile(np.arange(len(index_o)), len(rows))
-                sb, so = index_b[ib], index_o[io]
-                impact = time_of_impact(
-                    bullets[ib], obstacles[io], self.shots.vel[sb], self.world.vel[so],
-                    angular_velocity_a=self.shots.omega[sb], angular_velocity_b=spin_o[so], t_max=dt,
-                )
-                sooner = impact.time < time[sb]
-                for k in np.flatnonzero(sooner):  # several obstacles per bullet: keep the earliest
-                    if impact.time[k] < time[sb[k]]:
-                        time[sb[k]], obstacle[sb[k]] = impact.time[k], so[k]
-                        point[sb[k]], normal[sb[k]] = impact.point[k], impact.normal[k]
+        table, bullet, velocity, spin = self.swept_table()
+        impacts = query_impacts(table, velocity, angular_velocity=spin, t_max=dt)
+        first, second = impacts.pairs
+        between = (first < len(bullet)) & (second >= len(bullet))  # bullets come first in the table
+        rows = np.flatnonzero(between)
+        rows = rows[np.lexsort((rows, impacts.time[rows]))]  # earliest first; ties in table order
+        shot = first[rows]
+        _, earliest = np.unique(shot, return_index=True)
+        rows, shot = rows[earliest], bullet[shot[earliest]]
+        time[shot] = impacts.time[rows]
+        obstacle[shot] = self.world.shapes().order[second[rows] - len(bullet)]
+        point[shot], normal[shot] = impacts.point[rows], impacts.normal[rows]
         return time, obstacle, point, normal
 
-    @staticmethod
-    def _group(groups, g):
-        lo = groups.starts[g]
-        hi = groups.starts[g + 1] if g + 1 < len(groups.starts) else len(groups.order)
-        return groups.order[lo:hi]
+    def swept_table(self):
+        """The flying bullets, then the obstacles, as one :class:`~collide2d.ShapeTable`, with the
+        state index of each of its bullets, and the velocity and spin of every shape in it."""
+        shots, world = self.shots.shapes(), self.world.shapes()
+        parts, bullet = [], []
+        for g, batch in enumerate(shots.batches):
+            end = shots.starts[g + 1] if g + 1 < len(shots.starts) else len(shots.order)
+            local = np.flatnonzero(self.flying[shots.order[shots.starts[g]:end]])
+            if local.size:
+                parts.append(batch[local])
+                bullet.append(shots.order[shots.starts[g] + local])
+        bullet = np.concatenate(bullet)
+        table = ShapeTable(parts + list(world.batches))
+        velocity = np.concatenate([self.shots.vel[bullet], self.world.vel[world.order]])
+        spin_o = np.where(self.world.kind == BOX, 0.0, self.world.omega)  # an axis-aligned box does not turn
+        spin = np.concatenate([self.shots.omega[bullet], spin_o[world.order]])
+        return table, bullet, velocity, spin
 
     def step(self, dt):
         """Advance bullets and obstacles by ``dt``; stop each bullet at its first contact."""

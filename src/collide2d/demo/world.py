@@ -441,7 +441,7 @@ class World:
         plain = ~np.isin(self.kind[order], ROUNDED_KINDS)
         if not plain.all():  # the motion search takes no rounded shapes yet: they are left to the forces
             order, velocity, spin = order[plain], velocity[plain], spin[order][plain]
-            table = ShapeTable([groups.table[int(t)] for t in np.flatnonzero(plain).tolist()])
+            table = ShapeTable([batch for batch, kind in zip(groups.batches, groups.kinds) if kind not in ROUNDED_KINDS])
             if len(order) < 2:
                 return time, vel
         else:

@@ -9,9 +9,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d._glue.run import plain_or_refuse
 from collide2d._validate import is_real_scalar
-from collide2d.motion.rigid import _ULP, _extents, _kernel_shape, _motion_numbers, reference_points
+from collide2d.motion import rounded
+from collide2d.motion.rigid import _ULP, _extents, _kernel_shape, _motion_numbers, reference_points, rounded_kernel_shape
 from collide2d.motion.search import _impact_flat, _Motion
 from collide2d.shapes import Box, Shape
 from collide2d.table import ShapeTable
@@ -43,7 +43,7 @@ class Impacts(NamedTuple):
     normal: np.ndarray  #: unit normal from shape i to shape j (NaN if overlapping at 0)
 
 
-_WIDTH = {"ellipse": 6, "polygon": 2, "segment": 4, "line": 4, "point": 2}
+_WIDTH = {"ellipse": 6, "polygon": 2, "segment": 4, "line": 4, "point": 2, "rounded": 7}
 
 
 def _groups(shapes):
@@ -60,6 +60,9 @@ def _groups(shapes):
         rows = np.flatnonzero(shapes.kinds == code)
         if rows.size:
             params = np.ascontiguousarray(shapes.params[rows, : _WIDTH[kind]])
+            if kind == "rounded":  # (capsules and rounded polygons together: their cores' kinds per row)
+                groups.append((rounded_kernel_shape(params, shapes.vertices), rows))
+                continue
             verts = shapes.vertices if kind == "polygon" else None
             groups.append((_kernel_shape(kind, params, verts), rows))
     return groups, len(shapes)
@@ -129,7 +132,7 @@ def query_impacts(
     """
     from collide2d import broadphase
 
-    (shapes,) = plain_or_refuse("query_impacts", shapes)
+    (shapes,) = rounded.plain_if_zero(shapes)  # radius 0: the core's kind, bit for bit
     groups, n = _groups(shapes)
     v = _motion_numbers(velocity, "velocity", vector=True)
     w = _motion_numbers(angular_velocity, "angular_velocity")
@@ -149,7 +152,7 @@ def query_impacts(
     kind_of = np.empty(n, dtype=np.int64)
     local = np.empty(n, dtype=np.int64)
     for g, (shape, rows) in enumerate(groups):
-        b = np.asarray(shape._bounds(), dtype=np.float64).reshape(-1, 4)
+        b = np.asarray(shape.bounds, dtype=np.float64).reshape(-1, 4)
         turning = w[rows] != 0.0
         if turning.any():
             ref = reference_points(shape)
@@ -183,6 +186,7 @@ def query_impacts(
     for key in np.unique(gi * len(groups) + gj).tolist():
         sel = np.flatnonzero(gi * len(groups) + gj == key)
         (a, _), (b, _) = groups[key // len(groups)], groups[key % len(groups)]
+        a, b = rounded.pair_for_search(a, b)
         i, j = pairs[0, sel], pairs[1, sel]
         offset = shifts[sel] if periodic is not None else None
         m = _Motion(a, b, local[i], local[j], v[i], v[j], w[i], w[j], offset)

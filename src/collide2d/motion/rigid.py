@@ -9,9 +9,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from collide2d import _angles
-from collide2d._glue.run import plain_or_refuse
+from collide2d._glue import run
 from collide2d._validate import as_float_array, as_limit_array
-from collide2d.shapes import Box, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
+from collide2d.shapes import Box, Capsule, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 
 _KIND_CLASS = {"ellipse": Ellipse, "polygon": Polygon, "segment": Segment, "line": Line, "point": Point}
 
@@ -21,6 +21,9 @@ _ULP = 2.0**-52
 def _loops():
     return importlib.import_module("collide2d._kernels.motion.loops")
 
+
+def _rounded_loops():
+    return importlib.import_module("collide2d._kernels.motion.loops_rounded")
 
 
 # -- reference points, extents and moved rows ---------------------------------------------------------
@@ -66,7 +69,20 @@ def reference_points(shape: Shape) -> np.ndarray:
         return 0.5 * (lo + hi)
     if isinstance(shape, RotatedBox):
         return np.array(np.broadcast_to(shape._fields["center"], shape.shape + (2,)).reshape(-1, 2))
+    if shape._kind == "rounded":  # a capsule or a rounded polygon: the reference point of its core
+        return _rounded_references(p, shape._verts)
     return _polygon_centroids(p, shape._verts)
+
+
+def _rounded_references(p, verts):
+    """Reference points of rounded rows (flat ``(n, 7)``): the area centroid of a polygon core,
+    the midpoint of a segment core, the point of a point core (its ends are equal: the midpoint is
+    that point, exactly)."""
+    out = 0.5 * (p[:, 3:5] + p[:, 5:7])
+    polygon = p[:, 1] >= 3
+    if polygon.any():
+        out[polygon] = _polygon_centroids(np.ascontiguousarray(p[polygon, 0:2]), verts)
+    return out
 
 
 def _extents(shape, ref):
@@ -81,6 +97,15 @@ def _extents(shape, ref):
         r = np.full(p.shape[0], np.inf)
     elif kind == "segment":
         r = np.maximum(np.hypot(*(p[:, 0:2] - ref).T), np.hypot(*(p[:, 2:4] - ref).T))
+    elif kind == "rounded":  # the core's extent, plus the radius
+        r = np.maximum(np.hypot(*(p[:, 3:5] - ref).T), np.hypot(*(p[:, 5:7] - ref).T))
+        polygon = np.flatnonzero(p[:, 1] >= 3)
+        if polygon.size:
+            v, owner, _, _ = _polygon_vertices(np.ascontiguousarray(p[polygon, 0:2]), shape._verts)
+            core = np.zeros(polygon.size)
+            np.maximum.at(core, owner, np.hypot(*(v - ref[polygon][owner]).T))
+            r[polygon] = core
+        r = r + p[:, 2]
     else:
         v, owner, _, _ = _polygon_vertices(p, shape._verts)
         r = np.zeros(p.shape[0])
@@ -96,6 +121,8 @@ def _turn_extents(shape, extents):
     if shape._kind == "ellipse":
         p = shape._flat_params()
         r[p[:, 2] == p[:, 3]] = 0.0
+    elif shape._kind == "rounded":  # a point core: a disc about its reference point
+        r[shape._flat_params()[:, 1] == 1.0] = 0.0
     return r
 
 
@@ -108,9 +135,13 @@ def _motion_numbers(value, name, vector=False):
     return as_float_array(value, name, vector=vector)
 
 
-def _kernel_shape(kind, params, verts=None):
-    """A batch of kernel-kind shapes over the given rows (no validation: rows of moved shapes)."""
-    new = object.__new__(_KIND_CLASS[kind])
+def _kernel_shape(kind, params, verts=None, cls=None):
+    """A batch of kernel-kind shapes over the given rows (no validation: rows of moved shapes);
+    ``cls`` the class of rounded rows (a capsule's for segment and point cores, a rounded
+    polygon's for polygon cores: :func:`collide2d._glue.rounded.plain_if_zero` reads it)."""
+    if kind == "rounded" and cls is None:
+        return rounded_kernel_shape(params, np.zeros((0, 2)) if verts is None else verts)
+    new = object.__new__(_KIND_CLASS[kind] if cls is None else cls)
     new._finish({}, params, np.zeros((0, 2)) if verts is None else verts)
     return new
 
@@ -129,9 +160,42 @@ def _moved(shape, index, origin, turn, shift, single=False):
         loops.move_polygon_loop(params, np.ascontiguousarray(shape._verts), index, origin, turn, shift, offsets, verts)
         rows = np.stack([offsets.astype(np.float64), counts.astype(np.float64)], axis=-1)
         return _kernel_shape(kind, rows[0] if single else rows, verts)
+    if kind == "rounded":  # the core moved, the radius kept (see collide2d._kernels.motion.loops_rounded)
+        counts = np.where(params[index, 1] >= 3, params[index, 1], 0.0).astype(np.int64)
+        offsets = np.cumsum(counts) - counts
+        verts = np.empty((int(counts.sum()), 2))
+        out = np.empty((index.shape[0], params.shape[1]))
+        _rounded_loops().move_rounded_loop(params, np.ascontiguousarray(shape._verts), index, origin, turn, shift,
+                                           offsets, out, verts)
+        return rounded_kernel_shape(out[0] if single else out, verts)
     out = np.empty((index.shape[0], params.shape[1]))
     getattr(loops, f"move_{kind}_loop")(params, index, origin, turn, shift, out)
     return _kernel_shape(kind, out[0] if single else out)
+
+
+def rounded_kernel_shape(rows, verts):
+    """A batch (or, for one row, a single shape) over rounded kernel rows, of the class that
+    :func:`collide2d._glue.rounded.plain_if_zero` reads: a rounded polygon's when every core is a
+    polygon, else a capsule's (with its fields ``a``, ``b``, ``radius`` of the rows), so that rows
+    of radius 0 become the plain polygons, segments or points they are."""
+    flat = rows.reshape(-1, rows.shape[-1])
+    if flat.shape[0] and np.all(flat[:, 1] >= 3):
+        return _kernel_shape("rounded", rows, verts, _rounded_polygon_class())
+    new = object.__new__(Capsule)
+    new._finish({"a": rows[..., 3:5], "b": rows[..., 5:7], "radius": rows[..., 2]}, rows, verts)
+    return new
+
+
+def _rounded_polygon_class():
+    """The class of a :class:`Polygon` built with a radius (read off one, so that this module
+    needs no private name of :mod:`collide2d.shapes`)."""
+    global _ROUNDED_POLYGON
+    if _ROUNDED_POLYGON is None:
+        _ROUNDED_POLYGON = type(Polygon([(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)], radius=1.0))
+    return _ROUNDED_POLYGON
+
+
+_ROUNDED_POLYGON = None
 
 
 def _turns(angle):
@@ -175,6 +239,12 @@ def _rebuild(shape, batch, turn, origin, shift):
     moved = _moved(shape, idx, ref, turn, shift)
     p = moved._params
     fields = shape._fields
+    rounded = {}  # the radius of a rounded shape, broadcast to the batch (its class is kept)
+    if shape._kind == "rounded":
+        radius = np.broadcast_to(shape._params[..., 2], shape.shape).reshape(-1)[flat]
+        rounded = {"radius": float(radius[0]) if not batch else radius.reshape(batch)}
+        if isinstance(shape, Capsule):
+            return Capsule(p[:, 3:5].reshape(batch + (2,)), p[:, 5:7].reshape(batch + (2,)), rounded["radius"])
     if isinstance(shape, Point):
         return Point(p.reshape(batch + (2,)))
     if isinstance(shape, Segment):
@@ -193,12 +263,12 @@ def _rebuild(shape, batch, turn, origin, shift):
         quarter = (turn[:, 0] == 0.0) | (turn[:, 1] == 0.0)
         c = corners.reshape(n, 4, 2)
         if quarter.all():
-            return Box(c.min(axis=1).reshape(batch + (2,)), c.max(axis=1).reshape(batch + (2,)))
+            return Box(c.min(axis=1).reshape(batch + (2,)), c.max(axis=1).reshape(batch + (2,)), **rounded)
         lo = np.asarray(fields["min"]).reshape(-1, 2)[flat]
         hi = np.asarray(fields["max"]).reshape(-1, 2)[flat]
         center = _moved(Point(0.5 * (lo + hi)), np.arange(n), ref, turn, shift)._params
         return RotatedBox(center.reshape(batch + (2,)), (0.5 * (hi - lo)).reshape(batch + (2,)),
-                          direction=turn.reshape(batch + (2,)))
+                          direction=turn.reshape(batch + (2,)), **rounded)
     if isinstance(shape, RotatedBox):
         center = np.broadcast_to(fields["center"], shape.shape + (2,)).reshape(-1, 2)[flat]
         half = np.broadcast_to(fields["half_size"], shape.shape + (2,)).reshape(-1, 2)[flat]
@@ -206,13 +276,13 @@ def _rebuild(shape, batch, turn, origin, shift):
         center = _moved(Point(center), np.arange(n), ref, turn, shift)._params
         direction = _moved(Line(np.zeros((n, 2)), own), np.arange(n), np.zeros((n, 2)), turn, np.zeros((n, 2)))._params
         return RotatedBox(center.reshape(batch + (2,)), half.reshape(batch + (2,)),
-                          direction=direction[:, 2:4].reshape(batch + (2,)))
+                          direction=direction[:, 2:4].reshape(batch + (2,)), **rounded)
     # a polygon: its stored (counter-clockwise, cleaned) vertices, moved
     counts = shape._flat_params()[flat, 1].astype(np.int64)
     if n == 1 and not batch:
-        return Polygon(corners)
+        return Polygon(corners, **rounded)
     if np.all(counts == counts[0]):
-        return Polygon(corners.reshape(batch + (int(counts[0]), 2)))
+        return Polygon(corners.reshape(batch + (int(counts[0]), 2)), **rounded)
     raise ValueError("a batch of polygons with different vertex counts cannot be rebuilt as one batch")
 
 
@@ -251,9 +321,11 @@ def translate(shape: Shape, offset: ArrayLike) -> Shape:
     Box(min=(1.0, -1.0), max=(3.0, 0.0))
     >>> c2.translate(c2.Circle((0, 0), 1), [(1, 0), (0, 2)]).center.tolist()
     [[1.0, 0.0], [0.0, 2.0]]
+    >>> c2.translate(c2.Capsule((0, 0), (2, 0), 0.5), (1, 1))  # a rounded shape keeps its radius
+    Capsule(a=(1.0, 1.0), b=(3.0, 1.0), radius=0.5)
     """
-    (shape,) = plain_or_refuse("translate", shape)
     _check(shape)
+    shape = run.rounded().plain_if_zero(shape)  # radius 0: the core's shape, today's answer bit for bit
     batch, offset = _vectors(offset, "offset", shape.shape)
     return _rebuild(shape, batch, np.array([1.0, 0.0]), None, offset)
 
@@ -273,7 +345,8 @@ def rotate(shape: Shape, angle: ArrayLike, *, origin: ArrayLike | None = None) -
     origin : array_like of shape (..., 2), optional
         The centre of the turn. By default each shape's reference point: the centre of a
         circle, ellipse, box or rotated box, the area centroid of a polygon, the midpoint of a
-        segment, the ``point`` of a line, the point itself.
+        segment, the ``point`` of a line, the point itself; for a capsule or a rounded polygon,
+        box or rotated box, its core's (a rounded shape turns with its core and keeps its radius).
 
     Returns
     -------
@@ -305,9 +378,13 @@ def rotate(shape: Shape, angle: ArrayLike, *, origin: ArrayLike | None = None) -
     Segment(start=(0.0, 0.0), end=(0.0, 2.0))
     >>> type(c2.rotate(c2.Box((0, 0), (4, 2)), 0.3)).__name__
     'RotatedBox'
+    >>> c2.rotate(c2.Box((0, 0), (4, 2), radius=0.5), math.pi / 2)
+    Box(min=(1.0, -1.0), max=(3.0, 3.0), radius=0.5)
+    >>> c2.rotate(c2.Capsule((0, 0), (2, 0), 0.5), math.pi / 2)  # about the midpoint (1, 0)
+    Capsule(a=(1.0, -1.0), b=(1.0, 1.0), radius=0.5)
     """
-    (shape,) = plain_or_refuse("rotate", shape)
     _check(shape)
+    shape = run.rounded().plain_if_zero(shape)  # radius 0: the core's shape, today's answer bit for bit
     angle = as_float_array(angle, "angle")
     try:
         batch = np.broadcast_shapes(shape.shape, angle.shape)

@@ -1,4 +1,11 @@
-"""Time of impact of two moving shapes: the certified search (:func:`time_of_impact`)."""
+"""Time of impact of two moving shapes: the certified search (:func:`time_of_impact`).
+
+Why this module is long: it holds the reference search in NumPy, which the compiled translation
+search (:mod:`collide2d._kernels.motion.toi`) reproduces bit for bit and hands its rare undecided
+pairs back to (a gap within the sign band that the float filter cannot decide, extreme
+magnitudes), and the turning search (conservative advancement, the disc window, skipped periods,
+sweeps of crawling pairs), which has no compiled counterpart yet; each goes once it does.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +17,11 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from collide2d import _dispatch
-from collide2d.motion import exact
+from collide2d._glue import registry, run
+from collide2d.motion import exact, rounded
 from collide2d.motion.rigid import (_ULP, _check, _extents, _kernel_shape, _motion_numbers, _moved, _turn_extents, _turns,
                                     reference_points)
+from collide2d._tolerances import EPS
 from collide2d.shapes import Shape
 from collide2d.typing import Batch, FloatArray, Pair, Real, Single
 
@@ -159,7 +167,7 @@ class _Motion:
         :meth:`noise`, which adds the extents)."""
         scale = np.abs(values[:, 3:7]).max(axis=1)
         for shape, ref, v in ((self.a, self.ref_a, self.va), (self.b, self.ref_b, self.vb)):
-            if shape._kind == "line":
+            if run.kind_of(shape) == "line":
                 scale = np.maximum(scale, np.abs(ref[rows] + v[rows] * t[:, None]).max(axis=1))
         return scale
 
@@ -169,18 +177,16 @@ class _Motion:
         coordinates as evaluated (see :meth:`_scales`); with ``exact``, the sign of the separation
         is that of the exact predicates (see :func:`collide2d.contact`), else the float one. With
         ``given`` (times 0 only), the shapes as given, witness points shifted into the frame."""
-        from collide2d import measurement
-
         n = rows.shape[0]
         if given and self.shifted:
             a, b, ia, ib, ref_a, ref_b, offset_b = self.given
             shift_b = np.zeros((n, 2)) if offset_b is None else offset_b[rows]
             a = _moved(a, ia[rows], np.zeros((n, 2)), np.tile([1.0, 0.0], (n, 1)), np.zeros((n, 2)))
             b = _moved(b, ib[rows], np.zeros((n, 2)), np.tile([1.0, 0.0], (n, 1)), np.ascontiguousarray(shift_b))
-            values = np.array(_dispatch.contact_values(a, b)).reshape(n, 9)
+            values = np.array(run.contact_values(a, b)).reshape(n, 9)
             self.raw = values[:, 0].copy()
             if exact:
-                measurement._sign_consistent(a, b, values[:, 0])
+                run.sign_consistent(a, b, values[:, 0])
             values[:, 3:5] -= self.frame[rows]
             values[:, 5:7] -= self.frame[rows]
             return np.concatenate([values, self._scales(rows, values, np.zeros(n))[:, None]], axis=1)
@@ -194,10 +200,10 @@ class _Motion:
         turn_a, turn_b = _turns(self.wa[rows] * t), _turns(self.wb[rows] * t)
         a = _moved(self.a, self.ia[rows], np.ascontiguousarray(self.ref_a[rows]), turn_a, np.zeros((n, 2)))
         b = _moved(self.b, self.ib[rows], np.ascontiguousarray(self.ref_b[rows]), turn_b, shift_b)
-        values = np.array(_dispatch.contact_values(a, b)).reshape(n, 9)
+        values = np.array(run.contact_values(a, b)).reshape(n, 9)
         self.raw = values[:, 0].copy()  # the float separation, before its sign is made exact
         if exact:
-            measurement._sign_consistent(a, b, values[:, 0])
+            run.sign_consistent(a, b, values[:, 0])
         frame = va * tt
         values[:, 3:5] += frame
         values[:, 5:7] += frame
@@ -206,8 +212,6 @@ class _Motion:
     def _contact_one(self, r, t, exact):
         """:meth:`contact` of the one pair ``r`` at the time ``t``: the same moves and kernels,
         through the scalar path of the contact (no batch loops), the same floats."""
-        from collide2d import measurement
-
         va, vb = self.va[r : r + 1], self.vb[r : r + 1]
         tt = np.array([[t]])
         shift_b = (vb - va) * tt
@@ -219,10 +223,10 @@ class _Motion:
             moved.append(_moved(shape, index[r : r + 1], np.ascontiguousarray(ref[r : r + 1]),
                                 _turns(w[r : r + 1] * t), shift, single=True))
         a, b = moved
-        values = np.array([_dispatch.contact_values(a, b)])
+        values = np.array([run.contact_values(a, b)])
         self.raw = values[:, 0].copy()
         if exact:
-            values[0, 0] = measurement._sign_consistent(a, b, float(values[0, 0]))
+            values[0, 0] = run.sign_consistent(a, b, float(values[0, 0]))
         frame = va * tt
         values[:, 3:5] += frame
         values[:, 5:7] += frame
@@ -768,38 +772,46 @@ def _impact_flat(motion, t_max):
         return _impact_search(motion, t_max)
     time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
     code, out = _translation_kernel(motion, still, t_max[still])
-    done = code <= _OVERLAP  # hit, miss, overlapping at 0 (the codes of _kernels/motion/constants.py)
+    # hit, miss, overlapping at 0, a hit through the band, at the minimum (the codes of
+    # _kernels/motion/constants.py)
+    done = (code <= _OVERLAP) | (code == _NEAR) | (code == _MINIMUM)
     rows = still[done]
     time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
     rest = np.setdiff1d(np.arange(n), rows, assume_unique=True)
     if rest.size:
         time[rest], point[rest], normal[rest] = _impact_search(motion.subset(rest), t_max[rest])
-        _exact_translation(motion, rest[motion.still[rest]], t_max, time, point, normal)
+    _exact_translation(motion, np.union1d(still[code >= _NEAR], rest[motion.still[rest]]), t_max, time, point, normal,
+                       still[code == _MINIMUM])
     return time, point, normal
 
 
 _AFTER = 2.0**-20  # a contact is confirmed by an overlap for sure this much of t_max after it
 
 
-def _exact_translation(motion, rows, t_max, time, point, normal):
-    """The pairs ``rows`` (translating, searched in Python: grazes, near misses, gaps within the
-    float noise) whose first contact is exactly computable (:mod:`collide2d.motion.exact`) get
-    it: a miss where the search saw a contact within its band, and the exact time (the largest
-    float not above it) where the search's differs from it by more than its tolerance."""
+def _exact_translation(motion, rows, t_max, time, point, normal, minimum=()):
+    """The pairs ``rows`` (translating, through the band of the floats: grazes, near misses, gaps
+    within the float noise) whose first contact is exactly computable (:mod:`collide2d.motion.exact`)
+    get it: a miss where the search saw a contact within its band, and the exact time (the largest
+    float not above it) where the search's differs from it by more than its tolerance. A contact
+    confirmed by an overlap for sure a little after it is real, and its time right, unless the
+    search found it at the minimum of the separation (the pairs ``minimum``): a penetration within
+    the band first touches before the minimum."""
     a, b, index_a, index_b, _, _, offset_b = motion.given
-    pa, pb = a._flat_params(), b._flat_params()
+    (kind_a, pa, verts_a), (kind_b, pb, verts_b) = run.flat_rows(a), run.flat_rows(b)
     # only contacts the search found after 0 can be wrong: a miss of the search is certified apart
     # beyond the band; and a contact is real when the shapes overlap for sure a little after it
     rows = rows[(time[rows] > 0.0) & np.isfinite(time[rows])]
-    rows = rows[exact.exact_capable(a._kind, pa[index_a[rows]], b._kind, pb[index_b[rows]])]
-    if rows.size:
-        after = np.minimum(time[rows] + _AFTER * np.where(np.isfinite(t_max[rows]), t_max[rows], time[rows]), t_max[rows])
-        sub = motion.subset(rows)
-        rows = rows[~(sub.contact(np.arange(rows.size), after)[:, 0] < 0.0)]
+    rows = rows[exact.exact_capable(kind_a, pa[index_a[rows]], kind_b, pb[index_b[rows]])]
+    check = rows[~np.isin(rows, minimum)]
+    if check.size:
+        after = np.minimum(time[check] + _AFTER * np.where(np.isfinite(t_max[check]), t_max[check], time[check]),
+                           t_max[check])
+        sub = motion.subset(check)
+        rows = np.union1d(rows[np.isin(rows, minimum)], check[~(sub.contact(np.arange(check.size), after)[:, 0] < 0.0)])
     moved = []
     for r in rows.tolist():
         shift = (0.0, 0.0) if offset_b is None else tuple(offset_b[r].tolist())
-        first = exact.first_contact(a._kind, pa[index_a[r]], a._verts, b._kind, pb[index_b[r]], b._verts, shift,
+        first = exact.first_contact(kind_a, pa[index_a[r]], verts_a, kind_b, pb[index_b[r]], verts_b, shift,
                                     motion.va[r].tolist(), motion.vb[r].tolist(), float(t_max[r]))
         if first is None:
             time[r], point[r], normal[r] = np.inf, np.nan, np.nan
@@ -838,21 +850,45 @@ def _translation_kernel(motion, rows, t_max):
 def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
     """Run the compiled search's loop of the pair of kinds of ``a``, ``b`` (see
     :mod:`collide2d._kernels.toi_loops`): ``(code, out)``, ``out[:, :5] = (time, px, py, nx, ny)``."""
-    name, _, swapped = _dispatch.pair_kernel("contact", a._kind, b._kind)
-    loop = getattr(importlib.import_module("collide2d._kernels.toi_loops"), "toi" + name[len("contact"):] + "_loop")
-    out = np.empty((index.shape[0], 6))
+    if run.kind_of(a) == "rounded" or run.kind_of(b) == "rounded":  # their loops: collide2d.motion.rounded
+        return rounded.run_translation(a, b, framed_a, framed_b, shifted, index, numbers)
     c = np.ascontiguousarray
-    loop(_dispatch.EPS, swapped, _KIND_CODE[a._kind], _KIND_CODE[b._kind], shifted, c(a._flat_params()), c(a._verts),
-         c(b._flat_params()), c(b._verts), c(framed_a._flat_params()), c(framed_a._verts), c(framed_b._flat_params()),
-         c(framed_b._verts), c(index), c(numbers), out)
+    (kind_a, ga, gva), (kind_b, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
+    (_, fa, fva), (_, fb, fvb) = run.flat_rows(framed_a), run.flat_rows(framed_b)
+    return _run_rows(kind_a, kind_b, c(ga), c(gva), c(gb), c(gvb), shifted, c(fa), c(fva), c(fb), c(fvb), c(index),
+                     c(numbers))
+
+
+def _translation_loop(kind_a, kind_b):
+    """``(loop, swapped, code_a, code_b)`` of the compiled search of a pair of kinds, looked up once."""
+    found = _TOI_LOOPS.get((kind_a, kind_b))
+    if found is None:
+        entry = registry.entry(registry.CONTACT, kind_a, kind_b)
+        name, swapped = entry.name, entry.swapped
+        loop = getattr(importlib.import_module("collide2d._kernels.toi_loops"), "toi" + name[len("contact"):] + "_loop")
+        found = _TOI_LOOPS[(kind_a, kind_b)] = (loop, swapped, _KIND_CODE[kind_a], _KIND_CODE[kind_b])
+    return found
+
+
+def _run_rows(kind_a, kind_b, ga, gva, gb, gvb, shifted, fa, fva, fb, fvb, index, numbers):
+    """The loop of :func:`_run_translation` on kernel rows (contiguous arrays)."""
+    loop, swapped, code_a, code_b = _translation_loop(kind_a, kind_b)
+    out = np.empty((index.shape[0], 6))
+    if index.shape[0] == 1:  # one pair: the compiled loop at once (no look at the batch size)
+        loop = loop.serial
+    loop(EPS, swapped, code_a, code_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, numbers, out)
     return out[:, 0].astype(np.int64), out[:, 1:]
 
 
-_KIND_CODE = {kind: code for code, kind in enumerate(_dispatch.KIND_ORDER)}
+_KIND_CODE = {kind: code for code, kind in enumerate(registry.KIND_ORDER)}
 _OVERLAP = 2  # the outcome codes up to this one are answers (constants.OVERLAP; importing that module
-# here would load a kernel family with collide2d)
+# here would load a kernel family with collide2d), and
+_NEAR = 5  # a hit through the band of the floats (constants.NEAR): exactly decidable kinds get the exact one
+_MINIMUM = 6  # a hit at the minimum of the separation, within the band (constants.MINIMUM)
 _ZERO_INDEX = np.zeros((1, 4), dtype=np.int64)  # one pair of single shapes, searched where they lie
-_TOI_LOOPS = None
+_NO_VERTS = np.zeros((0, 2))  # the vertex array of a kind without vertex lists (read-only, as a shape's)
+_NO_VERTS.flags.writeable = False
+_TOI_LOOPS: dict = {}  # (kind_a, kind_b) -> the loop of the compiled search (see _translation_loop)
 
 
 def _plain_number(value):
@@ -879,6 +915,8 @@ def _plain_vector(value):
 def _reach(kind, p):
     """Reference point and finite extent of a single non-polygon row (as :func:`reference_points`
     and :func:`_extents` compute them, the same floats; a line's extent: 0)."""
+    if kind == "rounded":  # a capsule (collide2d.motion.rounded)
+        return rounded.reach(p)
     if kind == "segment":
         rx, ry = 0.5 * (p[0] + p[2]), 0.5 * (p[1] + p[3])
         r = max(float(np.hypot(p[0] - rx, p[1] - ry)), float(np.hypot(p[2] - rx, p[3] - ry)))
@@ -888,9 +926,17 @@ def _reach(kind, p):
     return rx, ry, r * (1.0 + 8 * _ULP)
 
 
+def _rint(x):
+    """``np.rint`` of a finite float, without NumPy (half to even, the sign of a zero kept)."""
+    whole = float(round(x))
+    return whole if whole != 0.0 else math.copysign(0.0, x)
+
+
 def _shifted_row(kind, p, dx, dy):
     """A non-polygon row (a list) shifted by ``(dx, dy)``: the floats of ``move_<kind>_loop`` with
     the turn ``(1, 0)`` (a direction turned by it: ``(1 x - 0 y, 0 x + 1 y)``)."""
+    if kind == "rounded":
+        return rounded.shifted_row(p, dx, dy)
     if kind == "segment":
         return [p[0] + dx, p[1] + dy, p[2] + dx, p[3] + dy]
     if kind == "ellipse":
@@ -900,7 +946,6 @@ def _shifted_row(kind, p, dx, dy):
     return [p[0] + dx, p[1] + dy]
 
 
-_LISTED = ("polygon", "rounded")  # kinds with vertex lists: the general path takes them
 
 
 def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
@@ -909,9 +954,9 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     search called at once, with the rows (shifted into the frame of :func:`_frame_offsets`) and
     numbers that :class:`_Motion` would give it. None for anything else, or when the search hands the pair
     back: the general path then takes it (and checks the arguments)."""
-    if not (isinstance(a, Shape) and isinstance(b, Shape)) or a._kind in _LISTED or b._kind in _LISTED:
+    if not (isinstance(a, Shape) and isinstance(b, Shape)) or not rounded.direct_pair(a, b):  # (no vertex lists)
         return None
-    pa, pb = a._params, b._params
+    (ka, pa, _), (kb, pb, _) = run.shape_rows(a), run.shape_rows(b)
     if pa.ndim != 1 or pb.ndim != 1:
         return None
     wa, wb, tm = _plain_number(angular_velocity_a), _plain_number(angular_velocity_b), _plain_number(t_max)
@@ -920,28 +965,34 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     va, vb = _plain_vector(velocity_a), _plain_vector(velocity_b)
     if va is None or vb is None:
         return None
-    ka, kb = a._kind, b._kind
     ax, ay, reach_a = _reach(ka, pa.tolist())
     bx, by, reach_b = _reach(kb, pb.tolist())
     span = max(reach_a, float(np.hypot(bx - ax, by - ay)) + reach_b)
     grid = math.ldexp(1.0, math.frexp(max(2.0 * span, 2.2250738585072014e-308))[1])
-    frame_x, frame_y = float(np.rint(ax / grid)) * grid, float(np.rint(ay / grid)) * grid
+    frame_x, frame_y = _rint(ax / grid) * grid, _rint(ay / grid) * grid
     shifted = frame_x != 0.0 or frame_y != 0.0
-    framed_a, framed_b = a, b
+    ga, gb = pa[None], pb[None]  # the rows as given (contiguous: a single shape's parameters)
+    fa, fb = ga, gb
     if shifted:  # both shapes shifted by -frame once, as _Motion shifts them (the moves of _shift_row)
-        framed_a = _kernel_shape(ka, np.array([_shifted_row(ka, pa.tolist(), -frame_x, -frame_y)]))
-        framed_b = _kernel_shape(kb, np.array([_shifted_row(kb, pb.tolist(), -frame_x, -frame_y)]))
-        ax, ay, _ = _reach(ka, framed_a._params[0].tolist())
-        bx, by, _ = _reach(kb, framed_b._params[0].tolist())
+        row_a = _shifted_row(ka, pa.tolist(), -frame_x, -frame_y)
+        row_b = _shifted_row(kb, pb.tolist(), -frame_x, -frame_y)
+        fa, fb = np.array([row_a]), np.array([row_b])
+        fa.flags.writeable = fb.flags.writeable = False  # as a shape's rows (one compiled type)
+        ax, ay, _ = _reach(ka, row_a)
+        bx, by, _ = _reach(kb, row_b)
         given_shift = (0.0, 0.0)
     else:
         given_shift = ((vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0)
     numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
                          ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
-    code, out = _run_translation(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, numbers)
-    if code[0] > _OVERLAP:
-        return None
-    return Impact(float(out[0, 0]), out[0, 1:3], out[0, 3:5])
+    loop, swapped, code_a, code_b = _translation_loop(ka, kb)
+    out = np.empty((1, 6))
+    loop.serial(EPS, swapped, code_a, code_b, shifted, ga, _NO_VERTS, gb, _NO_VERTS, fa, _NO_VERTS, fb, _NO_VERTS,
+                _ZERO_INDEX, numbers, out)
+    code = out[0, 0]
+    if code > _OVERLAP and not (code >= _NEAR and not exact.exact_capable(ka, ga, kb, gb)[0]):
+        return None  # handed back, or a hit through the band that the exact path decides
+    return Impact(float(out[0, 1]), out[0, 2:4], out[0, 4:6])
 
 
 
@@ -963,7 +1014,7 @@ def _impact_search(motion, t_max):
     touching = start & (values[:, 0] == 0.0) & (motion.raw >= 0.0)
     normal[touching] = values[touching, 1:3]
     # two lines turning at different rates: parallel and apart at 0, crossing at every t > 0
-    if motion.a._kind == "line" and motion.b._kind == "line":
+    if run.kind_of(motion.a) == "line" and run.kind_of(motion.b) == "line":
         spin = ~start & (motion.wa != motion.wb)
         time[spin] = 0.0
         point[spin] = _receding_crossing(motion, np.flatnonzero(spin))
@@ -1228,8 +1279,9 @@ def time_of_impact(
 
     Each shape translates with its velocity and turns with its angular velocity about its
     reference point (the centre of a circle, ellipse, box or rotated box, the area centroid of a
-    polygon, the midpoint of a segment, the ``point`` of a line, the point itself), both constant
-    over ``[0, t_max]``.
+    polygon, the midpoint of a segment, the ``point`` of a line, the point itself; a rounded
+    shape's core's), both constant over ``[0, t_max]``. Rounded shapes (capsules, rounded
+    polygons and boxes) first touch when the distance of their cores equals the sum of the radii.
 
     Parameters
     ----------
@@ -1365,11 +1417,13 @@ def time_of_impact(
     inf
     >>> c2.time_of_impact(c2.Box((0, 0), (1, 1)), c2.Point((3, 0.5)), velocity_b=(-1, 0), t_max=5).time
     2.0
+    >>> c2.time_of_impact(c2.Capsule((0, 0), (2, 0), 0.5), c2.Box((4, -1), (5, 1), radius=0.25), (1, 0), t_max=5).time
+    1.25
     """
     fast = _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max)
     if fast is not None:
         return fast
-    a, b = _dispatch.plain_or_refuse("time_of_impact", a, b)
+    a, b = rounded.pair_for_search(a, b)  # radius 0: the core's kind, bit for bit (and circles against rounded shapes)
     _check(a, "a")
     _check(b, "b")
     va = _motion_numbers(velocity_a, "velocity_a", vector=True)

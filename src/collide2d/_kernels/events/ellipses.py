@@ -28,9 +28,13 @@ on the contact function) until the bound falls below ``tol``. A pair found that 
 whose contact points approach is a collision; one that separates (the pair that just collided)
 steps ``tol / w`` at a time until it is apart, ``w = |v_j - v_i| + |omega_i| a_i + |omega_j| a_j``
 bounding the relative speed of any two points. Only the pairs whose bounding circles (radius
-``a``) meet before the particle's earliest event so far are searched, in the order of that
-meeting, and each only while the bounding circles overlap (Donev et al. 2005: predict only when
-needed).
+``a``) meet before the particle's earliest event so far are searched, each only while the
+bounding circles overlap, and all side by side, one step at a time, the least advanced first, so
+that none goes past the earliest contact found (Donev et al. 2005: predict only when needed).
+
+**Cost.** The kernels of a search take the two ellipses as tuples of floats (:func:`body`), not
+as the particle arrays: every array passed to a kernel that is not inlined costs two atomic
+reference counts per call in Numba's runtime, which took a third of the event loop's time.
 
 **Collision.** A frictionless elastic impulse ``J n`` on ``j`` and ``-J n`` on ``i`` at the contact
 point ``p``: with the lever arms ``d = p - r``, ``u`` the normal velocity of ``j``'s contact point
@@ -57,108 +61,55 @@ from .calendar import (
     tree_build,
     tree_update,
 )
+from ..contact_function import contact_geometry as _contact_geometry
+from ..contact_function import newton_on_matrices as contact
+from ..contact_function import shape_matrix as _shape
 from .disks import CELLS, COLLISIONS, CROSSINGS, GRAZES, LEAVES, NOW, SIDE, STALE, VIRIAL, contact_time
 
 # slots of the float array ``params`` beyond SIDE, and of ``counters`` beyond the disks'
 TOLERANCE, HORIZON = 1, 2
 SEARCHES, STEPS, OUT_OF_STEPS = 4, 5, 6
 MAX_STEPS = 100000
+T_AT, T_OUT, SHIFT_X, SHIFT_Y, LAMBDA, SPEED = range(6)  # rows of a prediction's float scratch: per candidate
+PARTNER, ROUNDS = range(2)  # and of its int scratch
 
 
 @kernel
-def _shape(a, b, angle):
-    """The shape matrix ``R diag(a^2, b^2) R^T`` as ``(m11, m12, m22)``."""
-    c = math.cos(angle)
-    s = math.sin(angle)
-    aa = a * a
-    bb = b * b
-    return aa * c * c + bb * s * s, (aa - bb) * c * s, aa * s * s + bb * c * c
+def body(k, position, velocity, angle, omega, stamp, semi):
+    """Ellipse ``k`` as a tuple of floats ``(x, y, vx, vy, angle, omega, stamp, a, b)``: its centre and
+    angle at the time ``stamp``, its velocity, angular velocity and semi-axes (see the module: Cost)."""
+    return (position[k, 0], position[k, 1], velocity[k, 0], velocity[k, 1], angle[k], omega[k], stamp[k], semi[k, 0],
+            semi[k, 1])
 
 
 @kernel
-def contact(rx, ry, p11, p12, p22, q11, q12, q22, lam, iterations):
-    """Perram-Wertheim: ``(F, l, sx, sy)`` at the maximiser ``l`` of ``F(l) = l (1 - l) r^T C^-1 r``,
-    ``C = (1 - l) P + l Q``, ``s = C^-1 r``; safeguarded Newton on ``F'`` from ``lam`` (``F`` is
-    concave: ``F'(0) > 0 > F'(1)``), at most ``iterations`` steps (any ``l`` gives a lower bound
-    of the maximum and a separating direction to bound the gap with)."""
-    d11 = q11 - p11
-    d12 = q12 - p12
-    d22 = q22 - p22
-    lo = 0.0
-    hi = 1.0
-    if not (lam > 0.0 and lam < 1.0):
-        lam = 0.5
-    f = 0.0
-    sx = 0.0
-    sy = 0.0
-    at = lam
-    for _ in range(iterations):
-        at = lam
-        c11 = p11 + lam * d11
-        c12 = p12 + lam * d12
-        c22 = p22 + lam * d22
-        det = c11 * c22 - c12 * c12
-        sx = (c22 * rx - c12 * ry) / det
-        sy = (c11 * ry - c12 * rx) / det
-        g = rx * sx + ry * sy  # r^T C^-1 r
-        ds_x = d11 * sx + d12 * sy  # D s
-        ds_y = d12 * sx + d22 * sy
-        g1 = -(sx * ds_x + sy * ds_y)  # d/dl r^T C^-1 r = -s^T D s
-        tx = (c22 * ds_x - c12 * ds_y) / det  # C^-1 D s
-        ty = (c11 * ds_y - c12 * ds_x) / det
-        g2 = 2.0 * (ds_x * tx + ds_y * ty)  # 2 s^T D C^-1 D s
-        h = lam * (1.0 - lam)
-        f = h * g
-        f1 = (1.0 - 2.0 * lam) * g + h * g1
-        f2 = -2.0 * g + 2.0 * (1.0 - 2.0 * lam) * g1 + h * g2
-        if f1 > 0.0:
-            lo = lam
-        else:
-            hi = lam
-        step = lam - f1 / f2 if f2 < 0.0 else -1.0
-        if not (step > lo and step < hi):
-            step = 0.5 * (lo + hi)
-        if abs(step - lam) <= 1e-15 * max(lam, 1e-300) or hi - lo <= 1e-15:
-            break
-        lam = step
-    return f, at, sx, sy
-
-
-@kernel
-def _pair(i, j, t, sx_shift, sy_shift, position, velocity, angle, omega, stamp, semi):
+def _pair(t, sx_shift, sy_shift, body_i, body_j):
     """Centres, shape matrices and the relative position of ``i`` and ``j`` (moved by the shift) at ``t``."""
-    di = t - stamp[i]
-    dj = t - stamp[j]
-    xi = position[i, 0] + velocity[i, 0] * di
-    yi = position[i, 1] + velocity[i, 1] * di
-    xj = position[j, 0] + velocity[j, 0] * dj + sx_shift
-    yj = position[j, 1] + velocity[j, 1] * dj + sy_shift
-    p11, p12, p22 = _shape(semi[i, 0], semi[i, 1], angle[i] + omega[i] * di)
-    q11, q12, q22 = _shape(semi[j, 0], semi[j, 1], angle[j] + omega[j] * dj)
+    xi0, yi0, vxi, vyi, angle_i, omega_i, stamp_i, ai, bi = body_i
+    xj0, yj0, vxj, vyj, angle_j, omega_j, stamp_j, aj, bj = body_j
+    di = t - stamp_i
+    dj = t - stamp_j
+    xi = xi0 + vxi * di
+    yi = yi0 + vyi * di
+    xj = xj0 + vxj * dj + sx_shift
+    yj = yj0 + vyj * dj + sy_shift
+    p11, p12, p22 = _shape(ai, bi, angle_i + omega_i * di)
+    q11, q12, q22 = _shape(aj, bj, angle_j + omega_j * dj)
     return xi, yi, xj, yj, p11, p12, p22, q11, q12, q22
 
 
 @kernel
-def _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega):
+def _normal_speed(body_i, body_j, xi, yi, xj, yj, px, py, nx, ny):
     """Normal velocity of ``j``'s material point at ``p`` relative to ``i``'s (< 0: approaching)."""
-    uix = velocity[i, 0] - omega[i] * (py - yi)
-    uiy = velocity[i, 1] + omega[i] * (px - xi)
-    ujx = velocity[j, 0] - omega[j] * (py - yj)
-    ujy = velocity[j, 1] + omega[j] * (px - xj)
+    uix = body_i[2] - body_i[5] * (py - yi)
+    uiy = body_i[3] + body_i[5] * (px - xi)
+    ujx = body_j[2] - body_j[5] * (py - yj)
+    ujy = body_j[3] + body_j[5] * (px - xj)
     return (ujx - uix) * nx + (ujy - uiy) * ny
 
 
 @kernel
-def _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy):
-    """Contact point ``r_i + (1 - l) P s`` and unit normal along ``s = C^-1 r``."""
-    px = xi + (1.0 - lam) * (p11 * sx + p12 * sy)
-    py = yi + (1.0 - lam) * (p12 * sx + p22 * sy)
-    norm = math.sqrt(sx * sx + sy * sy)
-    return px, py, sx / norm, sy / norm
-
-
-@kernel
-def _advance(i, j, sx_shift, sy_shift, t, lam, iterations, near, position, velocity, angle, omega, stamp, semi):
+def _advance(body_i, body_j, sx_shift, sy_shift, t, lam, iterations, near):
     """At time ``t``: the bound ``s`` of the gap along the direction ``n`` of the contact function,
     and a time over which no contact can happen: ``(s, step, lam, u)`` with ``u`` the normal speed
     of the contact points when ``s < near`` (else 0).
@@ -171,8 +122,7 @@ def _advance(i, j, sx_shift, sy_shift, t, lam, iterations, near, position, veloc
     tau^2 / 2`` with ``K = sum omega^2 ((a^2 - b^2) + (a - b)^2) / b``: the step is the first root
     of that bound, or the first-order step ``s / (max(0, -n.v) + sum |omega| (a - b))`` if longer
     (both are certified lower bounds of the first contact)."""
-    xi, yi, xj, yj, p11, p12, p22, q11, q12, q22 = _pair(i, j, t, sx_shift, sy_shift, position, velocity, angle,
-                                                        omega, stamp, semi)
+    xi, yi, xj, yj, p11, p12, p22, q11, q12, q22 = _pair(t, sx_shift, sy_shift, body_i, body_j)
     rx = xj - xi
     ry = yj - yi
     f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, lam, iterations)
@@ -184,15 +134,17 @@ def _advance(i, j, sx_shift, sy_shift, t, lam, iterations, near, position, veloc
     hi = math.sqrt(nx * pnx + ny * pny)  # support functions h(n) = sqrt(n^T M n)
     hj = math.sqrt(nx * qnx + ny * qny)
     gap = rx * nx + ry * ny - hi - hj
-    vn = (velocity[j, 0] - velocity[i, 0]) * nx + (velocity[j, 1] - velocity[i, 1]) * ny
-    slope = vn - omega[i] * (ny * pnx - nx * pny) / hi - omega[j] * (ny * qnx - nx * qny) / hj
-    ai = semi[i, 0]
-    bi = semi[i, 1]
-    aj = semi[j, 0]
-    bj = semi[j, 1]
-    curvature = (omega[i] ** 2 * ((ai * ai - bi * bi) + (ai - bi) ** 2) / bi
-                 + omega[j] ** 2 * ((aj * aj - bj * bj) + (aj - bj) ** 2) / bj)
-    rate = max(0.0, -vn) + abs(omega[i]) * (ai - bi) + abs(omega[j]) * (aj - bj)
+    omega_i = body_i[5]
+    omega_j = body_j[5]
+    vn = (body_j[2] - body_i[2]) * nx + (body_j[3] - body_i[3]) * ny
+    slope = vn - omega_i * (ny * pnx - nx * pny) / hi - omega_j * (ny * qnx - nx * qny) / hj
+    ai = body_i[7]
+    bi = body_i[8]
+    aj = body_j[7]
+    bj = body_j[8]
+    curvature = (omega_i ** 2 * ((ai * ai - bi * bi) + (ai - bi) ** 2) / bi
+                 + omega_j ** 2 * ((aj * aj - bj * bj) + (aj - bj) ** 2) / bj)
+    rate = max(0.0, -vn) + abs(omega_i) * (ai - bi) + abs(omega_j) * (aj - bj)
     step = gap / rate if rate > 0.0 else math.inf
     if gap > 0.0:
         if curvature > 0.0:  # the positive root, in the form without cancellation for either sign of s'
@@ -202,8 +154,33 @@ def _advance(i, j, sx_shift, sy_shift, t, lam, iterations, near, position, veloc
             step = max(step, gap / -slope)
         else:
             step = math.inf
-    u = _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega) if gap < near else 0.0
+    u = _normal_speed(body_i, body_j, xi, yi, xj, yj, px, py, nx, ny) if gap < near else 0.0
     return gap, step, lam, u
+
+
+@kernel
+def _relative_speed_bound(body_i, body_j):
+    """``w = |v_j - v_i| + |omega_i| a_i + |omega_j| a_j``: a bound on the relative speed of any two
+    points of ``i`` and ``j`` (0: the pair does not move relative to each other)."""
+    return (math.hypot(body_j[2] - body_i[2], body_j[3] - body_i[3]) + abs(body_i[5]) * body_i[7]
+            + abs(body_j[5]) * body_j[7])
+
+
+@kernel
+def _search_step(body_i, body_j, sx_shift, sy_shift, t, lam, tolerance, w):
+    """One round of the search for the contact of ``i`` and ``j`` from ``t`` (see the module):
+    ``(t, lam, hit)``, ``hit`` when they touch at ``t`` with their contact points approaching, else
+    ``t`` advanced by a step over which they cannot touch (``tolerance / w`` for a touching pair that
+    separates: the pair that just collided), ``lam`` the start of the contact function's next round."""
+    gap, step, lam, u = _advance(body_i, body_j, sx_shift, sy_shift, t, lam, 2, tolerance)
+    if gap < tolerance:
+        # touching: the contact point and normal of the converged contact function, as the collision will use
+        gap, step, lam, u = _advance(body_i, body_j, sx_shift, sy_shift, t, 0.5, 60, tolerance)
+        if gap < tolerance:
+            if u < 0.0:
+                return t, lam, True
+            step = tolerance / w
+    return t + step, lam, False
 
 
 @kernel
@@ -211,8 +188,9 @@ def impact_time(i, j, sx_shift, sy_shift, t_lo, t_hi, position, velocity, angle,
                 counters):
     """First contact of ``i`` and ``j`` (moved by the shift) in ``[t_lo, t_hi]``, ``inf`` if none (see
     the module and :func:`_advance`: conservative advancement on certified bounds of the gap)."""
-    w = (math.hypot(velocity[j, 0] - velocity[i, 0], velocity[j, 1] - velocity[i, 1])
-         + abs(omega[i]) * semi[i, 0] + abs(omega[j]) * semi[j, 0])
+    body_i = body(i, position, velocity, angle, omega, stamp, semi)
+    body_j = body(j, position, velocity, angle, omega, stamp, semi)
+    w = _relative_speed_bound(body_i, body_j)
     if w == 0.0:
         return math.inf
     t = t_lo
@@ -220,17 +198,9 @@ def impact_time(i, j, sx_shift, sy_shift, t_lo, t_hi, position, velocity, angle,
     counters[SEARCHES] += 1
     for _ in range(MAX_STEPS):
         counters[STEPS] += 1
-        gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, lam, int(2), tolerance, position, velocity, angle,
-                                     omega, stamp, semi)
-        if gap < tolerance:
-            # touching: the contact point and normal of the converged contact function, as the collision will use
-            gap, step, lam, u = _advance(i, j, sx_shift, sy_shift, t, 0.5, int(60), tolerance, position, velocity,
-                                         angle, omega, stamp, semi)
-            if gap < tolerance:
-                if u < 0.0:
-                    return t
-                step = tolerance / w  # touching and separating: the pair that just collided
-        t += step
+        t, lam, hit = _search_step(body_i, body_j, sx_shift, sy_shift, t, lam, tolerance, w)
+        if hit:
+            return t
         if t > t_hi:
             return math.inf
     counters[OUT_OF_STEPS] += 1
@@ -241,9 +211,21 @@ def impact_time(i, j, sx_shift, sy_shift, t_lo, t_hi, position, velocity, angle,
 def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell, head, next_in_cell, params, cells,
              event_time, event_partner, event_count, counters, scratch, other):
     """The earliest event of ellipse ``i`` from ``now``: leaving its cell, or a contact with an
-    ellipse of the 3 x 3 cells around it, searched only where the bounding circles meet first.
-    ``scratch`` (4 x 64 floats) and ``other`` (64 ints) hold the candidates."""
+    ellipse of the 3 x 3 cells around it, searched only where the bounding circles meet, and only
+    as far as needed. ``scratch`` (6 x 64 floats) and ``other`` (2 x 64 ints) hold the candidates.
+
+    A candidate ``j`` is a neighbour whose bounding circle (radius ``a``) meets ``i``'s at a time
+    ``t_in`` before ``i``'s earliest event so far; its search starts with a certified step from
+    ``t_in`` (four rounds of the contact function), then takes the rounds of :func:`impact_time`
+    (``impact_time(i, j, t_in, min(t_out, best))``, ``t_out`` the time the circles part). The
+    searches run side by side, one round at a time, always that of the candidate whose certified
+    time (no contact before it) is the earliest, and end at the earliest event found so far, so
+    that a search goes no further than the event that comes first needs (Donev, Torquato and
+    Stillinger 2005: predict only what can come first). Each search takes the same rounds as
+    alone, and the same contact wins (a search that ends at the event that comes first found no
+    earlier contact), so the event is the one of searching the candidates one after the other."""
     side = params[SIDE]
+    tolerance = params[TOLERANCE]
     width = side / cells
     dt = now - stamp[i]
     xi = position[i, 0] + velocity[i, 0] * dt
@@ -252,12 +234,9 @@ def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell,
     if params[HORIZON] < best:  # a turning ellipse at rest is looked at again after HORIZON
         best = params[HORIZON]
         partner = RECHECK
-    # the neighbours whose bounding circles meet in [t_in, t_out], before best
+    body_i = body(i, position, velocity, angle, omega, stamp, semi)
+    # the neighbours whose bounding circles meet in [t_in, t_out] (from now), before best
     found = 0
-    t_in = scratch[0]
-    t_out = scratch[1]
-    shift_x = scratch[2]
-    shift_y = scratch[3]
     cx = cell[i] % cells
     cy = cell[i] // cells
     for oy in range(-1, 2):
@@ -282,33 +261,59 @@ def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell,
                         c = rx * rx + ry * ry - reach * reach
                         disc = b * b - a * c
                         leave = (-b + math.sqrt(disc)) / a if a > 0.0 and disc >= 0.0 else math.inf
-                        t_in[found] = enter
-                        t_out[found] = leave
-                        other[found] = j
-                        shift_x[found] = sx
-                        shift_y[found] = sy
+                        scratch[T_AT, found] = enter
+                        scratch[T_OUT, found] = leave
+                        scratch[SHIFT_X, found] = sx
+                        scratch[SHIFT_Y, found] = sy
+                        other[PARTNER, found] = j
+                        other[ROUNDS, found] = 0
                         found += 1
                 j = next_in_cell[j]
-    # a first certified step for each: no contact before t_in + step
-    for k in range(found):
-        gap, step, lam, u = _advance(i, other[k], shift_x[k], shift_y[k], now + t_in[k], 0.5, int(4), 0.0, position,
-                                     velocity, angle, omega, stamp, semi)
-        if gap >= params[TOLERANCE]:
-            t_in[k] += step
-            if t_in[k] > t_out[k]:
-                t_in[k] = math.inf
-    # search them in the order they can first touch, while they can still come first
-    for _ in range(found):
+    # T_AT: from now before a candidate's search begins (its round 0, the first certified step, then
+    # round 1 starts impact_time's), the time itself during it; rounds from MAX_STEPS + 1 on: done
+    while True:
         k = -1
+        first = 0.0
         for m in range(found):
-            if t_in[m] < best and (k < 0 or t_in[m] < t_in[k]):
-                k = m
+            if other[ROUNDS, m] <= MAX_STEPS:
+                at = scratch[T_AT, m] - now if other[ROUNDS, m] >= 2 else scratch[T_AT, m]
+                if at < best and (k < 0 or at < first):
+                    k = m
+                    first = at
         if k < 0:
             break
-        j = other[k]
-        t = impact_time(i, j, shift_x[k], shift_y[k], now + t_in[k], now + min(t_out[k], best), position, velocity,
-                        angle, omega, stamp, semi, params[TOLERANCE], counters)
-        t_in[k] = math.inf
+        j = other[PARTNER, k]
+        body_j = body(j, position, velocity, angle, omega, stamp, semi)
+        rounds = other[ROUNDS, k]
+        other[ROUNDS, k] = rounds + 1
+        if rounds == 0:  # a first certified step: no contact before t_in + step
+            gap, step, lam, u = _advance(body_i, body_j, scratch[SHIFT_X, k], scratch[SHIFT_Y, k],
+                                         now + scratch[T_AT, k], 0.5, 4, 0.0)
+            if gap >= tolerance:
+                scratch[T_AT, k] += step
+                if scratch[T_AT, k] > scratch[T_OUT, k]:
+                    other[ROUNDS, k] = MAX_STEPS + 1
+            continue
+        if rounds == 1:  # the search begins: impact_time(i, j, now + t_in, now + min(t_out, best))
+            scratch[SPEED, k] = _relative_speed_bound(body_i, body_j)
+            if scratch[SPEED, k] == 0.0:
+                other[ROUNDS, k] = MAX_STEPS + 1
+                continue
+            counters[SEARCHES] += 1
+            scratch[T_AT, k] += now
+            scratch[LAMBDA, k] = 0.5
+        counters[STEPS] += 1
+        t, scratch[LAMBDA, k], hit = _search_step(body_i, body_j, scratch[SHIFT_X, k], scratch[SHIFT_Y, k],
+                                                  scratch[T_AT, k], scratch[LAMBDA, k], tolerance, scratch[SPEED, k])
+        scratch[T_AT, k] = t
+        if not hit:
+            if t > now + scratch[T_OUT, k] or t - now >= best:  # no contact before the circles part or best
+                other[ROUNDS, k] = MAX_STEPS + 1
+                continue
+            if rounds < MAX_STEPS:
+                continue
+            counters[OUT_OF_STEPS] += 1  # out of steps: a collision now keeps the pair apart
+        other[ROUNDS, k] = MAX_STEPS + 1
         if t - now < best:
             best = t - now
             partner = j
@@ -332,8 +337,8 @@ def rebuild(position, velocity, angle, omega, stamp, semi, count, cell, head, ne
     """Bring every ellipse to ``state[NOW]``, wrap it into the box, fill the cells, predict every event."""
     now = state[NOW]
     cells = layout[CELLS]
-    scratch = np.empty((4, 64))
-    other = np.empty(64, dtype=np.int64)
+    scratch = np.empty((6, 64))
+    other = np.empty((2, 64), dtype=np.int64)
     for i in range(position.shape[0]):
         _bring(i, now, position, velocity, angle, omega, stamp)
         angle[i] -= 2.0 * math.pi * math.floor(angle[i] / (2.0 * math.pi) + 0.5)
@@ -353,8 +358,8 @@ def run(position, velocity, angle, omega, stamp, semi, count, cell, head, next_i
     cells = layout[CELLS]
     leaves = layout[LEAVES]
     side = params[SIDE]
-    scratch = np.empty((4, 64))
-    other = np.empty(64, dtype=np.int64)
+    scratch = np.empty((6, 64))
+    other = np.empty((2, 64), dtype=np.int64)
     done = 0
     while done < max_collisions:
         i = tree[1]
@@ -375,13 +380,14 @@ def run(position, velocity, angle, omega, stamp, semi, count, cell, head, next_i
             ry = position[j, 1] - position[i, 1]
             shx = -side * round(rx / side)  # the image in contact: |r| <= cell width <= side / 3
             shy = -side * round(ry / side)
-            xi, yi, xj, yj, p11, p12, p22, q11, q12, q22 = _pair(i, j, t, shx, shy, position, velocity, angle, omega,
-                                                                stamp, semi)
+            body_i = body(i, position, velocity, angle, omega, stamp, semi)
+            body_j = body(j, position, velocity, angle, omega, stamp, semi)
+            xi, yi, xj, yj, p11, p12, p22, q11, q12, q22 = _pair(t, shx, shy, body_i, body_j)
             rx = xj - xi
             ry = yj - yi
-            f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, 0.5, int(60))
+            f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, 0.5, 60)
             px, py, nx, ny = _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy)
-            u = _normal_speed(i, j, xi, yi, xj, yj, px, py, nx, ny, velocity, omega)
+            u = _normal_speed(body_i, body_j, xi, yi, xj, yj, px, py, nx, ny)
             if u < 0.0:
                 ci = (px - xi) * ny - (py - yi) * nx  # d_i x n
                 cj = (px - xj) * ny - (py - yj) * nx

@@ -52,7 +52,10 @@ from numba import prange
 
 from collide2d._jit import kernel, loop
 
-from ..relate.conic import pw_maximise
+from ..contact_function import pw_offset as _pw_offset
+from ..contact_function import pw_ratio_root as _pw_ratio_root
+from ..contact_function import pw_solve as _pw_solve
+from ..contact_function import pw_sums as _pw_sums
 from ..vec import hypot
 
 _EPS = 2.0**-53
@@ -584,14 +587,13 @@ def _finish_flat(cx, cy, ux, uy, S, al, bl, n0, n1, sep, bx, by, vertex, kappa_b
 
 
 @kernel
-def _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1):
-    """``g(u) = min(v0.u, v1.u) - rho(u)`` for a segment (ellipse frame, scaled) and the argmin."""
+def _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1, end):
+    """``g(u) = min(v0.u, v1.u) - rho(u)`` for a segment (ellipse frame, scaled), and whether the
+    end ``end`` (0 or 1; -1 for none) attains the min (see :func:`_polygon_g`)."""
     d0 = q0x * n0 + q0y * n1
     d1 = q1x * n0 + q1y * n1
-    rho = hypot(al * n0, bl * n1)
-    if d0 <= d1:
-        return d0 - rho, 0
-    return d1 - rho, 1
+    active = d0 <= d1 if end == 0 else d1 <= d0
+    return min(d0, d1) - hypot(al * n0, bl * n1), active
 
 
 @kernel
@@ -628,7 +630,7 @@ def contact_ellipse_segment(pa, va, pb, vb):
     for sgn in (1.0, -1.0):
         n0 = -sgn * ey / el
         n1 = sgn * ex / el
-        gv, _ = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1)
+        gv, _ = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1, -1)
         if gv > best:
             best = gv
             bn0 = n0
@@ -647,12 +649,12 @@ def contact_ellipse_segment(pa, va, pb, vb):
                 n0, n1 = c0, c1
             else:
                 n0, n1 = d0, d1
-            gv, arg = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1)
-            if gv > best:
+            gv, active = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1, i)
+            if active and gv > best:  # an end that is not active: see contact_ellipse_polygon
                 best = gv
                 bn0 = n0
                 bn1 = n1
-                bvert = arg
+                bvert = i
     if bvert == 0:
         return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax0, ay0, bool(True), _INF)
     if bvert == 1:
@@ -661,20 +663,21 @@ def contact_ellipse_segment(pa, va, pb, vb):
 
 
 @kernel
-def _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1):
-    """``g(u) = min_j v_j.u - rho(u)`` for a polygon (ellipse frame, scaled) and the argmin."""
+def _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1, vertex):
+    """``g(u) = min_j v_j.u - rho(u)`` for a polygon (ellipse frame, scaled), and whether the
+    vertex ``vertex`` (-1 for none) attains the min: is *active* in direction ``u``."""
     best = _INF
-    arg = 0
+    own = _INF
     for j in range(cnt):
         dx = vb[off + j, 0] - cx
         dy = vb[off + j, 1] - cy
         y0 = (ux * dx + uy * dy) / S
         y1 = (ux * dy - uy * dx) / S
         v = y0 * n0 + y1 * n1
-        if v < best:
-            best = v
-            arg = j
-    return best - hypot(al * n0, bl * n1), arg
+        best = min(best, v)
+        if j == vertex:
+            own = v
+    return best - hypot(al * n0, bl * n1), own <= best
 
 
 @kernel
@@ -712,7 +715,7 @@ def contact_ellipse_polygon(pa, va, pb, vb):
         el = hypot(e0, e1)
         n0 = -e1 / el
         n1 = e0 / el
-        gv, _ = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1)
+        gv, _ = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1, -1)
         if gv > best:
             best = gv
             bn0 = n0
@@ -729,12 +732,20 @@ def contact_ellipse_polygon(pa, va, pb, vb):
                 n0, n1 = c0, c1
             else:
                 n0, n1 = d0, d1
-            gv, arg = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1)
-            if gv > best:
+            gv, active = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1, i)
+            # A normal of vertex i is a maximum of g only where vertex i is active (attains the
+            # min): elsewhere g is another vertex's function, not stationary there, and the
+            # candidate's value only bounds the maximum from below. It is skipped: near a maximum
+            # g is flat to second order, so such a candidate can round above the true one (the
+            # ends of a 1.4e-9 long edge, whose normals differ by 7e-9 rad at distance 0.2 while
+            # their values differ by 2e-17), and its witness, the other end, then lay 1.4e-9 beside
+            # the normal's line. Which vertex is active is well decided: projections differ by
+            # the edge's length times the angle, not by a second-order amount.
+            if active and gv > best:
                 best = gv
                 bn0 = n0
                 bn1 = n1
-                bvert = arg
+                bvert = i
     if bvert >= 0:
         return _finish_flat(
             cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, vb[off + bvert, 0], vb[off + bvert, 1], bool(True), _INF
@@ -762,150 +773,7 @@ def _pair_frame(pa, pb):
     return S, ux, uy, aA / S, bA / S, aB / S, bB / S, cphi, sphi, dx, dy
 
 
-@kernel
-def _pw_sums(aA, bA, aB, bB, cphi, sphi, dx, dy):
-    """``d`` in B's axes and the positive sums of F (see :func:`_pw_solve`):
-    ``(dB0, dB1, n_A, n_B, D_A, D_B, T)``."""
-    dB0 = cphi * dx + sphi * dy
-    dB1 = cphi * dy - sphi * dx
-    nA = (bA * dx) ** 2 + (aA * dy) ** 2
-    nB = (bB * dB0) ** 2 + (aB * dB1) ** 2
-    DA = (aA * bA) ** 2
-    DB = (aB * bB) ** 2
-    T = ((aA * bB) ** 2 + (bA * aB) ** 2) * cphi * cphi + ((aA * aB) ** 2 + (bA * bB) ** 2) * sphi * sphi
-    return dB0, dB1, nA, nB, DA, DB, T
-
-
-@kernel
-def _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy):
-    """Maximise the Perram-Wertheim function in the frame of A (scaled); section 1.2.
-
-    F(l) = l (1 - l) [(1 - l) n_A + l n_B] / [(1 - l)^2 D_A + l^2 D_B + l (1 - l) T] with the
-    positive sums n_A = b_A^2 dx^2 + a_A^2 dy^2 (= d^T adj Sigma_A d), n_B likewise in B's axes,
-    D = a^2 b^2, T = tr(adj Sigma_A Sigma_B). Newton on the stationarity polynomial
-    P = N'D - N D' (one sign change on (0, 1), P(0) > 0 > P(1)) inside a bracket, bisection when a
-    step leaves it, started at h_A / (h_A + h_B) (exact for circles).
-    Returns ``(lam, F*, iterations)``; :func:`perram_wertheim_ellipse_ellipse` refines ``lam``
-    (:func:`_pw_ratio_root`).
-    """
-    dB0, dB1, nA, nB, DA, DB, T = _pw_sums(aA, bA, aB, bB, cphi, sphi, dx, dy)
-    if nA == 0.0 and nB == 0.0:
-        return 0.5, 0.0, 0
-    dd = hypot(dx, dy)
-    hA = hypot(aA * dx, bA * dy) / dd
-    hB = hypot(aB * dB0, bB * dB1) / dd
-    lam, it = pw_maximise(nA, nB, DA, DB, T, hA / (hA + hB))
-    mu = 1.0 - lam
-    F = lam * mu * (mu * nA + lam * nB) / (mu * mu * DA + lam * lam * DB + lam * mu * T)
-    return lam, F, it
-
-
-@kernel
-def _pw_geometry(aA, bA, aB, bB, cphi, sphi, dx, dy, lam):
-    """Contact point x* - c_A and the unnormalised normal C(l)^{-1} d (times det C), frame of A.
-
-    C(l) = (1 - l) Sigma_A + l Sigma_B; x* = c_A + (1 - l) Sigma_A C^{-1} d (section 1.2).
-    """
-    mu = 1.0 - lam
-    c2 = cphi * cphi
-    s2 = sphi * sphi
-    aB2 = aB * aB
-    bB2 = bB * bB
-    sxx = aB2 * c2 + bB2 * s2
-    syy = aB2 * s2 + bB2 * c2
-    sxy = (aB - bB) * (aB + bB) * cphi * sphi
-    cxx = mu * aA * aA + lam * sxx
-    cyy = mu * bA * bA + lam * syy
-    cxy = lam * sxy
-    # adj(C) d
-    m0 = cyy * dx - cxy * dy
-    m1 = cxx * dy - cxy * dx
-    DA = (aA * bA) ** 2
-    DB = (aB * bB) ** 2
-    T = ((aA * bB) ** 2 + (bA * aB) ** 2) * c2 + ((aA * aB) ** 2 + (bA * bB) ** 2) * s2
-    det = mu * mu * DA + lam * lam * DB + lam * mu * T
-    x0 = mu * aA * aA * m0 / det
-    x1 = mu * bA * bA * m1 / det
-    return x0, x1, m0, m1
-
-
 _PW_NEAR_B = 2.0**-6  # 1 - l below it: the contact point is measured from B's centre
-
-
-@kernel
-def _pw_ratio_value(t, nA, nB, DA, DB, T):
-    """The stationarity polynomial of F in the ratio ``t = l / (1 - l)`` and its derivative.
-
-    With ``l = t / (1 + t)``, ``F = t (t n_B + n_A) / ((1 + t)(D_A + t T + t^2 D_B))``, and
-    ``F' = 0`` is the quartic (derived by expanding ``n' q - n q'`` with ``n = t n_A + t^2 n_B``,
-    ``q = (1 + t)(D_A + t T + t^2 D_B)``)::
-
-        Q(t) = n_A D_A + 2 n_B D_A t + (n_B (T + D_A) - n_A (D_B + T)) t^2 - 2 n_A D_B t^3 - n_B D_B t^4
-
-    The form in ``l`` (:func:`conic._pw_value`, ``N'D - ND'``) subtracts two products that agree
-    to a relative ``l`` at the root when the ellipses' sizes are far apart (``l`` is then of the
-    order of their ratio, and both products are ``2 l^3 n_B D_B`` to leading order), so the root
-    it finds is off by a relative ``2**-53 / l``. Here that leading cancellation is done in the
-    algebra: Horner's rule on Q has an error bound ``2**-53 sum |c_k| t^k``, of the order of the
-    terms that set the root, so ``t`` (and with it the contact point) keeps full relative
-    precision."""
-    c2 = nB * (T + DA) - nA * (DB + T)
-    c3 = -2.0 * nA * DB
-    c4 = -nB * DB
-    value = nA * DA + t * (2.0 * nB * DA + t * (c2 + t * (c3 + t * c4)))
-    slope = 2.0 * nB * DA + t * (2.0 * c2 + t * (3.0 * c3 + t * (4.0 * c4)))
-    return value, slope
-
-
-@kernel
-def _pw_ratio_root(nA, nB, DA, DB, T, t):
-    """The root of :func:`_pw_ratio_value` in ``(0, inf)`` (``Q(0) = n_A D_A > 0``, ``Q -> -inf``,
-    one sign change: F has one maximum) from the start ``t``: Newton inside a bracket, a
-    geometric or arithmetic bisection when a step leaves it, until a step is within 4 ulps."""
-    lo = 0.0
-    hi = _INF
-    if not (t > 0.0 and t < _INF):
-        t = 1.0
-    for _ in range(200):
-        value, slope = _pw_ratio_value(t, nA, nB, DA, DB, T)
-        if value > 0.0:
-            lo = t
-        elif value < 0.0:
-            hi = t
-        else:
-            return t
-        new = t - value / slope if slope < 0.0 else -1.0
-        if not (new > lo and new < hi):
-            if hi == _INF:
-                new = 2.0 * t
-            elif lo == 0.0:
-                new = 0.0625 * hi
-            elif hi > 4.0 * lo:
-                new = math.sqrt(lo * hi)
-            else:
-                new = 0.5 * (lo + hi)
-        if abs(new - t) <= 4.0 * _EPS * t:
-            return new
-        t = new
-    return t
-
-
-@kernel
-def _pw_offset(aA, bA, aB, bB, cphi, sphi, dx, dy, lam, mu):
-    """``x* - c_A = (1 - l) Sigma_A C^{-1} d`` in A's frame (scaled), with ``m = adj(C) d``:
-    ``(x0, x1, m0, m1)``; ``C = mu Sigma_A + lam Sigma_B``, ``det C`` as a sum of positive terms."""
-    c2 = cphi * cphi
-    s2 = sphi * sphi
-    aB2 = aB * aB
-    bB2 = bB * bB
-    cxx = mu * aA * aA + lam * (aB2 * c2 + bB2 * s2)
-    cyy = mu * bA * bA + lam * (aB2 * s2 + bB2 * c2)
-    cxy = lam * ((aB - bB) * (aB + bB) * cphi * sphi)
-    m0 = cyy * dx - cxy * dy
-    m1 = cxx * dy - cxy * dx
-    T = ((aA * bB) ** 2 + (bA * aB) ** 2) * c2 + ((aA * aB) ** 2 + (bA * bB) ** 2) * s2
-    det = mu * mu * (aA * bA) ** 2 + lam * lam * (aB * bB) ** 2 + lam * mu * T
-    return mu * aA * aA * m0 / det, mu * bA * bA * m1 / det, m0, m1
 
 
 @kernel
@@ -1166,7 +1034,7 @@ def _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy):
     lam, F, itpw = _pw_solve(aA, bA, aB, bB, cphi, sphi, dx, dy)
     total += itpw
     if F > 0.0:
-        x0, x1, m0, m1 = _pw_geometry(aA, bA, aB, bB, cphi, sphi, dx, dy, lam)
+        x0, x1, m0, m1 = _pw_offset(aA, bA, aB, bB, cphi, sphi, dx, dy, lam, 1.0 - lam)
         m = hypot(m0, m1)
         c0 = m0 / m
         s0 = m1 / m

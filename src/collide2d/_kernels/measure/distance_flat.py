@@ -41,6 +41,20 @@ Ties between candidate normals go to the first one in the order: a's edges, then
 segment: left normal, right normal, forward, backward). Hence for coincident or touching flat
 shapes the normal is deterministic, e.g. a point on a segment gets the segment's left normal.
 
+Argument order of two shapes of one kind
+----------------------------------------
+That rule, and the frame of each rounding, depend on which shape is a. Two shapes of different
+kinds always reach :func:`contact_convex` in one order (the registry mirrors the other), but two
+polygons (boxes, rotated boxes) or two segments come in either order, and at a tie the two orders
+took different normals (two boxes overlapping by 1 along x and along y: ``(1, 0)`` one way,
+``(0, -1)`` the other). So :func:`contact_polygon_polygon` and :func:`contact_segment_segment`
+compute in a canonical order and mirror when the arguments came the other way round: a goes
+first when its vertex list is first in the order of :func:`goes_first` (more vertices first,
+then the vertices' coordinates compared lexicographically in stored order, as Python compares
+tuples). ``contact(b, a)`` is then ``contact(a, b)`` mirrored bit for bit (normal negated,
+witnesses and curvatures swapped), at ties and everywhere else; only two equal vertex lists (the
+same shape twice) keep the one normal for both orders, as no rule can negate it.
+
 Face tolerance
 --------------
 The support set in direction u grows from the highest vertex along each edge ``e`` with
@@ -541,7 +555,13 @@ def contact_convex(VA, offa, na, VB, offb, nb):
         # a tie with a positive gap: a vertex-to-vertex distance may round to the gap along an
         # edge normal (a point far beside a box corner); the closest features' direction is the
         # right one then. A zero gap (touching) keeps the SAT normal.
-        if (inner and min(na, nb) == 1) or d > best or (best > 0.0 and d == best):
+        if d == 0.0 and best < 0.0 and not inner:
+            # touching (a vertex on the other's boundary) with the SAT value below 0 by rounding:
+            # the closest features have no direction at zero distance (point_edge then reports the
+            # edge's left normal, which may point into b: two segments sharing an end point), the
+            # SAT normal is a separating axis within rounding and stays
+            s = 0.0
+        elif (inner and min(na, nb) == 1) or d > best or (best > 0.0 and d == best):
             s, nx, ny = d, ux, uy
     pax, pay, pbx, pby, ka, kb = witnesses(VA, offa, na, VB, offb, nb, s, nx, ny)
     if best > 0.0 and ka == INF and kb == INF:
@@ -592,9 +612,33 @@ def line_convex(px, py, dx, dy, V, off, cnt):
 
 
 @kernel
+def goes_first(VA, offa, na, VB, offb, nb):
+    """Whether the vertex list a comes before b in the canonical order of a pair of one kind: more
+    vertices first, then the coordinates ``x0, y0, x1, y1, ...`` compared lexicographically (the
+    smaller first); equal lists keep their order (True). See "Argument order" in the module notes."""
+    if na != nb:
+        return na > nb
+    for i in range(na):
+        for c in range(2):
+            if VA[offa + i, c] != VB[offb + i, c]:
+                return VA[offa + i, c] < VB[offb + i, c]
+    return True
+
+
+@kernel
+def contact_convex_either_order(VA, offa, na, VB, offb, nb):
+    """:func:`contact_convex` computed in the canonical order of :func:`goes_first`, mirrored back
+    when b goes first: the same answer, mirrored bit for bit, for either order of the arguments."""
+    if goes_first(VA, offa, na, VB, offb, nb):
+        return contact_convex(VA, offa, na, VB, offb, nb)
+    return mirror(contact_convex(VB, offb, nb, VA, offa, na))
+
+
+@kernel
 def contact_polygon_polygon(pa, va, pb, vb):
-    """Polygon a against polygon b: SAT depth when they overlap, closest features when apart."""
-    return contact_convex(va, int(pa[0]), int(pa[1]), vb, int(pb[0]), int(pb[1]))
+    """Polygon a against polygon b: SAT depth when they overlap, closest features when apart
+    (in the canonical order of the pair: see :func:`contact_convex_either_order`)."""
+    return contact_convex_either_order(va, int(pa[0]), int(pa[1]), vb, int(pb[0]), int(pb[1]))
 
 
 @kernel
@@ -617,8 +661,9 @@ def contact_polygon_point(pa, va, pb, vb):
 
 @kernel
 def contact_segment_segment(pa, va, pb, vb):
-    """Segment a against segment b (Ericson 5.1.9 for the apart case, Minkowski depth when crossing)."""
-    return contact_convex(pa[0:4].reshape((2, 2)), int(0), int(2), pb[0:4].reshape((2, 2)), int(0), int(2))
+    """Segment a against segment b (Ericson 5.1.9 for the apart case, Minkowski depth when crossing;
+    in the canonical order of the pair: see :func:`contact_convex_either_order`)."""
+    return contact_convex_either_order(pa[0:4].reshape((2, 2)), int(0), int(2), pb[0:4].reshape((2, 2)), int(0), int(2))
 
 
 @kernel

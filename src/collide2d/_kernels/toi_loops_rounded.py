@@ -1,0 +1,87 @@
+"""Batch loops of the compiled time of impact for pairs with a rounded shape (capsules, rounded
+polygons and boxes), as :mod:`collide2d._kernels.toi_loops` for the other kinds:
+``toi_rounded_<b>_loop`` runs :func:`~collide2d._kernels.motion.toi.search_translation` with the
+contact kernel ``contact_rounded_<b>`` of :mod:`collide2d._kernels.measure.distance_rounded` and
+the relate kernel ``relate_rounded_<b>`` of :mod:`collide2d._kernels.relate.rounded` (the rounded
+shape first; ``swapped``: the pair given as ``(b, rounded)``).
+
+The search is the one of the other kinds, unchanged: the separation of a rounded pair is the
+distance of the cores less the sum of the radii (the signed distance to the Minkowski difference
+grown by the disc of radius ``r_a + r_b``), convex in time under a translation as for every convex
+pair, so the Newton steps of the search never pass its first root. Pair ``k``: the given rows
+``ga[index[k, 0]]``, ``gb[index[k, 1]]``, the rows in its frame ``fa[index[k, 2]]``,
+``fb[index[k, 3]]``, its numbers ``rows[k]`` (:data:`collide2d._kernels.motion.toi.ROW`);
+``out[k] = (code, time, px, py, nx, ny)``.
+"""
+
+from numba import prange
+
+from collide2d._jit import loop
+
+from .measure.distance_rounded import (
+    contact_rounded_rounded,
+    contact_rounded_ellipse,
+    contact_rounded_polygon,
+    contact_rounded_segment,
+    contact_rounded_line,
+    contact_rounded_point,
+)
+from .motion.toi import search_translation
+from .relate.rounded import (
+    relate_rounded_rounded,
+    relate_rounded_ellipse,
+    relate_rounded_polygon,
+    relate_rounded_segment,
+    relate_rounded_line,
+    relate_rounded_point,
+)
+
+_ROWS = ("index", "rows", "out")
+
+
+@loop(rows=_ROWS)
+def toi_rounded_rounded_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
+    for k in prange(index.shape[0]):
+        i = index[k]
+        out[k, 0] = search_translation(contact_rounded_rounded, relate_rounded_rounded, eps, swapped, kind_a, kind_b, shifted,
+                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+
+
+@loop(rows=_ROWS)
+def toi_rounded_ellipse_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
+    for k in prange(index.shape[0]):
+        i = index[k]
+        out[k, 0] = search_translation(contact_rounded_ellipse, relate_rounded_ellipse, eps, swapped, kind_a, kind_b, shifted,
+                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+
+
+@loop(rows=_ROWS)
+def toi_rounded_polygon_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
+    for k in prange(index.shape[0]):
+        i = index[k]
+        out[k, 0] = search_translation(contact_rounded_polygon, relate_rounded_polygon, eps, swapped, kind_a, kind_b, shifted,
+                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+
+
+@loop(rows=_ROWS)
+def toi_rounded_segment_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
+    for k in prange(index.shape[0]):
+        i = index[k]
+        out[k, 0] = search_translation(contact_rounded_segment, relate_rounded_segment, eps, swapped, kind_a, kind_b, shifted,
+                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+
+
+@loop(rows=_ROWS)
+def toi_rounded_line_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
+    for k in prange(index.shape[0]):
+        i = index[k]
+        out[k, 0] = search_translation(contact_rounded_line, relate_rounded_line, eps, swapped, kind_a, kind_b, shifted,
+                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+
+
+@loop(rows=_ROWS)
+def toi_rounded_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
+    for k in prange(index.shape[0]):
+        i = index[k]
+        out[k, 0] = search_translation(contact_rounded_point, relate_rounded_point, eps, swapped, kind_a, kind_b, shifted,
+                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
