@@ -630,7 +630,7 @@ def contact_ellipse_segment(pa, va, pb, vb):
     for sgn in (1.0, -1.0):
         n0 = -sgn * ey / el
         n1 = sgn * ex / el
-        gv, _ = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1, -1)
+        gv, _ = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1, int(-1))
         if gv > best:
             best = gv
             bn0 = n0
@@ -715,7 +715,7 @@ def contact_ellipse_polygon(pa, va, pb, vb):
         el = hypot(e0, e1)
         n0 = -e1 / el
         n1 = e0 / el
-        gv, _ = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1, -1)
+        gv, _ = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1, int(-1))
         if gv > best:
             best = gv
             bn0 = n0
