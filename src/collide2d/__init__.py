@@ -38,8 +38,6 @@ from collide2d.motion import Impact, Impacts, query_impacts, rotate, time_of_imp
 from collide2d.overlay import intersection_points, iou, overlap_area
 from collide2d.perram_wertheim import PerramWertheim, perram_wertheim
 from collide2d.raycast import RayHit, raycast
-from collide2d._glue import rounded as _rounded  # noqa: F401 - registers the rounded kind's glue with collide2d._glue.run
-from collide2d._glue import rounded_overlay as _rounded_overlay  # noqa: F401 - registers its overlay glue too
 from collide2d.shapes import Box, Capsule, Circle, Ellipse, Line, Point, Polygon, RotatedBox, Segment, Shape
 from collide2d.table import ShapeTable
 

@@ -385,6 +385,75 @@ def _by_kind(kind, params, verts, ellipse, polygon, segment, constant):
     return float(values[0]) if not batch else values.reshape(batch)
 
 
+def rounded_core_measures(rows, verts):
+    """``(area, perimeter)`` of the cores of rounded rows ``(n, 7)`` (a segment's perimeter is twice
+    its length; a point's 0): the shoelace about the first vertex and the sum of the edges'
+    ``hypot``, each row summed in NumPy's order (``np.sum`` of its terms), batched."""
+    n = len(rows)
+    area = np.zeros(n)
+    perimeter = np.zeros(n)
+    is_polygon = rows[:, 1] >= 3
+    polygon = np.flatnonzero(is_polygon)
+    if polygon.size:
+        from collide2d._kernels.overlay.area_rounded import PAIRWISE_BLOCK, numpy_order_row_sums
+
+        offset = rows[polygon, 0].astype(np.int64)
+        count = rows[polygon, 1].astype(np.int64)
+        starts = np.cumsum(count) - count
+        owner = np.repeat(np.arange(polygon.size), count)
+        local = np.arange(owner.size) - starts[owner]
+        p = verts[offset[owner] + local]
+        q = verts[offset[owner] + (local + 1) % count[owner]]
+        first = verts[offset][owner]
+        d = p - first
+        e = q - first
+        cross = d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]
+        edge = np.hypot(q[:, 0] - p[:, 0], q[:, 1] - p[:, 1])
+        twice, total = np.zeros(polygon.size), np.zeros(polygon.size)
+        numpy_order_row_sums(cross, starts, count, twice)
+        numpy_order_row_sums(edge, starts, count, total)
+        for k in np.flatnonzero(count > PAIRWISE_BLOCK).tolist():
+            span = slice(starts[k], starts[k] + count[k])
+            twice[k], total[k] = float(np.sum(cross[span])), float(np.sum(edge[span]))
+        area[polygon] = 0.5 * twice
+        perimeter[polygon] = total
+    ends = rows[~is_polygon]
+    perimeter[~is_polygon] = 2.0 * np.hypot(ends[:, 5] - ends[:, 3], ends[:, 6] - ends[:, 4])
+    return area, perimeter
+
+
+def rounded_areas(rows, verts):
+    """Areas ``A + P r + pi r^2`` of rounded rows ``(n, 7)`` (Steiner's formula; ``A`` and ``P``
+    from :func:`rounded_core_measures`)."""
+    area, perimeter = rounded_core_measures(rows, verts)
+    r = rows[:, 2]
+    return area + perimeter * r + np.pi * r * r
+
+
+def plain_areas(kind, params, verts):
+    """Areas of the rows ``(n, P)`` of a kind as the glue measures a nested pair's inner shape:
+    ``pi a b``; the shoelace about each polygon's first vertex; Steiner's formula; 0 for points,
+    segments and lines."""
+    if kind == "ellipse":
+        return np.pi * params[:, 2] * params[:, 3]
+    if kind == "rounded":
+        return rounded_areas(params, verts)
+    if kind != "polygon":
+        return np.zeros(params.shape[0])
+    offset = params[:, 0].astype(np.int64)
+    count = params[:, 1].astype(np.int64)
+    if not count.size:
+        return np.zeros(0)
+    owner = np.repeat(np.arange(count.size), count)
+    local = np.arange(owner.size) - np.repeat(np.cumsum(count) - count, count)
+    i0 = offset[owner] + local
+    i1 = offset[owner] + (local + 1) % count[owner]
+    origin = verts[offset[owner]]
+    p = verts[i0] - origin
+    q = verts[i1] - origin
+    return 0.5 * np.bincount(owner, weights=p[:, 0] * q[:, 1] - p[:, 1] * q[:, 0], minlength=count.size)
+
+
 def area(kind, params, verts):
     """Area of each shape given by its rows (0 for points, segments and lines)."""
     return _by_kind(kind, params, verts, ellipse_area, polygon_area, None, {})

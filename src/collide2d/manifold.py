@@ -122,7 +122,9 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
     Notes
     -----
     Definition (Box2D v3, ``b2ClipPolygons`` in ``src/manifold.c``), for polygons, boxes, rotated
-    boxes, segments and lines:
+    boxes, segments and lines, and for their rounded kinds (capsules, polygons and boxes with a
+    radius: the manifold of the cores, each point moved out by the radii along the normal, as
+    ``b2CollidePolygons`` does with ``b2Polygon.radius`` and ``b2CollideCapsules``):
 
     1. The *reference face* is the edge whose outward normal is the contact normal ``n`` of
        :func:`contact` (the separating axis when the shapes overlap, the normal at the closest edge
@@ -136,7 +138,9 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
        sign for a reference face of `b`). Coinciding points count once.
     4. When neither shape has a face along ``n`` (two corners apart), when one is a point, when
        one is an ellipse or a circle (curved pairs), or when the incident face misses the slab,
-       the manifold is the contact itself: one point, equal to :func:`contact`'s.
+       the manifold is the contact itself: one point, equal to :func:`contact`'s (for rounded
+       shapes, the cores' contact moved out by the radii; with an ellipse, or a capsule whose ends
+       coincide against a line, the pair's own contact).
     5. A line is the reference face against every other flat shape, with no side planes.
     6. Points whose separation exceeds `margin` are dropped, the kept ones first.
 
@@ -160,9 +164,14 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
     1
     >>> c2.contact_manifold(tilted, floor).normal.tolist()  # the other order: the normal flips
     [0.0, -1.0]
+    >>> m = c2.contact_manifold(floor, c2.Capsule((-1, 0.25), (1, 0.25), 0.25))  # lying on the floor
+    >>> m.count, m.separations.tolist(), m.points_b.tolist()
+    (2, [0.0, 0.0], [[1.0, 0.0], [-1.0, 0.0]])
     """
     margin = _margin(margin)
-    a, b = run.plain_or_refuse("contact_manifold", a, b)  # rounded shapes: not yet (radius 0: the core)
+    a, b, rounded = run.checked_pair(a, b)  # a rounded shape of radius 0: its core's kind
+    if rounded:
+        return _rounded_manifold(a, b, margin)
     c = contact(a, b)
     faces = registry.has(registry.MANIFOLD, run.kind_of(a), run.kind_of(b))  # else: one point
     if not a.shape and not b.shape:
@@ -185,6 +194,21 @@ def contact_manifold(a: Shape[Any], b: Shape[Any], /, *, margin: float = math.in
         else:
             _single_rows(contacts, margin, out)
     v = out[:, _ORDER].reshape(shape + (12,))
+    count = out[:, 0].astype(np.int64).reshape(shape)
+    return Manifold(count, v[..., 0:2], v[..., 2:4], v[..., 4:8].reshape(shape + (2, 2)),
+                    v[..., 8:12].reshape(shape + (2, 2)))
+
+
+def _rounded_manifold(a, b, margin):
+    """:func:`contact_manifold` of a pair with a rounded shape: the manifold of the cores moved out
+    by the radii (:func:`collide2d._glue.run.manifold_rows`)."""
+    shape, index_a, index_b = run.broadcast_indices(a, b)
+    kind_a, table_a, verts_a = run.flat_rows(a)
+    kind_b, table_b, verts_b = run.flat_rows(b)
+    out = run.manifold_rows(kind_a, table_a, verts_a, index_a, kind_b, table_b, verts_b, index_b, margin)
+    v = out[:, _ORDER].reshape(shape + (12,))
+    if not shape:
+        return Manifold(int(out[0, 0]), v[0:2], v[2:4], v[4:8].reshape(2, 2), v[8:12].reshape(2, 2))
     count = out[:, 0].astype(np.int64).reshape(shape)
     return Manifold(count, v[..., 0:2], v[..., 2:4], v[..., 4:8].reshape(shape + (2, 2)),
                     v[..., 8:12].reshape(shape + (2, 2)))

@@ -21,8 +21,8 @@ from collide2d import _tolerances
 from collide2d._glue import registry
 
 SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "collide2d"
-KINDS = registry.KIND_ORDER
-REGIONS = ("ellipse", "polygon")
+KINDS = registry.KERNEL_ORDER
+REGIONS = ("rounded", "ellipse", "polygon")
 
 
 @pytest.mark.parametrize("operation", [registry.RELATE, registry.CONTACT, registry.SEPARATION, registry.POINTS])

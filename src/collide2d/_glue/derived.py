@@ -9,7 +9,8 @@ import threading
 
 import numpy as np
 
-from collide2d._glue import registry, run
+from collide2d import _geometry
+from collide2d._glue import registry, rounded, run
 from collide2d._glue.registry import RELATE
 from collide2d._kernels import codes
 from collide2d._robust.magnitude import tame_number
@@ -62,28 +63,7 @@ def relate_code_xy(shape, x, y):
 
 def shape_areas(shape):
     """Area of every shape of a batch (0 for points, segments and lines): float64, batch shape."""
-    params = shape._flat_params()
-    if shape._kind == "ellipse":
-        areas = np.pi * params[:, 2] * params[:, 3]
-    elif shape._kind == "polygon":
-        offset = params[:, 0].astype(np.int64)
-        count = params[:, 1].astype(np.int64)
-        if count.size:
-            owner = np.repeat(np.arange(count.size), count)
-            local = np.arange(owner.size) - np.repeat(np.cumsum(count) - count, count)
-            i0 = offset[owner] + local
-            i1 = offset[owner] + (local + 1) % count[owner]
-            v = shape._verts
-            origin = v[offset[owner]]
-            p = v[i0] - origin
-            q = v[i1] - origin
-            areas = 0.5 * np.bincount(owner, weights=p[:, 0] * q[:, 1] - p[:, 1] * q[:, 0], minlength=count.size)
-        else:
-            areas = np.zeros(0)
-    elif shape._kind == "rounded":  # Steiner's formula (the shape's own area)
-        areas = np.asarray(shape.area, dtype=np.float64).reshape(-1)
-    else:
-        areas = np.zeros(params.shape[0])
+    areas = _geometry.plain_areas(shape._kind, shape._flat_params(), shape._verts)
     return areas.reshape(shape.shape)
 
 
@@ -109,10 +89,9 @@ def covers_flags(a, b, table):
     kernels against a point, exact like the codes.
     """
     if getattr(a, "_kind", None) == "rounded" or getattr(b, "_kind", None) == "rounded":
-        glue = run.rounded()
-        a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+        a, b = rounded.plain_if_zero(a), rounded.plain_if_zero(b)
         if b._kind == "rounded":
-            return glue.covers_flags(a, b, table)
+            return _covers_rounded(a, b, table)
     code = run.relate_codes(a, b)
     if type(code) is int:
         if code != codes.TOUCHING or b._kind not in ("point", "segment"):
@@ -133,6 +112,24 @@ def covers_flags(a, b, table):
         start_in = run.relate_codes(sub_a, Point(rows[:, 0:2])) != codes.DISJOINT
         end_in = run.relate_codes(sub_a, Point(rows[:, 2:4])) != codes.DISJOINT
         out[touching] = start_in & end_in
+    return out
+
+
+def _covers_rounded(a, b, table):
+    """:func:`covers_flags` with a rounded ``b``: a row of radius 0 is its core (a segment or a
+    point, covered when touching as the plain kinds decide); a row of radius > 0 is a region,
+    covered only with ``CONTAINS`` or ``EQUAL``."""
+    code = run.relate_codes(a, b)
+    if type(code) is int:
+        if code == codes.TOUCHING and b._params[2] == 0.0:
+            return covers_flags(a, rounded.plain(b), table)
+        return table.single[code]
+    out = table.array[code]
+    zero = np.broadcast_to(b._params[..., 2] == 0.0, code.shape)
+    for k in zip(*np.nonzero((code == codes.TOUCHING) & zero)):
+        ka = tuple(i if n > 1 else 0 for i, n in zip(k[len(code.shape) - a.ndim :], a.shape)) if a.shape else ()
+        kb = tuple(i if n > 1 else 0 for i, n in zip(k[len(code.shape) - b.ndim :], b.shape))
+        out[k] = covers_flags(a[ka] if a.shape else a, rounded.plain(b[kb]), table)
     return out
 
 

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from collide2d._robust import magnitude
-from collide2d._glue import registry, run
+from collide2d._glue import registry, rounded, run
 from collide2d._glue.registry import POINTS
 from collide2d._kernels import codes
 
@@ -45,9 +45,30 @@ _POINTS_CAPACITY = {
 }
 
 
+def _rounded_pieces(shape):
+    """The most pieces of a boundary among the rows of a shape: a rounded row has a flat and an arc
+    per core vertex (a disc: one arc), a polygon one edge per vertex, other kinds 1 (see
+    :mod:`collide2d._kernels.overlay.boundary_rounded`)."""
+    if shape._kind not in ("rounded", "polygon") or shape._params.size == 0:
+        return 1
+    count = shape._params[..., 1]
+    if shape._kind == "polygon":
+        return int(count.max())
+    return int(np.where(count == 1, 1, 2 * count).max())
+
+
 def points_capacity(first, second):
-    """Rows of the point array for a pair in kernel order (see ``_POINTS_CAPACITY``)."""
+    """Rows of the point array for a pair in kernel order (see ``_POINTS_CAPACITY``); with a rounded
+    shape: 1 against a point, 2 against a segment or a line, else 4 times the most pieces of a
+    boundary (each piece of a convex boundary meets another convex boundary at most twice, a
+    circular arc an ellipse at most four times)."""
     key = (first._kind, second._kind)
+    if "rounded" in key:
+        if "point" in key:
+            return 1
+        if "segment" in key or "line" in key:
+            return 2
+        return 4 * max(_rounded_pieces(first), _rounded_pieces(second))
     if "polygon" in key:
         return 2 * max(_max_vertex_count(first), _max_vertex_count(second), 1)
     return _POINTS_CAPACITY[key]
@@ -61,8 +82,6 @@ def intersection_point_values(a, b):
     batch shape.
     """
     a, b, left_rounded = run.checked_pair(a, b)
-    if left_rounded:
-        return run.rounded_overlay().intersection_point_values(a, b)
     entry = registry.entry(POINTS, a._kind, b._kind)
     first, second = (b, a) if entry.swapped else (a, b)
     capacity = points_capacity(first, second)
@@ -71,7 +90,19 @@ def intersection_point_values(a, b):
         return ellipse_points(entry, first, second, relation, capacity)
     if first._params.ndim != 1 or second._params.ndim != 1:
         relation = np.ascontiguousarray(relation, dtype=np.int8).ravel()
-    return run.run(run.PointsSig, entry, a, b, (relation, capacity))
+    return run.run(run.PointsSig, entry, a, b, (relation, capacity, entry.swapped),
+                   special=_ELLIPSE_STRAIGHT if left_rounded else None)
+
+
+def _ellipse_rows(entry, kind_a, rows_a, verts_a, kind_b, rows_b, verts_b, extra):
+    """:func:`ellipse_points` of a group of rows (a batch with capsules of radius 0 against ellipses),
+    for :func:`collide2d._glue.run.mixed_rows`."""
+    ellipses = rounded.plain_batch(kind_a, rows_a, verts_a)
+    straight = rounded.plain_batch(kind_b, rows_b, verts_b)
+    return ellipse_points(entry, ellipses, straight, extra[0], extra[1])
+
+
+_ELLIPSE_STRAIGHT = {"points_ellipse_line": _ellipse_rows, "points_ellipse_segment": _ellipse_rows}
 
 
 def ellipse_points(entry, ellipses, straight, relation, capacity):

@@ -3,8 +3,8 @@
 One line per kernel, every kernel and loop written out once by name, so that a reader greps from
 an operation to the code that runs (as Box2D registers its pair functions with ``b2AddType`` in
 ``src/contact.c``: one function per unordered pair, the flip done in one place). Each kernel is
-registered in one order of the kinds, the *kernel order* ``ellipse, polygon, segment, line,
-point``; :func:`entry` serves the other order from the same line with ``swapped=True``, and the
+registered in one order of the kinds, the *kernel order* :data:`KERNEL_ORDER` (``rounded,
+ellipse, polygon, segment, line, point``: a rounded shape comes first, its kernels take every partner); :func:`entry` serves the other order from the same line with ``swapped=True``, and the
 runner (:mod:`collide2d._glue.run`) swaps the arguments and mirrors the result. The contact
 manifold kernels are the exception: one kernel per order (the reference face depends on it), so
 :data:`MANIFOLD` lines are written in both orders and never swapped.
@@ -14,15 +14,17 @@ Kernel modules are imported lazily: ``import collide2d`` imports none of them, a
 a batch loop's module only when a batch runs. The loaders below are plain ``from ... import``
 statements, one per module.
 
-To add a kind pair (a capsule, say): write its kernels in their module under ``_kernels``, add a
-loader below if the module is new, and one line per operation to ``_TABLE`` in kernel order.
+To add a kind pair: write its kernels in their module under ``_kernels``, add a loader below if the
+module is new, and one line per operation to ``_TABLE`` in kernel order (the architecture page of
+the documentation, "Adding a shape kind", lists the rest).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-KIND_ORDER = ("ellipse", "polygon", "segment", "line", "point")
+KIND_ORDER = ("ellipse", "polygon", "segment", "line", "point", "rounded")  # the kind codes (ShapeTable's, motion's)
+KERNEL_ORDER = ("rounded",) + KIND_ORDER[:-1]  # a pair's kernel takes its kinds in this order
 
 # Operations: one per kernel signature (see collide2d._glue.run for what each returns).
 RELATE = "relate"  # (pa, va, pb, vb, eps) -> relation code or UNDECIDED
@@ -62,6 +64,48 @@ def _relate_loops():
     from collide2d._kernels.relate import loops
 
     return loops
+
+
+def _relate_rounded():
+    from collide2d._kernels.relate import rounded
+
+    return rounded
+
+
+def _relate_rounded_loops():
+    from collide2d._kernels.relate import loops_rounded
+
+    return loops_rounded
+
+
+def _distance_rounded():
+    from collide2d._kernels.measure import distance_rounded
+
+    return distance_rounded
+
+
+def _measure_rounded_loops():
+    from collide2d._kernels.measure import loops_rounded
+
+    return loops_rounded
+
+
+def _points_rounded():
+    from collide2d._kernels.overlay import points_rounded
+
+    return points_rounded
+
+
+def _area_rounded():
+    from collide2d._kernels.overlay import area_rounded
+
+    return area_rounded
+
+
+def _overlay_rounded_loops():
+    from collide2d._kernels.overlay import loops_rounded
+
+    return loops_rounded
 
 
 def _distance_ellipse():
@@ -131,13 +175,13 @@ def _raycast_loops():
 
 
 def _raycast_rounded():
-    from collide2d._kernels.motion import raycast_rounded
+    from collide2d._kernels import raycast_rounded
 
     return raycast_rounded
 
 
 def _raycast_rounded_loops():
-    from collide2d._kernels.motion import loops_raycast_rounded
+    from collide2d._kernels import loops_raycast_rounded
 
     return loops_raycast_rounded
 
@@ -171,6 +215,40 @@ def _no_loop():
 
 _Loader = Callable[[], Any]
 _TABLE: dict[tuple[str, str, str], tuple[_Loader, _Loader]] = {
+    # the rounded kind (capsules, rounded polygons and boxes; a row of radius 0 runs as its core's
+    # kind, see collide2d._glue.rounded): relate, intersects (where faster than relate), contact and
+    # separation (the separation's sign made exact in the runner: ContactSig)
+    (RELATE, "rounded", "rounded"): (lambda: _relate_rounded().relate_rounded_rounded, lambda: _relate_rounded_loops().relate_rounded_rounded_loop),
+    (RELATE, "rounded", "ellipse"): (lambda: _relate_rounded().relate_rounded_ellipse, lambda: _relate_rounded_loops().relate_rounded_ellipse_loop),
+    (RELATE, "rounded", "polygon"): (lambda: _relate_rounded().relate_rounded_polygon, lambda: _relate_rounded_loops().relate_rounded_polygon_loop),
+    (RELATE, "rounded", "segment"): (lambda: _relate_rounded().relate_rounded_segment, lambda: _relate_rounded_loops().relate_rounded_segment_loop),
+    (RELATE, "rounded", "line"): (lambda: _relate_rounded().relate_rounded_line, lambda: _relate_rounded_loops().relate_rounded_line_loop),
+    (RELATE, "rounded", "point"): (lambda: _relate_rounded().relate_rounded_point, lambda: _relate_rounded_loops().relate_rounded_point_loop),
+    (INTERSECTS, "rounded", "rounded"): (lambda: _relate_rounded().intersects_rounded_rounded, lambda: _relate_rounded_loops().intersects_rounded_rounded_loop),
+    (INTERSECTS, "rounded", "ellipse"): (lambda: _relate_rounded().intersects_rounded_ellipse, lambda: _relate_rounded_loops().intersects_rounded_ellipse_loop),
+    (INTERSECTS, "rounded", "polygon"): (lambda: _relate_rounded().intersects_rounded_polygon, lambda: _relate_rounded_loops().intersects_rounded_polygon_loop),
+    (INTERSECTS, "rounded", "segment"): (lambda: _relate_rounded().intersects_rounded_segment, lambda: _relate_rounded_loops().intersects_rounded_segment_loop),
+    (CONTACT, "rounded", "rounded"): (lambda: _distance_rounded().contact_rounded_rounded, lambda: _measure_rounded_loops().contact_rounded_rounded_loop),
+    (CONTACT, "rounded", "ellipse"): (lambda: _distance_rounded().contact_rounded_ellipse, lambda: _measure_rounded_loops().contact_rounded_ellipse_loop),
+    (CONTACT, "rounded", "polygon"): (lambda: _distance_rounded().contact_rounded_polygon, lambda: _measure_rounded_loops().contact_rounded_polygon_loop),
+    (CONTACT, "rounded", "segment"): (lambda: _distance_rounded().contact_rounded_segment, lambda: _measure_rounded_loops().contact_rounded_segment_loop),
+    (CONTACT, "rounded", "line"): (lambda: _distance_rounded().contact_rounded_line, lambda: _measure_rounded_loops().contact_rounded_line_loop),
+    (CONTACT, "rounded", "point"): (lambda: _distance_rounded().contact_rounded_point, lambda: _measure_rounded_loops().contact_rounded_point_loop),
+    (SEPARATION, "rounded", "rounded"): (lambda: _distance_rounded().contact_rounded_rounded, lambda: _measure_rounded_loops().separation_rounded_rounded_loop),
+    (SEPARATION, "rounded", "ellipse"): (lambda: _distance_rounded().contact_rounded_ellipse, lambda: _measure_rounded_loops().separation_rounded_ellipse_loop),
+    (SEPARATION, "rounded", "polygon"): (lambda: _distance_rounded().contact_rounded_polygon, lambda: _measure_rounded_loops().separation_rounded_polygon_loop),
+    (SEPARATION, "rounded", "segment"): (lambda: _distance_rounded().contact_rounded_segment, lambda: _measure_rounded_loops().separation_rounded_segment_loop),
+    (SEPARATION, "rounded", "line"): (lambda: _distance_rounded().contact_rounded_line, lambda: _measure_rounded_loops().separation_rounded_line_loop),
+    (SEPARATION, "rounded", "point"): (lambda: _distance_rounded().contact_rounded_point, lambda: _measure_rounded_loops().separation_rounded_point_loop),
+    (POINTS, "rounded", "rounded"): (lambda: _points_rounded().points_rounded_rounded, lambda: _overlay_rounded_loops().points_rounded_rounded_loop),
+    (POINTS, "rounded", "ellipse"): (lambda: _points_rounded().points_rounded_ellipse, lambda: _overlay_rounded_loops().points_rounded_ellipse_loop),
+    (POINTS, "rounded", "polygon"): (lambda: _points_rounded().points_rounded_polygon, lambda: _overlay_rounded_loops().points_rounded_polygon_loop),
+    (POINTS, "rounded", "segment"): (lambda: _points_rounded().points_rounded_segment, lambda: _overlay_rounded_loops().points_rounded_segment_loop),
+    (POINTS, "rounded", "line"): (lambda: _points_rounded().points_rounded_line, lambda: _overlay_rounded_loops().points_rounded_line_loop),
+    (POINTS, "rounded", "point"): (lambda: _points_rounded().points_rounded_point, lambda: _overlay_rounded_loops().points_rounded_point_loop),
+    (AREA, "rounded", "rounded"): (lambda: _area_rounded().area_rounded_rounded, lambda: _overlay_rounded_loops().area_rounded_rounded_loop),
+    (AREA, "rounded", "ellipse"): (lambda: _area_rounded().area_rounded_ellipse, lambda: _overlay_rounded_loops().area_rounded_ellipse_loop),
+    (AREA, "rounded", "polygon"): (lambda: _area_rounded().area_rounded_polygon, lambda: _overlay_rounded_loops().area_rounded_polygon_loop),
     # relate: the relation code
     (RELATE, "ellipse", "ellipse"): (lambda: _relate_ellipse().relate_ellipse_ellipse, lambda: _relate_loops().relate_ellipse_ellipse_loop),
     (RELATE, "ellipse", "polygon"): (lambda: _relate_ellipse().relate_ellipse_polygon, lambda: _relate_loops().relate_ellipse_polygon_loop),
@@ -275,14 +353,16 @@ _TABLE: dict[tuple[str, str, str], tuple[_Loader, _Loader]] = {
 class Entry:
     """One registered pair kernel, as seen from the caller's order of the kinds.
 
-    ``name``: the kernel's name (that of its exact twin too); ``kernel``: the compiled function;
+    ``operation``: the table's operation; ``name``: the kernel's name (that of its exact twin too);
+    ``kernel``: the compiled function;
     ``loop()``: its batch loop (imported on first use); ``swapped``: the caller's kinds come in
     the other order, so the runner swaps the arguments and mirrors the result.
     """
 
-    __slots__ = ("name", "kernel", "_loop", "_load_loop", "swapped")
+    __slots__ = ("operation", "name", "kernel", "_loop", "_load_loop", "swapped")
 
-    def __init__(self, kernel, load_loop, swapped):
+    def __init__(self, operation, kernel, load_loop, swapped):
+        self.operation = operation
         self.kernel = kernel
         self.name = kernel.__name__
         self._load_loop = load_loop
@@ -295,7 +375,7 @@ class Entry:
         return self._loop
 
 
-_ORDER = KIND_ORDER + ("ray",)  # a ray is the second argument of its kernels
+_ORDER = KERNEL_ORDER + ("ray",)  # a ray is the second argument of its kernels
 _entries: dict = {}
 
 
@@ -310,7 +390,7 @@ def entry(operation, kind_a, kind_b):
         # an operation registered in both orders (MANIFOLD) is never swapped
         swapped = key not in _TABLE and _ORDER.index(kind_a) > _ORDER.index(kind_b)
         loaders = _TABLE.get((operation, kind_b, kind_a) if swapped else key)
-        found = _entries[key] = None if loaders is None else Entry(loaders[0](), loaders[1], swapped)
+        found = _entries[key] = None if loaders is None else Entry(operation, loaders[0](), loaders[1], swapped)
         return found
 
 

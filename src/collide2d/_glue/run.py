@@ -19,6 +19,10 @@ themselves live in :mod:`collide2d._robust.ladder`.
 This module and the registry are the only readers of a shape's private fields (``_kind``,
 ``_params``, ``_verts``, ``_flat_params()``, ``_tame``) in the library.
 
+Why one file of about 1,000 lines: the skeleton (:func:`run`, :func:`rows`, :func:`mixed_rows` for a
+batch whose rows are of several kinds), the signatures it calls and the entry points that call it
+are one door; split, each part would import the others back.
+
 Entry points: for shapes :func:`relate_codes`, :func:`intersects_flags`, :func:`contact_values`,
 :func:`separation_values`, :func:`intersection_point_values`, :func:`overlap_area_values`; for
 rows of parameter tables (the broad phase, motion) :func:`relate_rows`, :func:`contact_rows`,
@@ -35,10 +39,12 @@ import math
 
 import numpy as np
 
+from collide2d import _geometry
 from collide2d._glue import registry
+from collide2d._glue import rounded as _rounded
 from collide2d._glue.registry import AREA, CONTACT, INTERSECTS, MANIFOLD, PERRAM_WERTHEIM, POINTS, RAY, RAY_HIT, RELATE, SEPARATION
 from collide2d._kernels import codes
-from collide2d._robust import ladder
+from collide2d._robust import ladder, magnitude
 from collide2d._tolerances import EPS, TAME_HI, TAME_LO
 from collide2d.shapes import Shape, _rebuild
 
@@ -60,21 +66,9 @@ _CONTACT_MIRROR_SIGN = np.array([1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
 REGION_KINDS = ("ellipse", "polygon")
 
 
-ROUNDED: list = []  # the rounded kind's glue, collide2d._glue.rounded, which registers itself on import
-
-
 def rounded():
-    """The glue of the rounded kind (:mod:`collide2d._glue.rounded`, imported by ``collide2d``)."""
-    return ROUNDED[0]
-
-
-ROUNDED_OVERLAY: list = []  # collide2d._glue.rounded_overlay, which registers itself on import
-
-
-def rounded_overlay():
-    """The overlay glue of the rounded kind (:mod:`collide2d._glue.rounded_overlay`, imported by
-    ``collide2d``)."""
-    return ROUNDED_OVERLAY[0]
+    """The rows of the rounded kind (:mod:`collide2d._glue.rounded`: ``plain_if_zero``, ...)."""
+    return _rounded
 
 
 def plain_or_refuse(operation, *shapes):
@@ -83,9 +77,9 @@ def plain_or_refuse(operation, *shapes):
     ``operation`` does not take yet. Arguments that are not shapes pass as they are."""
     if not any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
         return shapes
-    shapes = tuple(rounded().plain_if_zero(s) if isinstance(s, Shape) else s for s in shapes)
+    shapes = tuple(_rounded.plain_if_zero(s) if isinstance(s, Shape) else s for s in shapes)
     if any(getattr(shape, "_kind", None) == "rounded" for shape in shapes):
-        rounded().not_implemented(operation, *shapes[:2])
+        _rounded.not_implemented(operation, *shapes[:2])
     return shapes
 
 
@@ -159,12 +153,14 @@ def tame_rows(shape):
     tame = shape._tame
     if tame is None:
         kind, params = shape._kind, shape._params
-        if params.ndim == 1 and kind == "rounded":  # (the core's numbers and the radius)
-            tame = True if ladder.table_tame(kind, params[None], shape._verts)[0] else np.zeros(1, dtype=bool)
-        elif params.ndim == 1:
-            if kind == "polygon":
+        if params.ndim == 1:
+            if kind == "polygon" or kind == "rounded" and params[1] >= 3:
                 offset, count = int(params[0]), int(params[1])
                 values = shape._verts[offset : offset + count].ravel().tolist()
+                if kind == "rounded":
+                    values.append(float(params[2]))
+            elif kind == "rounded":  # the radius and the end points
+                values = params[2:7].tolist()
             else:
                 values = params[: _LENGTH_COLUMNS[kind]].tolist()
             tame = all(v == 0.0 or TAME_LO <= abs(v) <= TAME_HI for v in values)
@@ -207,6 +203,11 @@ class Signature:
     @staticmethod
     def row_extra(extra, k):
         return None if extra is None else extra[k]
+
+    @staticmethod
+    def swap_extra(extra):
+        """``extra`` for the rows taken in the other order (a relation mirrored)."""
+        return extra
 
     @staticmethod
     def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, extra, buf):
@@ -301,8 +302,29 @@ class ContactSig(Signature):
     @staticmethod
     def single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame):
         if tame:
-            return entry.kernel(pa, va, pb, vb)  # 9 Python floats
-        return ladder.contact_row(entry, kind_a, pa, va, kind_b, pb, vb, registry.entry)
+            r = entry.kernel(pa, va, pb, vb)  # 9 Python floats
+        else:
+            r = ladder.contact_row(entry, kind_a, pa, va, kind_b, pb, vb, registry.entry)
+        if kind_a == "rounded":  # the separation's sign made exact here (rung 5), within the band
+            scale = magnitude.single_extent(kind_a, pa, va) + magnitude.single_extent(kind_b, pb, vb)
+            if not ladder.outside_band(r[0], scale):
+                code = Codes.single(registry.entry(RELATE, kind_a, kind_b), kind_a, pa, va, kind_b, pb, vb, None, tame)
+                r = (ladder.fixed_sign(r[0], code),) + tuple(r[1:])
+        return r
+
+    @staticmethod
+    def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, extra, buf):
+        """Pairs with a rounded shape: the separation's sign made exact within the band (rung 5),
+        as :func:`single` does."""
+        if kind_a != "rounded" or not ia.shape[0]:
+            return
+        sep = buf[:, 0] if buf.ndim == 2 else buf
+        near = ladder.near_rows(sep, magnitude.extent_rows(kind_a, pa[ia], va) + magnitude.extent_rows(kind_b, pb[ib], vb))
+        if near.size:
+            ja, jb = ia[near], ib[near]
+            code = rows(Codes, registry.entry(RELATE, kind_a, kind_b), kind_a, pa, va, ja, used_tame(kind_a, pa, va, ja),
+                        kind_b, pb, vb, jb, used_tame(kind_b, pb, vb, jb))
+            sep[near] = ladder.fix_signs(sep[near], code)
 
     @staticmethod
     def row(entry, kind_a, pa, va, kind_b, pb, vb, extra, buf, k):
@@ -352,20 +374,64 @@ class AreaSig(Signature):
         loop(pa, va, ia, pb, vb, ib, relation, buf)
 
     @staticmethod
+    def swap_extra(relation):
+        return _MIRROR_CODE[relation] if type(relation) is int else MIRROR_RELATION[relation]
+
+    @staticmethod
     def single(entry, kind_a, pa, va, kind_b, pb, vb, relation, tame):
         if not tame:
-            return ladder.area_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, registry.entry)
-        return float(entry.kernel(pa, va, pb, vb, relation))
+            area = ladder.area_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, registry.entry)
+        else:
+            area = float(entry.kernel(pa, va, pb, vb, relation))
+        if area != area and kind_a == "rounded":  # a nested pair: the inner shape's own area
+            kind, row, verts = (kind_b, pb, vb) if relation == codes.CONTAINS else (kind_a, pa, va)
+            area = float(_geometry.plain_areas(kind, row[None], verts)[0])
+        return area
 
     @staticmethod
     def row(entry, kind_a, pa, va, kind_b, pb, vb, relation, buf, k):
         buf[k] = ladder.area_row(entry, kind_a, pa, va, kind_b, pb, vb, int(relation), registry.entry)
 
+    @staticmethod
+    def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, relation, buf):
+        """Pairs with a rounded shape: a nested pair's area is the inner shape's own."""
+        if kind_a != "rounded":
+            return
+        nested = np.flatnonzero(buf != buf)
+        if nested.size:
+            inner = relation[nested] == codes.CONTAINS
+            for mask, kind, table, verts, index in ((inner, kind_b, pb, vb, ib), (~inner, kind_a, pa, va, ia)):
+                if mask.any():
+                    buf[nested[mask]] = _geometry.plain_areas(kind, table[index[nested[mask]]], verts)
+
+
+def _touching_witness(kind_a, pa, va, kind_b, pb, vb, second, out, count):
+    """A touching pair (the rounded row first) whose points kernel asked for a decision: ``count``
+    -3 (rounding hid the crossings) or ``-10 - k`` (``k`` points found, in ``out``). The boundaries
+    of two touching convex regions share one point, or a segment when both are flat there: unless
+    the contact is flat on both sides, the witness of the contact on the caller's first shape
+    (``second``: the kernel's ``b``) in ``out[0]`` and the count 1; else the ``k`` points."""
+    r = contact_pair(kind_a, pa, va, kind_b, pb, vb)
+    if count <= -10 and r[7] == 0.0 and r[8] == 0.0:
+        return -10 - count
+    out[0] = r[5:7] if second else r[3:5]
+    out[1:] = np.nan
+    return 1
+
 
 class PointsSig(Signature):
-    """Boundary intersection points: ``extra`` is ``(relation, capacity)``; the buffer is
-    ``(out, count)`` with ``out`` NaN-padded; a negative count asks for an exact decision.
-    Points do not depend on the order of the shapes: nothing to mirror."""
+    """Boundary intersection points: ``extra`` is ``(relation, capacity)``, or ``(relation,
+    capacity, second)`` with ``second`` true when the kernel takes the caller's shapes in the other
+    order; the buffer is ``(out, count)`` with ``out`` NaN-padded; a negative count asks for an
+    exact decision (-1, -2: two ellipses, :func:`ladder.resolve_points`; -3 and ``-10 - k``: a
+    touching pair with a rounded shape, :func:`_touching_witness`). Points do not depend on the order of the shapes:
+    nothing to mirror."""
+
+    @staticmethod
+    def swap_extra(extra):
+        relation = extra[0]
+        relation = _MIRROR_CODE[relation] if type(relation) is int else MIRROR_RELATION[relation]
+        return relation, extra[1], not (extra[2:] and extra[2])
 
     @staticmethod
     def empty(n, extra):
@@ -381,7 +447,7 @@ class PointsSig(Signature):
 
     @staticmethod
     def part_extra(extra, rows):
-        return extra[0][rows], extra[1]
+        return (extra[0][rows],) + extra[1:]
 
     @staticmethod
     def row_extra(extra, k):
@@ -393,13 +459,15 @@ class PointsSig(Signature):
 
     @staticmethod
     def single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame):
-        relation, capacity = extra
+        relation, capacity = extra[0], extra[1]
         out = np.full((capacity, 2), np.nan)
         if not tame:
             count = ladder.points_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, out)
-            return out[:count].copy()
-        count = entry.kernel(pa, va, pb, vb, relation, out)
-        count = ladder.resolve_points(pa, pb, relation, out, count)
+        else:
+            count = entry.kernel(pa, va, pb, vb, relation, out)
+            count = ladder.resolve_points(pa, pb, relation, out, count)
+        if count == -3 or count <= -10:
+            count = _touching_witness(kind_a, pa, va, kind_b, pb, vb, extra[2:] and extra[2], out, count)
         return out[:count].copy()
 
     @staticmethod
@@ -410,7 +478,11 @@ class PointsSig(Signature):
     def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, extra, buf):
         out, count = buf
         for k in np.flatnonzero(count < 0):
-            count[k] = ladder.resolve_points(pa[ia[k]], pb[ib[k]], int(extra[0][k]), out[k], int(count[k]))
+            if count[k] == -3 or count[k] <= -10:
+                count[k] = _touching_witness(kind_a, pa[ia[k]], va, kind_b, pb[ib[k]], vb, extra[2:] and extra[2], out[k],
+                                             int(count[k]))
+            else:
+                count[k] = ladder.resolve_points(pa[ia[k]], pb[ib[k]], int(extra[0][k]), out[k], int(count[k]))
 
     @staticmethod
     def reshape(buf, shape):
@@ -446,10 +518,11 @@ class PerramWertheimSig(Signature):
 
 class ManifoldSig(Signature):
     """The 13 numbers of a contact manifold (count, normal, two separations, two points on each
-    side) per pair; ``extra`` is ``(contacts, margin)``: the pairs' 9 contact numbers (rows in the
-    caller's order, which is the kernel's: manifold entries are never swapped) and the largest
-    separation kept. Float answers built on a decided contact: nothing to settle; an extreme row
-    runs the same kernel on its own."""
+    side) per pair; ``extra`` is ``(contacts, margin)`` or ``(contacts, margin, radius_a,
+    radius_b)``: the pairs' 9 contact numbers (rows in the caller's order, which is the kernel's:
+    manifold entries are never swapped), the largest separation kept, and the radii the points move
+    out by (a rounded shape's core runs the kernel; one per row, 0 by default). Float answers built
+    on a decided contact: nothing to settle; an extreme row runs the same kernel on its own."""
 
     @staticmethod
     def empty(n, extra):
@@ -457,27 +530,29 @@ class ManifoldSig(Signature):
 
     @staticmethod
     def part_extra(extra, rows):
-        return extra[0][rows], extra[1]
+        return (extra[0][rows], extra[1]) + tuple(r[rows] for r in extra[2:])
 
     @staticmethod
     def row_extra(extra, k):
-        return tuple(extra[0][k].tolist()), extra[1]
+        return (tuple(extra[0][k].tolist()), extra[1]) + tuple(float(r[k]) for r in extra[2:])
 
     @staticmethod
     def call_loop(loop, pa, va, ia, pb, vb, ib, extra, buf):
-        contacts, margin = extra
-        zeros = np.zeros(ia.shape[0])  # no radii: the shapes' own boundaries
-        loop(pa, va, ia, pb, vb, ib, contacts, zeros, zeros, margin, buf)
+        if len(extra) == 2:
+            zeros = np.zeros(ia.shape[0])  # no radii: the shapes' own boundaries
+            extra = extra + (zeros, zeros)
+        contacts, margin, radius_a, radius_b = extra
+        loop(pa, va, ia, pb, vb, ib, contacts, radius_a, radius_b, margin, buf)
 
     @staticmethod
     def single(entry, kind_a, pa, va, kind_b, pb, vb, extra, tame):
-        contact, margin = extra
-        return entry.kernel(pa, va, pb, vb, contact, 0.0, 0.0, margin)
+        contact, margin, radius_a, radius_b = extra if len(extra) == 4 else extra + (0.0, 0.0)
+        return entry.kernel(pa, va, pb, vb, contact, radius_a, radius_b, margin)
 
     @staticmethod
     def row(entry, kind_a, pa, va, kind_b, pb, vb, extra, buf, k):
-        contact, margin = extra
-        buf[k] = entry.kernel(pa, va, pb, vb, contact, 0.0, 0.0, margin)
+        contact, margin, radius_a, radius_b = extra if len(extra) == 4 else extra + (0.0, 0.0)
+        buf[k] = entry.kernel(pa, va, pb, vb, contact, radius_a, radius_b, margin)
 
     @staticmethod
     def reshape(buf, shape):
@@ -540,24 +615,108 @@ def rows(sig, entry, kind_a, pa, va, ia, tame_a, kind_b, pb, vb, ib, tame_b, ext
     return buf
 
 
-def run(sig, entry, a, b, extra=None, swap=True):
+def used_tame(kind, table, verts, index):
+    """:func:`tame_rows` of the rows ``table[index]`` only (the other rows of a mixed table may be
+    of other kinds): ``True`` when all are tame, else per-row flags over ``table``."""
+    tame = ladder.table_tame(kind, table[index], verts)
+    if tame.all():
+        return True
+    out = np.ones(table.shape[0], dtype=bool)
+    out[index] = tame
+    return out
+
+
+def mixed_rows(sig, operation, kind_a, ta, va, ia, kind_b, tb, vb, ib, extra=None, special=None, tame=(None, None)):
+    """:func:`rows` for kinds one of which is ``"rounded"``, in the caller's order (mirrored back;
+    ``extra`` in the caller's order too).
+
+    The pairs are grouped by the kinds of their rows (a rounded row of radius 0 as its core's
+    kind: :func:`collide2d._glue.rounded.groups`), and each group runs its own table entry; two
+    rounded rows run in the order of their keys (:func:`collide2d._glue.rounded.second_first`; not
+    for codes, which are exact in either order). ``tame``: each side's :func:`tame_rows` when known
+    (a shape's, cached), used for the groups that take that side's rows as they are.
+    A group without an entry: ``INTERSECTS`` answers ``relate != DISJOINT``, ``AREA`` 0.
+    ``special`` maps a kernel's name to the function that answers its group instead,
+    ``f(entry, kind_a, table_a, verts_a, kind_b, table_b, verts_b, extra) -> buffer`` on the
+    group's rows in kernel order (the points of an ellipse and a line: :mod:`collide2d._glue.points`).
+    """
+    buf = sig.empty(ia.shape[0], extra)
+    for ka, kb, group in _rounded.groups(kind_a, ta, ia, kind_b, tb, ib):
+        xa, xb = _rounded.as_kind(kind_a, ta, ka), _rounded.as_kind(kind_b, tb, kb)
+        entry, part_sig = registry.entry(operation, ka, kb), sig
+        if entry is None and operation != INTERSECTS:  # no area between these kinds
+            buf[group] = 0.0
+            continue
+        if entry is None:
+            entry, part_sig = registry.entry(RELATE, ka, kb), Codes
+        if ka == kb == "rounded" and not issubclass(part_sig, Codes):
+            flip = _rounded.second_first(xa, va, ia[group], xb, vb, ib[group])
+            parts = ((group[~flip], False), (group[flip], True))
+        else:
+            parts = ((group, entry.swapped),)
+        for part, swapped in parts:
+            if not part.size:
+                continue
+            ja, jb = ia[part], ib[part]
+            part_extra = None if extra is None else sig.part_extra(extra, part)
+            if swapped:
+                part_extra = None if extra is None else sig.swap_extra(part_extra)
+                ka_, xa_, va_, ja_, kb_, xb_, vb_, jb_ = kb, xb, vb, jb, ka, xa, va, ja
+            else:
+                ka_, xa_, va_, ja_, kb_, xb_, vb_, jb_ = ka, xa, va, ja, kb, xb, vb, jb
+            tame_a = tame[0] if ka == kind_a and tame[0] is not None else None
+            tame_b = tame[1] if kb == kind_b and tame[1] is not None else None
+            if tame_a is None:
+                tame_a = used_tame(ka, xa, va, ja)
+            if tame_b is None:
+                tame_b = used_tame(kb, xb, vb, jb)
+            if swapped:
+                tame_a, tame_b = tame_b, tame_a
+            if special is not None and entry.name in special:
+                out = special[entry.name](entry, ka_, xa_[ja_], va_, kb_, xb_[jb_], vb_, part_extra)
+            else:
+                out = rows(part_sig, entry, ka_, xa_, va_, ja_, tame_a, kb_, xb_, vb_, jb_, tame_b, part_extra)
+            if swapped:
+                out = part_sig.mirror(out)
+            if part_sig is not sig:
+                out = (out != codes.DISJOINT).astype(np.int8)
+            sig.put(buf, part, out)
+    return buf
+
+
+def run(sig, entry, a, b, extra=None, swap=True, special=None):
     """``sig``'s answer for the shapes ``a`` and ``b`` (caller's order): scalar path or batch,
     mirrored back when the table holds the pair in the other order, reshaped to the batch.
 
-    ``extra`` (relations for points and area) is already in the kernel's order.
+    ``extra`` (relations for points and area) is already in the kernel's order. Two rounded shapes
+    run in the order of their keys; a batch with a rounded shape runs :func:`mixed_rows` (with
+    ``special``).
     """
-    first, second = (b, a) if entry.swapped else (a, b)
-    if first._params.ndim == 1 and second._params.ndim == 1:  # scalar path: the same kernel, no loop
+    swapped = entry.swapped
+    if a._params.ndim == 1 and b._params.ndim == 1:  # scalar path: the same kernel, no loop
+        if a._kind == "rounded" == b._kind:
+            swapped = _rounded.shape_key(b) < _rounded.shape_key(a)
+            if swapped and extra is not None:
+                extra = sig.swap_extra(extra)
+        first, second = (b, a) if swapped else (a, b)
         tame = tame_rows(first) is True and tame_rows(second) is True
         value = sig.single(entry, first._kind, first._params, first._verts, second._kind, second._params,
                            second._verts, extra, tame)
-        if entry.swapped and swap:
+        if swapped and swap:
             value = sig.mirror_single(value)
         return sig.finish_single(value)
+    if a._kind == "rounded" or b._kind == "rounded":
+        shape, index_a, index_b = broadcast_indices(a, b)
+        if swapped and extra is not None:
+            extra = sig.swap_extra(extra)  # mixed_rows takes it in the caller's order
+        buf = mixed_rows(sig, entry.operation, a._kind, a._flat_params(), a._verts, index_a,
+                         b._kind, b._flat_params(), b._verts, index_b, extra, special, (tame_rows(a), tame_rows(b)))
+        return sig.reshape(buf, shape)
+    first, second = (b, a) if swapped else (a, b)
     shape, index_a, index_b = broadcast_indices(first, second)
     buf = rows(sig, entry, first._kind, first._flat_params(), first._verts, index_a, tame_rows(first),
                second._kind, second._flat_params(), second._verts, index_b, tame_rows(second), extra)
-    if entry.swapped and swap:
+    if swapped and swap:
         buf = sig.mirror(buf)
     return sig.reshape(buf, shape)
 
@@ -567,22 +726,18 @@ def run(sig, entry, a, b, extra=None, swap=True):
 
 def checked_pair(a, b):
     """``a`` and ``b`` checked as shapes, a rounded shape whose radii are all 0 replaced by its core
-    (the core's kernels then answer, bit for bit), and whether a rounded shape is left (its own glue
-    answers: :mod:`collide2d._glue.rounded`)."""
+    (the core's kernels then answer, bit for bit), and whether a rounded shape is left."""
     check_shape(a, "a")
     check_shape(b, "b")
     if a._kind != "rounded" and b._kind != "rounded":
         return a, b, False
-    glue = rounded()
-    a, b = glue.plain_if_zero(a), glue.plain_if_zero(b)
+    a, b = _rounded.plain_if_zero(a), _rounded.plain_if_zero(b)
     return a, b, a._kind == "rounded" or b._kind == "rounded"
 
 
 def relate_codes(a, b):
     """Relation codes of ``a`` against ``b``: an int for single shapes, else an int8 array."""
-    a, b, left_rounded = checked_pair(a, b)
-    if left_rounded:
-        return rounded().relate_codes(a, b)
+    a, b, _ = checked_pair(a, b)
     return run(Relations, registry.entry(RELATE, a._kind, b._kind), a, b)
 
 
@@ -592,9 +747,7 @@ def intersects_flags(a, b):
     The pair's dedicated ``intersects`` kernel when there is one (it skips the containment
     classification), else ``relate`` codes ``!= DISJOINT``.
     """
-    a, b, left_rounded = checked_pair(a, b)
-    if left_rounded:
-        return rounded().intersects_flags(a, b)
+    a, b, _ = checked_pair(a, b)
     entry = registry.entry(INTERSECTS, a._kind, b._kind)
     if entry is None:
         return relate_codes(a, b) != codes.DISJOINT  # a bool for single shapes (int codes)
@@ -607,25 +760,19 @@ def contact_values(a, b):
     ``(separation, nx, ny, pax, pay, pbx, pby, curvature_a, curvature_b)``: a tuple of Python
     floats for single shapes, else a float64 array of shape ``batch + (9,)``.
     """
-    a, b, left_rounded = checked_pair(a, b)
-    if left_rounded:
-        return rounded().contact_values(a, b)
+    a, b, _ = checked_pair(a, b)
     return run(ContactSig, registry.entry(CONTACT, a._kind, b._kind), a, b)
 
 
 def separation_values(a, b):
     """The separation alone: a Python float for single shapes, else a float64 array."""
-    a, b, left_rounded = checked_pair(a, b)
-    if left_rounded:
-        return rounded().separation_values(a, b)
+    a, b, _ = checked_pair(a, b)
     return run(SeparationSig, registry.entry(SEPARATION, a._kind, b._kind), a, b)
 
 
 def overlap_area_values(a, b):
     """Area of the intersection of ``a`` and ``b``: a float for single shapes, else a float64 array."""
-    a, b, left_rounded = checked_pair(a, b)
-    if left_rounded:
-        return rounded_overlay().overlap_area_values(a, b)
+    a, b, _ = checked_pair(a, b)
     entry = registry.entry(AREA, a._kind, b._kind)
     if entry is None:  # a point, a segment or a line has no area
         shape, _, _ = broadcast_indices(a, b)
@@ -753,6 +900,33 @@ def manifold_values(a, b, contacts, margin):
     return run(ManifoldSig, registry.entry(MANIFOLD, a._kind, b._kind), a, b, (contacts, margin))
 
 
+def manifold_rows(kind_a, ta, va, ia, kind_b, tb, vb, ib, margin):
+    """The 13 numbers of the contact manifolds of ``ta[ia[k]]``, ``tb[ib[k]]`` (``(n, 13)``), one of
+    the kinds ``"rounded"``: each pair's cores (a rounded row's polygon, segment or point) run the
+    manifold kernel of their kinds on the cores' sign-consistent contact, with the radii (Box2D's
+    ``b2CollidePolygons`` with ``radius``: clip the cores, then move the points out by the radii
+    along the normal); a pair whose cores have no face on both sides, or with an ellipse, gets the
+    one-point manifold of its own contact."""
+    out = np.empty((ia.shape[0], 13))
+    radius_a = ta[ia, 2] if kind_a == "rounded" else np.zeros(ia.shape[0])
+    radius_b = tb[ib, 2] if kind_b == "rounded" else np.zeros(ib.shape[0])
+    for ca, cb, group in _rounded.core_groups(kind_a, ta, ia, kind_b, tb, ib):
+        ja, jb = ia[group], ib[group]
+        entry = registry.entry(MANIFOLD, ca, cb)
+        if entry is None:  # no face on both sides: the one point of the shapes' own contact
+            c = contact_rows(kind_a, ta, va, ja, kind_b, tb, vb, jb)
+            sign_consistent_rows(kind_a, ta, va, ja, kind_b, tb, vb, jb, c[:, 0])
+            kernel = registry.one_point_manifold()
+            out[group] = [kernel(tuple(row), 0.0, 0.0, margin) for row in c.tolist()]
+            continue
+        xa, xb = _rounded.as_kind(kind_a, ta, ca), _rounded.as_kind(kind_b, tb, cb)
+        c = contact_rows(ca, xa, va, ja, cb, xb, vb, jb)
+        sign_consistent_rows(ca, xa, va, ja, cb, xb, vb, jb, c[:, 0])
+        extra = (np.ascontiguousarray(c), margin, np.ascontiguousarray(radius_a[group]), np.ascontiguousarray(radius_b[group]))
+        out[group] = rows(ManifoldSig, entry, ca, xa, va, ja, True, cb, xb, vb, jb, True, extra)
+    return out
+
+
 # -- entry points for rows of parameter tables (broad phase, motion, distance queries) -----------
 
 
@@ -768,9 +942,9 @@ def relate_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, i
     Parameter tables may be wider than the kind's row (extra columns are ignored). Undecided
     results are settled exactly; rows at extreme magnitudes go through the ladder.
     """
-    if kind_a == "rounded" or kind_b == "rounded":  # per row: radius 0 as the core's kind (collide2d._glue.rounded)
-        operation = "intersects" if operation == INTERSECTS else "relate"
-        return rounded().relate_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, operation)
+    if kind_a == "rounded" or kind_b == "rounded":  # per row: radius 0 as the core's kind
+        sig = Relations if operation == RELATE else Flags
+        return mixed_rows(sig, operation, kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b)
     entry = registry.entry(operation, kind_a, kind_b)
     if entry.swapped:
         kind_a, params_a, verts_a, index_a, tame_a, kind_b, params_b, verts_b, index_b, tame_b = (
@@ -787,7 +961,7 @@ def contact_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, 
     """Contact rows ``(n, 9)`` of ``a``-rows against ``b``-rows in the caller's order (the entry
     point for code that holds parameter tables rather than shapes, such as the motion search)."""
     if kind_a == "rounded" or kind_b == "rounded":
-        return rounded().contact_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, 9)
+        return mixed_rows(ContactSig, CONTACT, kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b)
     entry = registry.entry(CONTACT, kind_a, kind_b)
     if entry.swapped:
         out = rows(ContactSig, entry, kind_b, params_b, verts_b, index_b, _row_tame(kind_b, params_b, verts_b),
@@ -800,7 +974,7 @@ def contact_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, 
 def separation_rows(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b):
     """Separations of ``a``-rows against ``b``-rows (symmetric: no mirroring needed)."""
     if kind_a == "rounded" or kind_b == "rounded":
-        return rounded().contact_pairs(kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b, 1)
+        return mixed_rows(SeparationSig, SEPARATION, kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b)
     entry = registry.entry(SEPARATION, kind_a, kind_b)
     if entry.swapped:
         kind_a, params_a, verts_a, index_a, kind_b, params_b, verts_b, index_b = (

@@ -28,7 +28,7 @@ import numpy as np
 from collide2d import _jit
 
 _TWIN_NAME = "collide2d._kernels_exact"
-_MODULES = ("relate.ellipse", "relate.polygon", "relate.linear")
+_MODULES = ("relate.ellipse", "relate.polygon", "relate.linear", "relate.rounded")
 _counts: collections.Counter = collections.Counter()
 _twin: dict = {}
 _load_lock = threading.RLock()  # one loader at a time: others wait for a complete copy
@@ -75,7 +75,13 @@ def twin_module(name):
 
 def exact_row(kind, params, verts):
     """Return a kind's parameter row and vertices as object arrays of Fractions."""
-    if kind == "polygon" or (kind == "rounded" and params[1] >= 3):  # (a rounded row: its polygon core)
+    if kind == "rounded":  # offset 0 into its own vertices (a polygon core's), count, radius, end points
+        count = int(params[1])
+        row = np.array([Fraction(0), Fraction(count)] + [Fraction(float(x)) for x in params[2:7]], dtype=object)
+        if count >= 3:
+            return row, exact_row("polygon", params[0:2], verts)[1]
+        return row, np.zeros((0, 2), dtype=object)
+    if kind == "polygon":
         offset, count = int(params[0]), int(params[1])
         vertices = np.array([[Fraction(float(x)), Fraction(float(y))] for x, y in verts[offset : offset + count]], dtype=object)
         rest = [Fraction(float(value)) for value in params[2:]]  # a rounded row's radius and ends
@@ -96,11 +102,36 @@ def kernel_function(name):
 def run(name, kind_a, params_a, verts_a, kind_b, params_b, verts_b):
     """Run the pair kernel ``name`` (signature ``(pa, va, pb, vb, eps) -> int``, for example
     ``relate_ellipse_ellipse`` or ``intersects_ellipse_ellipse``) exactly on the stored numbers
-    of one pair; counted under ``name``."""
+    of one pair; counted under ``name``.
+
+    ``relate_rounded_ellipse`` (rounded first): the separation's band decision of the compiled
+    kernel, then whether the ellipse lies in the rounded shape, exactly
+    (:func:`rounded_ellipse_code`)."""
     _counts[name] += 1
+    if name == "relate_rounded_ellipse":
+        return rounded_ellipse_code(params_a, verts_a, params_b, verts_b)
     row_a, fverts_a = exact_row(kind_a, params_a, verts_a)
     row_b, fverts_b = exact_row(kind_b, params_b, verts_b)
     return int(kernel_function(name)(row_a, fverts_a, row_b, fverts_b, 0))
+
+
+def rounded_ellipse_code(pa, va, pb, vb):
+    """The relation code of the rounded row ``pa`` and the ellipse row ``pb``: DISJOINT, TOUCHING
+    and "a in the ellipse" as the kernel decides them (within its band), "the ellipse in a" exactly
+    (:func:`collide2d._robust.ellipse_in_rounded.ellipse_in_rounded`)."""
+    from collide2d._kernels import codes
+    from collide2d._kernels.relate import rounded
+    from collide2d._robust.ellipse_in_rounded import ellipse_in_rounded
+
+    code, a_in_b, _ = rounded.rounded_ellipse_facts(pa, va, pb, vb)
+    if code >= 0:
+        return int(code)
+    count = int(pa[1])
+    core = va[int(pa[0]) : int(pa[0]) + count].tolist() if count >= 3 else np.asarray(pa[3 : 3 + 2 * count]).reshape(-1, 2).tolist()
+    b_in_a = ellipse_in_rounded(pb, core, pa[2])
+    if a_in_b:
+        return codes.EQUAL if b_in_a else codes.WITHIN
+    return codes.CONTAINS if b_in_a else codes.OVERLAPPING
 
 
 def relate(name, kind_a, params_a, verts_a, kind_b, params_b, verts_b):

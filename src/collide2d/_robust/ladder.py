@@ -45,23 +45,31 @@ def exact_code(name, kind_a, pa, va, kind_b, pb, vb):
 
 def code_row(entry, kind_a, pa, va, kind_b, pb, vb):
     """Rungs 2 and 3 for a relate or intersects code: the scaled float kernel, else exact."""
+    if kind_a == "rounded":  # a rounded shape comes first in its kernels
+        return magnitude.rounded_relate_row(entry.name, entry.kernel, kind_a, pa, va, kind_b, pb, vb, EPS, exact.run)
     return magnitude.relate_row(entry.name, entry.kernel, kind_a, pa, va, kind_b, pb, vb, EPS, exact.run)
 
 
 def contact_row(entry, kind_a, pa, va, kind_b, pb, vb, lookup):
     """Rung 2 for a contact 9-tuple (see :func:`collide2d._robust.magnitude.contact_row`); ``lookup``
     is the table's (a point stand-in needs the contact kernel of another kind pair)."""
+    if kind_a == "rounded":
+        return magnitude.rounded_contact_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb)
     return magnitude.contact_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, lookup)
 
 
 def area_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, lookup):
     """Rung 2 for an overlap area (see :func:`collide2d._robust.magnitude.area_row`); ``lookup`` is
     the table's (a clipped square runs the ellipse-polygon kernel)."""
+    if kind_a == "rounded":  # the rounded overlay kernels scale the pair by a power of two themselves
+        return float(entry.kernel(pa, va, pb, vb, relation))
     return magnitude.area_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, relation, lookup)
 
 
 def points_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, out):
     """Rung 2 for intersection points into ``out``; returns the count."""
+    if kind_a == "rounded":  # the rounded overlay kernels scale the pair by a power of two themselves
+        return int(entry.kernel(pa, va, pb, vb, relation, out))
     return magnitude.points_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, relation, out, resolve_points)
 
 
@@ -191,7 +199,7 @@ def exact_ray(entry, kind, row, verts, ray):
     exact._counts[name] += 1
     exact_row, exact_verts = exact.exact_row(kind, row, verts)
     exact_ray = np.array([Fraction(float(x)) for x in ray], dtype=object)
-    module = entry.kernel.__module__.rsplit("_kernels.", 1)[1]  # motion.raycast, motion.raycast_rounded
+    module = entry.kernel.__module__.rsplit("_kernels.", 1)[1]  # motion.raycast, raycast_rounded
     code, feature = _twin(module, name)(exact_row, exact_verts, exact_ray, 0)
     return int(code), int(feature)
 

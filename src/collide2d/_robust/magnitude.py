@@ -46,10 +46,16 @@ _LENGTH_COLUMNS = {"ellipse": 4, "segment": 4, "line": 4, "point": 2}  # ellipse
 
 
 def _numbers(kind, row, verts):
-    """The coordinates and sizes of one row (a polygon's vertices), as a flat float64 array."""
+    """The coordinates and sizes of one row (a polygon's vertices; a rounded row's radius and its
+    core's vertices or end points), as a flat float64 array."""
     if kind == "polygon":
         offset, count = int(row[0]), int(row[1])
         return verts[offset : offset + count].ravel()
+    if kind == "rounded":
+        if row[1] >= 3:
+            offset, count = int(row[0]), int(row[1])
+            return np.concatenate([row[2:3], verts[offset : offset + count].ravel()])
+        return row[2:7]
     return row[: _LENGTH_COLUMNS[kind]]
 
 
@@ -84,6 +90,13 @@ def table_tame(kind, params, verts):
         for r, (offset, count) in enumerate(params.astype(np.int64)):
             out[r] = not bad_vertex[offset : offset + count].any()
         return out
+    if kind == "rounded":  # the radius and the end points; a polygon core's vertices as a polygon's
+        values = np.abs(params[:, 2:7])
+        tame = ~np.any((values > TAME_HI) | ((values < TAME_LO) & (values != 0.0)), axis=1)
+        core = np.flatnonzero(params[:, 1] >= 3)
+        if core.size:
+            tame[core] &= table_tame("polygon", params[core, 0:2], verts)
+        return tame
     values = np.abs(params[:, : _LENGTH_COLUMNS[kind]])
     tame = ~np.any((values > TAME_HI) | ((values < TAME_LO) & (values != 0.0)), axis=1)
     if kind == "ellipse":
@@ -161,6 +174,14 @@ def pair_shift(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
 def scaled_row(kind, row, verts, k, direction="normalise"):
     """The row (and vertices) of one shape multiplied by ``2**k``; a line's direction normalised
     to a largest component in ``[0.5, 1)`` (``direction="normalise"``) or multiplied too ("scale")."""
+    if kind == "rounded":  # radius and end points; a polygon core's own vertices, at offset 0
+        out = np.array(row, dtype=np.float64)
+        out[2:7] = np.ldexp(out[2:7], k)
+        if out[1] >= 3:
+            out[0] = 0.0
+            offset, count = int(row[0]), int(row[1])
+            return _frozen(out), _frozen(np.ldexp(verts[offset : offset + count], k))
+        return _frozen(out), _frozen(np.zeros((0, 2)))
     if kind == "polygon":
         offset, count = int(row[0]), int(row[1])
         return _frozen(np.array([0.0, float(count)])), _frozen(np.ldexp(verts[offset : offset + count], k))
@@ -217,6 +238,90 @@ def relate_row(name, kernel, kind_a, pa, va, kind_b, pb, vb, eps, exact):
     if code == codes.UNDECIDED:
         return exact(name, kind_a, pa, va, kind_b, pb, vb)
     return int(code)
+
+
+# -- pairs with a rounded shape (kernel order: the rounded row first) --------------------------------
+# The rounded kernels multiply lengths to the fourth power at most, in the pair's own numbers: a pair
+# whose numbers are tame runs as it is; else the largest number is scaled to [0.5, 1) when the
+# least non-zero one then stays at least TAME_LO, and the answer scaled back; else (relate) the
+# exact twin. A pair with an ellipse runs unscaled: its kernel works in the ellipse's frame, scaled.
+
+
+def extent(kind, row, verts):
+    """``(largest, least non-zero)`` magnitude of the numbers of one row (:func:`_numbers`; a
+    line's direction included), as Python floats (``inf`` for the least when all are 0)."""
+    values = np.abs(row[:4] if kind == "line" else _numbers(kind, row, verts))
+    nonzero = values[values != 0.0]
+    return float(values.max(initial=0.0)), float(nonzero.min(initial=math.inf))
+
+
+def single_extent(kind, row, verts):
+    """``extent(kind, row, verts)[0]`` in plain Python floats (the scalar path of a pair)."""
+    if kind == "polygon" or kind == "rounded" and row[1] >= 3:
+        offset, count = int(row[0]), int(row[1])
+        hi = float(np.abs(verts[offset : offset + count]).max()) if count else 0.0
+        return max(hi, abs(float(row[2]))) if kind == "rounded" else hi
+    values = row[2:7].tolist() if kind == "rounded" else row[: 2 if kind == "point" else 4].tolist()
+    return max(map(abs, values))
+
+
+def extent_rows(kind, params, verts):
+    """The largest magnitude of the numbers of each row of ``params`` (float64 array): the scale
+    of a rounded pair's sign band."""
+    if kind == "polygon":
+        count = params[:, 1].astype(np.int64)
+        out = np.zeros(count.size)
+        if count.size and verts.size and (count > 0).all():
+            start = np.cumsum(count) - count
+            owner = np.repeat(np.arange(count.size), count)
+            v = np.abs(verts[params[:, 0].astype(np.int64)[owner] + (np.arange(owner.size) - start[owner])])
+            out = np.maximum.reduceat(np.maximum(v[:, 0], v[:, 1]), start)
+        return out
+    if kind == "rounded":
+        out = np.max(np.abs(params[:, 2:7]), axis=1, initial=0.0)
+        core = np.flatnonzero(params[:, 1] >= 3)
+        if core.size:
+            out[core] = np.maximum(out[core], extent_rows("polygon", params[core, 0:2], verts))
+        return out
+    columns = {"ellipse": 4, "point": 2}.get(kind, 4)
+    return np.max(np.abs(params[:, :columns]), axis=1, initial=0.0)
+
+
+def rounded_shift(kind_a, pa, va, kind_b, pb, vb):
+    """``(tame, k)`` of a pair with a rounded shape: whether it runs as it is, else the power of
+    two that brings its largest number to ``[0.5, 1)`` with the least still tame (``None``: none)."""
+    hi_a, lo_a = extent(kind_a, pa, va)
+    hi_b, lo_b = extent(kind_b, pb, vb)
+    hi, lo = max(hi_a, hi_b), min(lo_a, lo_b)
+    if TAME_LO <= lo and hi <= TAME_HI or hi == 0.0:
+        return True, 0
+    k = -_exponent(hi)
+    return False, (k if math.ldexp(lo, k) >= TAME_LO else None)
+
+
+def rounded_relate_row(name, kernel, kind_a, pa, va, kind_b, pb, vb, eps, exact):
+    """A relate or intersects code of one pair with a rounded shape (see above)."""
+    from collide2d._kernels import codes
+
+    if kind_b != "ellipse":
+        tame, k = rounded_shift(kind_a, pa, va, kind_b, pb, vb)
+        if not tame:
+            if k is None:
+                return exact(name, kind_a, pa, va, kind_b, pb, vb)
+            pa, va, pb, vb = scaled_pair(kind_a, pa, va, kind_b, pb, vb, k, "scale")
+    code = kernel(pa, va, pb, vb, eps)
+    if code == codes.UNDECIDED:
+        return exact(name, kind_a, pa, va, kind_b, pb, vb)
+    return int(code)
+
+
+def rounded_contact_row(kernel, kind_a, pa, va, kind_b, pb, vb):
+    """The contact 9-tuple of one pair with a rounded shape (see above)."""
+    tame, _ = rounded_shift(kind_a, pa, va, kind_b, pb, vb)
+    if tame or kind_b == "ellipse":
+        return kernel(pa, va, pb, vb)
+    k = -_exponent(max(extent(kind_a, pa, va)[0], extent(kind_b, pb, vb)[0]))
+    return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k, "scale")), k)
 
 
 def _reference(kind, row, verts):

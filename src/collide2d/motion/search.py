@@ -985,6 +985,13 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
         given_shift = ((vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0)
     numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
                          ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
+    if ka == "rounded" or kb == "rounded":  # their loops (collide2d.motion.rounded), on the framed shapes
+        framed_a = _kernel_shape(ka, fa) if shifted else a
+        framed_b = _kernel_shape(kb, fb) if shifted else b
+        codes, found = rounded.run_translation(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, numbers)
+        if codes[0] > _OVERLAP and not (codes[0] >= _NEAR and not exact.exact_capable(ka, ga, kb, gb)[0]):
+            return None
+        return Impact(float(found[0, 0]), found[0, 1:3], found[0, 3:5])
     loop, swapped, code_a, code_b = _translation_loop(ka, kb)
     out = np.empty((1, 6))
     loop.serial(EPS, swapped, code_a, code_b, shifted, ga, _NO_VERTS, gb, _NO_VERTS, fa, _NO_VERTS, fb, _NO_VERTS,

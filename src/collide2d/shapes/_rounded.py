@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
+from collide2d import _geometry
 from collide2d._validate import broadcast_batch, check_coordinates, check_sizes, pair, real
 from collide2d.typing import Count, FloatArray, Pair, Single
 from collide2d._shape_build import _PACK, _broadcast_fields, _copy, _frombuffer, _frozen, _polygon_bounds
@@ -96,20 +97,7 @@ def _rounded_core_bounds(rows, verts):
 def _core_measures(shape):
     """``(area, perimeter)`` of each core (a segment's perimeter is twice its length): arrays of the
     batch shape."""
-    rows = shape._flat_params()
-    area = np.zeros(len(rows))
-    perimeter = np.zeros(len(rows))
-    polygon = rows[:, 1] >= 3
-    v = shape._verts
-    for k in np.flatnonzero(polygon).tolist():
-        p = v[int(rows[k, 0]): int(rows[k, 0]) + int(rows[k, 1])]
-        q = np.roll(p, -1, axis=0)
-        d = p - p[0]
-        e = q - p[0]
-        area[k] = 0.5 * float(np.sum(d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]))
-        perimeter[k] = float(np.sum(np.hypot(q[:, 0] - p[:, 0], q[:, 1] - p[:, 1])))
-    ends = rows[~polygon]
-    perimeter[~polygon] = 2.0 * np.hypot(ends[:, 5] - ends[:, 3], ends[:, 6] - ends[:, 4])
+    area, perimeter = _geometry.rounded_core_measures(shape._flat_params(), shape._verts)
     return area.reshape(shape.shape), perimeter.reshape(shape.shape)
 
 

@@ -485,3 +485,180 @@ def test_resting_rotated_boxes_against_exact_clipping(swap):
         single = c2.contact_manifold(first[k], second[k])
         for x, y in zip(single, batch):
             np.testing.assert_array_equal(x, y[k])
+
+# -- rounded shapes -------------------------------------------------------------------------------
+# Contact manifolds with rounded shapes (capsules, polygons and boxes with a radius).
+#
+# Definition (:func:`collide2d.contact_manifold`): the manifold of the cores, each point moved out by
+# the radii along the normal (Box2D v3's ``b2CollidePolygons`` with ``radius``, ``b2CollideCapsules``).
+# Checked against
+#
+# * the clip kernels on the cores with the radii, bit for bit (the runner adds nothing);
+# * brute force on the exact shapes: the reference side's point lies on its rounded boundary (its
+#   distance to the core, from Fractions, is the radius within rounding), the incident side's on or
+#   inside it, ``points_b - points_a = s n``, and the deepest separation is :func:`collide2d.contact`'s
+#   (the rounded pair's own, exact-sign contact);
+# * Box2D v2.3 (pybox2d) on random rounded polygon pairs, where its skin radius is our radius;
+# * both orders (the normal flips, the points swap), single and batched, mixed radii in one batch.
+
+
+def _core(shape):
+    """The core vertices of a single rounded shape (a segment: its two ends) and its radius."""
+    if isinstance(shape, c2.Capsule):
+        return np.array([shape.a, shape.b], dtype=float), float(shape.radius)
+    if isinstance(shape, c2.RotatedBox):
+        return np.array(c2.RotatedBox(shape.center, shape.half_size, shape.angle).corners, dtype=float), float(shape.radius)
+    return np.array(shape.vertices, dtype=float), float(shape.radius)
+
+
+def _distance_to_core(v, point):
+    """Distance from ``point`` to the closed convex set of the vertex list ``v`` (1, 2 or n points),
+    from exact squared distances (Fractions) to its boundary, 0 inside."""
+    p = [Fraction(float(c)) for c in point]
+    v = [[Fraction(float(c)) for c in q] for q in v]
+    n = len(v)
+    if n >= 3:  # inside: every edge turns left of the point
+        if all((v[(i + 1) % n][0] - v[i][0]) * (p[1] - v[i][1]) - (v[(i + 1) % n][1] - v[i][1]) * (p[0] - v[i][0]) >= 0
+               for i in range(n)):
+            return 0.0
+    best = None
+    for i in range(n if n > 2 else 1):
+        a, b = v[i], v[(i + 1) % n]
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        ee = ex * ex + ey * ey
+        t = 0 if ee == 0 else min(1, max(0, ((p[0] - a[0]) * ex + (p[1] - a[1]) * ey) / ee))
+        dx, dy = p[0] - a[0] - t * ex, p[1] - a[1] - t * ey
+        d2 = dx * dx + dy * dy
+        best = d2 if best is None else min(best, d2)
+    return math.sqrt(best)
+
+
+def _scenes(rng, count):
+    """Random pairs of rounded shapes near each other: polygons, boxes, capsules (both with radii)."""
+    pairs = []
+    for _ in range(count):
+        ra, rb = rng.uniform(0.02, 0.3, 2)
+        va = random_polygon(rng)
+        vb = random_polygon(rng, center=rng.uniform(-1.6, 1.6, 2))
+        kind = rng.integers(3)
+        if kind == 0:
+            a, b = c2.Polygon(va, radius=ra), c2.Polygon(vb, radius=rb)
+        elif kind == 1:
+            a = c2.Polygon(va, radius=ra)
+            b = c2.Capsule(vb[0], vb[1], rb)
+        else:
+            a = c2.Capsule(va[0], va[2], ra)
+            b = c2.RotatedBox(vb[0], rng.uniform(0.2, 1.0, 2), rng.uniform(-3, 3), radius=rb)
+        pairs.append((a, b))
+    return pairs
+
+
+def test_the_manifold_is_the_clip_kernel_on_the_cores_bit_for_bit():
+    floor = c2.Box((-10, -1), (10, 0), radius=0.05)
+    capsule = c2.Capsule((-1, 0.3), (1, 0.31), 0.25)
+    m = c2.contact_manifold(floor, capsule)
+    cores = c2.Box((-10, -1), (10, 0)), c2.Segment((-1, 0.3), (1, 0.31))
+    c = c2.contact(*cores)
+    row = (c.separation, *c.normal.tolist(), *c.point_a.tolist(), *c.point_b.tolist(), c.curvature_a, c.curvature_b)
+    r = clip.manifold_polygon_segment(cores[0]._params, cores[0]._verts, cores[1]._params, cores[1]._verts,
+                                      row, 0.05, 0.25, math.inf)
+    assert m.count == int(r[0]) == 2
+    np.testing.assert_array_equal(m.normal, r[1:3])
+    np.testing.assert_array_equal(m.separations, [r[3], r[8]])
+    np.testing.assert_array_equal(m.points_a, [r[4:6], r[9:11]])
+    np.testing.assert_array_equal(m.points_b, [r[6:8], r[11:13]])
+
+
+def test_a_capsule_lying_on_a_rounded_floor_touches_at_both_ends():
+    floor = c2.Box((-10, -1), (10, 0), radius=0.5)
+    capsule = c2.Capsule((-1, 0.75), (1, 0.75), 0.25)  # exactly touching: 0.75 = 0.5 + 0.25
+    m = c2.contact_manifold(floor, capsule)
+    assert m.count == 2 and m.normal.tolist() == [0.0, 1.0] and m.separations.tolist() == [0.0, 0.0]
+    assert sorted(m.points_a[:, 0].tolist()) == [-1.0, 1.0] and m.points_a[:, 1].tolist() == [0.5, 0.5]
+    np.testing.assert_array_equal(m.points_a, m.points_b)
+    sunk = c2.contact_manifold(floor, c2.Capsule((-1, 0.7), (1, 0.7), 0.25), margin=0.0)
+    assert sunk.count == 2 and sunk.separations == pytest.approx([-0.05, -0.05], abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_rounded_pairs_against_brute_force_both_orders(seed):
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for a, b in _scenes(rng, 40):
+        m = c2.contact_manifold(a, b)
+        back = c2.contact_manifold(b, a)
+        assert back.count == m.count
+        np.testing.assert_array_equal(back.normal, -m.normal)
+        if m.count == 0:
+            continue
+        (core_a, r_a), (core_b, r_b) = _core(a), _core(b)
+        for k in range(m.count):
+            pa, pb, s = m.points_a[k], m.points_b[k], m.separations[k]
+            np.testing.assert_allclose(pb - pa, s * m.normal, atol=1e-12)
+            # the reference side's point is on its rounded boundary (the foot on the core face moved
+            # out by the radius); the incident side's is the clipped core point moved by the radius
+            # along the reference normal: on the boundary when the faces are parallel, else inside
+            gap_a, gap_b = _distance_to_core(core_a, pa) - r_a, _distance_to_core(core_b, pb) - r_b
+            assert min(abs(gap_a), abs(gap_b)) < 1e-12 and max(gap_a, gap_b) < 1e-12
+            if m.count == 1:
+                assert abs(gap_a) < 1e-12 and abs(gap_b) < 1e-12
+        assert sorted(back.separations[: m.count].tolist()) == pytest.approx(sorted(m.separations[: m.count].tolist()), abs=1e-14)
+        c = c2.contact(a, b)
+        if m.count == 2 or c.curvature_a == 0.0 or c.curvature_b == 0.0:
+            # the deepest point of a face contact is the pair's own contact
+            assert min(m.separations[: m.count]) == pytest.approx(c.separation, abs=1e-12)
+        checked += 1
+    assert checked >= 25
+
+
+def test_batches_with_mixed_radii_equal_single_calls_bit_for_bit():
+    rng = np.random.default_rng(3)
+    va = np.stack([random_polygon(rng, count=4) for _ in range(6)])
+    vb = np.stack([random_polygon(rng, count=4, center=rng.uniform(-1.5, 1.5, 2)) for _ in range(6)])
+    a = c2.Polygon(va, radius=[0.1, 0.0, 0.2, 0.05, 0.0, 0.3])
+    b = c2.Capsule(vb[:, 0], vb[:, 2], [0.0, 0.2, 0.1, 0.0, 0.3, 0.05])
+    for x, y in ((a, b), (b, a)):
+        m = c2.contact_manifold(x, y, margin=0.5)
+        for k in range(6):
+            one = c2.contact_manifold(x[k], y[k], margin=0.5)
+            assert int(m.count[k]) == one.count
+            for field in ("normal", "separations", "points_a", "points_b"):
+                np.testing.assert_array_equal(getattr(m, field)[k], getattr(one, field))
+    # radius 0 rows are the plain shapes' manifolds
+    plain = c2.contact_manifold(c2.Polygon(va[1]), c2.Segment(vb[1, 0], vb[1, 2]))
+    rounded = c2.contact_manifold(a[1], c2.Capsule(vb[1, 0], vb[1, 2], 0.0))
+    np.testing.assert_array_equal(plain.points_a, rounded.points_a)
+
+
+def test_curved_partners_get_the_contact_point():
+    capsule = c2.Capsule((0, 0), (2, 0), 0.5)
+    for other in (c2.Circle((1, 2), 1.0), c2.Ellipse((1, -2), (2, 1), 0.3), c2.Point((1, 1))):
+        for x, y in ((capsule, other), (other, capsule)):
+            m, c = c2.contact_manifold(x, y), c2.contact(x, y)
+            assert m.count == 1 and m.separations[0] == c.separation
+            np.testing.assert_array_equal(m.normal, c.normal)
+            np.testing.assert_array_equal(m.points_a[0], c.point_a)
+
+
+def test_rounded_polygon_pairs_against_box2d():
+    """Box2D v2.3's ``b2CollidePolygons`` with the skin radius set to our radius: its points are the
+    incident core vertices clipped by side planes widened by the radii; ours, moved back onto the
+    core, lie on the same incident edge within the radii's sum (as in test_manifold's comparison)."""
+    box2d = pytest.importorskip("Box2D", reason="pybox2d is not installed (pip install box2d)")
+    rng = np.random.default_rng(9)
+    radius = 0.03
+    same = 0
+    for _ in range(80):
+        va = random_polygon(rng, float32=True)
+        vb = random_polygon(rng, center=rng.uniform(-1.2, 1.2, 2).astype(np.float32), float32=True)
+        m = c2.contact_manifold(c2.Polygon(va, radius=radius), c2.Polygon(vb, radius=radius), margin=0.0)
+        count, face_a, points, normal = _box2d_incident_points(box2d, va, vb, radius)
+        if count == 0 or m.count != count or np.abs(m.normal - normal).max() > 1e-5:
+            continue  # another reference face or a widened side plane (see test_manifold)
+        incident = (m.points_b if face_a else m.points_a)[: m.count] + (radius if face_a else -radius) * normal
+        tangent = np.array([-normal[1], normal[0]])
+        for p in incident:
+            q = points[np.argmin(np.abs(points - p).max(axis=1))]
+            assert abs(np.dot(q - p, tangent)) <= 2 * radius + 1e-5
+        same += 1
+    assert same >= 20

@@ -22,7 +22,8 @@ import math
 
 from collide2d._jit import kernel
 
-from .boundary_rounded import _ON_BOUNDARY, all_crossings, inside_area, pair_frame
+from ..codes import CONTAINS, EQUAL, OVERLAPPING, WITHIN
+from .boundary_rounded import _ON_BOUNDARY, ELLIPSE, POLYGON, ROUNDED, all_crossings, inside_area, pair_frame
 
 
 @kernel
@@ -38,3 +39,86 @@ def area_rounded_region(ka, pa, va, kb, pb, vb):
     area = max(area, 0.0)
     e = math.frexp(scale)[1] - 1
     return math.ldexp(area, -2 * e)
+
+
+# -- the pair kernels of the table (the rounded row first): ``(pa, va, pb, vb, relation) -> area`` --
+# Disjoint and touching regions share no area; overlapping ones run the kernel above; a nested pair
+# returns NaN, and the runner puts in the inner shape's own area (Steiner's formula for a rounded
+# one: collide2d._geometry), the same number as the shape's ``area``.
+
+
+@kernel
+def _area_rounded_pair(kind_b, pa, va, pb, vb, relation):
+    if relation == OVERLAPPING:
+        return area_rounded_region(ROUNDED, pa, va, kind_b, pb, vb)
+    if relation == CONTAINS or relation == WITHIN or relation == EQUAL:
+        return math.nan
+    return 0.0
+
+
+@kernel
+def area_rounded_rounded(pa, va, pb, vb, relation):
+    """Overlap area of two rounded rows (NaN for a nested pair)."""
+    return _area_rounded_pair(ROUNDED, pa, va, pb, vb, relation)
+
+
+@kernel
+def area_rounded_ellipse(pa, va, pb, vb, relation):
+    """Overlap area of a rounded row and an ellipse (NaN for a nested pair)."""
+    return _area_rounded_pair(ELLIPSE, pa, va, pb, vb, relation)
+
+
+@kernel
+def area_rounded_polygon(pa, va, pb, vb, relation):
+    """Overlap area of a rounded row and a polygon (NaN for a nested pair)."""
+    return _area_rounded_pair(POLYGON, pa, va, pb, vb, relation)
+
+
+# -- sums of many short rows, in NumPy's order --------------------------------------------------------
+
+PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE: longer rows are summed by np.sum itself
+
+
+@kernel
+def numpy_order_sum(values, lo, n):
+    """``np.sum(values[lo : lo + n])`` bit for bit for ``n <= PAIRWISE_BLOCK``: NumPy's pairwise
+    summation (``pairwise_sum_DOUBLE`` in ``numpy/_core/src/umath/loops_utils.h.src``): below 8
+    terms one running sum from 0.0; else eight running sums, added as a tree, then the rest."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += values[lo + i]
+        return res
+    r0 = values[lo]
+    r1 = values[lo + 1]
+    r2 = values[lo + 2]
+    r3 = values[lo + 3]
+    r4 = values[lo + 4]
+    r5 = values[lo + 5]
+    r6 = values[lo + 6]
+    r7 = values[lo + 7]
+    i = 8
+    while i < n - (n % 8):
+        r0 += values[lo + i]
+        r1 += values[lo + i + 1]
+        r2 += values[lo + i + 2]
+        r3 += values[lo + i + 3]
+        r4 += values[lo + i + 4]
+        r5 += values[lo + i + 5]
+        r6 += values[lo + i + 6]
+        r7 += values[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += values[lo + i]
+        i += 1
+    return res
+
+
+@kernel
+def numpy_order_row_sums(values, starts, counts, out):
+    """``out[k] = np.sum(values[starts[k] : starts[k] + counts[k]])`` for rows of at most
+    :data:`PAIRWISE_BLOCK` terms (other rows are left as they are)."""
+    for k in range(starts.shape[0]):
+        if counts[k] <= PAIRWISE_BLOCK:
+            out[k] = numpy_order_sum(values, starts[k], counts[k])

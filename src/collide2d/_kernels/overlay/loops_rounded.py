@@ -5,8 +5,16 @@ from numba import prange
 
 from collide2d._jit import loop
 
-from .area_rounded import area_rounded_region  # noqa: E402
-from .points_rounded import points_rounded_any  # noqa: E402
+from .area_rounded import area_rounded_ellipse, area_rounded_polygon, area_rounded_region, area_rounded_rounded
+from .points_rounded import (
+    points_rounded_any,
+    points_rounded_ellipse,
+    points_rounded_line,
+    points_rounded_point,
+    points_rounded_polygon,
+    points_rounded_rounded,
+    points_rounded_segment,
+)
 
 
 @loop
@@ -19,3 +27,57 @@ def area_rounded_region_loop(ka, pa, va, ia, kb, pb, vb, ib, out):
 def points_rounded_any_loop(ka, pa, va, ia, kb, pb, vb, ib, out, count):
     for k in prange(ia.shape[0]):
         count[k] = points_rounded_any(ka, pa[ia[k]], va, kb, pb[ib[k]], vb, out[k])
+
+
+@loop
+def points_rounded_rounded_loop(pa, va, ia, pb, vb, ib, relation, out, count):
+    for k in prange(ia.shape[0]):
+        count[k] = points_rounded_rounded(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+
+
+@loop
+def points_rounded_ellipse_loop(pa, va, ia, pb, vb, ib, relation, out, count):
+    for k in prange(ia.shape[0]):
+        count[k] = points_rounded_ellipse(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+
+
+@loop
+def points_rounded_polygon_loop(pa, va, ia, pb, vb, ib, relation, out, count):
+    for k in prange(ia.shape[0]):
+        count[k] = points_rounded_polygon(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+
+
+@loop
+def points_rounded_segment_loop(pa, va, ia, pb, vb, ib, relation, out, count):
+    for k in prange(ia.shape[0]):
+        count[k] = points_rounded_segment(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+
+
+@loop
+def points_rounded_line_loop(pa, va, ia, pb, vb, ib, relation, out, count):
+    for k in prange(ia.shape[0]):
+        count[k] = points_rounded_line(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+
+
+@loop
+def points_rounded_point_loop(pa, va, ia, pb, vb, ib, relation, out, count):
+    for k in prange(ia.shape[0]):
+        count[k] = points_rounded_point(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+
+
+@loop
+def area_rounded_rounded_loop(pa, va, ia, pb, vb, ib, relation, out):
+    for k in prange(ia.shape[0]):
+        out[k] = area_rounded_rounded(pa[ia[k]], va, pb[ib[k]], vb, relation[k])
+
+
+@loop
+def area_rounded_ellipse_loop(pa, va, ia, pb, vb, ib, relation, out):
+    for k in prange(ia.shape[0]):
+        out[k] = area_rounded_ellipse(pa[ia[k]], va, pb[ib[k]], vb, relation[k])
+
+
+@loop
+def area_rounded_polygon_loop(pa, va, ia, pb, vb, ib, relation, out):
+    for k in prange(ia.shape[0]):
+        out[k] = area_rounded_polygon(pa[ia[k]], va, pb[ib[k]], vb, relation[k])

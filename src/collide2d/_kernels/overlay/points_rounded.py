@@ -15,7 +15,8 @@ import math
 
 from collide2d._jit import kernel
 
-from .boundary_rounded import all_crossings, pair_frame
+from ..codes import DISJOINT, EQUAL, TOUCHING
+from .boundary_rounded import ELLIPSE, LINE_KIND, POLYGON, ROUNDED, SEGMENT_KIND, all_crossings, pair_frame
 
 _SAME_POINT = 2.0**-40
 
@@ -41,3 +42,66 @@ def points_rounded_any(ka, pa, va, kb, pb, vb, out):
             out[count, 1] = math.ldexp(y + oy, -e)
             count += 1
     return count
+
+
+# -- the pair kernels of the table (the rounded row first): ``(pa, va, pb, vb, relation, out)`` ------
+# ``relation`` is the pair's exact relation code. Disjoint and equal boundaries have no meeting
+# point to report; a point meets the rounded boundary exactly when it touches it; a touching pair
+# whose crossings rounding hid returns -3: the runner then reports the contact's witness, once. A
+# touching pair whose kernel found ``k >= 2`` points returns ``-10 - k``: two convex regions whose
+# interiors do not meet share a point or a segment (a flat on both sides), so unless the contact is
+# flat on both sides the runner reports the witness alone (two crossings a hair apart are one
+# tangent point, found twice by rounding: at a tangency within the ellipse band they lie about
+# sqrt(band) apart).
+
+
+@kernel
+def _points_rounded_pair(kind_b, pa, va, pb, vb, relation, out):
+    if relation == DISJOINT or relation == EQUAL:
+        return 0
+    count = points_rounded_any(ROUNDED, pa, va, kind_b, pb, vb, out)
+    if count == 0 and relation == TOUCHING:
+        return -3
+    if count >= 2 and relation == TOUCHING:
+        return -10 - count
+    return count
+
+
+@kernel
+def points_rounded_rounded(pa, va, pb, vb, relation, out):
+    """Boundary meeting points of two rounded rows."""
+    return _points_rounded_pair(ROUNDED, pa, va, pb, vb, relation, out)
+
+
+@kernel
+def points_rounded_ellipse(pa, va, pb, vb, relation, out):
+    """Boundary meeting points of a rounded row and an ellipse."""
+    return _points_rounded_pair(ELLIPSE, pa, va, pb, vb, relation, out)
+
+
+@kernel
+def points_rounded_polygon(pa, va, pb, vb, relation, out):
+    """Boundary meeting points of a rounded row and a polygon."""
+    return _points_rounded_pair(POLYGON, pa, va, pb, vb, relation, out)
+
+
+@kernel
+def points_rounded_segment(pa, va, pb, vb, relation, out):
+    """Meeting points of a rounded boundary and a segment."""
+    return _points_rounded_pair(SEGMENT_KIND, pa, va, pb, vb, relation, out)
+
+
+@kernel
+def points_rounded_line(pa, va, pb, vb, relation, out):
+    """Meeting points of a rounded boundary and a line."""
+    return _points_rounded_pair(LINE_KIND, pa, va, pb, vb, relation, out)
+
+
+@kernel
+def points_rounded_point(pa, va, pb, vb, relation, out):
+    """The point itself when it lies on the rounded boundary (``TOUCHING``), else nothing."""
+    if relation != TOUCHING:
+        return 0
+    out[0, 0] = pb[0]
+    out[0, 1] = pb[1]
+    return 1

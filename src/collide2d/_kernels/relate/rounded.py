@@ -48,9 +48,13 @@ exact predicate. Ellipse pairs are decided in floating point within a documented
 (:data:`ELLIPSE_BAND`): the separation of the ellipse and the core (the exact-feature contact
 kernels of :mod:`collide2d._kernels.measure.distance_ellipse`) minus ``r`` gives DISJOINT beyond
 ``+band``, TOUCHING within ``±band``; ``A`` lies in the ellipse when every disc ``D(v, r)`` about a
-core vertex does (the separation of ``v`` is at most ``-r``, within the band); the ellipse lies in
-``A`` when the largest distance of its boundary from ``K`` is at most ``r``, found by sampling the
-boundary (:data:`ELLIPSE_SAMPLES` points) and refining the best by golden-section search.
+core vertex does (the separation of ``v`` is at most ``-r``, within the band). Whether the ellipse
+lies in ``A`` (the largest distance of its boundary from ``K`` at most ``r``) is exact: the best of
+:data:`ELLIPSE_SAMPLES` boundary samples plus a Lipschitz bound certifies "inside", a point found
+beyond ``r`` (refined by golden-section search) "outside"; between the two the kernel returns
+UNDECIDED and the ladder decides on the stored numbers by support functions over the normal cones
+of the core's vertices (:mod:`collide2d._robust.ellipse_in_rounded`: roots of polynomials of degree
+at most 9, isolated exactly).
 """
 
 import math
@@ -703,8 +707,9 @@ def _core_distance(px, py, pa, va):
 
 @kernel
 def _ellipse_farthest(pe, pa, va):
-    """The largest distance of the ellipse's boundary from the core: the best of
-    :data:`ELLIPSE_SAMPLES` samples, refined by golden-section search between its neighbours."""
+    """``(sampled, refined)``: the largest distance from the core of :data:`ELLIPSE_SAMPLES` evenly
+    spaced boundary points of the ellipse, and the largest found refining the best of them by
+    golden-section search between its neighbours."""
     m = ELLIPSE_SAMPLES
     step = 2.0 * math.pi / m
     best = -1.0
@@ -715,6 +720,7 @@ def _ellipse_farthest(pe, pa, va):
         if d > best:
             best = d
             best_k = k
+    sampled = best
     lo = (best_k - 1) * step
     hi = (best_k + 1) * step
     g = 0.5 * (math.sqrt(5.0) - 1.0)
@@ -730,31 +736,62 @@ def _ellipse_farthest(pe, pa, va):
             hi = t2
         else:
             lo = t1
-    return best
+    return sampled, best
 
 
 @kernel
-def relate_rounded_ellipse(pa, va, pb, vb, eps):
-    """Rounded a against the ellipse b, within :data:`ELLIPSE_BAND` (module notes)."""
+def _ellipse_inside(pe, pa, va, band):
+    """Whether the ellipse lies in the rounded shape: ``_YES`` and ``_NO`` with a certificate, else
+    ``_MAYBE`` (decided exactly by :mod:`collide2d._robust.ellipse_in_rounded`).
+
+    The distance from the core is 1-Lipschitz and the boundary point ``x(t)`` moves at most
+    ``max(a, b)`` per radian, so the distance along the boundary is ``max(a, b)``-Lipschitz in
+    ``t``: every boundary point is within ``max(a, b) pi / ELLIPSE_SAMPLES`` of the best sample's
+    distance. Below ``r`` by more than that (and the rounding ``band``): inside. A point found
+    farther than ``r + band``: outside (the float distances are accurate to a few ulps of the
+    pair's scale, far below ``band``)."""
+    sampled, refined = _ellipse_farthest(pe, pa, va)
+    r = pa[2]
+    if refined > r + band:
+        return _NO
+    if sampled + max(pe[2], pe[3]) * (math.pi / ELLIPSE_SAMPLES) + band <= r:
+        return _YES
+    return _MAYBE
+
+
+@kernel
+def rounded_ellipse_facts(pa, va, pb, vb):
+    """``(code, a_in_b, band)`` of rounded a and the ellipse b: ``code`` DISJOINT or TOUCHING when
+    the separation decides (within :data:`ELLIPSE_BAND`), else -1; ``a_in_b`` whether a lies in the
+    ellipse (every disc about a core vertex in it, within the band)."""
     r = pa[2]
     band = ELLIPSE_BAND * _scale(pa, va, pb)
     s = ellipse_against_core(pb, vb, pa, va)[0] - r
     if s > band:
-        return codes.DISJOINT
+        return codes.DISJOINT, False, band
     if s >= -band:
-        return codes.TOUCHING
-    # a in the ellipse: every disc about a core vertex in it (the vertex at least r inside)
+        return codes.TOUCHING, False, band
     row, n = core_row(pa)
-    a_in_b = True
     for i in range(n):
         px, py = vertex_of(row, va, n, i)
         if ellipse_point_core(pb, px, py)[0] > -r + band:
-            a_in_b = False
-            break
-    b_in_a = _ellipse_farthest(pb, pa, va) <= r + band
+            return -1, False, band
+    return -1, True, band
+
+
+@kernel
+def relate_rounded_ellipse(pa, va, pb, vb, eps):
+    """Rounded a against the ellipse b: DISJOINT and TOUCHING within :data:`ELLIPSE_BAND`, the
+    ellipse in a decided with a certificate or UNDECIDED (module notes)."""
+    code, a_in_b, band = rounded_ellipse_facts(pa, va, pb, vb)
+    if code >= 0:
+        return code
+    b_in_a = _ellipse_inside(pb, pa, va, band)
+    if b_in_a == _MAYBE:
+        return codes.UNDECIDED
     if a_in_b:
-        return codes.EQUAL if b_in_a else codes.WITHIN  # EQUAL: a disc and the same circle
-    return codes.CONTAINS if b_in_a else codes.OVERLAPPING
+        return codes.EQUAL if b_in_a == _YES else codes.WITHIN  # EQUAL: a disc and the same circle
+    return codes.CONTAINS if b_in_a == _YES else codes.OVERLAPPING
 
 
 @kernel

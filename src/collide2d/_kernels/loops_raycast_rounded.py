@@ -1,12 +1,12 @@
 """Batch loop of the ray casts against rounded rows (:mod:`.raycast_rounded`), as
-:mod:`.loops_raycast` for the other kinds: ``codes[k]`` the decision (``UNDECIDED`` for the glue
+:mod:`.motion.loops_raycast` for the other kinds: ``codes[k]`` the decision (``UNDECIDED`` for the glue
 to settle on Fractions), ``out[k] = distance, px, py, nx, ny`` for the decided rows."""
 
 from numba import prange
 
 from collide2d._jit import loop
 
-from .raycast import UNDECIDED
+from .motion.raycast import UNDECIDED
 from .raycast_rounded import raycast_code_rounded, raycast_rounded
 
 

@@ -43,11 +43,9 @@ import math
 
 from collide2d._jit import kernel
 
-from .. import codes
-from ..codes import UNKNOWN_SIGN
-from ..relate.rounded import relate_rounded_point
-from ..vec import certain_sign
-from .raycast import (
+from . import codes
+from .codes import UNKNOWN_SIGN
+from .motion.raycast import (
     HIT,
     INSIDE,
     MISS,
@@ -63,6 +61,8 @@ from .raycast import (
     raycast_polygon,
     raycast_segment,
 )
+from .relate.rounded import relate_rounded_point
+from .vec import certain_sign
 
 _NAN = math.nan
 
