@@ -50,7 +50,7 @@ def area_rounded_region(ka, pa, va, kb, pb, vb):
 @kernel
 def _area_rounded_pair(kind_b, pa, va, pb, vb, relation):
     if relation == OVERLAPPING:
-        return area_rounded_region(ROUNDED, pa, va, kind_b, pb, vb)
+        return area_rounded_region(int(ROUNDED), pa, va, kind_b, pb, vb)
     if relation == CONTAINS or relation == WITHIN or relation == EQUAL:
         return math.nan
     return 0.0
@@ -59,19 +59,19 @@ def _area_rounded_pair(kind_b, pa, va, pb, vb, relation):
 @kernel
 def area_rounded_rounded(pa, va, pb, vb, relation):
     """Overlap area of two rounded rows (NaN for a nested pair)."""
-    return _area_rounded_pair(ROUNDED, pa, va, pb, vb, relation)
+    return _area_rounded_pair(int(ROUNDED), pa, va, pb, vb, relation)
 
 
 @kernel
 def area_rounded_ellipse(pa, va, pb, vb, relation):
     """Overlap area of a rounded row and an ellipse (NaN for a nested pair)."""
-    return _area_rounded_pair(ELLIPSE, pa, va, pb, vb, relation)
+    return _area_rounded_pair(int(ELLIPSE), pa, va, pb, vb, relation)
 
 
 @kernel
 def area_rounded_polygon(pa, va, pb, vb, relation):
     """Overlap area of a rounded row and a polygon (NaN for a nested pair)."""
-    return _area_rounded_pair(POLYGON, pa, va, pb, vb, relation)
+    return _area_rounded_pair(int(POLYGON), pa, va, pb, vb, relation)
 
 
 # -- sums of many short rows, in NumPy's order --------------------------------------------------------
