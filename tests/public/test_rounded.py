@@ -524,7 +524,6 @@ def test_validation_and_choices():
     assert batch.shape == (3,) and batch[1].radius == 0.0 and batch.radius.tolist() == [0.1, 0.0, 0.2]
 
 
-<<<<<<< HEAD
 LATER_OPERATIONS = {  # once refused for rounded shapes; their answers: test_rounded_motion.py, test_manifold.py
     "contact_manifold": lambda cap, box: c2.contact_manifold(box, cap),
     "time_of_impact": lambda cap, box: c2.time_of_impact(box, cap, (1, 0)),

@@ -37,6 +37,7 @@ PERRAM_WERTHEIM = "perram_wertheim"  # (pa, va, pb, vb) -> point, normal, scale,
 RAY = "ray"  # (params, verts, ray, eps) -> (code, feature): where the ray first meets the shape, decided
 RAY_HIT = "ray_hit"  # (params, verts, ray, code, feature) -> distance, point, normal of that decision
 MANIFOLD = "manifold"  # (pa, va, pb, vb, contact, radius_a, radius_b, margin) -> 13 floats; both orders
+TOI_TURNING = "toi_turning"  # the loop over row tables of turning pairs, one pair or many (no separate batch loop)
 
 
 # -- lazy module loaders: one plain import each ----------------------------------------------------
@@ -184,6 +185,10 @@ def _raycast_rounded_loops():
     from collide2d._kernels import loops_raycast_rounded
 
     return loops_raycast_rounded
+def _toi_turning_loops():
+    from collide2d._kernels import toi_turning_loops
+
+    return toi_turning_loops
 
 
 def _manifold_clip():
@@ -337,6 +342,23 @@ _TABLE: dict[tuple[str, str, str], tuple[_Loader, _Loader]] = {
     (RAY_HIT, "point", "ray"): (lambda: _raycast().raycast_point, _no_loop),
     (RAY, "rounded", "ray"): (lambda: _raycast_rounded().raycast_code_rounded, lambda: _raycast_rounded_loops().raycast_rounded_loop),
     (RAY_HIT, "rounded", "ray"): (lambda: _raycast_rounded().raycast_rounded, _no_loop),
+    # time of impact of turning pairs: the compiled search (collide2d._kernels.motion.toi_turning);
+    # its loop takes one pair or a batch of row tables alike
+    (TOI_TURNING, "ellipse", "ellipse"): (lambda: _toi_turning_loops().toi_turning_ellipse_ellipse_loop, _no_loop),
+    (TOI_TURNING, "ellipse", "polygon"): (lambda: _toi_turning_loops().toi_turning_ellipse_polygon_loop, _no_loop),
+    (TOI_TURNING, "ellipse", "segment"): (lambda: _toi_turning_loops().toi_turning_ellipse_segment_loop, _no_loop),
+    (TOI_TURNING, "ellipse", "line"): (lambda: _toi_turning_loops().toi_turning_ellipse_line_loop, _no_loop),
+    (TOI_TURNING, "ellipse", "point"): (lambda: _toi_turning_loops().toi_turning_ellipse_point_loop, _no_loop),
+    (TOI_TURNING, "polygon", "polygon"): (lambda: _toi_turning_loops().toi_turning_polygon_polygon_loop, _no_loop),
+    (TOI_TURNING, "polygon", "segment"): (lambda: _toi_turning_loops().toi_turning_polygon_segment_loop, _no_loop),
+    (TOI_TURNING, "polygon", "line"): (lambda: _toi_turning_loops().toi_turning_polygon_line_loop, _no_loop),
+    (TOI_TURNING, "polygon", "point"): (lambda: _toi_turning_loops().toi_turning_polygon_point_loop, _no_loop),
+    (TOI_TURNING, "segment", "segment"): (lambda: _toi_turning_loops().toi_turning_segment_segment_loop, _no_loop),
+    (TOI_TURNING, "segment", "line"): (lambda: _toi_turning_loops().toi_turning_segment_line_loop, _no_loop),
+    (TOI_TURNING, "segment", "point"): (lambda: _toi_turning_loops().toi_turning_segment_point_loop, _no_loop),
+    (TOI_TURNING, "line", "line"): (lambda: _toi_turning_loops().toi_turning_line_line_loop, _no_loop),
+    (TOI_TURNING, "line", "point"): (lambda: _toi_turning_loops().toi_turning_line_point_loop, _no_loop),
+    (TOI_TURNING, "point", "point"): (lambda: _toi_turning_loops().toi_turning_point_point_loop, _no_loop),
     # contact manifolds of two shapes with a face each: registered in both orders (the reference
     # face is chosen per order, so a result is not mirrored); every other pair: one_point_manifold
     (MANIFOLD, "polygon", "polygon"): (lambda: _manifold_clip().manifold_polygon_polygon, lambda: _manifold_loops().manifold_polygon_polygon_loop),

@@ -57,7 +57,7 @@ def pair_for_search(a, b):
 
 def _disc(shape):
     """A batch of circles as rounded rows with point cores (else the shape as it is)."""
-    p = shape._params
+    p = run.shape_rows(shape)[1]
     if p.size == 0 or not np.all(p[..., 2] == p[..., 3]):
         return shape
     rows = np.zeros(p.shape[:-1] + (7,))
@@ -73,14 +73,15 @@ def direct_pair(a, b):
     :func:`collide2d.motion.search._single_translation`: no polygon (vertex lists), and a rounded
     shape only as a capsule of radius > 0 (a segment or point core) against a point, segment, line
     or capsule (radius 0 is the plain kind's path; circles go through :func:`pair_for_search`)."""
-    kinds = (a._kind, b._kind)
+    kinds = (run.kind_of(a), run.kind_of(b))
     if "polygon" in kinds:
         return False
     if "rounded" not in kinds:
         return True
     if "ellipse" in kinds:
         return False
-    return all(s._kind != "rounded" or (s._params.ndim == 1 and s._params[1] <= 2.0 and s._params[2] > 0.0) for s in (a, b))
+    rows = [run.shape_rows(s)[:2] for s in (a, b)]
+    return all(kind != "rounded" or (p.ndim == 1 and p[1] <= 2.0 and p[2] > 0.0) for kind, p in rows)
 
 
 def reach(p):
@@ -101,12 +102,13 @@ def run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
     """The compiled translation search of pairs with a rounded shape (the arguments and results
     of :func:`collide2d.motion.search._run_translation`): the loop ``toi_rounded_<other>_loop``,
     the rounded shape first (``swapped`` when it is ``b``)."""
-    swapped = a._kind != "rounded"
-    other = b._kind if not swapped else a._kind
+    (kind_a, ga, gva), (kind_b, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
+    (_, fa, fva), (_, fb, fvb) = run.flat_rows(framed_a), run.flat_rows(framed_b)
+    swapped = kind_a != "rounded"
+    other = kind_b if not swapped else kind_a
     loop = getattr(importlib.import_module("collide2d._kernels.toi_loops_rounded"), f"toi_rounded_{other}_loop")
     out = np.empty((index.shape[0], 6))
     c = np.ascontiguousarray
-    loop(EPS, swapped, _KIND_CODE[a._kind], _KIND_CODE[b._kind], shifted, c(a._flat_params()), c(a._verts),
-         c(b._flat_params()), c(b._verts), c(framed_a._flat_params()), c(framed_a._verts), c(framed_b._flat_params()),
-         c(framed_b._verts), c(index), c(numbers), out)
+    loop(EPS, swapped, _KIND_CODE[kind_a], _KIND_CODE[kind_b], shifted, c(ga), c(gva), c(gb), c(gvb), c(fa), c(fva),
+         c(fb), c(fvb), c(index), c(numbers), out)
     return out[:, 0].astype(np.int64), out[:, 1:]

@@ -764,20 +764,26 @@ def _bound_turning(motion, live, t_max, free, upper, state):
 
 def _impact_flat(motion, t_max):
     """Time, point and normal of every pair of a :class:`_Motion` (flat arrays): translating pairs
-    by the compiled search (:mod:`collide2d._kernels.motion.toi`), the pairs it hands back and the
-    turning ones by :func:`_impact_search`."""
+    by the compiled search (:mod:`collide2d._kernels.motion.toi`), turning pairs by theirs
+    (:mod:`collide2d._kernels.motion.toi_turning`), the pairs they hand back by
+    :func:`_impact_search`."""
     n = motion.ia.shape[0]
-    still = np.flatnonzero(motion.still)
-    if still.size == 0:
-        return _impact_search(motion, t_max)
     time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
-    code, out = _translation_kernel(motion, still, t_max[still])
-    # hit, miss, overlapping at 0, a hit through the band, at the minimum (the codes of
-    # _kernels/motion/constants.py)
-    done = (code <= _OVERLAP) | (code == _NEAR) | (code == _MINIMUM)
-    rows = still[done]
-    time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
-    rest = np.setdiff1d(np.arange(n), rows, assume_unique=True)
+    decided = []
+    for rows, search in ((np.flatnonzero(motion.still), _translation_kernel),
+                         (np.flatnonzero(~motion.still), _turning_kernel)):
+        if rows.size == 0 or (search is _turning_kernel and "rounded" in (run.kind_of(motion.a), run.kind_of(motion.b))):
+            continue  # (the turning search of rounded pairs: the Python search below)
+        code, out = search(motion, rows, t_max[rows])
+        # hit, miss, overlapping at 0 (the codes of _kernels/motion/constants.py); the translation
+        # search also ends with a hit through the band or at the minimum of the separation
+        done = code <= _OVERLAP
+        if search is _translation_kernel:
+            done |= (code == _NEAR) | (code == _MINIMUM)
+        rows = rows[done]
+        time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
+        decided.append(rows)
+    rest = np.setdiff1d(np.arange(n), np.concatenate(decided) if decided else [], assume_unique=True)
     if rest.size:
         time[rest], point[rest], normal[rest] = _impact_search(motion.subset(rest), t_max[rest])
     _exact_translation(motion, np.union1d(still[code >= _NEAR], rest[motion.still[rest]]), t_max, time, point, normal,
@@ -829,9 +835,9 @@ def _exact_translation(motion, rows, t_max, time, point, normal, minimum=()):
         normal[rows] = np.where((values[:, 0] >= 0.0)[:, None], values[:, 1:3], np.nan)
 
 
-def _translation_kernel(motion, rows, t_max):
-    """The compiled search of the translating pairs ``rows``: outcome codes and ``(time, px, py,
-    nx, ny)`` per pair (see :mod:`collide2d._kernels.motion.toi`)."""
+def _kernel_rows(motion, rows, t_max):
+    """The index table and the numbers (:data:`collide2d._kernels.motion.toi.ROW`) of the pairs
+    ``rows`` for the compiled searches."""
     a, b, index_a, index_b, _, _, offset_b = motion.given
     va, vb = motion.va[rows], motion.vb[rows]
     if offset_b is not None:
@@ -844,7 +850,25 @@ def _translation_kernel(motion, rows, t_max):
                               motion.ref_b[rows], motion.frame[rows], motion.sizes(rows)[:, None], t_max[:, None]],
                              axis=1)
     index = np.stack([index_a[rows], index_b[rows], motion.ia[rows], motion.ib[rows]], axis=1)
+    return index, numbers
+
+
+def _translation_kernel(motion, rows, t_max):
+    """The compiled search of the translating pairs ``rows``: outcome codes and ``(time, px, py,
+    nx, ny)`` per pair (see :mod:`collide2d._kernels.motion.toi`)."""
+    a, b = motion.given[:2]
+    index, numbers = _kernel_rows(motion, rows, t_max)
     return _run_translation(a, b, motion.a, motion.b, motion.shifted, index, numbers)
+
+
+def _turning_kernel(motion, rows, t_max):
+    """The compiled search of the turning pairs ``rows``: outcome codes and ``(time, px, py, nx,
+    ny)`` per pair (see :mod:`collide2d._kernels.motion.toi_turning`)."""
+    a, b = motion.given[:2]
+    index, numbers = _kernel_rows(motion, rows, t_max)
+    spins = np.stack([motion.reach_a[rows], motion.reach_b[rows], motion.ext_a[rows], motion.ext_b[rows],
+                      np.full(rows.size, float(_MAX_STEPS))], axis=1)
+    return _run_turning(a, b, motion.a, motion.b, motion.shifted, index, np.concatenate([numbers, spins], axis=1))
 
 
 def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
@@ -877,6 +901,21 @@ def _run_rows(kind_a, kind_b, ga, gva, gb, gvb, shifted, fa, fva, fb, fvb, index
     if index.shape[0] == 1:  # one pair: the compiled loop at once (no look at the batch size)
         loop = loop.serial
     loop(EPS, swapped, code_a, code_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, numbers, out)
+    return out[:, 0].astype(np.int64), out[:, 1:]
+
+
+def _run_turning(a, b, framed_a, framed_b, shifted, index, numbers):
+    """Run the turning search's loop of the pair of kinds of ``a``, ``b`` (the pair table's
+    :data:`~collide2d._glue.registry.TOI_TURNING` entry): ``(code, out)`` as :func:`_run_translation`."""
+    (kind_a, ga, gva), (kind_b, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
+    (_, fa, fva), (_, fb, fvb) = run.flat_rows(framed_a), run.flat_rows(framed_b)
+    entry = registry.entry(registry.TOI_TURNING, kind_a, kind_b)
+    # one pair: the serial copy of the loop, without the check for threads
+    loop = entry.kernel if index.shape[0] > 1 else getattr(entry.kernel, "serial", entry.kernel)
+    out = np.empty((index.shape[0], 6))
+    c = np.ascontiguousarray
+    loop(EPS, entry.swapped, _KIND_CODE[kind_a], _KIND_CODE[kind_b], shifted, c(ga), c(gva), c(gb), c(gvb), c(fa),
+         c(fva), c(fb), c(fvb), c(index), c(numbers), out)
     return out[:, 0].astype(np.int64), out[:, 1:]
 
 
@@ -948,19 +987,34 @@ def _shifted_row(kind, p, dx, dy):
 
 
 
+def _turn_numbers(a, reach_a, wa, b, reach_b, wb):
+    """The extents (inf: a line) and the speed bounds ``|w| r`` of the turns of two single shapes
+    (``reach`` from :func:`_reach`), as :class:`_Motion` computes them, and the cap on the rounds:
+    the row's last numbers in :data:`collide2d._kernels.motion.toi_turning.ROW`."""
+    numbers = []
+    for shape, reach in ((a, reach_a), (b, reach_b)):
+        numbers.append(math.inf if run.kind_of(shape) == "line" else reach)
+    for shape, reach, w in ((a, numbers[0], wa), (b, numbers[1], wb)):
+        kind, p, _ = run.shape_rows(shape)
+        circle = kind == "ellipse" and p[2] == p[3]  # (see _turn_extents)
+        numbers.append((0.0 if w == 0.0 or circle else reach) * abs(w))
+    return numbers + [float(_MAX_STEPS)]
+
+
 def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
-    """:func:`time_of_impact` of two single translating shapes of the kinds without vertex lists
-    (points, segments, lines, circles, ellipses), given as plain Python numbers: the compiled
-    search called at once, with the rows (shifted into the frame of :func:`_frame_offsets`) and
-    numbers that :class:`_Motion` would give it. None for anything else, or when the search hands the pair
-    back: the general path then takes it (and checks the arguments)."""
+    """:func:`time_of_impact` of two single translating (or turning) shapes of the kinds without
+    vertex lists (points, segments, lines, circles, ellipses, capsules), given as plain Python
+    numbers: the compiled search (translation's or turning's) called at once, with the rows
+    (shifted into the frame of :func:`_frame_offsets`) and numbers that :class:`_Motion` would give
+    it. None for anything else, or when the search hands the pair back: the general path then
+    takes it (and checks the arguments)."""
     if not (isinstance(a, Shape) and isinstance(b, Shape)) or not rounded.direct_pair(a, b):  # (no vertex lists)
         return None
     (ka, pa, _), (kb, pb, _) = run.shape_rows(a), run.shape_rows(b)
     if pa.ndim != 1 or pb.ndim != 1:
         return None
     wa, wb, tm = _plain_number(angular_velocity_a), _plain_number(angular_velocity_b), _plain_number(t_max)
-    if wa != 0.0 or wb != 0.0 or tm is None or not tm >= 0.0:  # (None != 0.0)
+    if wa is None or wb is None or tm is None or not tm >= 0.0:
         return None
     va, vb = _plain_vector(velocity_a), _plain_vector(velocity_b)
     if va is None or vb is None:
@@ -985,6 +1039,16 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
         given_shift = ((vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0)
     numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
                          ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
+    if wa != 0.0 or wb != 0.0:  # the turning search, on the framed shapes
+        if ka == "rounded" or kb == "rounded":
+            return None  # (the turning search of rounded pairs: the general path)
+        framed_a = _kernel_shape(ka, fa) if shifted else a
+        framed_b = _kernel_shape(kb, fb) if shifted else b
+        turn = np.array([_turn_numbers(a, reach_a, wa, b, reach_b, wb)])
+        code, found = _run_turning(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, np.concatenate([numbers, turn], axis=1))
+        if code[0] > _OVERLAP:
+            return None
+        return Impact(float(found[0, 0]), found[0, 1:3], found[0, 3:5])
     if ka == "rounded" or kb == "rounded":  # their loops (collide2d.motion.rounded), on the framed shapes
         framed_a = _kernel_shape(ka, fa) if shifted else a
         framed_b = _kernel_shape(kb, fb) if shifted else b

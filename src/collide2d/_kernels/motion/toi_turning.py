@@ -1,0 +1,555 @@
+"""Time of impact of turning pairs, compiled: conservative advancement with a certified bound.
+
+The turning twin of :mod:`.toi` (translation), shaped the same way after Box2D's
+``b2TimeOfImpact`` (``src/distance.c``): a capped number of rounds per pair (the row's ``rounds``),
+no allocation per round, and an outcome code (:mod:`.constants`: hit, miss, overlapping at the
+start, needs the exact path, out of rounds). Its rounds are those of the Python search of
+:func:`collide2d.motion.time_of_impact` for turning pairs, evaluated with the same moves and
+contact kernels in the same order:
+
+* the window of the bounding discs (``search._disc_window``, ``search._bound_turning``): a pair
+  whose discs never meet within ``t_max`` misses at once, one whose discs meet later starts there,
+  and the search ends where they part for good (or after one period of a periodic pair);
+* conservative advancement (Mirtich 1996; Box2D's ``b2TimeOfImpact`` advances the same way with
+  its separation functions): at a time apart by ``s`` with normal ``n`` the gap along ``n``
+  closes at most at ``mu = max(0, -V . n) + |w_a| r_a + |w_b| r_b`` (``r`` the extent of each
+  shape about its reference point), so the step ``s / mu`` cannot pass a contact;
+* a crawl (more than :data:`SWEEP_AFTER` rounds) advances many steps per round: the separation at
+  up to ``sweeps`` times spaced by the step, each time apart the centre of a ball of times free of
+  contact (``search._sweep``);
+* a graze (the steps slow to a linear rate with a falling separation within 1/64 of the pair's
+  size) looks for the minimum of the separation, the root of its slope ``n . (u_b - u_a)`` (the
+  envelope theorem; ``u`` the velocity of each witness point), by regula falsi in a bracket
+  within 64 certified steps ahead (``search._closest_approach``);
+* the answer is certified apart just before it with the sign of the exact predicates, decided
+  here by the relate kernels' float filters.
+
+A start within the float noise is decided as there too (``search._opening_start``: a gap that
+opens to first order is probed where it should clear the noise; else the pair steps on within it).
+Anything else goes back to the Python search from the start (``EXACT``): a turning line, a pair
+turning in step that drifts through many periods (the period skipping of
+``search._skip_periods``), an infinite ``t_max`` without a finite end of the search, a sign the
+float filter cannot decide, a certification that finds the shapes not apart, a row outside the
+tame magnitudes. A search still going after its rounds ends with ``ROUNDS`` (the Python search
+then goes on, and warns if it too runs out).
+
+Frame: the pair's frame of :class:`collide2d.motion.search._Motion`; at time ``t`` ``a`` is turned
+by ``w_a t`` about its reference point and ``b`` turned by ``w_b t`` about its own, then shifted
+by ``(v_b - v_a) t``; witness points come back moved with ``a``'s translation.
+"""
+
+import math
+
+import numpy as np
+from numba.extending import register_jitable
+
+from collide2d._jit import kernel
+
+from .constants import BAND, CERTIFY, EXACT, GRAZE, HIT, MISS, NOISE, OVERLAP, ROUNDS, SLOW, TIME_TOL, ULP
+from .rigid import move_xy, turn_vector
+from .toi import ELLIPSE, LINE, POLYGON, SEGMENT, _row_facts, _scale_at, _shift_row, _signed, _store, _store_mirrored
+
+# The numbers of a pair (one row of the loops' ``rows`` table): those of the translation search
+# (:data:`collide2d._kernels.motion.toi.ROW`), then the extents of the shapes about their reference
+# points (inf: a line), the speed bounds of their turns ``|w| r`` (0 for a circle) and the number of
+# rounds before the pair is handed back (the Python search's ``_MAX_STEPS``, 4000: the same cap).
+ROW = ("gdx", "gdy", "vax", "vay", "vbx", "vby", "wa", "wb", "ref_ax", "ref_ay", "ref_bx", "ref_by",
+       "frame_x", "frame_y", "size", "t_max", "reach_a", "reach_b", "spin_a", "spin_b", "rounds")
+SWEEP_AFTER = 32  # rounds of single steps before a crawl advances in batches of steps
+SWEEP_SAMPLES = 64  # steps per batch, twice as many as joined the time before, up to
+SWEEP_MOST = 8192
+TURN_REACH = 64  # a graze search looks at most this many certified steps ahead
+TURN_NEAR = 1.0 / 64  # and starts only with a gap below this part of the pair's size
+GRAZE_STEPS = 200
+DISC_MARGIN = 2.0**-48  # the widening of the bounding discs and of their window (search._DISC_MARGIN)
+SKIP_FROM = 8  # a drifting pair with a window of more periods than this is handed back
+SPUN = 2.0**-20  # a turn beyond this from the checked time to the answer: the contact at the answer
+
+
+@kernel
+def disc_window(reach_a, reach_b, dx, dy, vx, vy):
+    """``(enter, leave)``: the times outside which the bounding discs of a pair do not meet
+    (``search._disc_window``, the same floats): ``reach`` the extents, ``(dx, dy)`` from ``a``'s
+    reference point to ``b``'s at 0, ``(vx, vy)`` the relative velocity."""
+    radius = reach_a + reach_b
+    if not math.isfinite(radius):  # a line: no disc
+        return 0.0, math.inf
+    speed = math.hypot(vx, vy)
+    gap = math.hypot(dx, dy)
+    radius = radius + DISC_MARGIN * (radius + gap)
+    unit = speed if speed > 0.0 else 1.0
+    ux = vx / unit
+    uy = vy / unit
+    along = dx * ux + dy * uy
+    across = abs(dx * uy - dy * ux)
+    half = math.sqrt(max((radius - across) * (radius + across), 0.0))
+    moving = speed > 0.0 and across <= radius
+    first = ((-along - half) / speed if moving else math.inf) * (1.0 - DISC_MARGIN)
+    last = ((-along + half) / speed if moving else -math.inf) * (1.0 + DISC_MARGIN)
+    if gap <= radius:
+        enter = 0.0
+    elif moving and along < 0.0:
+        enter = max(first, 0.0)
+    else:
+        enter = math.inf
+    leave = (last if moving else -math.inf) if speed > 0.0 else math.inf
+    return enter, leave
+
+
+@kernel
+def _move_row(kind, p, verts, ox, oy, c, s, dx, dy, row, work):
+    """Row ``p`` turned by ``(c, s)`` about ``(ox, oy)``, then shifted by ``(dx, dy)``, into ``row``
+    (a polygon: its vertices into ``work``, ``row = (0, count)``): the moves of :mod:`.loops`."""
+    if kind == POLYGON:
+        first = int(p[0])
+        count = int(p[1])
+        for j in range(count):
+            work[j, 0], work[j, 1] = move_xy(verts[first + j, 0], verts[first + j, 1], ox, oy, c, s, dx, dy)
+        row[0] = 0.0
+        row[1] = count
+        return
+    row[0], row[1] = move_xy(p[0], p[1], ox, oy, c, s, dx, dy)
+    if kind == ELLIPSE:
+        row[2] = p[2]
+        row[3] = p[3]
+        row[4], row[5] = turn_vector(p[4], p[5], c, s)
+    elif kind == SEGMENT:
+        row[2], row[3] = move_xy(p[2], p[3], ox, oy, c, s, dx, dy)
+    elif kind == LINE:
+        row[2], row[3] = turn_vector(p[2], p[3], c, s)
+
+
+@kernel
+def _turn(angle):
+    """``(cos, sin)`` of ``angle``, ``(1, 0)`` exactly for 0 (``rigid._turns``)."""
+    if angle == 0.0:
+        return 1.0, 0.0
+    return math.cos(angle), math.sin(angle)
+
+
+@register_jitable(inline="always")
+def _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, t, ra, wka, rb, wkb, values):
+    """The contact of the pair at time ``t`` into ``values`` (10 numbers, ``search._Motion.contact``
+    with ``exact=False``): ``a`` turned, ``b`` turned and moved by the relative translation,
+    witness points moved with ``a``'s translation, the scale of the noise in ``values[9]``.
+    Returns ``(tame, scale_a + scale_b)`` of the moved rows."""
+    vax, vay, vbx, vby = row[2], row[3], row[4], row[5]
+    ca, sa = _turn(row[6] * t)
+    cb, sb = _turn(row[7] * t)
+    _move_row(kind_a, fa, fva, row[8], row[9], ca, sa, 0.0, 0.0, ra, wka)
+    _move_row(kind_b, fb, fvb, row[10], row[11], cb, sb, (vbx - vax) * t, (vby - vay) * t, rb, wkb)
+    if swapped:
+        _store_mirrored(values, contact(rb, wkb, ra, wka))
+    else:
+        _store(values, contact(ra, wka, rb, wkb))
+    tame_a, scale_a = _row_facts(kind_a, ra, wka, wka.shape[0])  # (a polygon's vertices fill its work array)
+    tame_b, scale_b = _row_facts(kind_b, rb, wkb, wkb.shape[0])
+    values[3] += vax * t
+    values[4] += vay * t
+    values[5] += vax * t
+    values[6] += vay * t
+    values[9] = _scale_at(kind_a, kind_b, values, row[8:10], row[10:12], vax, vay, vbx, vby, t)
+    return tame_a & tame_b, scale_a + scale_b  # (no `and`: a value joined from two branches upsets the inliner)
+
+
+@kernel
+def _divide(x, y):
+    """``x / y`` as NumPy divides (a division by zero: inf or NaN, no exception)."""
+    if y == 0.0:
+        if x == 0.0 or math.isnan(x):
+            return math.nan
+        return math.copysign(math.inf, x) * math.copysign(1.0, y)
+    return x / y
+
+
+@kernel
+def _ahead(values, vx, vy, spin_a, spin_b):
+    """The certified step from a contact ``values`` (``search._Motion.steps``): the separation
+    over ``max(0, -V . n) + |w_a| r_a + |w_b| r_b`` (``spin_a``, ``spin_b``), rounded up."""
+    approach = max(0.0, -(vx * values[1] + vy * values[2]))
+    rate = (approach + spin_a + spin_b) * (1.0 + 16 * ULP)
+    return values[0] / rate if rate > 0.0 else math.inf
+
+
+@kernel
+def _behind(values, vx, vy, spin_a, spin_b):
+    """How far back no contact can be (``search._Motion.back_steps``)."""
+    rate = (max(0.0, vx * values[1] + vy * values[2]) + spin_a + spin_b) * (1.0 + 16 * ULP)
+    if not math.isfinite(rate):
+        return 0.0
+    return values[0] / rate if rate > 0.0 else math.inf
+
+
+@kernel
+def _slope(values, row, t):
+    """The slope of the separation at a contact ``values`` at time ``t`` (``search._slopes``):
+    ``n . (u_b - u_a)``, ``u = v + w x (p - c(t))`` the velocity of each witness point."""
+    nx, ny = values[1], values[2]
+    rate = 0.0
+    for side in range(2):
+        k = 3 + 2 * side
+        vx, vy, w = row[2 + 2 * side], row[3 + 2 * side], row[6 + side]
+        rx = values[k] - (row[8 + 2 * side] + vx * t)
+        ry = values[k + 1] - (row[9 + 2 * side] + vy * t)
+        sx = vx + w * (-ry)
+        sy = vy + w * rx
+        rate += (-1.0 if side == 0 else 1.0) * (sx * nx + sy * ny)
+    return rate
+
+
+@kernel
+def _noise(values, size):
+    """The float noise of a separation at a minimum (``search._Motion.noise``)."""
+    return GRAZE * max(values[9], size)
+
+
+@kernel
+def _copy(target, source):
+    for i in range(10):
+        target[i] = source[i]
+
+
+@register_jitable(inline="always")
+def _closest_approach(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, ra, wka, rb, wkb,
+                      lo, state, step, t_end, tol, at_lo, at_hi, got):
+    """The closest approach of a turning pair apart at ``lo`` (contact ``state``, falling), searched
+    up to ``t_end`` (``search._closest_approach`` for one turning pair: regula falsi, Illinois, on
+    the slope; no early miss and no Newton step on the slope, the separation not being convex).
+    Returns ``(outcome, t)``: 0 no contact up to ``t_end``, 1 touching at the minimum ``t`` (its
+    contact in ``got``), 2 overlapping beyond the noise at ``t`` (an upper bound; inf: out of
+    steps), -1 a row outside the tame magnitudes."""
+    size = row[14]
+    _copy(at_lo, state)
+    _copy(at_hi, state)
+    slope_lo = _slope(state, row, lo)
+    prev = math.nan
+    slope_prev = math.nan
+    advance = step
+    hi = math.inf
+    slope_hi = 0.0
+    w_lo = slope_lo
+    w_hi = slope_hi
+    last = 0
+    checked = False
+    for _ in range(GRAZE_STEPS):
+        l, h = lo, hi
+        double = _divide(2.0 * max(at_lo[0], 0.0), -slope_lo)
+        secant = _divide(-slope_lo * (l - prev), slope_lo - slope_prev)
+        falsi = _divide(l * w_hi - h * w_lo, w_hi - w_lo)
+        ahead = advance
+        for x in (double, secant):  # np.fmax: a NaN loses
+            if x > ahead or math.isnan(ahead):
+                ahead = x
+        if not (falsi > l and falsi < h):
+            falsi = 0.5 * (l + h)
+        bracketed = math.isfinite(h)
+        if bracketed and slope_hi == 0.0 and not checked:  # a flat minimum? a probe just below hi tells, once
+            falsi = max(h - tol, 0.5 * (l + h))
+            checked = True
+        t = falsi if bracketed else min(l + ahead, t_end)
+        if not bracketed:
+            advance = t - l
+        width = h - l
+        fine = width <= tol and max(abs(slope_lo), abs(slope_hi)) * width <= _noise(at_lo, size)
+        if bracketed and (fine or t <= l or t >= h):
+            nearer = abs(slope_hi) < abs(slope_lo)
+            _copy(got, at_hi if nearer else at_lo)
+            s = min(at_lo[0], at_hi[0])
+            noise = _noise(got, size)
+            kink = max(abs(slope_lo), abs(slope_hi)) * (h - l)
+            root = l + _divide(max(at_lo[0], 0.0), -slope_lo)
+            estimate = min(max(root, l), h) if math.isfinite(root) else min(max(t, l), h)
+            t_out = min(estimate, t_end)
+            if s > noise + kink:
+                return 0, t_out
+            return (1 if s >= -noise else 2), t_out
+        tame, _ = _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, t, ra, wka, rb, wkb, got)
+        if not tame:
+            return -1, t
+        s = got[0]
+        slope = _slope(got, row, t)
+        noise = _noise(got, size)
+        if s < -noise:
+            return 2, t
+        if not math.isfinite(hi) and t >= t_end and not slope >= 0.0:  # still approaching at the end
+            return (0 if s > noise else 1), t
+        if slope >= 0.0:
+            if last == 1:
+                w_lo *= 0.5
+            hi = t
+            _copy(at_hi, got)
+            slope_hi = slope
+            w_hi = slope
+            last = 1
+        else:
+            if last == -1:
+                w_hi *= 0.5
+            prev = lo
+            slope_prev = slope_lo
+            lo = t
+            _copy(at_lo, got)
+            slope_lo = slope
+            w_lo = slope
+            last = -1
+    return 2, math.inf
+
+
+@register_jitable(inline="always")
+def _signed_at(relate, eps, swapped, ra, wka, rb, wkb, s, scale):
+    """The sign of the exact predicates for the float separation ``s`` of the moved rows
+    (``measurement._sign_consistent``): ``(s, decided)``."""
+    if abs(s) > BAND * scale:
+        return s, True
+    if swapped:
+        return _signed(relate(rb, wkb, ra, wka, eps), s)
+    return _signed(relate(ra, wka, rb, wkb, eps), s)
+
+
+@register_jitable(inline="always")
+def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb,
+                   row, out):
+    """The time of impact of one turning pair: ``out[1:6] = (time, px, py, nx, ny)``; returns the
+    outcome code. The arguments are those of :func:`collide2d._kernels.motion.toi.search_translation`,
+    ``row`` with the numbers of :data:`ROW`."""
+    gdx, gdy, vax, vay, vbx, vby, turn_a, turn_b = row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
+    frame_x, frame_y, size, t_max = row[12], row[13], row[14], row[15]
+    reach_a, reach_b, spin_a, spin_b = row[16], row[17], row[18], row[19]
+    count_a = max(int(fa[1]), int(ga[1])) if kind_a == POLYGON else 1
+    count_b = max(int(fb[1]), int(gb[1])) if kind_b == POLYGON else 1
+    ra = np.empty(6)
+    rb = np.empty(6)
+    wka = np.empty((count_a, 2))
+    wkb = np.empty((count_b, 2))
+    work = np.empty((5, 10))
+    state, values, at_lo, at_hi, got = work[0], work[1], work[2], work[3], work[4]
+    for i in range(1, 6):
+        out[i] = math.nan
+    # time 0: the shapes as given, witness points shifted into the frame (the exact sign decides)
+    _shift_row(kind_a, ga, gva, 0.0, 0.0, ra, wka)
+    _shift_row(kind_b, gb, gvb, gdx, gdy, rb, wkb)
+    if swapped:
+        _store_mirrored(values, contact(rb, wkb, ra, wka))
+    else:
+        _store(values, contact(ra, wka, rb, wkb))
+    tame_a, scale_a = _row_facts(kind_a, ra, wka, wka.shape[0])
+    tame_b, scale_b = _row_facts(kind_b, rb, wkb, wkb.shape[0])
+    if not (tame_a and tame_b):
+        return EXACT
+    raw = values[0]
+    values[0], decided = _signed_at(relate, eps, swapped, ra, wka, rb, wkb, raw, scale_a + scale_b)
+    if not decided:
+        return EXACT
+    if shifted:
+        values[3] -= frame_x
+        values[4] -= frame_y
+        values[5] -= frame_x
+        values[6] -= frame_y
+    else:
+        values[3] += vax * 0.0
+        values[4] += vay * 0.0
+        values[5] += vax * 0.0
+        values[6] += vay * 0.0
+    values[9] = _scale_at(kind_a, kind_b, values, row[8:10], row[10:12], vax, vay, vbx, vby, 0.0)
+    if values[0] <= 0.0:
+        out[1] = 0.0
+        out[2] = 0.5 * (values[3] + values[5]) + frame_x
+        out[3] = 0.5 * (values[4] + values[6]) + frame_y
+        if values[0] == 0.0 and raw >= 0.0:
+            out[4] = values[1]
+            out[5] = values[2]
+        return OVERLAP
+    out[1] = math.inf
+    if not math.isfinite(spin_a + spin_b) or (kind_a == LINE and kind_b == LINE):
+        return EXACT  # a turning line (or two lines): the Python search's own bounds
+    if not t_max > 0.0:
+        return MISS
+    _copy(state, values)
+    # the window of the bounding discs (search._bound_turning)
+    vx = vbx - vax
+    vy = vby - vay
+    enter, leave = disc_window(reach_a, reach_b, row[10] - row[8], row[11] - row[9], vx, vy)
+    t_end = min(t_max, leave)
+    still = turn_a == 0.0 or turn_b == 0.0 or turn_a == turn_b  # seen from a, one rate only
+    periodic = vx == 0.0 and vy == 0.0 and math.isfinite(reach_a + reach_b) and still
+    period = 2.0 * math.pi / max(abs(turn_a), abs(turn_b)) * (1.0 + DISC_MARGIN)
+    if periodic:
+        t_end = min(t_end, period)
+    if not (math.isfinite(t_end) or math.isinf(enter)):
+        return EXACT  # no finite end of the search: the Python search refuses it
+    if (not periodic and math.isfinite(reach_a + reach_b) and still and math.isfinite(enter)
+            and t_end - enter > SKIP_FROM * period):
+        return EXACT  # drifting through many periods: the Python search skips periods
+    if math.isinf(enter) or enter > t_end:
+        return MISS
+    free = 0.0
+    upper = math.inf
+    if enter > 0.0:
+        tame, _ = _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, enter, ra, wka, rb, wkb, values)
+        if not tame:
+            return EXACT
+        if values[0] >= 0.0:
+            free = enter
+            _copy(state, values)
+        else:
+            upper = enter
+    # apart within the noise at the start (search._opening_start): a gap that opens to first order
+    # (the witness points' velocities) is probed where it should be eight times the noise, and
+    # the search goes on from there if it is clear; else the pair steps on while within the noise
+    noisy = state[0] <= NOISE * state[9]
+    if noisy:
+        rate = _slope(state, row, 0.0)
+        probe = 8.0 * (NOISE * state[9]) / rate if rate > 0.0 else math.inf
+        if rate > 0.0 and probe < t_end:
+            tame, _ = _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, probe, ra, wka, rb, wkb, values)
+            if not tame:
+                return EXACT
+            if values[0] > NOISE * values[9]:
+                free = probe
+                _copy(state, values)
+                noisy = False
+    rounds = 0
+    sweeps = float(SWEEP_SAMPLES)
+    stalled = False
+    last_step = math.inf
+    slowed = 0.0
+    searches = 0.0
+    grazed = False
+    back = 0.0
+    for _ in range(int(row[20])):
+        rounds += 1
+        s = state[0]
+        step = _ahead(state, vx, vy, spin_a, spin_b)
+        scale = t_end if math.isfinite(t_end) else free + min(step, 1e300)
+        tol = TIME_TOL * scale
+        if not math.isfinite(upper) and (free + step > t_end or math.isinf(step)):
+            return MISS
+        # done: the step or the bracket below the tolerance, or the gap within the float noise (a
+        # pair that started within the noise steps on until its gap clears it, at least
+        # SWEEP_AFTER rounds)
+        within = s <= NOISE * state[9]
+        noisy = noisy and within
+        early = noisy and rounds <= SWEEP_AFTER
+        close = (step <= tol and not early) or upper - free <= tol or (within and not noisy) or stalled
+        slowed = slowed + 1.0 if step >= SLOW * last_step else 0.0
+        slow = not close and not grazed and not math.isfinite(upper) and slowed >= 2.0
+        last_step = step
+        if slow:
+            slow = not noisy and _slope(state, row, free) < 0.0 and s <= TURN_NEAR * size
+        if slow:  # a graze: the minimum of the separation decides
+            grazed = True
+            reach = min(t_end, free + TURN_REACH * step)
+            outcome, t_min = _closest_approach(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, ra, wka,
+                                               rb, wkb, free, state, step, reach, tol / 64, at_lo, at_hi, got)
+            if outcome < 0:
+                return EXACT
+            if outcome == 1:
+                out[1] = t_min
+                out[2] = 0.5 * (got[3] + got[5]) + frame_x
+                out[3] = 0.5 * (got[4] + got[6]) + frame_y
+                out[4] = got[1]
+                out[5] = got[2]
+                return HIT
+            if outcome == 2:
+                upper = t_min
+            else:  # a minimum apart: the certified steps go on, and search again after more slow steps
+                searches += 1.0
+                grazed = False
+                slowed = 2.0 - 2.0**searches
+            continue
+        if close:
+            # the answer, certified apart a little before it by the exact predicates' sign
+            answer = min(free + step, upper)
+            noise = NOISE * state[9]
+            rate = s / step if step > 0.0 else math.inf
+            margin = max(CERTIFY * scale, 4.0 * noise / rate if rate > 0.0 else 0.0)
+            check = max(answer - margin * 1.0, 0.0)
+            seen = free
+            if check > 0.0:
+                tame, scale_ab = _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, check, ra, wka, rb,
+                                     wkb, values)
+                if not tame:
+                    return EXACT
+                values[0], decided = _signed_at(relate, eps, swapped, ra, wka, rb, wkb, values[0], scale_ab)
+                if not decided or not values[0] > 0.0:
+                    return EXACT  # undecided, or not apart: the Python search starts again below
+                if values[0] > NOISE * values[9]:
+                    _copy(state, values)
+                    seen = check
+            dt = answer - seen
+            px = 0.0
+            py = 0.0
+            for side in range(2):
+                k = 3 + 2 * side
+                ux, uy, w = row[2 + 2 * side], row[3 + 2 * side], row[6 + side]
+                rx = state[k] - (row[8 + 2 * side] + ux * seen)
+                ry = state[k + 1] - (row[9 + 2 * side] + uy * seen)
+                px += 0.5 * (state[k] + (ux + w * (-ry)) * dt)
+                py += 0.5 * (state[k + 1] + (uy + w * rx) * dt)
+            nx, ny = state[1], state[2]
+            if (abs(turn_a) + abs(turn_b)) * (answer - seen) > SPUN:  # a fast turn: the contact there
+                tame, _ = _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, answer, ra, wka, rb, wkb,
+                              values)
+                px = 0.5 * (values[3] + values[5])
+                py = 0.5 * (values[4] + values[6])
+                nx, ny = values[1], values[2]
+            out[1] = answer
+            out[2] = px + frame_x
+            out[3] = py + frame_y
+            out[4] = nx
+            out[5] = ny
+            return HIT
+        if rounds > SWEEP_AFTER and free + step < upper and not noisy:
+            # a crawl: up to `sweeps` steps at once, each time apart the centre of a ball of times
+            # free of contact; advance to the last time whose ball joins the ones before
+            end = min(t_end, upper)
+            f = free
+            reach = f + step
+            joining = True
+            joined = 0
+            moved = False
+            count = int(sweeps)
+            for j in range(1, count + 1):
+                t = f + step * j
+                if not t < end:
+                    break
+                tame, _ = _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, t, ra, wka, rb, wkb, values)
+                if not tame:
+                    return EXACT
+                clear = values[0] > NOISE * values[9]
+                if joining:
+                    ahead = _ahead(values, vx, vy, spin_a, spin_b) if clear else 0.0
+                    behind = _behind(values, vx, vy, spin_a, spin_b) if clear else 0.0
+                    if clear and t - behind <= reach:
+                        free = t
+                        _copy(state, values)
+                        joined += 1
+                        moved = True
+                    else:
+                        joining = False
+                    reach = max(reach, t + ahead)
+                if values[0] < 0.0:  # overlapping: the first contact is no later
+                    upper = min(upper, t)
+                    moved = True
+                    break
+            stalled = not moved
+            sweeps = min(max(2.0 * joined, float(SWEEP_SAMPLES)), float(SWEEP_MOST))
+            continue
+        # one certified step; one that reaches a known intersecting time backs off from it
+        backing = not (free + step < upper)
+        if not backing:
+            back = 0.25 * tol
+        probe = max(0.5 * (free + upper), upper - back) if backing else free + step
+        tame, _ = _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, probe, ra, wka, rb, wkb, values)
+        if not tame:
+            return EXACT
+        if not values[0] >= 0.0:
+            upper = probe
+            if backing:
+                back *= 2.0
+            continue
+        if values[0] <= NOISE * values[9]:  # a gap within the noise: the normal of the last clear one
+            values[1] = state[1]
+            values[2] = state[2]
+        _copy(state, values)
+        free = probe
+    return ROUNDS
