@@ -54,6 +54,7 @@ class _CompileLog:
     def __init__(self):
         self.stack = []  # frames [kind, key, start, nested compile time]
         self.compiles = []  # (function, signature, inclusive, exclusive, depth)
+        self.callers = []  # per compilation: the function whose compilation required it (None: Python)
         self.passes = {}  # pass name -> exclusive CPU
         self.llvm = 0.0
         self._llvm_depth = 0
@@ -103,6 +104,7 @@ class _CompileLog:
         if kind == "compile":
             depth = sum(1 for f in self.stack if f[0] == "compile")
             self.compiles.append((frame[1][0], frame[1][1], duration, exclusive, depth))
+            self.callers.append(next((f[1][0] for f in reversed(self.stack) if f[0] == "compile"), None))
             # the enclosing pass (type inference of the caller) and the enclosing compile
             for outer in reversed(self.stack):
                 if outer[0] == "pass":

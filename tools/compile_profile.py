@@ -24,6 +24,7 @@ the callees it compiled) and its exclusive CPU. ``--json FILE`` keeps the whole 
     python tools/compile_profile.py --json /tmp/before.json
     python tools/compile_profile.py --compare /tmp/before.json
     python tools/compile_profile.py --src /path/to/other/checkout/src   # another tree's kernels
+    COLLIDE2D_COMPILE_SHORTCUTS=0 python tools/compile_profile.py warmup --literals   # copies per constant
 
 The figures are for reading where the time goes; compare whole-process CPU without the log
 (``benchmarks/bench_first_run.py``) for the first-run time itself.
@@ -75,7 +76,7 @@ def child(name):
     log.install()
     scenario_cpu = _run_scenario(name)
     print(json.dumps({"scenario": name, "import_cpu": import_cpu, "cpu": scenario_cpu, "process_cpu": _cpu(),
-                      "compiles": log.compiles}))
+                      "compiles": log.compiles, "callers": log.callers}))
 
 
 def run(name, src):
@@ -100,6 +101,21 @@ def per_function(compiles):
         entry["inclusive"] += inclusive
         entry["exclusive"] += exclusive
     return table
+
+
+def literal_copies(report):
+    """The compilations for a literal argument type (``Literal[int](0)``, ``Literal[bool](True)``):
+    ``(function, signature, caller)``, the caller being the function whose compilation asked for
+    it (a constant argument at a call site in the caller, or a literal parameter it passed on)."""
+    callers = report.get("callers") or [None] * len(report["compiles"])
+    return [(c[0], c[1], caller) for c, caller in zip(report["compiles"], callers) if "Literal[" in c[1]]
+
+
+def print_literals(report):
+    found = literal_copies(report)
+    print(f"\nCompilations for literal argument types: {len(found)}" + (":\n" if found else ""))
+    for name, signature, caller in found:
+        print(f"- {name}{signature}, for {caller or 'a call from Python'}")
 
 
 def summary(report):
@@ -159,6 +175,8 @@ def main():
     parser.add_argument("--top", type=int, default=30, help="functions listed per scenario")
     parser.add_argument("--signatures", action="store_true", help="list the signatures of functions compiled more than once")
     parser.add_argument("--src", default=str(ROOT / "src"), help="the collide2d source tree to run (default: this one)")
+    parser.add_argument("--literals", action="store_true",
+                        help="list the compilations for literal argument types (one copy per constant value) and their callers")
     parser.add_argument("--json", metavar="FILE", help="write the reports to FILE")
     parser.add_argument("--compare", metavar="FILE", help="compare with the reports in FILE (an earlier --json)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -179,6 +197,8 @@ def main():
         report = run(name, args.src)
         reports.append(report)
         print_report(report, args.top, args.signatures, before.get(name))
+        if args.literals:
+            print_literals(report)
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(reports))

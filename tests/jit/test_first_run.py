@@ -87,28 +87,166 @@ def test_the_notice_can_be_silenced(tmp_path):
     assert result.stdout.split() == ["False"] and "compiling" not in result.stderr
 
 
-# Without the shortcuts, Numba types an integer constant argument as its literal and compiles the
-# helper once per value (114 extra specializations for these four calls, counted 2026-11-27): the
-# kernels still call helpers with integer constants, so only the shortcuts' typing memo holds this.
-@shortcuts_only
-def test_helpers_are_compiled_once_not_once_per_integer_literal():
-    # a helper called with constants (``_m3(..., 0, 1)``, ``_m3(..., 2, 0)``) gets one int64
-    # signature instead of one per literal value, each a compilation of its own
-    import importlib
+# One compilation per helper (see "One signature per helper" in collide2d._kernels): Numba types a
+# constant argument of a call between kernels as a literal type and compiles the callee once per
+# value. The scan below finds such arguments in the kernels' source; the run after it counts the
+# literal copies that Numba actually compiles on the plain path.
 
+def _kernel_functions(trees):
+    """Names of the functions decorated with ``kernel`` or ``loop`` (and the names they are imported as)."""
+    import ast
+
+    def decorated(node):
+        return isinstance(node, ast.FunctionDef) and any(
+            ast.unparse(d).split("(")[0].split(".")[-1] in ("kernel", "loop") for d in node.decorator_list)
+
+    names = {node.name for tree in trees.values() for node in ast.walk(tree) if decorated(node)}
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names.update(alias.asname for alias in node.names if alias.asname and alias.name in names)
+    return names, decorated
+
+
+def constant_arguments(package):
+    """``file:line: caller -> callee(argument)`` for every argument of a call from a kernel to a kernel
+    that Numba types as a literal or leaves out: an int or bool constant, a module-level int or bool constant
+    (``codes.UNDECIDED``), or a local variable with such a definition anywhere in the caller (with
+    Numba's SSA form the call is typed with the constant first, and the callee compiled for it,
+    before the loop's other definitions widen the variable to ``int64``), or a parameter with a
+    default left out (typed as that default)."""
+    import ast
+
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted(package.rglob("*.py"))}
+
+    def constant(node):
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            node = node.operand
+        return isinstance(node, ast.Constant) and type(node.value) in (int, bool)
+
+    module_constants = {target.id for tree in trees.values() for node in tree.body if isinstance(node, ast.Assign)
+                        and constant(node.value) for target in node.targets if isinstance(target, ast.Name)}
+    kernels, decorated = _kernel_functions(trees)
+    # parameters of each kernel, for the calls that leave a default out (Numba types the omitted
+    # argument as its default value: a signature of its own)
+    defaults_of = {}  # kernel name -> (parameters, how many have defaults) of each kernel so named
+    for tree in trees.values():
+        for node in filter(decorated, ast.walk(tree)):
+            defaults_of.setdefault(node.name, []).append(([a.arg for a in node.args.args], len(node.args.defaults)))
+    found = []
+    for path, tree in trees.items():
+        if "_kernels" not in path.parts:
+            continue
+        for function in filter(decorated, ast.walk(tree)):
+            parameters = {a.arg for a in function.args.args}
+            definitions = {}
+            for node in ast.walk(function):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        pairs = [(target, node.value)]
+                        if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                            pairs = list(zip(target.elts, node.value.elts))
+                        for name, value in pairs:
+                            if isinstance(name, ast.Name):
+                                definitions.setdefault(name.id, []).append(value)
+
+            def literal(node, seen=()):
+                if constant(node):
+                    return True
+                if isinstance(node, ast.Attribute):
+                    return isinstance(node.value, ast.Name) and node.attr in module_constants
+                if isinstance(node, ast.Name) and node.id not in parameters and node.id not in seen:
+                    if node.id in definitions:
+                        return any(literal(value, seen + (node.id,)) for value in definitions[node.id])
+                    return node.id in module_constants
+                return False
+
+            for call in ast.walk(function):
+                if not isinstance(call, ast.Call):
+                    continue
+                callee = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", None)
+                if callee not in kernels:
+                    continue
+                given = len(call.args) + len(call.keywords)
+                definitions_of = defaults_of.get(callee, [])
+                if definitions_of and all(len(names) - n <= given < len(names) for names, n in definitions_of):
+                    where = f"{path.relative_to(package.parent).as_posix()}:{call.lineno}"
+                    found.append(f"{where}: {function.name} -> {callee}(omits {definitions_of[0][0][given]})")
+                for argument in call.args + [keyword.value for keyword in call.keywords]:
+                    for item in argument.elts if isinstance(argument, ast.Tuple) else [argument]:
+                        if literal(item):
+                            where = f"{path.relative_to(package.parent).as_posix()}:{call.lineno}"
+                            found.append(f"{where}: {function.name} -> {callee}({ast.unparse(item)})")
+    return found
+
+
+def test_no_kernel_passes_a_constant_to_another_kernel():
+    import collide2d
+
+    package = pathlib.Path(collide2d.__file__).parent
+    assert constant_arguments(package) == []
+
+
+def test_the_constant_scan_finds_each_kind_of_literal_argument(tmp_path):
+    package = tmp_path / "collide2d"
+    (package / "_kernels").mkdir(parents=True)
+    (package / "_kernels" / "m.py").write_text(textwrap.dedent("""
+        from .codes import FLAG
+        from . import codes
+        LIMIT = 3
+        @kernel
+        def helper(x, k):
+            return x
+        @kernel
+        def flagged(x, checked=False):
+            return x
+        @kernel
+        def caller(x, k):
+            n = 0
+            for i in range(3):
+                n = helper(x, n)
+            return helper(x, 1) + helper(x, -2) + helper(x, True) + helper(x, LIMIT) + helper(x, codes.FLAG) + helper(x, FLAG) + (
+                helper(x, k) + helper(x, int(1)) + helper(x, bool(True)) + helper(x, 0.5) + helper(x, i)
+                + flagged(x) + flagged(x, bool(False)))
+    """))
+    (package / "_kernels" / "codes.py").write_text("FLAG = 2\n")
+    found = [line.split(": ", 1)[1] for line in constant_arguments(package)]
+    assert sorted(found) == sorted([
+        "caller -> helper(n)", "caller -> helper(1)", "caller -> helper(-2)", "caller -> helper(True)",
+        "caller -> helper(LIMIT)", "caller -> helper(codes.FLAG)", "caller -> helper(FLAG)", "caller -> flagged(omits checked)",
+    ])
+
+
+LITERAL_COPIES = """
+    import json, sys
     import collide2d as c2
     from collide2d import _jit
 
-    a = c2.Ellipse((0, 0), (2, 1), 0.3)
-    b = c2.Ellipse((2.5, 1), (1, 0.5), 0.4)
+    a, b = c2.Ellipse((0, 0), (2, 1), 0.3), c2.Ellipse((2.5, 1), (1, 0.5), 0.4)
     c2.contact(a, b), c2.relate(a, b), c2.overlap_area(a, b), c2.intersection_points(a, b)
-    literal = []
-    for name in ("relate.conic", "relate.ellipse", "measure.distance_ellipse", "overlay.area_ellipse", "overlay.points_ellipse", "vec"):
-        module = importlib.import_module(f"collide2d._kernels.{name}")
-        for attribute, value in vars(module).items():
-            if isinstance(value, _jit._dispatcher_class):
-                literal += [f"{name}.{attribute}{sig}" for sig in value.signatures if "Literal" in str(sig)]
-    assert literal == []
+    box, segment = c2.Box((0, 0), (2, 1)), c2.Segment((1, -1), (1.5, 3))
+    c2.contact(segment, c2.Point((3, 3))), c2.intersection_points(box, segment), c2.relate(segment, segment)
+    signatures, literal = 0, []
+    for name, module in list(sys.modules.items()):
+        if name.startswith("collide2d._kernels"):
+            for attribute, value in vars(module).items():
+                if isinstance(value, _jit._dispatcher_class) and value.py_func.__module__ == name:
+                    signatures += len(value.signatures)
+                    literal += [f"{name}.{attribute}{sig}" for sig in value.signatures
+                                if "Literal" in str(sig) or "omitted" in str(sig)]
+    print(json.dumps({"shortcuts": _jit.shortcuts_active(), "signatures": signatures, "literal": literal}))
+"""
+
+
+def test_helpers_are_compiled_once_not_once_per_integer_literal(tmp_path):
+    # Slow (about 25 s of CPU: it compiles on an empty cache). On the plain path (Numba's public API only), in a fresh process on an empty cache: every
+    # helper these calls reach is compiled for plain types (int64, bool), none for a literal value
+    # (``_m3(..., 0, 1)`` once compiled as ``_m3(..., Literal[int](0), Literal[int](1))``: 51 such
+    # copies for these calls before the kernels passed their constants as ``int(0)``, ``bool(True)``).
+    env = dict(_empty_cache(tmp_path), COLLIDE2D_COMPILE_SHORTCUTS="0")
+    out = json.loads(_run(LITERAL_COPIES, env, timeout=1800).stdout.strip().splitlines()[-1])
+    assert not out["shortcuts"] and out["signatures"] > 100
+    assert out["literal"] == []
 
 
 RACE = """

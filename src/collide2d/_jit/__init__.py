@@ -6,7 +6,7 @@ run it on slices of their rows in threads). Both compile lazily on first call, c
 code on disk (``cache=True``; set ``COLLIDE2D_NUMBA_CACHE=0`` to turn that off) and never use
 ``fastmath``, which would break the sign tests that exact geometry depends on.
 
-Everything here uses Numba's public API (``numba.njit``, ``numba.extending.overload``,
+Everything here uses Numba's public API (``numba.njit``, its ``inline="always"`` option,
 ``numba.config``, a dispatcher's documented ``compile``, ``stats`` and ``py_func``). The compile
 shortcuts, which reach into Numba's internals to make the first run cheaper, live in one
 optional module, :mod:`collide2d._jit._shortcuts`, imported only on the Numba release they were
@@ -316,20 +316,11 @@ _linked = threading.local()  # see linked_copies
 
 def _plain_call_at(kernel, address, row_a, va, row_b, vb, tail):
     """``kernel(row_a, va, row_b, vb, *tail)``: the plain path's ``call_at`` (``address`` is
-    None, or 0 without compilation). In compiled code it is inlined into the loop (Numba's public
-    ``overload`` with ``inline="always"``): the loop links the kernel, as a direct call does."""
+    None, or 0 without compilation). In compiled code Numba inlines its body into the loop before
+    typing (``numba.njit(inline="always")``), so the loop links the kernel, as a direct call does,
+    and this function is never compiled on its own (an ``overload(inline="always")`` would compile
+    its implementation, with the kernel linked in, once per loop, only to inline it)."""
     return kernel(row_a, va, row_b, vb, *tail)
-
-
-def _plain_call_at_overload():
-    from numba.extending import overload
-
-    @overload(_plain_call_at, inline="always")
-    def _typed(kernel, address, row_a, va, row_b, vb, tail):
-        def call(kernel, address, row_a, va, row_b, vb, tail):
-            return kernel(row_a, va, row_b, vb, *tail)
-
-        return call
 
 
 def __getattr__(name: str) -> Any:
@@ -340,10 +331,12 @@ def __getattr__(name: str) -> Any:
         if shortcuts is not None:
             return shortcuts.call_at
         with _shortcuts_lock:
-            if not _shortcuts_state.get("plain_call_at"):
-                _plain_call_at_overload()
-                _shortcuts_state["plain_call_at"] = True
-        return _plain_call_at
+            if "plain_call_at" not in _shortcuts_state:
+                import numba
+
+                # the Python function itself when NUMBA_DISABLE_JIT is set
+                _shortcuts_state["plain_call_at"] = numba.njit(inline="always")(_plain_call_at)
+        return _shortcuts_state["plain_call_at"]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -59,4 +59,19 @@ The contract every kernel module follows
   interior; a region's interior is the open region.
 
 * No validation, no allocation in loops, no Python objects, no exceptions.
+
+* **One signature per helper.** Numba types an integer or boolean constant passed from one kernel
+  to another as a literal type (``f(x, 0)`` as ``f(float64, Literal[int](0))``) and compiles the
+  callee once per value, and again every helper the value is passed on to (Numba's notes on
+  literal types; module-level constants such as ``codes.CROSSING`` count as constants). So a
+  kernel passes such a constant as ``int(0)``, ``bool(True)`` or ``int(codes.CROSSING)``, which
+  Numba types as plain ``int64`` / ``bool``, and a local variable that starts as a constant and is
+  passed to a kernel (a counter ``n = int(0)`` in a loop) starts the same way: with Numba's SSA
+  form the call would otherwise be typed, and the callee compiled, for the first value too. A
+  result that a helper returns as the same constant on every path (``return code, 0``) is passed
+  on as ``int(feature)``, and an argument with a default (``checked=False``) is always passed
+  (``bool(False)``): Numba types an omitted one as its default, a signature of its own. As
+  plain Python (the exact fallback, ``NUMBA_DISABLE_JIT``) these are the same values. Float
+  constants are never literal. ``tests/jit/test_first_run.py`` scans the kernels for such
+  arguments and counts the literal copies compiled without the compile shortcuts.
 """

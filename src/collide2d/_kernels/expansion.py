@@ -58,7 +58,7 @@ def grow_product(e, m, a, b):
 def orient_expansion(e, ax, ay, bx, by, cx, cy):
     """Write ``(b - a) x (c - a)`` into ``e`` (12 entries) as a nonoverlapping expansion, smallest
     component first; returns its length (see the module docstring)."""
-    m = grow_product(e, 0, ax, by)
+    m = grow_product(e, int(0), ax, by)
     m = grow_product(e, m, -ax, cy)
     m = grow_product(e, m, bx, cy)
     m = grow_product(e, m, -bx, ay)
@@ -77,7 +77,7 @@ def orient_exact(ax, ay, bx, by, cx, cy):
 def line_side_exact(px, py, dx, dy, qx, qy):
     """Exact sign of ``d x (q - p) = dx qy - dx py - dy qx + dy px`` (as :func:`orient_exact`)."""
     e = np.empty(8)
-    m = grow_product(e, 0, dx, qy)
+    m = grow_product(e, int(0), dx, qy)
     m = grow_product(e, m, -dx, py)
     m = grow_product(e, m, -dy, qx)
     m = grow_product(e, m, dy, px)

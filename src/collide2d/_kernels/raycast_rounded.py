@@ -271,7 +271,7 @@ def raycast_code_rounded(row, verts, ray, eps):
                 return UNDECIDED, 0
             if flat == 1:
                 return HIT, 2 * i
-    best = -1
+    best = int(-1)
     for i in range(count):
         arc = _arc_entry(row, verts, i, count, ox, oy, dx, dy, dd, r2, eps)
         if arc == UNKNOWN_SIGN:
@@ -297,7 +297,7 @@ def _boundary_normal(row, verts, ox, oy):
     """The outward unit normal of the rounded boundary at a point ``o`` on it: from the nearest
     point of the core to ``o``."""
     count = _vertex_count(row)
-    qx, qy = _vertex(row, verts, 0)
+    qx, qy = _vertex(row, verts, int(0))
     best = math.hypot(ox - qx, oy - qy)
     if count >= 2:
         for i in range(count):

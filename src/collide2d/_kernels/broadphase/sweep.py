@@ -172,7 +172,7 @@ def grid_rows(r0, r1, xmin, ymin, xmax, ymax, qid, tid, self_mode, x0, y0, inv, 
                       offsets[row - r0] - offsets[0])
         else:
             offsets[row - r0] = _grid_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, x0, y0, inv, nx, ny,
-                                          start, entries, out, 0)
+                                          start, entries, out, int(0))
 
 
 @kernel
@@ -204,7 +204,7 @@ def brute_rows(r0, r1, xmin, ymin, xmax, ymax, qid, tid, self_mode, offsets, out
         if fill:
             _brute_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, out, offsets[row - r0] - offsets[0])
         else:
-            offsets[row - r0] = _brute_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, out, 0)
+            offsets[row - r0] = _brute_row(q, row, xmin, ymin, xmax, ymax, tid, self_mode, out, int(0))
 
 
 @kernel
@@ -248,7 +248,7 @@ def sweep_rows(u0, u1, xmin, ymin, xmax, ymax, qid, tid, self_mode, offsets, row
         if fill:
             _sweep_position(u, xmin, ymin, xmax, ymax, qid, tid, self_mode, rows, keys, offsets[u])
         else:
-            offsets[u] = _sweep_position(u, xmin, ymin, xmax, ymax, qid, tid, self_mode, rows, keys, 0)
+            offsets[u] = _sweep_position(u, xmin, ymin, xmax, ymax, qid, tid, self_mode, rows, keys, int(0))
 
 
 @kernel

@@ -172,10 +172,10 @@ def _search_step(body_i, body_j, sx_shift, sy_shift, t, lam, tolerance, w):
     ``(t, lam, hit)``, ``hit`` when they touch at ``t`` with their contact points approaching, else
     ``t`` advanced by a step over which they cannot touch (``tolerance / w`` for a touching pair that
     separates: the pair that just collided), ``lam`` the start of the contact function's next round."""
-    gap, step, lam, u = _advance(body_i, body_j, sx_shift, sy_shift, t, lam, 2, tolerance)
+    gap, step, lam, u = _advance(body_i, body_j, sx_shift, sy_shift, t, lam, int(2), tolerance)
     if gap < tolerance:
         # touching: the contact point and normal of the converged contact function, as the collision will use
-        gap, step, lam, u = _advance(body_i, body_j, sx_shift, sy_shift, t, 0.5, 60, tolerance)
+        gap, step, lam, u = _advance(body_i, body_j, sx_shift, sy_shift, t, 0.5, int(60), tolerance)
         if gap < tolerance:
             if u < 0.0:
                 return t, lam, True
@@ -288,7 +288,7 @@ def _predict(i, now, position, velocity, angle, omega, stamp, semi, count, cell,
         other[ROUNDS, k] = rounds + 1
         if rounds == 0:  # a first certified step: no contact before t_in + step
             gap, step, lam, u = _advance(body_i, body_j, scratch[SHIFT_X, k], scratch[SHIFT_Y, k],
-                                         now + scratch[T_AT, k], 0.5, 4, 0.0)
+                                         now + scratch[T_AT, k], 0.5, int(4), 0.0)
             if gap >= tolerance:
                 scratch[T_AT, k] += step
                 if scratch[T_AT, k] > scratch[T_OUT, k]:
@@ -385,7 +385,7 @@ def run(position, velocity, angle, omega, stamp, semi, count, cell, head, next_i
             xi, yi, xj, yj, p11, p12, p22, q11, q12, q22 = _pair(t, shx, shy, body_i, body_j)
             rx = xj - xi
             ry = yj - yi
-            f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, 0.5, 60)
+            f, lam, sx, sy = contact(rx, ry, p11, p12, p22, q11, q12, q22, 0.5, int(60))
             px, py, nx, ny = _contact_geometry(xi, yi, rx, ry, p11, p12, p22, lam, sx, sy)
             u = _normal_speed(body_i, body_j, xi, yi, xj, yj, px, py, nx, ny)
             if u < 0.0:

@@ -108,7 +108,7 @@ def manifold_single(c, radius_a, radius_b, margin):
     s, nx, ny = c[0], c[1], c[2]
     return _keep(nx, ny, s - radius_a - radius_b,
                  c[3] + radius_a * nx, c[4] + radius_a * ny, c[5] - radius_b * nx, c[6] - radius_b * ny,
-                 NAN, NAN, NAN, NAN, NAN, 1, margin)
+                 NAN, NAN, NAN, NAN, NAN, int(1), margin)
 
 
 @kernel
@@ -187,8 +187,8 @@ def manifold_convex(VA, offa, na, VB, offb, nb, c, radius_a, radius_b, margin):
     ia, dot_a = _nearest_edge(VA, offa, na, nx, ny)
     ib, dot_b = _nearest_edge(VB, offb, nb, -nx, -ny)
     if face_a and (not face_b or dot_a >= dot_b):
-        return _clip(VA, offa, na, ia, VB, offb, nb, radius_a, radius_b, margin, True, c)
-    return _clip(VB, offb, nb, ib, VA, offa, na, radius_b, radius_a, margin, False, c)
+        return _clip(VA, offa, na, ia, VB, offb, nb, radius_a, radius_b, margin, bool(True), c)
+    return _clip(VB, offb, nb, ib, VA, offa, na, radius_b, radius_a, margin, bool(False), c)
 
 
 @kernel
@@ -211,7 +211,7 @@ def manifold_line_convex(px, py, dx, dy, V, off, cnt, c, radius_b, margin):
     return _keep(mx + 0.0, my + 0.0, s_lo - radius_b, lo_x - s_lo * mx, lo_y - s_lo * my,
                  lo_x - radius_b * mx, lo_y - radius_b * my,
                  s_up - radius_b, up_x - s_up * mx, up_y - s_up * my,
-                 up_x - radius_b * mx, up_y - radius_b * my, 2, margin)
+                 up_x - radius_b * mx, up_y - radius_b * my, int(2), margin)
 
 
 @kernel
@@ -236,17 +236,17 @@ def manifold_polygon_polygon(pa, va, pb, vb, c, radius_a, radius_b, margin):
 
 @kernel
 def manifold_polygon_segment(pa, va, pb, vb, c, radius_a, radius_b, margin):
-    return manifold_convex(va, int(pa[0]), int(pa[1]), pb[0:4].reshape((2, 2)), 0, 2, c, radius_a, radius_b, margin)
+    return manifold_convex(va, int(pa[0]), int(pa[1]), pb[0:4].reshape((2, 2)), int(0), int(2), c, radius_a, radius_b, margin)
 
 
 @kernel
 def manifold_segment_polygon(pa, va, pb, vb, c, radius_a, radius_b, margin):
-    return manifold_convex(pa[0:4].reshape((2, 2)), 0, 2, vb, int(pb[0]), int(pb[1]), c, radius_a, radius_b, margin)
+    return manifold_convex(pa[0:4].reshape((2, 2)), int(0), int(2), vb, int(pb[0]), int(pb[1]), c, radius_a, radius_b, margin)
 
 
 @kernel
 def manifold_segment_segment(pa, va, pb, vb, c, radius_a, radius_b, margin):
-    return manifold_convex(pa[0:4].reshape((2, 2)), 0, 2, pb[0:4].reshape((2, 2)), 0, 2, c, radius_a, radius_b, margin)
+    return manifold_convex(pa[0:4].reshape((2, 2)), int(0), int(2), pb[0:4].reshape((2, 2)), int(0), int(2), c, radius_a, radius_b, margin)
 
 
 @kernel
@@ -256,7 +256,7 @@ def manifold_line_polygon(pa, va, pb, vb, c, radius_a, radius_b, margin):
 
 @kernel
 def manifold_line_segment(pa, va, pb, vb, c, radius_a, radius_b, margin):
-    return manifold_line_convex(pa[0], pa[1], pa[2], pa[3], pb[0:4].reshape((2, 2)), 0, 2, c, radius_b, margin)
+    return manifold_line_convex(pa[0], pa[1], pa[2], pa[3], pb[0:4].reshape((2, 2)), int(0), int(2), c, radius_b, margin)
 
 
 @kernel
@@ -267,5 +267,5 @@ def manifold_polygon_line(pa, va, pb, vb, c, radius_a, radius_b, margin):
 
 @kernel
 def manifold_segment_line(pa, va, pb, vb, c, radius_a, radius_b, margin):
-    return mirror(manifold_line_convex(pb[0], pb[1], pb[2], pb[3], pa[0:4].reshape((2, 2)), 0, 2,
+    return mirror(manifold_line_convex(pb[0], pb[1], pb[2], pb[3], pa[0:4].reshape((2, 2)), int(0), int(2),
                                        mirror_contact(c), radius_a, margin))

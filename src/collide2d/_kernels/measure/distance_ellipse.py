@@ -630,7 +630,7 @@ def contact_ellipse_segment(pa, va, pb, vb):
     for sgn in (1.0, -1.0):
         n0 = -sgn * ey / el
         n1 = sgn * ex / el
-        gv, _ = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1, -1)
+        gv, _ = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1, int(-1))
         if gv > best:
             best = gv
             bn0 = n0
@@ -656,10 +656,10 @@ def contact_ellipse_segment(pa, va, pb, vb):
                 bn1 = n1
                 bvert = i
     if bvert == 0:
-        return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax0, ay0, True, _INF)
+        return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax0, ay0, bool(True), _INF)
     if bvert == 1:
-        return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax1, ay1, True, _INF)
-    return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, 0.0, 0.0, False, 0.0)
+        return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, ax1, ay1, bool(True), _INF)
+    return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, 0.0, 0.0, bool(False), 0.0)
 
 
 @kernel
@@ -715,7 +715,7 @@ def contact_ellipse_polygon(pa, va, pb, vb):
         el = hypot(e0, e1)
         n0 = -e1 / el
         n1 = e0 / el
-        gv, _ = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1, -1)
+        gv, _ = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1, int(-1))
         if gv > best:
             best = gv
             bn0 = n0
@@ -748,9 +748,9 @@ def contact_ellipse_polygon(pa, va, pb, vb):
                 bvert = i
     if bvert >= 0:
         return _finish_flat(
-            cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, vb[off + bvert, 0], vb[off + bvert, 1], True, _INF
+            cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, vb[off + bvert, 0], vb[off + bvert, 1], bool(True), _INF
         )
-    return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, 0.0, 0.0, False, 0.0)
+    return _finish_flat(cx, cy, ux, uy, S, al, bl, bn0, bn1, best * S, 0.0, 0.0, bool(False), 0.0)
 
 
 # -- Perram-Wertheim contact function (section 1.2) ------------------------------------------------
@@ -1007,7 +1007,7 @@ def _ee_search(aA, bA, aB, bB, cphi, sphi, dx, dy):
     overlap) the branch and bound of :func:`_ee_search_overlap`, started at the PW normal (or at
     the centre direction). ``evaluations`` counts evaluations of g and PW iterations.
     """
-    total = 0
+    total = int(0)
     dd = math.sqrt(dx * dx + dy * dy)
     if dd > 0.0:
         c0 = dx / dd
@@ -1057,7 +1057,7 @@ def _climb_if_separating(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
     total += 1
     if not (g > 0.0):
         return False, c0, s0, g, total
-    c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, True)
+    c, s, gv, _, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, bool(True))
     total += it
     if gv >= g:
         return True, c, s, gv, total
@@ -1205,11 +1205,11 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
     # a local maximum from the start direction; when the disc bound certifies it (_disc_certified),
     # it is the global maximum and the branch and bound is skipped (most moderately deep pairs)
     g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0)
-    bc, bs, best, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, False)
+    bc, bs, best, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, g, gp, gpp, bool(False))
     total += it + 1
     if _disc_certified(best, gp, r, tol):
         return bc, bs, best, total
-    n = _EE_GRID
+    n = int(_EE_GRID)
     cap = _EE_CAP
     arcs = np.empty((cap, 11))
     fx = fy = fw0 = fw1 = px = py = pw0 = pw1 = 0.0
@@ -1238,7 +1238,7 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
             m += 1
             break
     for _ in range(cap):
-        km = -1
+        km = int(-1)
         um = best + tol
         for k in range(m):
             if arcs[k, 0] > um:
@@ -1250,7 +1250,7 @@ def _ee_search_overlap(aA, bA, aB, bB, cphi, sphi, dx, dy, c0, s0, total):
         vx = arcs[km, 1]
         vy = arcs[km, 2]
         g, gp, gpp = _g_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy)
-        c, s, gv, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy, g, gp, gpp, False)
+        c, s, gv, gp, it = _local_max_ee(aA, bA, aB, bB, cphi, sphi, dx, dy, vx, vy, g, gp, gpp, bool(False))
         total += it + 1
         if gv > best:
             best = gv

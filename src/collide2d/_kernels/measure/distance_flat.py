@@ -644,7 +644,7 @@ def contact_polygon_polygon(pa, va, pb, vb):
 @kernel
 def contact_polygon_segment(pa, va, pb, vb):
     """Polygon a against segment b (b as a 2-vertex list)."""
-    return contact_convex(va, int(pa[0]), int(pa[1]), pb[0:4].reshape((2, 2)), 0, 2)
+    return contact_convex(va, int(pa[0]), int(pa[1]), pb[0:4].reshape((2, 2)), int(0), int(2))
 
 
 @kernel
@@ -656,26 +656,26 @@ def contact_polygon_line(pa, va, pb, vb):
 @kernel
 def contact_polygon_point(pa, va, pb, vb):
     """Polygon a against point b; inside: ``-`` the distance to the nearest edge, its outward normal."""
-    return contact_convex(va, int(pa[0]), int(pa[1]), pb[0:2].reshape((1, 2)), 0, 1)
+    return contact_convex(va, int(pa[0]), int(pa[1]), pb[0:2].reshape((1, 2)), int(0), int(1))
 
 
 @kernel
 def contact_segment_segment(pa, va, pb, vb):
     """Segment a against segment b (Ericson 5.1.9 for the apart case, Minkowski depth when crossing;
     in the canonical order of the pair: see :func:`contact_convex_either_order`)."""
-    return contact_convex_either_order(pa[0:4].reshape((2, 2)), 0, 2, pb[0:4].reshape((2, 2)), 0, 2)
+    return contact_convex_either_order(pa[0:4].reshape((2, 2)), int(0), int(2), pb[0:4].reshape((2, 2)), int(0), int(2))
 
 
 @kernel
 def contact_segment_line(pa, va, pb, vb):
     """Segment a against line b (line first, then mirrored)."""
-    return mirror(line_convex(pb[0], pb[1], pb[2], pb[3], pa[0:4].reshape((2, 2)), 0, 2))
+    return mirror(line_convex(pb[0], pb[1], pb[2], pb[3], pa[0:4].reshape((2, 2)), int(0), int(2)))
 
 
 @kernel
 def contact_segment_point(pa, va, pb, vb):
     """Segment a against point b; a point on the segment gets ``s = 0`` and a's left normal."""
-    return contact_convex(pa[0:4].reshape((2, 2)), 0, 2, pb[0:2].reshape((1, 2)), 0, 1)
+    return contact_convex(pa[0:4].reshape((2, 2)), int(0), int(2), pb[0:2].reshape((1, 2)), int(0), int(1))
 
 
 @kernel
@@ -692,7 +692,7 @@ def contact_line_line(pa, va, pb, vb):
         # Shewchuk 1997), so that the separation's sign agrees with the exact relation: two lines
         # whose directions differ in the last bit cross, though the float cross product may be 0
         e = np.empty(4)
-        m = grow_product(e, 0, dx, ey)
+        m = grow_product(e, int(0), dx, ey)
         m = grow_product(e, m, -dy, ex)
         if expansion_sign(e, m) == 0:
             cross = 0.0
@@ -717,10 +717,10 @@ def contact_line_line(pa, va, pb, vb):
 @kernel
 def contact_line_point(pa, va, pb, vb):
     """Line a against point b: the signed side distance is made non-negative by the normal choice."""
-    return line_convex(pa[0], pa[1], pa[2], pa[3], pb[0:2].reshape((1, 2)), 0, 1)
+    return line_convex(pa[0], pa[1], pa[2], pa[3], pb[0:2].reshape((1, 2)), int(0), int(1))
 
 
 @kernel
 def contact_point_point(pa, va, pb, vb):
     """Point a against point b: the distance; coincident points get ``s = 0`` and normal (1, 0)."""
-    return contact_convex(pa[0:2].reshape((1, 2)), 0, 1, pb[0:2].reshape((1, 2)), 0, 1)
+    return contact_convex(pa[0:2].reshape((1, 2)), int(0), int(1), pb[0:2].reshape((1, 2)), int(0), int(1))

@@ -62,8 +62,8 @@ def core_against_list(pa, va, VB, offb, nb):
     if count >= 3:
         return contact_convex(va, int(pa[0]), count, VB, offb, nb)
     if count == 2:
-        return contact_convex(pa[3:7].reshape((2, 2)), 0, 2, VB, offb, nb)
-    return contact_convex(pa[3:5].reshape((1, 2)), 0, 1, VB, offb, nb)
+        return contact_convex(pa[3:7].reshape((2, 2)), int(0), int(2), VB, offb, nb)
+    return contact_convex(pa[3:5].reshape((1, 2)), int(0), int(1), VB, offb, nb)
 
 
 @kernel
@@ -73,8 +73,8 @@ def line_against_core(pl, pb, vb):
     if count >= 3:
         return line_convex(pl[0], pl[1], pl[2], pl[3], vb, int(pb[0]), count)
     if count == 2:
-        return line_convex(pl[0], pl[1], pl[2], pl[3], pb[3:7].reshape((2, 2)), 0, 2)
-    return line_convex(pl[0], pl[1], pl[2], pl[3], pb[3:5].reshape((1, 2)), 0, 1)
+        return line_convex(pl[0], pl[1], pl[2], pl[3], pb[3:7].reshape((2, 2)), int(0), int(2))
+    return line_convex(pl[0], pl[1], pl[2], pl[3], pb[3:5].reshape((1, 2)), int(0), int(1))
 
 
 @kernel
@@ -98,9 +98,9 @@ def contact_rounded_rounded(pa, va, pb, vb):
     if count >= 3:
         r = core_against_list(pa, va, vb, int(pb[0]), count)
     elif count == 2:
-        r = core_against_list(pa, va, pb[3:7].reshape((2, 2)), 0, 2)
+        r = core_against_list(pa, va, pb[3:7].reshape((2, 2)), int(0), int(2))
     else:
-        r = core_against_list(pa, va, pb[3:5].reshape((1, 2)), 0, 1)
+        r = core_against_list(pa, va, pb[3:5].reshape((1, 2)), int(0), int(1))
     return round_contact(r, pa[2], pb[2])
 
 
@@ -119,7 +119,7 @@ def contact_rounded_polygon(pa, va, pb, vb):
 @kernel
 def contact_rounded_segment(pa, va, pb, vb):
     """Rounded a against segment b (b as a 2-vertex list)."""
-    return round_contact(core_against_list(pa, va, pb[0:4].reshape((2, 2)), 0, 2), pa[2], 0.0)
+    return round_contact(core_against_list(pa, va, pb[0:4].reshape((2, 2)), int(0), int(2)), pa[2], 0.0)
 
 
 @kernel
@@ -131,4 +131,4 @@ def contact_rounded_line(pa, va, pb, vb):
 @kernel
 def contact_rounded_point(pa, va, pb, vb):
     """Rounded a against point b; inside: ``-`` the distance to the rounded boundary."""
-    return round_contact(core_against_list(pa, va, pb[0:2].reshape((1, 2)), 0, 1), pa[2], 0.0)
+    return round_contact(core_against_list(pa, va, pb[0:2].reshape((1, 2)), int(0), int(1)), pa[2], 0.0)

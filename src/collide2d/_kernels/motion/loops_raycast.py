@@ -31,7 +31,7 @@ def raycast_ellipse_loop(pa, va, ia, pb, vb, ib, eps, codes, features, out):
         codes[k] = code
         features[k] = feature
         if code != UNDECIDED:
-            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4] = raycast_ellipse(pa[ia[k]], va, pb[ib[k]], code, feature)
+            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4] = raycast_ellipse(pa[ia[k]], va, pb[ib[k]], code, int(feature))
 
 
 @loop
@@ -61,7 +61,7 @@ def raycast_line_loop(pa, va, ia, pb, vb, ib, eps, codes, features, out):
         codes[k] = code
         features[k] = feature
         if code != UNDECIDED:
-            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4] = raycast_line(pa[ia[k]], va, pb[ib[k]], code, feature)
+            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4] = raycast_line(pa[ia[k]], va, pb[ib[k]], code, int(feature))
 
 
 @loop
@@ -71,4 +71,4 @@ def raycast_point_loop(pa, va, ia, pb, vb, ib, eps, codes, features, out):
         codes[k] = code
         features[k] = feature
         if code != UNDECIDED:
-            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4] = raycast_point(pa[ia[k]], va, pb[ib[k]], code, feature)
+            out[k, 0], out[k, 1], out[k, 2], out[k, 3], out[k, 4] = raycast_point(pa[ia[k]], va, pb[ib[k]], code, int(feature))

@@ -97,9 +97,9 @@ def _ray_ellipse(pe, ray, eps, checked):
 @kernel
 def raycast_code_ellipse(pe, ve, ray, eps):
     """Decision for an ellipse row (feature always 0); the exact float stage before ``UNDECIDED``."""
-    code = _ray_ellipse(pe, ray, eps, False)
+    code = _ray_ellipse(pe, ray, eps, bool(False))
     if code == UNDECIDED and eps > 0:
-        code = _ray_ellipse(pe, ray, 0.0, True)
+        code = _ray_ellipse(pe, ray, 0.0, bool(True))
     return code, 0
 
 
@@ -443,7 +443,7 @@ def raycast_polygon(pp, vp, ray, code, feature):
     off = int(pp[0])
     n = int(pp[1])
     if code == ON:
-        best = 0
+        best = int(0)
         best_value = -math.inf
         for i in range(n):
             if vp[off + i, 0] == ox and vp[off + i, 1] == oy:

@@ -44,7 +44,7 @@ def _grow(p0, p1, p2, n, x):
 @kernel
 def rounded_sum3(a, b, c):
     """``a + b + c`` rounded once, to nearest with ties to even (three floats; no overflow)."""
-    p0, p1, p2, n = _grow(0.0, 0.0, 0.0, 0, a)
+    p0, p1, p2, n = _grow(0.0, 0.0, 0.0, int(0), a)
     p0, p1, p2, n = _grow(p0, p1, p2, n, b)
     p0, p1, p2, n = _grow(p0, p1, p2, n, c)
     # the components are non-overlapping, increasing: round from the top

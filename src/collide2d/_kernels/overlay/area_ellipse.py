@@ -281,7 +281,7 @@ def overlap_in_frame(p1, p2, r1, r2, sp, sr, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3):
         dB0, dB1, dB2, dB3 = put4(i, _b_step(xi, yi, xj, yj, p1, p2, r1, r2, sp, sr), dB0, dB1, dB2, dB3)
     # sorted by angle on A, only the last step (back to the first corner) can be the full turn
     dA0, dA1, dA2, dA3 = _fix_wrap(n, dA0, dA1, dA2, dA3, n - 1)
-    longest = 0
+    longest = int(0)
     for i in range(1, n):
         if pick4(i, dA0, dA1, dA2, dA3) > pick4(longest, dA0, dA1, dA2, dA3):
             longest = i
@@ -299,14 +299,14 @@ def overlap_in_frame(p1, p2, r1, r2, sp, sr, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3):
         # ellipse, not per corner pair: each ellipse keeps its longer arc if that one is inside the
         # other ellipse, else its shorter one.
         la = 0 if dA0 >= dA1 else 1
-        inside = _arc_inside(True, pick4(la, X0, X1, X0, X0), pick4(la, Y0, Y1, Y0, Y0), pick4(1 - la, X0, X1, X0, X0), pick4(1 - la, Y0, Y1, Y0, Y0), max(dA0, dA1), p1, p2, r1, r2, sp, sr, det_p)
+        inside = _arc_inside(bool(True), pick4(la, X0, X1, X0, X0), pick4(la, Y0, Y1, Y0, Y0), pick4(1 - la, X0, X1, X0, X0), pick4(1 - la, Y0, Y1, Y0, Y0), max(dA0, dA1), p1, p2, r1, r2, sp, sr, det_p)
         piece_a = max(dA0, dA1) if inside else min(dA0, dA1)
         lb = 0 if dB0 >= dB1 else 1
         zpi = p1 * pick4(lb, X0, X1, X0, X0) + p2 * pick4(lb, Y0, Y1, Y0, Y0) - sp
         zri = r1 * pick4(lb, X0, X1, X0, X0) + r2 * pick4(lb, Y0, Y1, Y0, Y0) - sr
         zpj = p1 * pick4(1 - lb, X0, X1, X0, X0) + p2 * pick4(1 - lb, Y0, Y1, Y0, Y0) - sp
         zrj = r1 * pick4(1 - lb, X0, X1, X0, X0) + r2 * pick4(1 - lb, Y0, Y1, Y0, Y0) - sr
-        inside = _arc_inside(False, zpi, zri, zpj, zrj, max(dB0, dB1), p1, p2, r1, r2, sp, sr, det_p)
+        inside = _arc_inside(bool(False), zpi, zri, zpj, zrj, max(dB0, dB1), p1, p2, r1, r2, sp, sr, det_p)
         piece_b = max(dB0, dB1) if inside else min(dB0, dB1)
         return segment_area(piece_a) + segment_area(piece_b) / det_p
     total = poly
@@ -319,13 +319,13 @@ def overlap_in_frame(p1, p2, r1, r2, sp, sr, n, X0, Y0, X1, Y1, X2, Y2, X3, Y3):
         da = pick4(i, dA0, dA1, dA2, dA3)
         db = pick4(i, dB0, dB1, dB2, dB3)
         if da >= db:
-            on_a = _arc_inside(True, xi, yi, xj, yj, da, p1, p2, r1, r2, sp, sr, det_p)
+            on_a = _arc_inside(bool(True), xi, yi, xj, yj, da, p1, p2, r1, r2, sp, sr, det_p)
         else:
             zpi = p1 * xi + p2 * yi - sp
             zri = r1 * xi + r2 * yi - sr
             zpj = p1 * xj + p2 * yj - sp
             zrj = r1 * xj + r2 * yj - sr
-            on_a = not _arc_inside(False, zpi, zri, zpj, zrj, db, p1, p2, r1, r2, sp, sr, det_p)
+            on_a = not _arc_inside(bool(False), zpi, zri, zpj, zrj, db, p1, p2, r1, r2, sp, sr, det_p)
         if on_a:
             total += segment_area(da)
         else:
@@ -457,7 +457,7 @@ def disc_polygon_in_frame(pa, pb, vb, cx, cy, a, b, ux, uy):
     exit_x = exit_y = 0.0
     exit_edge = -1
     exit_small = 0.0  # half-chord angle of the exit's own edge
-    exit_right = False  # disc centre strictly right of the exit's edge
+    exit_right = bool(False)  # disc centre strictly right of the exit's edge
     n_emitted = 0
     n_cross = 0
     # Vertices relative to the first one, V = V_r + D, with the level |X|^2 - 1 of each vertex

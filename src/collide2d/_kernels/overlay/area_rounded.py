@@ -33,8 +33,8 @@ def area_rounded_region(ka, pa, va, kb, pb, vb):
     cross, m = all_crossings(pieces_a, pieces_b)
     cross = cross[:m]
     tol = _ON_BOUNDARY * size
-    chord_a, arcs_a = inside_area(pieces_a, cross, 0, kb, core_b, r_b, ell_b, True, tol)
-    chord_b, arcs_b = inside_area(pieces_b, cross, 1, ka, core_a, r_a, ell_a, False, tol)
+    chord_a, arcs_a = inside_area(pieces_a, cross, int(0), kb, core_b, r_b, ell_b, bool(True), tol)
+    chord_b, arcs_b = inside_area(pieces_b, cross, int(1), ka, core_a, r_a, ell_a, bool(False), tol)
     area = 0.5 * (chord_a + chord_b) + (arcs_a + arcs_b)
     area = max(area, 0.0)
     e = math.frexp(scale)[1] - 1
@@ -50,7 +50,7 @@ def area_rounded_region(ka, pa, va, kb, pb, vb):
 @kernel
 def _area_rounded_pair(kind_b, pa, va, pb, vb, relation):
     if relation == OVERLAPPING:
-        return area_rounded_region(ROUNDED, pa, va, kind_b, pb, vb)
+        return area_rounded_region(int(ROUNDED), pa, va, kind_b, pb, vb)
     if relation == CONTAINS or relation == WITHIN or relation == EQUAL:
         return math.nan
     return 0.0
@@ -59,19 +59,19 @@ def _area_rounded_pair(kind_b, pa, va, pb, vb, relation):
 @kernel
 def area_rounded_rounded(pa, va, pb, vb, relation):
     """Overlap area of two rounded rows (NaN for a nested pair)."""
-    return _area_rounded_pair(ROUNDED, pa, va, pb, vb, relation)
+    return _area_rounded_pair(int(ROUNDED), pa, va, pb, vb, relation)
 
 
 @kernel
 def area_rounded_ellipse(pa, va, pb, vb, relation):
     """Overlap area of a rounded row and an ellipse (NaN for a nested pair)."""
-    return _area_rounded_pair(ELLIPSE, pa, va, pb, vb, relation)
+    return _area_rounded_pair(int(ELLIPSE), pa, va, pb, vb, relation)
 
 
 @kernel
 def area_rounded_polygon(pa, va, pb, vb, relation):
     """Overlap area of a rounded row and a polygon (NaN for a nested pair)."""
-    return _area_rounded_pair(POLYGON, pa, va, pb, vb, relation)
+    return _area_rounded_pair(int(POLYGON), pa, va, pb, vb, relation)
 
 
 # -- sums of many short rows, in NumPy's order --------------------------------------------------------

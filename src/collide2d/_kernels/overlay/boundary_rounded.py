@@ -471,7 +471,7 @@ def all_crossings(pa, pb):
         for j in range(nb):
             if box_a[i, 0] > box_b[j, 2] or box_b[j, 0] > box_a[i, 2] or box_a[i, 1] > box_b[j, 3] or box_b[j, 1] > box_a[i, 3]:
                 continue
-            k = piece_crossings(pa[i], pb[j], scratch, 0)
+            k = piece_crossings(pa[i], pb[j], scratch, int(0))
             for c in range(k):
                 out[m, 0] = scratch[c, 0]
                 out[m, 1] = scratch[c, 1]

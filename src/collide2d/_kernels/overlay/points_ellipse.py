@@ -525,8 +525,8 @@ def crossings_in_frame(p1, p2, r1, r2, sp, sr, g, tol):
     c20 = d13 + q1
     c21 = d23 - q0
     c22 = d33
-    bi = 0
-    bj = 0
+    bi = int(0)
+    bj = int(0)
     bv = abs(c00)
     for i in range(3):
         for j in range(3):
@@ -535,12 +535,12 @@ def crossings_in_frame(p1, p2, r1, r2, sp, sr, g, tol):
                 bv = v
                 bi = i
                 bj = j
-    la0 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, bi, 0)
-    la1 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, bi, 1)
-    la2 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, bi, 2)
-    lb0 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, 0, bj)
-    lb1 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, 1, bj)
-    lb2 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, 2, bj)
+    la0 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, bi, int(0))
+    la1 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, bi, int(1))
+    la2 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, bi, int(2))
+    lb0 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, int(0), bj)
+    lb1 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, int(1), bj)
+    lb2 = _m3(c00, c01, c02, c10, c11, c12, c20, c21, c22, int(2), bj)
     na, xa0, ya0, xa1, ya1 = _line_circle(la0, la1, la2)
     nb, xb0, yb0, xb1, yb1 = _line_circle(lb0, lb1, lb2)
     gap_a, fxa, fya = _line_foot(la0, la1, la2)
@@ -557,7 +557,7 @@ def crossings_in_frame(p1, p2, r1, r2, sp, sr, g, tol):
         qx2, qy2, rq2 = _polish(xb0, yb0, e11, e12, e22, e13, e23, e33, form, p1, p2, r1, r2, sp, sr)
         qx3, qy3, rq3 = _polish(xb1, yb1, e11, e12, e22, e13, e23, e33, form, p1, p2, r1, r2, sp, sr)
     n = 0
-    n_all = 0
+    n_all = int(0)
     X0 = Y0 = X1 = Y1 = X2 = Y2 = X3 = Y3 = math.nan
     for sweep in range(2):
         for k in range(4):
@@ -609,7 +609,7 @@ def crossings_by_sign(p1, p2, r1, r2, sp, sr, g, n, n_all, X0, Y0, X1, Y1, X2, Y
     test of the area). Also returns the extremum next to the foot, ``(ex, ey)``.
     """
     d11, d12, d22, d13, d23, d33, form = base_member(p1, p2, r1, r2, sp, sr, g)
-    count = 0
+    count = int(0)
     R0 = R1 = R2 = R3 = 0.0
     step = (2.0 * math.pi) / _SIGN_SAMPLES
     t_foot = math.atan2(fy, fx)
@@ -866,12 +866,12 @@ def points_ellipse_ellipse(pa, va, pb, vb, relation, out):
     if relation == codes.DISJOINT or relation == codes.EQUAL:
         return 0
     if relation == codes.TOUCHING:
-        return tangent_points_ellipse_ellipse(pa, pb, False, 1, out)
+        return tangent_points_ellipse_ellipse(pa, pb, bool(False), int(1), out)
     if relation == codes.CONTAINS or relation == codes.WITHIN:
         if _relate_float(pa, pb, _EPS) == relation:
             return 0
         return -1
-    return crossing_points_ellipse_ellipse(pa, pb, -1, out)
+    return crossing_points_ellipse_ellipse(pa, pb, int(-1), out)
 
 
 @kernel
@@ -900,9 +900,9 @@ def crossing_points_ellipse_ellipse(pa, pb, kind, out):
     n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy = resolved_crossings(p1, p2, r1, r2, sp, sr, g)
     # the closest pair of four points, and the point farthest from all others (two points close
     # together come from one line, which is then nearly tangent: gap tells)
-    ci = cj = 0
+    ci = cj = int(0)
     close = math.inf
-    lone = 0
+    lone = int(0)
     lone_d = -1.0
     for i in range(n if n == 4 else 0):
         nearest = math.inf
@@ -956,7 +956,7 @@ def crossing_points_ellipse_ellipse(pa, pb, kind, out):
             if n < 4 or (i != ci and i != cj):
                 out[count, 0], out[count, 1] = from_frame(pick4(i, X0, X1, X2, X3), pick4(i, Y0, Y1, Y2, Y3), cx, cy, a, b, ux, uy)
                 count += 1
-        order = 1
+        order = int(1)
     else:
         if n == 4:  # three points of the cluster of the order-3 contact, one crossing apart
             tx = ty = 0.0
@@ -969,7 +969,7 @@ def crossing_points_ellipse_ellipse(pa, pb, kind, out):
             # two or three points, in no particular order (crossings_by_sign lists them by angle):
             # the level F has a triple root at the contact, so F' vanishes there and not at the
             # simple crossing. Keep the point of largest |F'|, polish the one of smallest as the contact.
-            lone = 0
+            lone = int(0)
             contact = n - 1
             steep = -1.0
             flat = math.inf
@@ -983,13 +983,13 @@ def crossing_points_ellipse_ellipse(pa, pb, kind, out):
                     flat = slope
                     contact = i
             if contact == lone:  # no usable slopes (NaN): the order of the points
-                lone = 0
+                lone = int(0)
                 contact = n - 1
             tx = pick4(contact, X0, X1, X2, X3)
             ty = pick4(contact, Y0, Y1, Y2, Y3)
             out[0, 0], out[0, 1] = from_frame(pick4(lone, X0, X1, X2, X3), pick4(lone, Y0, Y1, Y2, Y3), cx, cy, a, b, ux, uy)
         count = 1
-        order = 2
+        order = int(2)
     t = _circle_newton(math.atan2(ty, tx), d11, d12, d22, d13, d23, order)
     out[count, 0], out[count, 1] = from_frame(math.cos(t), math.sin(t), cx, cy, a, b, ux, uy)
     return count + 1
@@ -1109,7 +1109,7 @@ def contact_count_ellipse_ellipse(pa, pb):
     mid = (r + s) / 2
     if mid > 0:
         g11, g12, g13, g22, g23, g33 = _pencil(mid, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
-        if _definite_exact(g11, g12, g13, g22, g23, g33, 1) or _definite_exact(g11, g12, g13, g22, g23, g33, -1):
+        if _definite_exact(g11, g12, g13, g22, g23, g33, int(1), bool(False)) or _definite_exact(g11, g12, g13, g22, g23, g33, int(-1), bool(False)):
             return 0
     g11, g12, g13, g22, g23, g33 = _pencil(r, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
     rank_one = (
@@ -1141,13 +1141,13 @@ def _edge_points(x0, y0, x1, y1, cx, cy, a, b, ux, uy, pa, eps, include_start, i
     ``beta = E.X0``, discriminant ``alpha - (E x X0)^2`` (Lagrange's identity; no ``gamma``), the
     pair from ``q = -(beta + sign(beta) sqrt(disc))``: ``t1 = q / alpha``, ``t2 = gamma / q``.
     """
-    fcx, fcy, s, A, B, wx, wy = _frame(pa, eps)
+    fcx, fcy, s, A, B, wx, wy = _frame(pa, eps, bool(False))
     y0x = (x0 - fcx) * s
     y0y = (y0 - fcy) * s
     y1x = (x1 - fcx) * s
     y1y = (y1 - fcy) * s
-    s0 = _point_sign(y0x, y0y, A, B, wx, wy, eps)
-    s1 = _point_sign(y1x, y1y, A, B, wx, wy, eps)
+    s0 = _point_sign(y0x, y0y, A, B, wx, wy, eps, bool(False))
+    s1 = _point_sign(y1x, y1y, A, B, wx, wy, eps, bool(False))
     X0, Y0 = to_frame(x0, y0, cx, cy, a, b, ux, uy)
     X1, Y1 = to_frame(x1, y1, cx, cy, a, b, ux, uy)
     if s0 == UNKNOWN_SIGN:
@@ -1180,7 +1180,7 @@ def _edge_points(x0, y0, x1, y1, cx, cy, a, b, ux, uy, pa, eps, include_start, i
         m = max(abs(ex_w), abs(ey_w))
         if eps > 0 and m > 0.0:
             se = math.ldexp(1.0, -math.frexp(m)[1])
-        msign = _edge_min_sign(y0x, y0y, y1x, y1y, ex_w * se, ey_w * se, A, B, wx, wy, eps)
+        msign = _edge_min_sign(y0x, y0y, y1x, y1y, ex_w * se, ey_w * se, A, B, wx, wy, eps, bool(False))
         if msign == UNKNOWN_SIGN:
             tstar = -beta / alpha
             msign = 1 if disc < 0.0 or tstar <= 0.0 or tstar >= 1.0 else (0 if disc == 0.0 else -1)
@@ -1241,7 +1241,7 @@ def points_ellipse_segment(pa, va, pb, vb, relation, out):
     if relation == codes.DISJOINT:
         return 0
     cx, cy, a, b, ux, uy = unit_frame(pa)
-    return _edge_points(pb[0], pb[1], pb[2], pb[3], cx, cy, a, b, ux, uy, pa, _EPS, True, True, out, 0)
+    return _edge_points(pb[0], pb[1], pb[2], pb[3], cx, cy, a, b, ux, uy, pa, _EPS, bool(True), bool(True), out, int(0))
 
 
 @kernel
@@ -1257,11 +1257,11 @@ def points_ellipse_polygon(pa, va, pb, vb, relation, out):
     cx, cy, a, b, ux, uy = unit_frame(pa)
     offset = int(pb[0])
     count = int(pb[1])
-    n = 0
+    n = int(0)
     for i in range(count):
         k0 = offset + i
         k1 = offset + i + 1 if i + 1 < count else offset
-        n = _edge_points(vb[k0, 0], vb[k0, 1], vb[k1, 0], vb[k1, 1], cx, cy, a, b, ux, uy, pa, _EPS, True, False, out, n)
+        n = _edge_points(vb[k0, 0], vb[k0, 1], vb[k1, 0], vb[k1, 1], cx, cy, a, b, ux, uy, pa, _EPS, bool(True), bool(False), out, n)
     return n
 
 

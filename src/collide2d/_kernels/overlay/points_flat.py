@@ -136,7 +136,7 @@ def edge_edge(ax, ay, bx, by, b_open, cx, cy, dx, dy, d_open, out, n):
     f2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
     t = f1 / (f1 - f2) if f1 != f2 else 0.5 * (lo + hi)
     t = min(max(t, lo), hi)
-    return _put(out, n, ax + t * (bx - ax), ay + t * (by - ay), bx, by, False, dx, dy, False)
+    return _put(out, n, ax + t * (bx - ax), ay + t * (by - ay), bx, by, bool(False), dx, dy, bool(False))
 
 
 @kernel
@@ -152,18 +152,18 @@ def edge_line(ax, ay, bx, by, b_open, px, py, ux, uy, out, n):
     if s1 * s2 > 0:
         return n
     if s1 == 0:
-        n = _put(out, n, ax, ay, bx, by, b_open, bx, by, False)
+        n = _put(out, n, ax, ay, bx, by, b_open, bx, by, bool(False))
         if s2 == 0:
-            n = _put(out, n, bx, by, bx, by, b_open, bx, by, False)
+            n = _put(out, n, bx, by, bx, by, b_open, bx, by, bool(False))
         return n
     if s2 == 0:
-        return _put(out, n, bx, by, bx, by, b_open, bx, by, False)
+        return _put(out, n, bx, by, bx, by, b_open, bx, by, bool(False))
     # crossing of a proper straddle: as in edge_edge (t kept in [0, 1], a tie takes the middle)
     f1 = ux * (ay - py) - uy * (ax - px)
     f2 = ux * (by - py) - uy * (bx - px)
     t = f1 / (f1 - f2) if f1 != f2 else 0.5
     t = min(max(t, 0.0), 1.0)
-    return _put(out, n, ax + t * (bx - ax), ay + t * (by - ay), bx, by, False, bx, by, False)
+    return _put(out, n, ax + t * (bx - ax), ay + t * (by - ay), bx, by, bool(False), bx, by, bool(False))
 
 
 @kernel
@@ -178,14 +178,14 @@ def points_polygon_polygon(pa, va, pb, vb, relation, out):
     na = int(pa[1])
     ob = int(pb[0])
     nb = int(pb[1])
-    n = 0
+    n = int(0)
     for i in range(na):
         i0 = oa + i
         i1 = oa + i + 1 if i + 1 < na else oa
         for j in range(nb):
             j0 = ob + j
             j1 = ob + j + 1 if j + 1 < nb else ob
-            n = edge_edge(va[i0, 0], va[i0, 1], va[i1, 0], va[i1, 1], True, vb[j0, 0], vb[j0, 1], vb[j1, 0], vb[j1, 1], True, out, n)
+            n = edge_edge(va[i0, 0], va[i0, 1], va[i1, 0], va[i1, 1], bool(True), vb[j0, 0], vb[j0, 1], vb[j1, 0], vb[j1, 1], bool(True), out, n)
     return n
 
 
@@ -196,11 +196,11 @@ def points_polygon_segment(pa, va, pb, vb, relation, out):
         return 0
     oa = int(pa[0])
     na = int(pa[1])
-    n = 0
+    n = int(0)
     for i in range(na):
         i0 = oa + i
         i1 = oa + i + 1 if i + 1 < na else oa
-        n = edge_edge(va[i0, 0], va[i0, 1], va[i1, 0], va[i1, 1], True, pb[0], pb[1], pb[2], pb[3], False, out, n)
+        n = edge_edge(va[i0, 0], va[i0, 1], va[i1, 0], va[i1, 1], bool(True), pb[0], pb[1], pb[2], pb[3], bool(False), out, n)
     return n
 
 
@@ -211,11 +211,11 @@ def points_polygon_line(pa, va, pb, vb, relation, out):
         return 0
     oa = int(pa[0])
     na = int(pa[1])
-    n = 0
+    n = int(0)
     for i in range(na):
         i0 = oa + i
         i1 = oa + i + 1 if i + 1 < na else oa
-        n = edge_line(va[i0, 0], va[i0, 1], va[i1, 0], va[i1, 1], True, pb[0], pb[1], pb[2], pb[3], out, n)
+        n = edge_line(va[i0, 0], va[i0, 1], va[i1, 0], va[i1, 1], bool(True), pb[0], pb[1], pb[2], pb[3], out, n)
     return n
 
 
@@ -243,7 +243,7 @@ def points_segment_segment(pa, va, pb, vb, relation, out):
     both ends); at most 2."""
     if relation == codes.DISJOINT:
         return 0
-    return edge_edge(pa[0], pa[1], pa[2], pa[3], False, pb[0], pb[1], pb[2], pb[3], False, out, 0)
+    return edge_edge(pa[0], pa[1], pa[2], pa[3], bool(False), pb[0], pb[1], pb[2], pb[3], bool(False), out, int(0))
 
 
 @kernel
@@ -251,7 +251,7 @@ def points_segment_line(pa, va, pb, vb, relation, out):
     """The crossing point, or both end points when the segment lies on the line; at most 2."""
     if relation == codes.DISJOINT:
         return 0
-    return edge_line(pa[0], pa[1], pa[2], pa[3], False, pb[0], pb[1], pb[2], pb[3], out, 0)
+    return edge_line(pa[0], pa[1], pa[2], pa[3], bool(False), pb[0], pb[1], pb[2], pb[3], out, int(0))
 
 
 @kernel

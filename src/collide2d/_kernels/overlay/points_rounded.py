@@ -59,7 +59,7 @@ def points_rounded_any(ka, pa, va, kb, pb, vb, out):
 def _points_rounded_pair(kind_b, pa, va, pb, vb, relation, out):
     if relation == DISJOINT or relation == EQUAL:
         return 0
-    count = points_rounded_any(ROUNDED, pa, va, kind_b, pb, vb, out)
+    count = points_rounded_any(int(ROUNDED), pa, va, kind_b, pb, vb, out)
     if count == 0 and relation == TOUCHING:
         return -3
     if count >= 2 and relation == TOUCHING:
@@ -70,31 +70,31 @@ def _points_rounded_pair(kind_b, pa, va, pb, vb, relation, out):
 @kernel
 def points_rounded_rounded(pa, va, pb, vb, relation, out):
     """Boundary meeting points of two rounded rows."""
-    return _points_rounded_pair(ROUNDED, pa, va, pb, vb, relation, out)
+    return _points_rounded_pair(int(ROUNDED), pa, va, pb, vb, relation, out)
 
 
 @kernel
 def points_rounded_ellipse(pa, va, pb, vb, relation, out):
     """Boundary meeting points of a rounded row and an ellipse."""
-    return _points_rounded_pair(ELLIPSE, pa, va, pb, vb, relation, out)
+    return _points_rounded_pair(int(ELLIPSE), pa, va, pb, vb, relation, out)
 
 
 @kernel
 def points_rounded_polygon(pa, va, pb, vb, relation, out):
     """Boundary meeting points of a rounded row and a polygon."""
-    return _points_rounded_pair(POLYGON, pa, va, pb, vb, relation, out)
+    return _points_rounded_pair(int(POLYGON), pa, va, pb, vb, relation, out)
 
 
 @kernel
 def points_rounded_segment(pa, va, pb, vb, relation, out):
     """Meeting points of a rounded boundary and a segment."""
-    return _points_rounded_pair(SEGMENT_KIND, pa, va, pb, vb, relation, out)
+    return _points_rounded_pair(int(SEGMENT_KIND), pa, va, pb, vb, relation, out)
 
 
 @kernel
 def points_rounded_line(pa, va, pb, vb, relation, out):
     """Meeting points of a rounded boundary and a line."""
-    return _points_rounded_pair(LINE_KIND, pa, va, pb, vb, relation, out)
+    return _points_rounded_pair(int(LINE_KIND), pa, va, pb, vb, relation, out)
 
 
 @kernel

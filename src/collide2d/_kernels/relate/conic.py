@@ -299,7 +299,7 @@ def _pencil_cubic(dx, dy, aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, checked):
 @kernel
 def _pencil_exact(pa, pb):
     """:func:`_pencil_cubic` of two non-circle rows (exact mode)."""
-    return _pencil_cubic(pb[0] - pa[0], pb[1] - pa[1], pa[2], pa[3], pa[4], pa[5], pb[2], pb[3], pb[4], pb[5], False)
+    return _pencil_cubic(pb[0] - pa[0], pb[1] - pa[1], pa[2], pa[3], pa[4], pa[5], pb[2], pb[3], pb[4], pb[5], bool(False))
 
 
 @kernel
@@ -348,7 +348,7 @@ def _checked_pencil(pa, pb):
         exact_mul(dx, s), exact_mul(dy, s),
         exact_mul(pa[2], s), exact_mul(pa[3], s), exact_mul(pa[4], sa), exact_mul(pa[5], sa),
         exact_mul(pb[2], s), exact_mul(pb[3], s), exact_mul(pb[4], sb), exact_mul(pb[5], sb),
-        True,
+        bool(True),
     )
 
 
@@ -368,9 +368,9 @@ def _relate_stage(pa, pb):
     if not (c2 == c2 and c1 == c1 and disc == disc):
         return codes.UNDECIDED
     if pa[0] == pb[0] and pa[1] == pb[1]:  # EQUAL: proportional quadratic forms
-        p11 = _minor(a11, kb, b11, ka, True)
-        p12 = _minor(a12, kb, b12, ka, True)
-        p22 = _minor(a22, kb, b22, ka, True)
+        p11 = _minor(a11, kb, b11, ka, bool(True))
+        p12 = _minor(a12, kb, b12, ka, bool(True))
+        p22 = _minor(a22, kb, b22, ka, bool(True))
         if p11 != p11 or p12 != p12 or p22 != p22:
             return codes.UNDECIDED
         if p11 == 0.0 and p12 == 0.0 and p22 == 0.0:
@@ -381,7 +381,7 @@ def _relate_stage(pa, pb):
         return codes.OVERLAPPING
     if disc > 0.0:
         return codes.UNDECIDED
-    return _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, True)
+    return _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, bool(True))
 
 
 @kernel
@@ -396,7 +396,7 @@ def _relate_exact(pa, pb):
     dx = pb[0] - pa[0]
     dy = pb[1] - pa[1]
     if pa[2] == pa[3] and pb[2] == pb[3]:
-        return _circles(dx, dy, pa[2], pb[2], 0, False)
+        return _circles(dx, dy, pa[2], pb[2], int(0), bool(False))
     a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc = _pencil_exact(pa, pb)
     # EQUAL: the same centre and proportional quadratic forms (cross-multiplied)
     if dx == 0 and dy == 0 and a11 * kb == b11 * ka and a12 * kb == b12 * ka and a22 * kb == b22 * ka:
@@ -415,18 +415,18 @@ def _relate_exact(pa, pb):
         step = abs(start)
         if step == 0:
             step = step + 1
-        q1 = _find_sign_point(c3, c2, c1, c0, start, -step, -1)
+        q1 = _find_sign_point(c3, c2, c1, c0, start, -step, int(-1))
         if q1 > 0:
             g11, g12, g13, g22, g23, g33 = _pencil(q1, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
-            if _definite_exact(g11, g12, g13, g22, g23, g33, -1):
+            if _definite_exact(g11, g12, g13, g22, g23, g33, int(-1), bool(False)):
                 return codes.WITHIN
-        q2 = _find_sign_point(c3, c2, c1, c0, start, step, 1)
+        q2 = _find_sign_point(c3, c2, c1, c0, start, step, int(1))
         if q2 > 0:
             g11, g12, g13, g22, g23, g33 = _pencil(q2, a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
-            if _definite_exact(g11, g12, g13, g22, g23, g33, 1):
+            if _definite_exact(g11, g12, g13, g22, g23, g33, int(1), bool(False)):
                 return codes.CONTAINS
         return codes.OVERLAPPING
-    return _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, False)
+    return _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1, c0, bool(False))
 
 
 @kernel
@@ -465,11 +465,11 @@ def _tangent_containment(a11, a12, a22, ka, b11, b12, b22, e1, e2, g, c3, c2, c1
         return codes.UNDECIDED
     pencil = (a11, a12, a22, ka, b11, b12, b22, e1, e2, g)
     if num > 0:
-        res = _nested_member(num, den, False, pencil, checked)
+        res = _nested_member(num, den, bool(False), pencil, checked)
         if res != codes.OVERLAPPING:
             return res
     if num_mid > 0 and apart != 0:
-        return _nested_member(num_mid, den_mid, True, pencil, checked)
+        return _nested_member(num_mid, den_mid, bool(True), pencil, checked)
     return codes.OVERLAPPING
 
 
@@ -504,7 +504,7 @@ def _intersects_exact(pa, pb):
     dx = pb[0] - pa[0]
     dy = pb[1] - pa[1]
     if pa[2] == pa[3] and pb[2] == pb[3]:
-        return 0 if _circles(dx, dy, pa[2], pb[2], 0, False) == codes.DISJOINT else 1
+        return 0 if _circles(dx, dy, pa[2], pb[2], int(0), bool(False)) == codes.DISJOINT else 1
     if dx == 0 and dy == 0:
         return 1  # both contain their common centre
     a11, a12, a22, ka, b11, b12, b22, kb, e1, e2, g, c3, c2, c1, c0, disc = _pencil_exact(pa, pb)
@@ -813,9 +813,9 @@ def _contain_float(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, concentric, Q
         k2 = c1 / qq if qq != 0.0 else k1
         lo_k = min(k1, k2)
         hi_k = max(k1, k2)
-        if b_in_a and hi_k > 0.0 and _pencil_definite(hi_k, 1, F, U):
+        if b_in_a and hi_k > 0.0 and _pencil_definite(hi_k, int(1), F, U):
             return codes.CONTAINS
-        if a_in_b and lo_k > 0.0 and _pencil_definite(lo_k, -1, F, U):
+        if a_in_b and lo_k > 0.0 and _pencil_definite(lo_k, int(-1), F, U):
             return codes.WITHIN
     # no containment certified: look for witnesses against each possible containment
     if b_in_a and not _outside_witness(ab_, bb_, wxb, wyb, kb, ekb, dx, dy, aa_, ba_, wxa, wya, ka, eka, U):
@@ -913,7 +913,7 @@ def _circles_stage(pa, pb):
     """The exact float stage for two circles (rows ``pa``, ``pb``): :func:`_circles` on the exact
     differences of the stored centres and the stored radii, every operation checked exact."""
     ex, ey = _exact_offsets(pa, pb)
-    return _circles(ex, ey, pa[2], pb[2], 0.0, True)
+    return _circles(ex, ey, pa[2], pb[2], 0.0, bool(True))
 
 
 @kernel
@@ -970,7 +970,7 @@ def _relate_float(pa, pb, eps):
         if concentric:
             dx = 0.0
             dy = 0.0
-        return _circles(dx, dy, aa_, ab_, eps, False)
+        return _circles(dx, dy, aa_, ab_, eps, bool(False))
     if concentric and aa_ == ab_ and ba_ == bb_ and wxa == wxb and wya == wyb:
         return codes.EQUAL
     ok, wxa, wya = _scaled_direction(wxa, wya)
@@ -994,7 +994,7 @@ def _relate_float(pa, pb, eps):
                 return codes.EQUAL
             if s == UNKNOWN_SIGN:
                 return codes.UNDECIDED
-        return _contain_float(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, True, 0.0, 0.0, 0.0, 0.0, U)
+        return _contain_float(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, bool(True), 0.0, 0.0, 0.0, 0.0, U)
     edx = U * abs(dx)
     edy = U * abs(dy)
     QA, eQA = _qform(aa_, ba_, wxa, wya, dx, edx, dy, edy, U)
@@ -1005,7 +1005,7 @@ def _relate_float(pa, pb, eps):
         res = _separation_float(pa, pb, aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, QA, eQA, QB, eQB, U)
         if res != codes.OVERLAPPING:
             return res
-    return _contain_float(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, False, QA, eQA, QB, eQB, U)
+    return _contain_float(aa_, ba_, wxa, wya, ab_, bb_, wxb, wyb, dx, dy, bool(False), QA, eQA, QB, eQB, U)
 
 
 @kernel

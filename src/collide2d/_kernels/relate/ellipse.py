@@ -226,9 +226,9 @@ def relate_ellipse_point(pa, va, pb, vb, eps):
     inputs with few significant bits, such as points placed exactly on the boundary of a
     lattice of shapes. The kernels below do the same.
     """
-    code = _ellipse_point(pa, pb, eps, False)
+    code = _ellipse_point(pa, pb, eps, bool(False))
     if code == codes.UNDECIDED and eps > 0:
-        return _ellipse_point(pa, pb, 0.0, True)
+        return _ellipse_point(pa, pb, 0.0, bool(True))
     return code
 
 
@@ -236,7 +236,7 @@ def relate_ellipse_point(pa, va, pb, vb, eps):
 def _ellipse_point(pa, pb, eps, checked):
     cx, cy, s, A, B, wx, wy = _frame(pa, eps, checked)
     sign = _point_sign(_offset(pb[0], cx, s, checked), _offset(pb[1], cy, s, checked), A, B, wx, wy, eps, checked)
-    return _sign_code(sign, codes.CONTAINS)
+    return _sign_code(sign, int(codes.CONTAINS))
 
 
 @kernel
@@ -255,9 +255,9 @@ def _sign_code(sign, negative):
 def relate_ellipse_line(pa, va, pb, vb, eps):
     """Ellipse ``pa`` against the line ``pb = (px, py, dx, dy)``: ``DISJOINT``, ``TOUCHING``
     (tangent) or ``CROSSING`` (secant; the line's interior is the whole line)."""
-    code = _ellipse_line(pa, pb, eps, False)
+    code = _ellipse_line(pa, pb, eps, bool(False))
     if code == codes.UNDECIDED and eps > 0:
-        return _ellipse_line(pa, pb, 0.0, True)
+        return _ellipse_line(pa, pb, 0.0, bool(True))
     return code
 
 
@@ -267,7 +267,7 @@ def _ellipse_line(pa, pb, eps, checked):
     se = _pow2_normalizer(max(abs(pb[2]), abs(pb[3])), eps)
     sign = _line_sign(pb[2] * se, pb[3] * se, _offset(pb[0], cx, s, checked), _offset(pb[1], cy, s, checked),
                       A, B, wx, wy, eps, checked)
-    return _sign_code(sign, codes.CROSSING)
+    return _sign_code(sign, int(codes.CROSSING))
 
 
 @kernel
@@ -280,9 +280,9 @@ def relate_ellipse_segment(pa, va, pb, vb, eps):
     ``Q(y0 + t e) - R`` over ``[0, 1]`` decides: > 0 ``DISJOINT``, = 0 ``TOUCHING`` (tangent, or an
     end point on the boundary with the rest outside), < 0 ``CROSSING``.
     """
-    code = _ellipse_segment(pa, pb, eps, False)
+    code = _ellipse_segment(pa, pb, eps, bool(False))
     if code == codes.UNDECIDED and eps > 0:
-        return _ellipse_segment(pa, pb, 0.0, True)
+        return _ellipse_segment(pa, pb, 0.0, bool(True))
     return code
 
 
@@ -336,9 +336,9 @@ def relate_ellipse_polygon(pa, va, pb, vb, eps):
     Shortcut: the centre strictly right of an edge whose line misses the ellipse (``_line_sign > 0``)
     separates the two: ``DISJOINT``. (Centre inside, or an edge meets.)
     """
-    code = _ellipse_polygon(pa, pb, vb, eps, False)
+    code = _ellipse_polygon(pa, pb, vb, eps, bool(False))
     if code == codes.UNDECIDED and eps > 0:
-        return _ellipse_polygon(pa, pb, vb, 0.0, True)
+        return _ellipse_polygon(pa, pb, vb, 0.0, bool(True))
     return code
 
 

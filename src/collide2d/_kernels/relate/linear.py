@@ -163,7 +163,7 @@ def _relate_segment_segment(pa, va, pb, vb, eps):
 def relate_segment_segment(pa, va, pb, vb, eps):
     """:func:`_relate_segment_segment`, re-run exactly when undecided on a short grid (:func:`grid_retry`)."""
     code = _relate_segment_segment(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, False, pb, vb, False, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, bool(False), pb, vb, bool(False), eps):
         return _relate_segment_segment(pa, va, pb, vb, 0.0)
     return code
 
@@ -195,7 +195,7 @@ def _relate_segment_line(pa, va, pb, vb, eps):
 def relate_segment_line(pa, va, pb, vb, eps):
     """:func:`_relate_segment_line`, re-run exactly when undecided on a short grid (:func:`grid_retry`)."""
     code = _relate_segment_line(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, False, pb, vb, False, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, bool(False), pb, vb, bool(False), eps):
         return _relate_segment_line(pa, va, pb, vb, 0.0)
     return code
 
@@ -232,7 +232,7 @@ def _relate_segment_point(pa, va, pb, vb, eps):
 def relate_segment_point(pa, va, pb, vb, eps):
     """:func:`_relate_segment_point`, re-run exactly when undecided on a short grid (:func:`grid_retry`)."""
     code = _relate_segment_point(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, False, pb, vb, False, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, bool(False), pb, vb, bool(False), eps):
         return _relate_segment_point(pa, va, pb, vb, 0.0)
     return code
 
@@ -266,7 +266,7 @@ def _relate_line_line(pa, va, pb, vb, eps):
 def relate_line_line(pa, va, pb, vb, eps):
     """:func:`_relate_line_line`, re-run exactly when undecided on a short grid (:func:`grid_retry`)."""
     code = _relate_line_line(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, False, pb, vb, False, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, bool(False), pb, vb, bool(False), eps):
         return _relate_line_line(pa, va, pb, vb, 0.0)
     return code
 
@@ -286,7 +286,7 @@ def _relate_line_point(pa, va, pb, vb, eps):
 def relate_line_point(pa, va, pb, vb, eps):
     """:func:`_relate_line_point`, re-run exactly when undecided on a short grid (:func:`grid_retry`)."""
     code = _relate_line_point(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, False, pb, vb, False, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, bool(False), pb, vb, bool(False), eps):
         return _relate_line_point(pa, va, pb, vb, 0.0)
     return code
 

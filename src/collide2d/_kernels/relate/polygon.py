@@ -143,7 +143,7 @@ def _relate_polygon_polygon(pa, va, pb, vb, eps):
 def relate_polygon_polygon(pa, va, pb, vb, eps):
     """:func:`_relate_polygon_polygon`, re-run exactly when undecided on a short grid (:func:`linear.grid_retry`)."""
     code = _relate_polygon_polygon(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, True, pb, vb, True, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, bool(True), pb, vb, bool(True), eps):
         return _relate_polygon_polygon(pa, va, pb, vb, 0.0)
     return code
 
@@ -227,7 +227,7 @@ def _relate_polygon_segment(pa, va, pb, vb, eps):
 def relate_polygon_segment(pa, va, pb, vb, eps):
     """:func:`_relate_polygon_segment`, re-run exactly when undecided on a short grid (:func:`linear.grid_retry`)."""
     code = _relate_polygon_segment(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, True, pb, vb, False, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, bool(True), pb, vb, bool(False), eps):
         return _relate_polygon_segment(pa, va, pb, vb, 0.0)
     return code
 
@@ -268,7 +268,7 @@ def _relate_polygon_line(pa, va, pb, vb, eps):
 def relate_polygon_line(pa, va, pb, vb, eps):
     """:func:`_relate_polygon_line`, re-run exactly when undecided on a short grid (:func:`linear.grid_retry`)."""
     code = _relate_polygon_line(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, True, pb, vb, False, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, bool(True), pb, vb, bool(False), eps):
         return _relate_polygon_line(pa, va, pb, vb, 0.0)
     return code
 
@@ -306,6 +306,6 @@ def _relate_polygon_point(pa, va, pb, vb, eps):
 def relate_polygon_point(pa, va, pb, vb, eps):
     """:func:`_relate_polygon_point`, re-run exactly when undecided on a short grid (:func:`linear.grid_retry`)."""
     code = _relate_polygon_point(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, True, pb, vb, False, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, bool(True), pb, vb, bool(False), eps):
         return _relate_polygon_point(pa, va, pb, vb, 0.0)
     return code

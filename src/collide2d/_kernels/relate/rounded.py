@@ -165,7 +165,7 @@ def point_list_sign(px, py, row, V, n, R2, R2e, eps):
     if n == 2:
         return point_segment_sign(px, py, row[0], row[1], row[2], row[3], R2, R2e, eps)
     inside = _YES
-    s = 1
+    s = int(1)
     for i in range(n):
         x0, y0 = vertex_of(row, V, n, i)
         x1, y1 = vertex_of(row, V, n, i + 1 if i + 1 < n else 0)
@@ -220,7 +220,7 @@ def list_list_sign(ra, Va, na, rb, Vb, nb, R2, R2e, eps):
     meet = lists_meet(ra, Va, na, rb, Vb, nb, eps)
     if meet == _YES:
         return -1 if R2 > 0 else 0
-    s = 1
+    s = int(1)
     for i in range(na):
         px, py = vertex_of(ra, Va, na, i)
         s = smin(s, point_list_sign(px, py, rb, Vb, nb, R2, R2e, eps))
@@ -247,7 +247,7 @@ def line_list_sign(pl, row, V, n, R2, R2e, eps):
         code = relate_line_point(pl, V, row, V, eps)
     if code != codes.DISJOINT and code != codes.UNDECIDED:
         return -1 if R2 > 0 else 0
-    s = 1
+    s = int(1)
     for i in range(n):
         px, py = vertex_of(row, V, n, i)
         s = smin(s, point_line_sign(px, py, pl[0], pl[1], pl[2], pl[3], R2, R2e, eps))
@@ -355,7 +355,7 @@ def rounded_in(rin, Vin, nin, s_in, row, V, n, r, eps):
 @kernel
 def list_bounds(row, V, n):
     """``(xmin, ymin, xmax, ymax)`` of a vertex list (:func:`vertex_of`)."""
-    lo_x, lo_y = vertex_of(row, V, n, 0)
+    lo_x, lo_y = vertex_of(row, V, n, int(0))
     hi_x, hi_y = lo_x, lo_y
     for i in range(1, n):
         x, y = vertex_of(row, V, n, i)
@@ -411,20 +411,20 @@ def _relate_rounded_point(pa, va, pb, vb, eps):
     """Rounded a against the point b: CONTAINS, TOUCHING or DISJOINT."""
     row, n = core_row(pa)
     R2, R2e = radius_squares(pa[2], eps)
-    return _code(point_list_sign(pb[0], pb[1], row, va, n, R2, R2e, eps), codes.CONTAINS)
+    return _code(point_list_sign(pb[0], pb[1], row, va, n, R2, R2e, eps), int(codes.CONTAINS))
 
 
 @kernel
 def _relate_rounded_segment(pa, va, pb, vb, eps):
     """Rounded a against the segment b: CONTAINS when both end points lie in a, else CROSSING."""
     row, n = core_row(pa)
-    if bounds_apart(row, va, n, pa[2], pb, vb, 2, 0 * pa[2], eps):
+    if bounds_apart(row, va, n, pa[2], pb, vb, int(2), 0 * pa[2], eps):
         return codes.DISJOINT
     R2, R2e = radius_squares(pa[2], eps)
-    s = list_list_sign(row, va, n, pb, vb, 2, R2, R2e, eps)
+    s = list_list_sign(row, va, n, pb, vb, int(2), R2, R2e, eps)
     if s != -1:
-        return _code(s, codes.CROSSING)
-    inside = all_within(pb, vb, 2, row, va, n, R2, R2e, eps)
+        return _code(s, int(codes.CROSSING))
+    inside = all_within(pb, vb, int(2), row, va, n, R2, R2e, eps)
     if inside == _MAYBE:
         return codes.UNDECIDED
     return codes.CONTAINS if inside == _YES else codes.CROSSING
@@ -435,7 +435,7 @@ def _relate_rounded_line(pa, va, pb, vb, eps):
     """Rounded a against the line b: CROSSING, TOUCHING or DISJOINT."""
     row, n = core_row(pa)
     R2, R2e = radius_squares(pa[2], eps)
-    return _code(line_list_sign(pb, row, va, n, R2, R2e, eps), codes.CROSSING)
+    return _code(line_list_sign(pb, row, va, n, R2, R2e, eps), int(codes.CROSSING))
 
 
 @kernel
@@ -449,7 +449,7 @@ def _relate_rounded_polygon(pa, va, pb, vb, eps):
     R2, R2e = radius_squares(r, eps)
     s = list_list_sign(row, va, n, pb, vb, nb, R2, R2e, eps)
     if s != -1:
-        return _code(s, codes.OVERLAPPING)
+        return _code(s, int(codes.OVERLAPPING))
     b_in_a = _NO
     if not bounds_stick_out(pb, vb, nb, 0 * r, row, va, n, r, eps):
         b_in_a = all_within(pb, vb, nb, row, va, n, R2, R2e, eps)
@@ -475,7 +475,7 @@ def _relate_rounded_rounded(pa, va, pb, vb, eps):
     R2, R2e = radius_squares(pa[2] + pb[2], eps)
     s = list_list_sign(row_a, va, na, row_b, vb, nb, R2, R2e, eps)
     if s != -1:
-        return _code(s, codes.OVERLAPPING)
+        return _code(s, int(codes.OVERLAPPING))
     b_in_a = _NO
     if not bounds_stick_out(row_b, vb, nb, pb[2], row_a, va, na, pa[2], eps):
         b_in_a = rounded_in(row_b, vb, nb, pb[2], row_a, va, na, pa[2], eps)
@@ -516,10 +516,10 @@ def _intersects_rounded_polygon(pa, va, pb, vb, eps):
 def _intersects_rounded_segment(pa, va, pb, vb, eps):
     """1 when rounded a meets the segment b, 0 when not, UNDECIDED."""
     row, n = core_row(pa)
-    if bounds_apart(row, va, n, pa[2], pb, vb, 2, 0 * pa[2], eps):
+    if bounds_apart(row, va, n, pa[2], pb, vb, int(2), 0 * pa[2], eps):
         return 0
     R2, R2e = radius_squares(pa[2], eps)
-    s = list_list_sign(row, va, n, pb, vb, 2, R2, R2e, eps)
+    s = list_list_sign(row, va, n, pb, vb, int(2), R2, R2e, eps)
     return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
 
 
@@ -575,18 +575,18 @@ def grid_retry(pa, va, pb, vb, layout_b, eps):
     ``layout_b``) be re-run with ``eps = 0``? True when its numbers lie on a common short grid."""
     if not eps > 0:
         return False
-    m = max(_row_extent(pa, va, 2), _row_extent(pb, vb, layout_b))
+    m = max(_row_extent(pa, va, int(2)), _row_extent(pb, vb, layout_b))
     if not (m > 0.0 and m < math.inf):
         return m == 0.0
     scale = math.ldexp(1.0, _GRID_BITS - math.frexp(m)[1])
-    return _row_grid(pa, va, 2, scale) and _row_grid(pb, vb, layout_b, scale)
+    return _row_grid(pa, va, int(2), scale) and _row_grid(pb, vb, layout_b, scale)
 
 
 @kernel
 def relate_rounded_point(pa, va, pb, vb, eps):
     """:func:`_relate_rounded_point`, re-run exactly when undecided on a short grid."""
     code = _relate_rounded_point(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(0), eps):
         return _relate_rounded_point(pa, va, pb, vb, 0.0)
     return code
 
@@ -595,7 +595,7 @@ def relate_rounded_point(pa, va, pb, vb, eps):
 def relate_rounded_segment(pa, va, pb, vb, eps):
     """:func:`_relate_rounded_segment`, re-run exactly when undecided on a short grid."""
     code = _relate_rounded_segment(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(0), eps):
         return _relate_rounded_segment(pa, va, pb, vb, 0.0)
     return code
 
@@ -604,7 +604,7 @@ def relate_rounded_segment(pa, va, pb, vb, eps):
 def relate_rounded_line(pa, va, pb, vb, eps):
     """:func:`_relate_rounded_line`, re-run exactly when undecided on a short grid."""
     code = _relate_rounded_line(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(0), eps):
         return _relate_rounded_line(pa, va, pb, vb, 0.0)
     return code
 
@@ -613,7 +613,7 @@ def relate_rounded_line(pa, va, pb, vb, eps):
 def relate_rounded_polygon(pa, va, pb, vb, eps):
     """:func:`_relate_rounded_polygon`, re-run exactly when undecided on a short grid."""
     code = _relate_rounded_polygon(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 1, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(1), eps):
         return _relate_rounded_polygon(pa, va, pb, vb, 0.0)
     return code
 
@@ -622,7 +622,7 @@ def relate_rounded_polygon(pa, va, pb, vb, eps):
 def relate_rounded_rounded(pa, va, pb, vb, eps):
     """:func:`_relate_rounded_rounded`, re-run exactly when undecided on a short grid."""
     code = _relate_rounded_rounded(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 2, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(2), eps):
         return _relate_rounded_rounded(pa, va, pb, vb, 0.0)
     return code
 
@@ -631,7 +631,7 @@ def relate_rounded_rounded(pa, va, pb, vb, eps):
 def intersects_rounded_rounded(pa, va, pb, vb, eps):
     """:func:`_intersects_rounded_rounded`, re-run exactly when undecided on a short grid."""
     code = _intersects_rounded_rounded(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 2, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(2), eps):
         return _intersects_rounded_rounded(pa, va, pb, vb, 0.0)
     return code
 
@@ -640,7 +640,7 @@ def intersects_rounded_rounded(pa, va, pb, vb, eps):
 def intersects_rounded_polygon(pa, va, pb, vb, eps):
     """:func:`_intersects_rounded_polygon`, re-run exactly when undecided on a short grid."""
     code = _intersects_rounded_polygon(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 1, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(1), eps):
         return _intersects_rounded_polygon(pa, va, pb, vb, 0.0)
     return code
 
@@ -649,7 +649,7 @@ def intersects_rounded_polygon(pa, va, pb, vb, eps):
 def intersects_rounded_segment(pa, va, pb, vb, eps):
     """:func:`_intersects_rounded_segment`, re-run exactly when undecided on a short grid."""
     code = _intersects_rounded_segment(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, 0, eps):
+    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(0), eps):
         return _intersects_rounded_segment(pa, va, pb, vb, 0.0)
     return code
 
