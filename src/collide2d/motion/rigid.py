@@ -56,7 +56,7 @@ def _polygon_centroids(params, verts):
 
 def reference_points(shape: Shape) -> np.ndarray:
     """Reference point of every shape of a batch, as a float array of shape ``(shape.size, 2)``."""
-    p = shape._flat_params()
+    p = run.flat_rows(shape)[1]
     if isinstance(shape, (Circle, Ellipse, Point)):
         return np.array(p[:, 0:2])
     if isinstance(shape, (Segment,)):
@@ -64,14 +64,14 @@ def reference_points(shape: Shape) -> np.ndarray:
     if isinstance(shape, Line):
         return np.array(p[:, 0:2])
     if isinstance(shape, Box):
-        lo = np.asarray(shape._fields["min"]).reshape(-1, 2)
-        hi = np.asarray(shape._fields["max"]).reshape(-1, 2)
+        lo = np.asarray(shape.fields["min"]).reshape(-1, 2)
+        hi = np.asarray(shape.fields["max"]).reshape(-1, 2)
         return 0.5 * (lo + hi)
     if isinstance(shape, RotatedBox):
-        return np.array(np.broadcast_to(shape._fields["center"], shape.shape + (2,)).reshape(-1, 2))
-    if shape._kind == "rounded":  # a capsule or a rounded polygon: the reference point of its core
-        return _rounded_references(p, shape._verts)
-    return _polygon_centroids(p, shape._verts)
+        return np.array(np.broadcast_to(shape.fields["center"], shape.shape + (2,)).reshape(-1, 2))
+    if run.kind_of(shape) == "rounded":  # a capsule or a rounded polygon: the reference point of its core
+        return _rounded_references(p, run.shape_rows(shape)[2])
+    return _polygon_centroids(p, run.shape_rows(shape)[2])
 
 
 def _rounded_references(p, verts):
@@ -87,8 +87,8 @@ def _rounded_references(p, verts):
 
 def _extents(shape, ref):
     """Largest distance from the reference point to a point of each shape, rounded up (inf: lines)."""
-    p = shape._flat_params()
-    kind = shape._kind
+    p = run.flat_rows(shape)[1]
+    kind = run.kind_of(shape)
     if kind == "ellipse":
         r = np.maximum(p[:, 2], p[:, 3])
     elif kind == "point":
@@ -101,13 +101,13 @@ def _extents(shape, ref):
         r = np.maximum(np.hypot(*(p[:, 3:5] - ref).T), np.hypot(*(p[:, 5:7] - ref).T))
         polygon = np.flatnonzero(p[:, 1] >= 3)
         if polygon.size:
-            v, owner, _, _ = _polygon_vertices(np.ascontiguousarray(p[polygon, 0:2]), shape._verts)
+            v, owner, _, _ = _polygon_vertices(np.ascontiguousarray(p[polygon, 0:2]), run.shape_rows(shape)[2])
             core = np.zeros(polygon.size)
             np.maximum.at(core, owner, np.hypot(*(v - ref[polygon][owner]).T))
             r[polygon] = core
         r = r + p[:, 2]
     else:
-        v, owner, _, _ = _polygon_vertices(p, shape._verts)
+        v, owner, _, _ = _polygon_vertices(p, run.shape_rows(shape)[2])
         r = np.zeros(p.shape[0])
         np.maximum.at(r, owner, np.hypot(*(v - ref[owner]).T))
     return r * (1.0 + 8 * _ULP)
@@ -118,11 +118,11 @@ def _turn_extents(shape, extents):
     boundary: its :func:`_extents`, but 0 for circles (a turn about the centre leaves the set as
     it is)."""
     r = extents.copy()
-    if shape._kind == "ellipse":
-        p = shape._flat_params()
+    if run.kind_of(shape) == "ellipse":
+        p = run.flat_rows(shape)[1]
         r[p[:, 2] == p[:, 3]] = 0.0
-    elif shape._kind == "rounded":  # a point core: a disc about its reference point
-        r[shape._flat_params()[:, 1] == 1.0] = 0.0
+    elif run.kind_of(shape) == "rounded":  # a point core: a disc about its reference point
+        r[run.flat_rows(shape)[1][:, 1] == 1.0] = 0.0
     return r
 
 
@@ -151,13 +151,13 @@ def _moved(shape, index, origin, turn, shift, single=False):
     ``shift`` (arrays of shape ``(len(index), 2)``), as a batch of its kernel kind (with
     ``single``, of one row: a single shape of its kernel kind)."""
     loops = _loops()
-    params = np.ascontiguousarray(shape._flat_params())
-    kind = shape._kind
+    params = np.ascontiguousarray(run.flat_rows(shape)[1])
+    kind = run.kind_of(shape)
     if kind == "polygon":
         counts = params[index, 1].astype(np.int64)
         offsets = np.cumsum(counts) - counts
         verts = np.empty((int(counts.sum()), 2))
-        loops.move_polygon_loop(params, np.ascontiguousarray(shape._verts), index, origin, turn, shift, offsets, verts)
+        loops.move_polygon_loop(params, np.ascontiguousarray(run.shape_rows(shape)[2]), index, origin, turn, shift, offsets, verts)
         rows = np.stack([offsets.astype(np.float64), counts.astype(np.float64)], axis=-1)
         return _kernel_shape(kind, rows[0] if single else rows, verts)
     if kind == "rounded":  # the core moved, the radius kept (see collide2d._kernels.motion.loops_rounded)
@@ -165,7 +165,7 @@ def _moved(shape, index, origin, turn, shift, single=False):
         offsets = np.cumsum(counts) - counts
         verts = np.empty((int(counts.sum()), 2))
         out = np.empty((index.shape[0], params.shape[1]))
-        _rounded_loops().move_rounded_loop(params, np.ascontiguousarray(shape._verts), index, origin, turn, shift,
+        _rounded_loops().move_rounded_loop(params, np.ascontiguousarray(run.shape_rows(shape)[2]), index, origin, turn, shift,
                                            offsets, out, verts)
         return rounded_kernel_shape(out[0] if single else out, verts)
     out = np.empty((index.shape[0], params.shape[1]))
@@ -237,11 +237,11 @@ def _rebuild(shape, batch, turn, origin, shift):
     ref = np.ascontiguousarray(ref)
     idx = np.ascontiguousarray(flat)
     moved = _moved(shape, idx, ref, turn, shift)
-    p = moved._params
-    fields = shape._fields
+    p = run.shape_rows(moved)[1]
+    fields = shape.fields
     rounded = {}  # the radius of a rounded shape, broadcast to the batch (its class is kept)
-    if shape._kind == "rounded":
-        radius = np.broadcast_to(shape._params[..., 2], shape.shape).reshape(-1)[flat]
+    if run.kind_of(shape) == "rounded":
+        radius = np.broadcast_to(run.shape_rows(shape)[1][..., 2], shape.shape).reshape(-1)[flat]
         rounded = {"radius": float(radius[0]) if not batch else radius.reshape(batch)}
         if isinstance(shape, Capsule):
             return Capsule(p[:, 3:5].reshape(batch + (2,)), p[:, 5:7].reshape(batch + (2,)), rounded["radius"])
@@ -252,13 +252,13 @@ def _rebuild(shape, batch, turn, origin, shift):
     if isinstance(shape, Line):
         return Line(p[:, 0:2].reshape(batch + (2,)), p[:, 2:4].reshape(batch + (2,)))
     if isinstance(shape, Circle):
-        radius = np.broadcast_to(np.asarray(shape._params)[..., 2], shape.shape)
+        radius = np.broadcast_to(run.shape_rows(shape)[1][..., 2], shape.shape)
         return Circle(p[:, 0:2].reshape(batch + (2,)), np.broadcast_to(radius, batch))
     if isinstance(shape, Ellipse):
-        radii = np.broadcast_to(shape._params[..., 2:4], shape.shape + (2,))
+        radii = np.broadcast_to(run.shape_rows(shape)[1][..., 2:4], shape.shape + (2,))
         return Ellipse(p[:, 0:2].reshape(batch + (2,)), np.broadcast_to(radii, batch + (2,)),
                        direction=p[:, 4:6].reshape(batch + (2,)))
-    corners = moved._verts.reshape(-1, 2)
+    corners = run.shape_rows(moved)[2].reshape(-1, 2)
     if isinstance(shape, Box):
         quarter = (turn[:, 0] == 0.0) | (turn[:, 1] == 0.0)
         c = corners.reshape(n, 4, 2)
@@ -266,19 +266,19 @@ def _rebuild(shape, batch, turn, origin, shift):
             return Box(c.min(axis=1).reshape(batch + (2,)), c.max(axis=1).reshape(batch + (2,)), **rounded)
         lo = np.asarray(fields["min"]).reshape(-1, 2)[flat]
         hi = np.asarray(fields["max"]).reshape(-1, 2)[flat]
-        center = _moved(Point(0.5 * (lo + hi)), np.arange(n), ref, turn, shift)._params
+        center = run.shape_rows(_moved(Point(0.5 * (lo + hi)), np.arange(n), ref, turn, shift))[1]
         return RotatedBox(center.reshape(batch + (2,)), (0.5 * (hi - lo)).reshape(batch + (2,)),
                           direction=turn.reshape(batch + (2,)), **rounded)
     if isinstance(shape, RotatedBox):
         center = np.broadcast_to(fields["center"], shape.shape + (2,)).reshape(-1, 2)[flat]
         half = np.broadcast_to(fields["half_size"], shape.shape + (2,)).reshape(-1, 2)[flat]
         own = _angles.direction(np.broadcast_to(fields["angle"], shape.shape).reshape(-1)[flat])
-        center = _moved(Point(center), np.arange(n), ref, turn, shift)._params
-        direction = _moved(Line(np.zeros((n, 2)), own), np.arange(n), np.zeros((n, 2)), turn, np.zeros((n, 2)))._params
+        center = run.shape_rows(_moved(Point(center), np.arange(n), ref, turn, shift))[1]
+        direction = run.shape_rows(_moved(Line(np.zeros((n, 2)), own), np.arange(n), np.zeros((n, 2)), turn, np.zeros((n, 2))))[1]
         return RotatedBox(center.reshape(batch + (2,)), half.reshape(batch + (2,)),
                           direction=direction[:, 2:4].reshape(batch + (2,)), **rounded)
     # a polygon: its stored (counter-clockwise, cleaned) vertices, moved
-    counts = shape._flat_params()[flat, 1].astype(np.int64)
+    counts = run.flat_rows(shape)[1][flat, 1].astype(np.int64)
     if n == 1 and not batch:
         return Polygon(corners, **rounded)
     if np.all(counts == counts[0]):

@@ -291,7 +291,7 @@ class _Motion:
     def _line_steps(self, rows, values, t, t_max):
         """Certified steps for pairs with a turning line (see :func:`_Motion.steps`)."""
         s = values[:, 0]
-        a_line = (self.a._kind == "line") & (self.wa[rows] != 0.0)
+        a_line = (run.kind_of(self.a) == "line") & (self.wa[rows] != 0.0)
         speed = np.hypot(*self.va[rows].T) + np.hypot(*self.vb[rows].T)
         # the other shape's reference point and extent at time t (lines: the other line's point)
         ref_a = self.ref_a[rows] + self.va[rows] * t[:, None]
@@ -444,8 +444,8 @@ def _receding_crossing(motion, rows):
     coordinate along ``m`` and ``sign(l) inf`` along ``u``: ``+-inf`` in every axis that ``u`` is
     not perpendicular to, finite in the other one.
     """
-    pa = motion.a._flat_params()[motion.ia[rows]]
-    pb = motion.b._flat_params()[motion.ib[rows]][:, 0:2] + (0.0 if motion.offset_b is None else motion.offset_b[rows])
+    pa = run.flat_rows(motion.a)[1][motion.ia[rows]]
+    pb = run.flat_rows(motion.b)[1][motion.ib[rows]][:, 0:2] + (0.0 if motion.offset_b is None else motion.offset_b[rows])
     u = pa[:, 2:4] / np.hypot(pa[:, 2], pa[:, 3])[:, None]
     m = np.stack([-u[:, 1], u[:, 0]], axis=-1)
     wa, wb = motion.wa[rows], motion.wb[rows]
