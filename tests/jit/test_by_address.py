@@ -211,7 +211,7 @@ sys.modules["collide2d._jit._shortcuts"] = None  # as if the file were deleted: 
 import numba
 import collide2d as c2
 from collide2d import _jit
-print(_jit.shortcuts_active(), _jit.call_at is _jit._plain_call_at, _jit.address_of(None, 0, 0, 0, 0) is None,
+print(_jit.shortcuts_active(), getattr(_jit.call_at, "py_func", None) is _jit._plain_call_at, _jit.address_of(None, 0, 0, 0, 0) is None,
       _jit.shared_cache_safe(), _jit.cache_location(numba).startswith("Numba's own"))
 a, b = c2.Point([(0.0, 0.0), (1.0, 2.0)]), c2.Point([(0.0, 0.0), (1.0, 2.5)])
 print(c2.intersects(a, b).tolist(), c2.relate(c2.Segment((0, 0), (2, 0)), c2.Point((1, 0))).name)

@@ -31,7 +31,7 @@ from mpmath import mp, mpf
 
 import collide2d as c2
 from collide2d.overlay import intersection_points, iou, overlap_area
-from test_overlay_ellipse import _crossings, _ell, _point, ref_area_ellipse_polygon, ref_area_segments
+from overlay_references import _crossings, _ell, _point, ref_area_ellipse_polygon, ref_area_segments
 
 EPS = 2.0**-53
 DPS = 40
