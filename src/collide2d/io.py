@@ -13,7 +13,11 @@ Formats
   ``x, y`` (with a kind column), and a ``radius`` (rounded corners; empty: none) on a box,
   rotated box or polygon. A row leaves the columns of other kinds empty. A header with the
   ellipse or circle columns and no ``kind`` column is the catalogue above.
-* Parquet (``.parquet``, needs ``pyarrow``): an ellipse or circle catalogue, as in CSV.
+* Parquet (``.parquet``, needs ``pyarrow``): the same catalogues, ellipse or circle catalogue or
+  of any kinds, in the same columns with the same meaning, in Parquet's types: ``kind`` a string
+  (or dictionary) column, numbers float64 (or integers), a field a row's kind lacks or leaves out a
+  null, ``vertices`` a list of ``(x, y)`` pairs per polygon (a flat list ``x1, y1, x2, ...`` or
+  the CSV's text are read too). Rows are counted from 1 in messages.
 * JSON (a list of objects) or JSON Lines (``.jsonl``, one object per line) for mixed kinds: each
   object has ``kind`` (``point``, ``circle``, ``ellipse``, ``box``, ``rotated_box``, ``polygon``,
   ``segment``, ``line``), the field names of the shape class (``center``, ``radii``, ``angle``, ...)
@@ -755,7 +759,7 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
     Parameters
     ----------
     path : str or path-like
-        ``.csv`` or ``.parquet`` (ellipse or circle catalogue; a ``.csv`` of any kinds),
+        ``.csv`` or ``.parquet`` (an ellipse or circle catalogue, or shapes of any kinds),
         ``.json`` or ``.jsonl`` (mixed kinds). A ``.csv.gz`` is not read: decompress it first.
     degrees : bool, default False
         Angles in the file are in degrees.
@@ -773,7 +777,7 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
         array of the row numbers of the shapes kept (counted from 0, skipped rows included), so
         every shape keeps its number.
     shapes : Shape or list of Shape
-        One batch for an ellipse or circle catalogue; for JSON and a CSV of any kinds a list of
+        One batch for an ellipse or circle catalogue; for JSON and a CSV or Parquet file of any kinds a list of
         batches, one per run of consecutive records of one kind (and the same vertex count, and
         all with a radius or none), numbered in file order (what :func:`collide2d.query_pairs`
         takes).
@@ -783,7 +787,8 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
     InputError
         With the file name, the line number and the rule broken: also for bytes that are not
         UTF-8, numbers written with digit separators (``1_000``), integers too large for a float,
-        JSON nested too deeply, and Parquet columns that hold timestamps or text.
+        JSON nested too deeply, Parquet columns that hold timestamps or text where numbers are
+        needed, and a Parquet row of an unknown kind or with a null where its kind needs a number.
 
     Warns
     -----
@@ -809,6 +814,18 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
     skipped: ...cat.csv line 3: radii must be positive, got -1.0
     >>> ids, shapes.shape
     (array([0]), (1,))
+
+    A Parquet file of any kinds (needs pyarrow) names a bad row by its number, from 1, and its column:
+
+    >>> import pyarrow as pa, pyarrow.parquet as pq
+    >>> path = path.with_suffix(".parquet")
+    >>> pq.write_table(pa.table({"kind": ["capsule", "box"], "x0": [0.0, None], "y0": [0.0, None], "x1": [2.0, None],
+    ...                          "y1": [0.0, None], "radius": [0.5, None], "xmin": [None, 1.0], "ymin": [None, 1.0],
+    ...                          "xmax": [None, 2.0], "ymax": [None, None]}), path)
+    >>> read_shapes(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    collide2d.io.InputError: ...cat.parquet row 2, column ymax is null (a box needs it)
     """
     path = pathlib.Path(path)
     if path.is_dir():
@@ -923,10 +940,11 @@ def write_shapes(path, shapes, ids=None):
     Parameters
     ----------
     path : str or path-like
-        ``.csv`` or ``.parquet`` for one batch of ellipses or circles (columns
-        ``id,x,y,rx,ry,angle`` or ``id,x,y,r``); ``.csv`` for any other shapes (a ``kind`` column
-        and the columns of the kinds present, ``radius`` last: see :mod:`collide2d.io`);
-        ``.json`` or ``.jsonl`` for any shapes. Numbers are written as ``repr`` writes them:
+        ``.csv`` or ``.parquet`` for one batch of ellipses (built from angles) or circles
+        (columns ``id,x,y,rx,ry,angle`` or ``id,x,y,r``), or for any other shapes (a ``kind``
+        column and the columns of the kinds present, ``radius`` last: see :mod:`collide2d.io`;
+        in Parquet numbers as float64 and nulls for the fields a row's kind lacks); ``.json`` or
+        ``.jsonl`` for any shapes. Numbers are written exactly (in text as ``repr`` writes them):
         read back, every shape is the same bit for bit.
     shapes : Shape or sequence of Shape
     ids : sequence of str, optional
@@ -935,7 +953,7 @@ def write_shapes(path, shapes, ids=None):
     Raises
     ------
     InputError
-        For an unknown suffix, or shapes a catalogue format cannot hold.
+        For an unknown suffix, ``ids`` of another length than the shapes, or Parquet without pyarrow.
 
     Examples
     --------
@@ -955,6 +973,13 @@ def write_shapes(path, shapes, ids=None):
     box,1.0,1.0,2.0,3.0,,,,,0.25
     >>> read_shapes(path)[1]
     [Capsule(a=(0.0, 0.0), b=(2.0, 0.0), radius=0.5), Box(min=(1.0, 1.0), max=(2.0, 3.0), radius=0.25)]
+    >>> path = path.with_suffix(".parquet")  # the same columns in Parquet's types (needs pyarrow)
+    >>> write_shapes(path, [c2.Capsule((0, 0), (2, 0), 0.5), c2.Polygon([(0, 0), (1, 0), (0, 1)], radius=0.1)])
+    >>> import pyarrow.parquet as pq
+    >>> pq.read_table(path).to_pylist()[1]
+    {'kind': 'polygon', 'x0': None, 'y0': None, 'x1': None, 'y1': None, 'vertices': [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], 'radius': 0.1}
+    >>> read_shapes(path)[1]
+    [Capsule(a=(0.0, 0.0), b=(2.0, 0.0), radius=0.5), Polygon(vertices=([0.0, 0.0], [1.0, 0.0], [0.0, 1.0]), radius=0.1)]
     """
     path = pathlib.Path(path)
     suffix = path.suffix.lower()
@@ -963,6 +988,11 @@ def write_shapes(path, shapes, ids=None):
     if suffix in (".csv", ".parquet", ".pq"):
         if isinstance(shapes, (list, tuple)) and len(shapes) == 1:
             shapes = shapes[0]
+    shapes = shapes if isinstance(shapes, _shapes.Shape) else list(shapes)
+    if ids is not None:
+        count = sum(source.size for source in ([shapes] if isinstance(shapes, _shapes.Shape) else shapes))
+        if len(ids) != count:
+            raise InputError(f"{path}: {len(ids)} ids for {count} shapes; give one id per shape")
     if suffix in (".parquet", ".pq"):
         try:
             import pyarrow  # noqa: F401

@@ -20,27 +20,14 @@ pq = pytest.importorskip("pyarrow.parquet")
 import collide2d as c2  # noqa: E402
 from collide2d import io  # noqa: E402
 from collide2d.cli import main  # noqa: E402
+from test_csv_kinds import SHAPES as CSV_SHAPES  # noqa: E402
 
-SHAPES = [
-    c2.Capsule((0, 0), (1, 1), 0.3),
-    c2.Box((0, 0), (1, 1)),
-    c2.Box([(0, 0), (2, 2)], [(1, 3), (3, 3)], radius=[0.0, 0.2]),  # a rounded batch with a radius-0 row
-    c2.RotatedBox((0, 0), (2, 1), 0.3, radius=0.5),
-    c2.RotatedBox([(1, 1), (2, 2)], (2, 1), [-0.1, 6.0], radius=[1 / 3, 1 / 7]),
-    c2.RotatedBox([(0, 0), (1, 1)], (2, 1), direction=(3, 4), radius=[0.5, 1 / 3]),  # from a direction
-    c2.Polygon([(0, 0), (1, 0), (0, 1)], radius=0.1),
-    c2.Polygon([(0, 0), (1, 0), (1, 1), (0, 1)]),
-    c2.Polygon([[(4, 0), (5, 0), (4, 1)], [(6, 0), (7, 0), (6, 1)]], radius=[1e-150, 3e149]),
+# the CSV's shapes of every kind (rounded ones, radius 0, extreme magnitudes), and more
+SHAPES = CSV_SHAPES + [
+    c2.RotatedBox([(0, 0), (1, 1)], (2, 1), direction=(3, 4), radius=[0.5, 1 / 3]),  # from a direction: dx, dy kept
     c2.Polygon([(1e150, -1e150), (1.5e150, -1e150), (1e150, -0.5e150)], radius=1e-150),
-    c2.Ellipse((0.1, -0.0), (2, 1), 0.5),
-    c2.Ellipse([(0, 0), (1, 1)], [(2, 1), (2, 2)], direction=[(3, 4), (1, 2**-101)]),  # dx, dy kept
-    c2.Circle((1, 1), 2),
+    c2.Ellipse([(0, 0), (1, 1)], [(2, 1), (2, 2)], direction=[(3, 4), (1, 2**-101)]),
     c2.Circle((-1e150, 1e150), 1e-150),
-    c2.Capsule([(0, 0), (1, 1)], [(1, 1), (1, 1)], [0.0, 0.5]),  # radius 0 (a segment) and a == b (a disc)
-    c2.Segment((0, 0), (1, 2)),
-    c2.Line((0, 0), (1, 2)),
-    c2.Point((0.1, -0.0)),
-    c2.Capsule((1e-140, 3e150), (-2e-140, 3e150), 5e-150),
     c2.Box((1e150, 1e150), (1.5e150, 2e150), radius=1e150),
 ]
 
@@ -237,6 +224,16 @@ def test_a_failed_write_leaves_the_old_file(tmp_path, monkeypatch):
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["keep.parquet"]
 
 
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".jsonl"])
+def test_ids_of_another_length_are_refused_and_the_old_file_kept(tmp_path, suffix):
+    path = tmp_path / f"keep{suffix}"
+    io.write_shapes(path, SHAPES[:2], ids=["a", "b"])
+    before = path.read_bytes()
+    with pytest.raises(io.InputError, match=f"keep{suffix}: 1 ids for 2 shapes; give one id per shape"):
+        io.write_shapes(path, SHAPES[:2], ids=["a"])
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == [f"keep{suffix}"]
+
+
 def test_without_pyarrow_a_clear_error(tmp_path, monkeypatch):
     io.write_shapes(tmp_path / "mixed.parquet", SHAPES[:2])
     for name in ("pyarrow", "pyarrow.parquet"):
@@ -283,3 +280,17 @@ def test_dask_reads_the_same_file(tmp_path):
     separation = c2.measure_pairs(table, np.stack([i, j])).separation
     assert pairs == sorted((f"s{a}", f"s{b}", s) for a, b, s in zip(i.tolist(), j.tolist(), separation.tolist()))
     assert len(pairs) >= 4
+    folder = tmp_path / "dataset"  # a folder of files with the same columns: one catalogue
+    folder.mkdir()
+    io.write_shapes(folder / "part-0.parquet", shapes[:3], ids=["s0", "s1", "s2"])
+    io.write_shapes(folder / "part-1.parquet", [c2.Capsule((3, 0), (4, 0), 0.2), c2.Box((0, 1), (1, 2), radius=0.1),
+                                               c2.Polygon([(2, -1), (3, -1), (3, 0)], radius=0.5)], ids=["t0", "t1", "t2"])
+    got = c2dask.query_pairs(folder, tiles=(2, 2)).compute()
+    table = c2.ShapeTable(shapes[:3] + list(io.read_shapes(folder / "part-1.parquet")[1]))
+    i, j = c2.query_pairs(table)
+    names = ["s0", "s1", "s2", "t0", "t1", "t2"]
+    assert sorted(zip(got["a"], got["b"])) == sorted((names[a], names[b]) for a, b in zip(i.tolist(), j.tolist()))
+    io.write_shapes(folder / "part-1.parquet", [c2.Polygon([(0, 0), (1, 0), (0, 1)])], ids=["p"])  # other columns
+    with pytest.raises(io.InputError, match=r"part-0.parquet holds shapes of any kinds \(.*\) but .*part-1.parquet holds "
+                       r"shapes of any kinds \(kind, vertices, id\); a dataset holds one kind of shape with the same columns"):
+        c2dask.query_pairs(folder)
