@@ -294,3 +294,16 @@ def test_dask_reads_the_same_file(tmp_path):
     with pytest.raises(io.InputError, match=r"part-0.parquet holds shapes of any kinds \(.*\) but .*part-1.parquet holds "
                        r"shapes of any kinds \(kind, vertices, id\); a dataset holds one kind of shape with the same columns"):
         c2dask.query_pairs(folder)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_missing_column_the_rows_need_is_named(tmp_path, suffix):
+    """The column rules shared by both formats: a box without the column ymax (the CSV raised a KeyError)."""
+    path = tmp_path / f"boxes{suffix}"
+    if suffix == ".csv":
+        path.write_text("kind,xmin,ymin,xmax\nbox,0,0,1\n")
+    else:
+        pq.write_table(pa.table({"kind": ["box"], "xmin": [0.0], "ymin": [0.0], "xmax": [1.0]}), path)
+    where = "line 2" if suffix == ".csv" else "row 1"
+    with pytest.raises(io.InputError, match=f"boxes{suffix} {where}: a box needs the column\\(s\\) ymax"):
+        io.read_shapes(path)
