@@ -681,7 +681,8 @@ def catalogue_parts(sources):
         for field, names in _formats.CATALOGUE_FIELDS[kind]:
             if field not in fields:
                 continue
-            value = np.reshape(fields[field], (size, -1))
+            value = np.asarray(fields[field])
+            value = value.reshape(size, int(np.prod(value.shape[len(source.shape) :])))  # (size, -1), also for size 0
             if names == ("vertices",):
                 part["vertices"] = value
             else:

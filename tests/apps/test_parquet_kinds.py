@@ -307,3 +307,13 @@ def test_a_missing_column_the_rows_need_is_named(tmp_path, suffix):
     where = "line 2" if suffix == ".csv" else "row 1"
     with pytest.raises(io.InputError, match=f"boxes{suffix} {where}: a box needs the column\\(s\\) ymax"):
         io.read_shapes(path)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_an_empty_batch_writes_no_row(tmp_path, suffix):
+    """A batch of no shapes among others (it raised a ValueError from a reshape): no row, the others kept."""
+    empty = [c2.Capsule(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0)), c2.Polygon(np.zeros((0, 3, 2)), radius=np.zeros(0))]
+    io.write_shapes(tmp_path / f"some{suffix}", [empty[0], c2.Box((0, 0), (1, 1), radius=0.5), empty[1]])
+    assert _bits(io.read_shapes(tmp_path / f"some{suffix}")[1]) == _bits([c2.Box((0, 0), (1, 1), radius=0.5)])
+    io.write_shapes(tmp_path / f"none{suffix}", empty)
+    assert io.read_shapes(tmp_path / f"none{suffix}") == (None, [])
