@@ -506,6 +506,24 @@ def catalogue_record(kind, names, raw_of, number_of, where, blank="empty"):
     A row fills the columns of its kind and leaves the others ``blank``; a column its kind needs
     must be given (``angle``, ``dx, dy`` and a ``radius`` that rounds a box, rotated box or
     polygon may be left blank). The ``id`` is the caller's.
+
+    Examples
+    --------
+    A rounded box's row of a CSV (text fields) and of a Parquet file (numbers, nulls) give one record:
+
+    >>> from collide2d._io_text import catalogue_record
+    >>> names = ["kind", "xmin", "ymin", "xmax", "ymax", "x0", "radius"]
+    >>> csv_row = dict(zip(names, ["box", "0", "0", "2", "1", "", "0.25"]))
+    >>> catalogue_record("box", names, lambda name: csv_row[name] or None, lambda name, raw: float(raw), "f.csv line 2")
+    {'kind': 'box', 'min': [0.0, 0.0], 'max': [2.0, 1.0], 'radius': 0.25}
+    >>> parquet_row = dict(zip(names, ["box", 0.0, 0.0, 2.0, 1.0, None, 0.25]))
+    >>> catalogue_record("box", names, parquet_row.get, lambda name, raw: raw, "f.parquet row 1", blank="null")
+    {'kind': 'box', 'min': [0.0, 0.0], 'max': [2.0, 1.0], 'radius': 0.25}
+    >>> parquet_row["x0"] = 3.0
+    >>> catalogue_record("box", names, parquet_row.get, lambda name, raw: raw, "f.parquet row 1", blank="null")
+    Traceback (most recent call last):
+    ...
+    collide2d.io.InputError: f.parquet row 1, column x0: a box has no x0; leave it null (got 3.0)
     """
     own = _formats.CATALOGUE_COLUMNS[kind]
     values = {}
