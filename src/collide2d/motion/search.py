@@ -1520,8 +1520,13 @@ def time_of_impact(
     def flat(x, extra=()):
         return np.ascontiguousarray(np.broadcast_to(x, shape + extra).reshape((n,) + extra), dtype=np.float64)
 
-    motion = _Motion(a, b, index_a, index_b, flat(va, (2,)), flat(vb, (2,)), flat(wa), flat(wb))
-    time, point, normal = _impact_flat(motion, flat(tm))
+    groups = rounded.radius_groups(a, b, index_a, index_b)
+    if groups is not None:  # rounded rows of radius 0 beside others: each group runs as its own kinds
+        time, point, normal = rounded.joined(time_of_impact, groups, a, b, index_a, index_b, flat(va, (2,)), flat(vb, (2,)),
+                                             flat(wa), flat(wb), flat(tm))
+    else:
+        motion = _Motion(a, b, index_a, index_b, flat(va, (2,)), flat(vb, (2,)), flat(wa), flat(wb))
+        time, point, normal = _impact_flat(motion, flat(tm))
     if not shape:
         return Impact(float(time[0]), point[0], normal[0])
     return Impact(time.reshape(shape), point.reshape(shape + (2,)), normal.reshape(shape + (2,)))
