@@ -519,7 +519,7 @@ def test_time_of_impact_batch_mixing_radius_zero_rows_is_the_plain_kinds_bit_for
     mixed = {"capsule": (c2.Capsule(start, end, radius), c2.Segment(start, end)),
              "rounded box": (c2.Box(lo, hi, radius=radius), c2.Box(lo, hi))}
     partners = (c2.Capsule((3.0, 0.0), (3.2, 1.0), 0.25), c2.Box((3.0, -0.5), (3.6, 0.4), radius=0.1),
-                c2.Segment((3.0, -0.5), (3.5, 1.0)), c2.Ellipse((3.0, 0.7), (0.5, 0.3), 0.4), c2.Box((3.0, -0.5), (3.6, 0.4)))
+                c2.Segment((3.0, -0.5), (3.5, 1.0)), c2.Ellipse((3.0, 0.7), (0.5, 0.3), 0.4), c2.Box((3.0, -0.5), (3.6, 0.4)), c2.Circle((3.0, 0.2), 0.4))
     met = 0
     for (rounded, plain), other in itertools.product(mixed.values(), partners):
         for first_rounded in (True, False):

@@ -69,7 +69,9 @@ def radius_groups(a, b, index_a, index_b):
     """The pairs ``a[index_a[k]]``, ``b[index_b[k]]`` (flat indices) grouped by the kinds their rows
     run as, when a rounded batch mixes rows of radius 0 with rows of radius > 0 (or cores of
     several kinds at radius 0): a list of row arrays; None when every pair runs as one pair of
-    kinds (:func:`pair_for_search` has already made a batch of radius 0 its core's kind)."""
+    kinds (:func:`pair_for_search` makes a batch of radius 0 its core's kind). ``a``, ``b``: the
+    shapes as given (before :func:`pair_for_search`: a circle against rows of radius 0 stays a
+    circle, as in their plain pair)."""
     keys = [k for k in (_row_kinds(a, index_a), _row_kinds(b, index_b)) if k is not None]
     if not keys:
         return None
