@@ -500,3 +500,46 @@ def test_radius_zero_motion_is_the_plain_shapes_bit_for_bit():
     # rows of radius 0 in a batch with positive radii: the plain kernels' ray answers, bit for bit
     mixed = c2.Capsule([(0.0, 0.0), (0.0, 0.0)], [(1.0, 0.5), (1.0, 0.5)], [0.0, 0.25])
     assert c2.raycast(mixed, (0.5, 2.0), (0.1, -1.0)).distance[0] == c2.raycast(pairs[0][1], (0.5, 2.0), (0.1, -1.0)).distance
+
+
+@pytest.mark.parametrize("turning", [0.0, 0.7])
+def test_time_of_impact_batch_mixing_radius_zero_rows_is_the_plain_kinds_bit_for_bit(turning):
+    """A batch of rounded shapes with rows of radius 0 among rows of radius > 0: each row of radius
+    0 meets its partner at the flat kind's time, point and normal (the plain pair, single and
+    batched), bit for bit, in both argument orders; the other rows as the rounded shapes alone."""
+    rng = np.random.default_rng(27)
+    n = 12
+    start = rng.uniform(-1.0, 1.0, (n, 2))
+    end = start + rng.uniform(0.3, 1.5, (n, 2))
+    lo = rng.uniform(-1.0, 1.0, (n, 2))
+    hi = lo + rng.uniform(0.3, 1.5, (n, 2))
+    radius = np.where(np.arange(n) % 3 == 0, 0.0, rng.uniform(0.05, 0.3, n))
+    zero = np.flatnonzero(radius == 0.0)
+    velocity = np.stack([np.full(n, -6.0), rng.uniform(-1.0, 1.0, n)], -1)
+    mixed = {"capsule": (c2.Capsule(start, end, radius), c2.Segment(start, end)),
+             "rounded box": (c2.Box(lo, hi, radius=radius), c2.Box(lo, hi))}
+    partners = (c2.Capsule((3.0, 0.0), (3.2, 1.0), 0.25), c2.Box((3.0, -0.5), (3.6, 0.4), radius=0.1),
+                c2.Segment((3.0, -0.5), (3.5, 1.0)), c2.Ellipse((3.0, 0.7), (0.5, 0.3), 0.4), c2.Box((3.0, -0.5), (3.6, 0.4)), c2.Circle((3.0, 0.2), 0.4))
+    met = 0
+    for (rounded, plain), other in itertools.product(mixed.values(), partners):
+        for first_rounded in (True, False):
+            def impacts(shape, rows=None):
+                shape = shape if rows is None else shape[rows]
+                v = velocity if rows is None else velocity[rows]
+                pair = (shape, other) if first_rounded else (other, shape)
+                return c2.time_of_impact(*pair, velocity_b=v if first_rounded else -v, angular_velocity_a=turning, t_max=2.0)
+
+            got = impacts(rounded)
+            flat = impacts(plain, zero)
+            positive = np.flatnonzero(radius > 0.0)
+            alone = impacts(rounded, positive)  # the rows of radius > 0 answer as without the others
+            for field in ("time", "point", "normal"):
+                assert np.array_equal(getattr(got, field)[zero], getattr(flat, field), equal_nan=True), field
+                assert np.array_equal(getattr(got, field)[positive], getattr(alone, field), equal_nan=True), field
+            for k in zero[:2]:  # and the single plain calls
+                one = c2.time_of_impact(*((plain[k], other) if first_rounded else (other, plain[k])),
+                                        velocity_b=velocity[k] if first_rounded else -velocity[k],
+                                        angular_velocity_a=turning, t_max=2.0)
+                assert one.time == got.time[k] and np.array_equal(one.point, got.point[k], equal_nan=True)
+            met += int(np.isfinite(got.time[zero]).sum())
+    assert met >= 10  # most radius-0 rows meet their partner within t_max

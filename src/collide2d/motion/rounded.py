@@ -55,6 +55,53 @@ def pair_for_search(a, b):
     return a, b
 
 
+def _row_kinds(shape, index):
+    """Per pair: 0 for a rounded row of radius > 0, else the count of its core's vertices (1, 2, or
+    3 for a polygon): the kind the row runs as. None for a shape of another kind."""
+    kind, p = run.shape_rows(shape)[:2]
+    if kind != "rounded":
+        return None
+    p = p.reshape(-1, 7)[index]
+    return np.where(p[:, 2] > 0.0, 0, np.minimum(p[:, 1], 3)).astype(np.int64)
+
+
+def radius_groups(a, b, index_a, index_b):
+    """The pairs ``a[index_a[k]]``, ``b[index_b[k]]`` (flat indices) grouped by the kinds their rows
+    run as, when a rounded batch mixes rows of radius 0 with rows of radius > 0 (or cores of
+    several kinds at radius 0): a list of row arrays; None when every pair runs as one pair of
+    kinds (:func:`pair_for_search` makes a batch of radius 0 its core's kind). ``a``, ``b``: the
+    shapes as given (before :func:`pair_for_search`: a circle against rows of radius 0 stays a
+    circle, as in their plain pair)."""
+    keys = [k for k in (_row_kinds(a, index_a), _row_kinds(b, index_b)) if k is not None]
+    if not keys:
+        return None
+    key = keys[0] * 4 + (keys[1] if len(keys) == 2 else 0)
+    if key.size == 0 or bool((key == key[0]).all()):
+        return None
+    return [np.flatnonzero(key == value) for value in np.unique(key).tolist()]
+
+
+def _take(shape, flat_index):
+    """The shapes at the flat indices of a batch (a single shape as it is)."""
+    if not shape.shape:
+        return shape
+    return shape[np.unravel_index(flat_index, shape.shape)]
+
+
+def joined(time_of_impact, groups, a, b, index_a, index_b, va, vb, wa, wb, t_max):
+    """``(time, point, normal)`` of the flat pairs: each group of :func:`radius_groups` is one call
+    of ``time_of_impact`` on its rows (those of radius 0 as the core's kind, through
+    :func:`pair_for_search`), so that a row of radius 0 gets the answer of its plain pair, bit for
+    bit, whatever the other rows of the batch. ``va`` ... ``t_max``: the motion of each pair."""
+    n = index_a.shape[0]
+    time, point, normal = np.empty(n), np.empty((n, 2)), np.empty((n, 2))
+    for rows in groups:
+        part = time_of_impact(_take(a, index_a[rows]), _take(b, index_b[rows]), va[rows], vb[rows],
+                              angular_velocity_a=wa[rows], angular_velocity_b=wb[rows], t_max=t_max[rows])
+        time[rows], point[rows], normal[rows] = part.time, part.point, part.normal
+    return time, point, normal
+
+
 def _disc(shape):
     """A batch of circles as rounded rows with point cores (else the shape as it is)."""
     p = run.shape_rows(shape)[1]

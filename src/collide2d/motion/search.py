@@ -1497,6 +1497,7 @@ def time_of_impact(
     fast = _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max)
     if fast is not None:
         return fast
+    given = a, b
     a, b = rounded.pair_for_search(a, b)  # radius 0: the core's kind, bit for bit (and circles against rounded shapes)
     _check(a, "a")
     _check(b, "b")
@@ -1520,8 +1521,13 @@ def time_of_impact(
     def flat(x, extra=()):
         return np.ascontiguousarray(np.broadcast_to(x, shape + extra).reshape((n,) + extra), dtype=np.float64)
 
-    motion = _Motion(a, b, index_a, index_b, flat(va, (2,)), flat(vb, (2,)), flat(wa), flat(wb))
-    time, point, normal = _impact_flat(motion, flat(tm))
+    groups = rounded.radius_groups(*given, index_a, index_b)
+    if groups is not None:  # rounded rows of radius 0 beside others: each group runs as its own kinds
+        time, point, normal = rounded.joined(time_of_impact, groups, *given, index_a, index_b, flat(va, (2,)), flat(vb, (2,)),
+                                             flat(wa), flat(wb), flat(tm))
+    else:
+        motion = _Motion(a, b, index_a, index_b, flat(va, (2,)), flat(vb, (2,)), flat(wa), flat(wb))
+        time, point, normal = _impact_flat(motion, flat(tm))
     if not shape:
         return Impact(float(time[0]), point[0], normal[0])
     return Impact(time.reshape(shape), point.reshape(shape + (2,)), normal.reshape(shape + (2,)))

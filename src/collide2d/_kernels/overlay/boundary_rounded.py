@@ -13,6 +13,8 @@ Piece table: one row of :data:`WIDTH` floats per piece, counter-clockwise around
     0 type (SEGMENT, ARC, LINE)   1..4 start x, y, end x, y
     5..10 the arc's ellipse: centre, semi-axes a, b, unit axis (ux, uy)  (a circle: a = b = r)
     11, 12 the arc's eccentric angles t0 < t1 (t1 - t0 <= 2 pi)
+    13..16 a rounded shape's arc at a core vertex (t1 - t0 <= pi): the unit normals (x, y) of the
+           edges that meet there, from which t0 and t1 are taken (else 0)
 
 Frames: a pair is first scaled by a power of two (exact) so that its largest number is about 1,
 then translated so that the reference point of the smaller shape is the origin; crossings are
@@ -33,7 +35,7 @@ from collide2d._jit import kernel
 from .area_ellipse import segment_area
 from .points_ellipse import conic_in_frame, from_frame, resolved_crossings, unit_frame
 
-WIDTH = 13
+WIDTH = 17
 SEGMENT = 0.0
 ARC = 1.0
 LINE = 2.0
@@ -48,6 +50,14 @@ TWO_PI = 2.0 * math.pi
 # the other boundary (see classify). Dimensionless.
 _ON_PIECE = 2.0**-40
 _ON_BOUNDARY = 2.0**-44
+# Shortcuts that skip work without changing an answer (each decides only where the full
+# computation is certain to decide the same way, by far more than its rounding): a point whose
+# angle from a rounded arc's cone exceeds _CONE_SLACK (sine, relative) is off the arc for
+# :func:`_param_on` too (which allows _ON_PIECE radians); a sub-piece's middle farther than
+# _DEPTH_SLACK (absolute, in the pair's frame where every number is below 4) from the depth
+# thresholds is inside or outside for :func:`depth` too (whose rounding is below 2**-49 there).
+_CONE_SLACK = 2.0**-20
+_DEPTH_SLACK = 2.0**-40
 
 
 @kernel
@@ -193,41 +203,50 @@ def build_pieces(kind, core, r, row, scale, ox, oy):
         p[0, 11] = 0.0
         p[0, 12] = TWO_PI
         return p
-    # outward unit normals of the edges (a counter-clockwise core; a segment counted both ways)
-    nx = np.empty(n)
-    ny = np.empty(n)
-    for i in range(n):
-        j = (i + 1) % n
-        ex = core[j, 0] - core[i, 0]
-        ey = core[j, 1] - core[i, 1]
-        length = math.hypot(ex, ey)
-        nx[i] = ey / length
-        ny[i] = -ex / length
+    # outward unit normals of the edges (a counter-clockwise core; a segment counted both ways),
+    # each with its angle, computed once: edge i's (nx_i, ny_i, angle_i), the next edge's (j)
+    ex = core[1, 0] - core[0, 0]
+    ey = core[1, 1] - core[0, 1]
+    length = math.hypot(ex, ey)
+    nx_0 = ey / length
+    ny_0 = -ex / length
+    angle_0 = math.atan2(ny_0, nx_0)
+    nx_i, ny_i, angle_i = nx_0, ny_0, angle_0
     p = np.zeros((2 * n, WIDTH))
     for i in range(n):
         j = (i + 1) % n
+        if j == 0:
+            nx_j, ny_j, angle_j = nx_0, ny_0, angle_0
+        else:
+            k = (j + 1) % n
+            ex = core[k, 0] - core[j, 0]
+            ey = core[k, 1] - core[j, 1]
+            length = math.hypot(ex, ey)
+            nx_j = ey / length
+            ny_j = -ex / length
+            angle_j = math.atan2(ny_j, nx_j)
         # the flat of edge i, then the arc at its end vertex j
         x0 = core[i, 0] - ox
         y0 = core[i, 1] - oy
         x1 = core[j, 0] - ox
         y1 = core[j, 1] - oy
         p[2 * i, 0] = SEGMENT
-        p[2 * i, 1] = x0 + r * nx[i]
-        p[2 * i, 2] = y0 + r * ny[i]
-        p[2 * i, 3] = x1 + r * nx[i]
-        p[2 * i, 4] = y1 + r * ny[i]
+        p[2 * i, 1] = x0 + r * nx_i
+        p[2 * i, 2] = y0 + r * ny_i
+        p[2 * i, 3] = x1 + r * nx_i
+        p[2 * i, 4] = y1 + r * ny_i
         k = 2 * i + 1
         p[k, 0] = ARC
-        p[k, 1] = x1 + r * nx[i]
-        p[k, 2] = y1 + r * ny[i]
-        p[k, 3] = x1 + r * nx[j]
-        p[k, 4] = y1 + r * ny[j]
+        p[k, 1] = x1 + r * nx_i
+        p[k, 2] = y1 + r * ny_i
+        p[k, 3] = x1 + r * nx_j
+        p[k, 4] = y1 + r * ny_j
         p[k, 5] = x1
         p[k, 6] = y1
         p[k, 7] = p[k, 8] = r
         p[k, 9] = 1.0
-        t0 = math.atan2(ny[i], nx[i])
-        turn = math.atan2(ny[j], nx[j]) - t0
+        t0 = angle_i
+        turn = angle_j - t0
         if n == 2:
             turn = math.pi
         while turn < 0.0:
@@ -236,6 +255,11 @@ def build_pieces(kind, core, r, row, scale, ox, oy):
             turn = 0.0
         p[k, 11] = t0
         p[k, 12] = t0 + turn
+        p[k, 13] = nx_i
+        p[k, 14] = ny_i
+        p[k, 15] = nx_j
+        p[k, 16] = ny_j
+        nx_i, ny_i, angle_i = nx_j, ny_j, angle_j
     return p
 
 
@@ -257,29 +281,6 @@ def arc_param(p, x, y):
 
 
 @kernel
-def piece_param(p, x, y):
-    """Parameter of a point on a piece: ``s`` along a segment or line (0 at the start, 1 at the
-    end), the eccentric angle on an arc."""
-    if p[0] == ARC:
-        return arc_param(p, x, y)
-    dx = p[3] - p[1]
-    dy = p[4] - p[2]
-    return ((x - p[1]) * dx + (y - p[2]) * dy) / (dx * dx + dy * dy)
-
-
-@kernel
-def on_piece(p, t):
-    """Whether parameter ``t`` (from :func:`piece_param`) lies on the piece, within slack."""
-    if p[0] == LINE:
-        return True
-    if p[0] == ARC:
-        if p[12] - p[11] >= TWO_PI:
-            return True
-        return t <= p[12] + _ON_PIECE
-    return -_ON_PIECE <= t <= 1.0 + _ON_PIECE
-
-
-@kernel
 def point_at(p, t):
     """The point of a piece at parameter ``t``."""
     if p[0] == ARC:
@@ -288,12 +289,37 @@ def point_at(p, t):
 
 
 @kernel
+def _param_on(p, x, y):
+    """``(t, on)``: the parameter of a point on a piece (``s`` along a segment or line, 0 at the
+    start and 1 at the end; the eccentric angle on an arc, :func:`arc_param`) and whether it lies
+    on the piece within slack (an arc's ``t <= t1 + _ON_PIECE``, a closed arc and a line always).
+    A point off a rounded arc's cone (the table's columns 13..16: its angle from the cone between
+    the two edge normals has a sine beyond :data:`_CONE_SLACK`, relative, far more than the
+    ``_ON_PIECE`` radians allowed) is off the piece before its angle is computed."""
+    if p[0] == ARC:
+        if p[13] != 0.0 or p[14] != 0.0:
+            dx = x - p[5]
+            dy = y - p[6]
+            slack = _CONE_SLACK * (abs(dx) + abs(dy))
+            if p[13] * dy - p[14] * dx < -slack or dx * p[16] - dy * p[15] < -slack:
+                return 0.0, False
+        t = arc_param(p, x, y)
+        return t, p[12] - p[11] >= TWO_PI or t <= p[12] + _ON_PIECE
+    dx = p[3] - p[1]
+    dy = p[4] - p[2]
+    t = ((x - p[1]) * dx + (y - p[2]) * dy) / (dx * dx + dy * dy)
+    return t, p[0] == LINE or -_ON_PIECE <= t <= 1.0 + _ON_PIECE
+
+
+@kernel
 def _add(out, m, p, q, x, y):
     """Append crossing ``(x, y)`` of pieces ``p`` and ``q`` to ``out`` (columns x, y, t on p, t on
     q) when it lies on both; return the new count."""
-    tp = piece_param(p, x, y)
-    tq = piece_param(q, x, y)
-    if on_piece(p, tp) and on_piece(q, tq) and m < out.shape[0]:
+    tp, on_p = _param_on(p, x, y)
+    if not on_p:
+        return m
+    tq, on_q = _param_on(q, x, y)
+    if on_q and m < out.shape[0]:
         out[m, 0] = x
         out[m, 1] = y
         out[m, 2] = tp
@@ -428,10 +454,11 @@ def piece_crossings(p, q, out, m):
 
 @kernel
 def piece_boxes(p):
-    """Bounding boxes ``(n, 4)`` (x lo, y lo, x hi, y hi) of the pieces, grown by the slack of
-    :data:`_ON_PIECE` times their size; a line's is the whole plane, an arc's its ellipse's."""
+    """Bounding boxes ``(n, 8)`` of the pieces: columns 0..3 (x lo, y lo, x hi, y hi) grown by the
+    slack of :data:`_ON_PIECE` times their size (a line's is the whole plane, an arc's its
+    ellipse's), columns 4..7 the tight boxes of rounded arcs (:func:`arc_boxes`)."""
     n = p.shape[0]
-    out = np.empty((n, 4))
+    out = np.empty((n, 8))
     for i in range(n):
         if p[i, 0] == LINE:
             out[i, 0] = out[i, 1] = -math.inf
@@ -453,7 +480,46 @@ def piece_boxes(p):
         out[i, 1] = y0 - grow
         out[i, 2] = x1 + grow
         out[i, 3] = y1 + grow
+    arc_boxes(p, out)
     return out
+
+
+# A rounded arc of radius at least this (in the pair's frame) gets a tight box (:func:`arc_boxes`).
+_TIGHT_FROM = 2.0**-16
+
+
+@kernel
+def arc_boxes(p, boxes):
+    """Tight bounding boxes of the rounded arcs of radius at least :data:`_TIGHT_FROM` (the normals
+    of the table set): the ends, and the circle's extreme points in the directions of the axes
+    the arc's cone holds, grown by ``4 _CONE_SLACK r + 2**-30``: every crossing the arc accepts
+    lies within (not off the cone, :func:`off_cone`; off its circle by the crossing formulas'
+    rounding, below ``2**-30`` for such radii). Written into ``boxes[:, 4:8]`` (x lo, y lo, x hi,
+    y hi; NaN where the loose box of :func:`piece_boxes` alone applies)."""
+    for i in range(p.shape[0]):
+        boxes[i, 4] = math.nan
+        r = p[i, 7]
+        if p[i, 0] != ARC or (p[i, 13] == 0.0 and p[i, 14] == 0.0) or not r >= _TIGHT_FROM:
+            continue
+        x0 = min(p[i, 1], p[i, 3])
+        x1 = max(p[i, 1], p[i, 3])
+        y0 = min(p[i, 2], p[i, 4])
+        y1 = max(p[i, 2], p[i, 4])
+        ax, ay, bx, by = p[i, 13], p[i, 14], p[i, 15], p[i, 16]
+        # the axis directions e in the cone: ax e_y - ay e_x >= 0 and e_x by - e_y bx >= 0
+        if -ay >= -_CONE_SLACK and by >= -_CONE_SLACK:  # (1, 0)
+            x1 = max(x1, p[i, 5] + r)
+        if ay >= -_CONE_SLACK and -by >= -_CONE_SLACK:  # (-1, 0)
+            x0 = min(x0, p[i, 5] - r)
+        if ax >= -_CONE_SLACK and -bx >= -_CONE_SLACK:  # (0, 1)
+            y1 = max(y1, p[i, 6] + r)
+        if -ax >= -_CONE_SLACK and bx >= -_CONE_SLACK:  # (0, -1)
+            y0 = min(y0, p[i, 6] - r)
+        grow = 4.0 * _CONE_SLACK * r + 2.0**-30
+        boxes[i, 4] = x0 - grow
+        boxes[i, 5] = y0 - grow
+        boxes[i, 6] = x1 + grow
+        boxes[i, 7] = y1 + grow
 
 
 @kernel
@@ -468,9 +534,25 @@ def all_crossings(pa, pb):
     box_b = piece_boxes(pb)
     m = 0
     for i in range(na):
+        a_lo_x = box_a[i, 0]
+        a_lo_y = box_a[i, 1]
+        a_hi_x = box_a[i, 2]
+        a_hi_y = box_a[i, 3]
+        # a rounded arc's tight box, against a piece other than an ellipse's (whose crossings with
+        # a circle come from the pencil of the two conics, not the closed forms)
+        tight_a = box_a[i, 4] == box_a[i, 4]
+        elliptic_a = pa[i, 0] == ARC and pa[i, 7] != pa[i, 8]
         for j in range(nb):
-            if box_a[i, 0] > box_b[j, 2] or box_b[j, 0] > box_a[i, 2] or box_a[i, 1] > box_b[j, 3] or box_b[j, 1] > box_a[i, 3]:
+            if a_lo_x > box_b[j, 2] or box_b[j, 0] > a_hi_x or a_lo_y > box_b[j, 3] or box_b[j, 1] > a_hi_y:
                 continue
+            tight_b = box_b[j, 4] == box_b[j, 4]
+            if tight_a or tight_b:
+                if not elliptic_a and not (pb[j, 0] == ARC and pb[j, 7] != pb[j, 8]):
+                    ca = 4 if tight_a else 0
+                    cb = 4 if tight_b else 0
+                    if (box_a[i, ca] > box_b[j, cb + 2] or box_b[j, cb] > box_a[i, ca + 2]
+                            or box_a[i, ca + 1] > box_b[j, cb + 3] or box_b[j, cb + 1] > box_a[i, ca + 3]):
+                        continue
             k = piece_crossings(pa[i], pb[j], scratch, int(0))
             for c in range(k):
                 out[m, 0] = scratch[c, 0]
@@ -501,17 +583,67 @@ def depth(kind, core, r, ell, x, y):
     inside = n >= 3
     for i in range(n):
         j = (i + 1) % n
-        ex = core[j, 0] - core[i, 0]
-        ey = core[j, 1] - core[i, 1]
-        wx = x - core[i, 0]
-        wy = y - core[i, 1]
-        e2 = ex * ex + ey * ey
-        t = (wx * ex + wy * ey) / e2
-        t = min(max(t, 0.0), 1.0)
-        best = min(best, math.hypot(wx - t * ex, wy - t * ey))
-        if ex * wy - ey * wx < 0.0:
+        ux, uy, right = _edge_offset(core[i, 0], core[i, 1], core[j, 0], core[j, 1], x, y)
+        best = min(best, math.hypot(ux, uy))
+        if right:
             inside = False
     return (-best if inside else best) - r
+
+
+@kernel
+def _edge_offset(x0, y0, x1, y1, x, y):
+    """``(ux, uy, right)``: from the nearest point of the edge ``(x0, y0)-(x1, y1)`` to ``(x, y)``,
+    and whether the point lies strictly right of the edge (outside a counter-clockwise core)."""
+    ex = x1 - x0
+    ey = y1 - y0
+    wx = x - x0
+    wy = y - y0
+    e2 = ex * ex + ey * ey
+    t = (wx * ex + wy * ey) / e2
+    t = min(max(t, 0.0), 1.0)
+    return wx - t * ex, wy - t * ey, ex * wy - ey * wx < 0.0
+
+
+@kernel
+def kept(kind, core, r, ell, x, y, keep_on, tol):
+    """``d < -tol or (keep_on and d <= tol)`` for ``d = depth(kind, core, r, ell, x, y)``, the
+    test of :func:`inside_area`, with the same answer: decided from squared distances (no square
+    root) where the point is farther than :data:`_DEPTH_SLACK` from the thresholds, else from
+    :func:`depth` itself."""
+    n = core.shape[0]
+    if kind == ELLIPSE or not r < 1.0 or not tol < 1.0:
+        d = depth(kind, core, r, ell, x, y)
+        return d < -tol or (keep_on and d <= tol)
+    if n == 1:
+        dx = x - core[0, 0]
+        dy = y - core[0, 1]
+        best2 = dx * dx + dy * dy
+        inside = False
+    else:
+        best2 = math.inf
+        inside = n >= 3
+        for i in range(n):
+            j = (i + 1) % n
+            ux, uy, right = _edge_offset(core[i, 0], core[i, 1], core[j, 0], core[j, 1], x, y)
+            best2 = min(best2, ux * ux + uy * uy)
+            if right:
+                inside = False
+    if not best2 < 16.0:  # far outside (or a NaN): the full computation
+        d = depth(kind, core, r, ell, x, y)
+        return d < -tol or (keep_on and d <= tol)
+    # d = best - r outside the core, -best - r inside it (best = sqrt(best2) up to rounding)
+    if inside:
+        if keep_on or r - tol > _DEPTH_SLACK:  # -best - r <= 0 <= tol; -best - r <= -r < -tol
+            return True
+    else:
+        low = r - tol  # kept when best < low
+        if low - _DEPTH_SLACK > 0.0 and best2 < (low - _DEPTH_SLACK) ** 2:
+            return True
+        high = r + tol if keep_on else low  # else not kept when best > high
+        if best2 > (high + _DEPTH_SLACK) ** 2:
+            return False
+    d = depth(kind, core, r, ell, x, y)
+    return d < -tol or (keep_on and d <= tol)
 
 
 @kernel
@@ -564,8 +696,7 @@ def inside_area(pa, cross, column, kind_b, core_b, r_b, ell_b, keep_on, tol):
             t0 = ts[j]
             t1 = ts[j + 1]
             mx, my = point_at(p, 0.5 * (t0 + t1))
-            d = depth(kind_b, core_b, r_b, ell_b, mx, my)
-            if d < -tol or (keep_on and d <= tol):
+            if kept(kind_b, core_b, r_b, ell_b, mx, my, keep_on, tol):
                 chord += xs[j] * ys[j + 1] - ys[j] * xs[j + 1]
                 if p[0] == ARC:
                     arcs += p[7] * p[8] * segment_area(t1 - t0)
