@@ -867,17 +867,105 @@ def _ellipse_inside(pe, pa, va, band):
 
 
 @kernel
+def _ellipse_bounds(pe):
+    """``(xmin, ymin, xmax, ymax)`` of the ellipse row (float, a few ulps of its scale)."""
+    norm = math.hypot(pe[4], pe[5])
+    ux = pe[4] / norm
+    uy = pe[5] / norm
+    hx = math.hypot(pe[2] * ux, pe[3] * uy)
+    hy = math.hypot(pe[2] * uy, pe[3] * ux)
+    return pe[0] - hx, pe[1] - hy, pe[0] + hx, pe[1] + hy
+
+
+@kernel
+def _grown_bounds(pa, va):
+    """``(xmin, ymin, xmax, ymax)`` of the rounded row: its core's bounds grown by its radius."""
+    row, n = core_row(pa)
+    lo_x, lo_y = vertex_of(row, va, n, int(0))
+    hi_x, hi_y = lo_x, lo_y
+    for i in range(1, n):
+        x, y = vertex_of(row, va, n, i)
+        lo_x, lo_y, hi_x, hi_y = min(lo_x, x), min(lo_y, y), max(hi_x, x), max(hi_y, y)
+    r = pa[2]
+    return lo_x - r, lo_y - r, hi_x + r, hi_y + r
+
+
+@kernel
+def _sticks_out(inner, outer, margin):
+    """Whether the bounds ``inner`` stick out of ``outer`` by more than ``margin`` on some side."""
+    return (inner[0] < outer[0] - margin or inner[1] < outer[1] - margin
+            or inner[2] > outer[2] + margin or inner[3] > outer[3] + margin)
+
+
+@kernel
+def _apart(A, B, margin):
+    """Whether the bounds ``A`` and ``B`` are apart by more than ``margin`` on some axis."""
+    return A[2] + margin < B[0] or B[2] + margin < A[0] or A[3] + margin < B[1] or B[3] + margin < A[1]
+
+
+# Quick answers of the ellipse pairs from bounds, each certain with a margin of 2 bands (the float
+# bounds and distances are accurate to a few ulps of the pair's scale, far below the band), so that
+# they agree with the contact kernels' answers within the band: grown bounds apart -> DISJOINT (the
+# distance is at least the gap); the ellipse lies between the discs about its centre c of radii
+# minor and major, so the separation of the core lies between dist(c, K) - major and dist(c, K) -
+# minor: beyond r + 2 bands -> DISJOINT, below r - 2 bands -> they overlap; the rounded shape sticking
+# out of the ellipse's bounds -> some core vertex v has v + r e outside, so v's separation is above
+# -r + 2 band (not within); the ellipse sticking out of the rounded shape's bounds -> not inside.
+
+
+@kernel
+def _circle_inside(pe, pa, va, band):
+    """Whether the circle ``pe`` (radius ``rho``, centre ``c``) lies in the rounded row, decided
+    from float distances beyond 2 bands, else ``_MAYBE``. The support functions add: the disc
+    lies in ``K + D(r)`` iff ``dist(c, K) <= r - rho`` when ``rho <= r``, and iff ``D(c, rho - r)``
+    lies in ``K`` (every edge line at least ``rho - r`` from ``c``, inside; never for a segment or
+    point core) when ``rho > r``."""
+    rho = pe[2]
+    r = pa[2]
+    if rho <= r:
+        d = _core_distance(pe[0], pe[1], pa, va) - (r - rho)
+    elif int(pa[1]) < 3:
+        return _NO
+    else:
+        off = int(pa[0])
+        n = int(pa[1])
+        depth = math.inf
+        for i in range(n):
+            j = off + (i + 1 if i + 1 < n else 0)
+            ex = va[j, 0] - va[off + i, 0]
+            ey = va[j, 1] - va[off + i, 1]
+            cross = ex * (pe[1] - va[off + i, 1]) - ey * (pe[0] - va[off + i, 0])
+            depth = min(depth, cross / math.hypot(ex, ey))
+        d = (rho - r) - depth
+    if d < -2 * band:
+        return _YES
+    if d > 2 * band:
+        return _NO
+    return _MAYBE
+
+
+@kernel
 def rounded_ellipse_facts(pa, va, pb, vb):
     """``(code, a_in_b, band)`` of rounded a and the ellipse b: ``code`` DISJOINT or TOUCHING when
     the separation decides (within :data:`ELLIPSE_BAND`), else -1; ``a_in_b`` whether a lies in the
-    ellipse (every disc about a core vertex in it, within the band)."""
+    ellipse (every disc about a core vertex in it, within the band). Bounds first (notes above)."""
     r = pa[2]
     band = ELLIPSE_BAND * _scale(pa, va, pb)
-    s = ellipse_against_core(pb, vb, pa, va)[0] - r
-    if s > band:
+    A = _grown_bounds(pa, va)
+    E = _ellipse_bounds(pb)
+    if _apart(A, E, 2 * band):
         return codes.DISJOINT, False, band
-    if s >= -band:
-        return codes.TOUCHING, False, band
+    d = _core_distance(pb[0], pb[1], pa, va)
+    if d - max(pb[2], pb[3]) - r > 2 * band:
+        return codes.DISJOINT, False, band
+    if not d - min(pb[2], pb[3]) - r < -2 * band:
+        s = ellipse_against_core(pb, vb, pa, va)[0] - r
+        if s > band:
+            return codes.DISJOINT, False, band
+        if s >= -band:
+            return codes.TOUCHING, False, band
+    if _sticks_out(A, E, 2 * band):
+        return -1, False, band
     row, n = core_row(pa)
     for i in range(n):
         px, py = vertex_of(row, va, n, i)
@@ -893,7 +981,11 @@ def relate_rounded_ellipse(pa, va, pb, vb, eps):
     code, a_in_b, band = rounded_ellipse_facts(pa, va, pb, vb)
     if code >= 0:
         return code
-    b_in_a = _ellipse_inside(pb, pa, va, band)
+    b_in_a = _NO
+    if not _sticks_out(_ellipse_bounds(pb), _grown_bounds(pa, va), 2 * band):
+        b_in_a = _circle_inside(pb, pa, va, band) if pb[2] == pb[3] else _MAYBE
+        if b_in_a == _MAYBE:
+            b_in_a = _ellipse_inside(pb, pa, va, band)
     if b_in_a == _MAYBE:
         return codes.UNDECIDED
     if a_in_b:
@@ -903,6 +995,14 @@ def relate_rounded_ellipse(pa, va, pb, vb, eps):
 
 @kernel
 def intersects_rounded_ellipse(pa, va, pb, vb, eps):
-    """1 when rounded a meets the ellipse b (within :data:`ELLIPSE_BAND`), else 0."""
+    """1 when rounded a meets the ellipse b (within :data:`ELLIPSE_BAND`), else 0; the bounds and
+    the discs about the ellipse's centre first (notes above)."""
     band = ELLIPSE_BAND * _scale(pa, va, pb)
+    if _apart(_grown_bounds(pa, va), _ellipse_bounds(pb), 2 * band):
+        return 0
+    d = _core_distance(pb[0], pb[1], pa, va)
+    if d - max(pb[2], pb[3]) - pa[2] > 2 * band:
+        return 0
+    if d - min(pb[2], pb[3]) - pa[2] < -2 * band:
+        return 1
     return 1 if ellipse_against_core(pb, vb, pa, va)[0] - pa[2] <= band else 0
