@@ -696,7 +696,34 @@ def relate_rounded_segment(pa, va, pb, vb, eps):
 
 @kernel
 def relate_rounded_line(pa, va, pb, vb, eps):
-    """:func:`_relate_rounded_line`, re-run exactly when undecided on a short grid."""
+    """:func:`_relate_rounded_line`, re-run exactly when undecided on a short grid. In float mode
+    the sides of the core's vertices decide first when every one is certain (``e x w`` is off by at
+    most ``4 u M``, ``M = |dx wy| + |dy wx|``): vertices on both sides, or on the line, meet it;
+    all on one side, the least distance of a vertex from the line decides (the terms of
+    :func:`point_line_sign`), read in place, as :func:`line_list_sign` does with the exact kernel."""
+    if eps > 0:
+        R2, R2e = radius_squares(pa[2], eps)
+        n = int(pa[1])
+        off = int(pa[0]) if n >= 3 else 0
+        dx, dy = pb[2], pb[3]
+        dd = dx * dx + dy * dy
+        left = False
+        right = False
+        sign = int(1)
+        for i in range(n):
+            wx = (va[off + i, 0] if n >= 3 else pa[3 + 2 * i]) - pb[0]
+            wy = (va[off + i, 1] if n >= 3 else pa[4 + 2 * i]) - pb[1]
+            c = dx * wy - dy * wx
+            M = abs(dx * wy) + abs(dy * wx)
+            side = certain_sign(c, 4 * eps * M)
+            if side == UNKNOWN_SIGN:
+                sign = UNKNOWN_SIGN
+                break
+            left = left or side >= 0
+            right = right or side <= 0
+            sign = smin(sign, certain_sign(c * c - R2 * dd, (M * M + R2 * dd) * (16 * eps) + R2e * dd))
+        if sign != UNKNOWN_SIGN:
+            return codes.CROSSING if left and right else _code(sign, int(codes.CROSSING))
     code = _relate_rounded_line(pa, va, pb, vb, eps)
     if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(0), eps):
         return _relate_rounded_line(pa, va, pb, vb, 0.0)
@@ -857,6 +884,8 @@ def _ellipse_inside(pe, pa, va, band):
     distance. Below ``r`` by more than that (and the rounding ``band``): inside. A point found
     farther than ``r + band``: outside (the float distances are accurate to a few ulps of the
     pair's scale, far below ``band``)."""
+    if _ellipse_tips(pe, pa, va)[1] > pa[2] + 2 * band:  # an end of an axis outside
+        return _NO
     sampled, refined = _ellipse_farthest(pe, pa, va)
     r = pa[2]
     if refined > r + band:
@@ -903,12 +932,63 @@ def _apart(A, B, margin):
     return A[2] + margin < B[0] or B[2] + margin < A[0] or A[3] + margin < B[1] or B[3] + margin < A[1]
 
 
+@kernel
+def _ellipse_apart(pe, pa, va, margin):
+    """Whether an edge line of the rounded row's core (either side of a segment, and its
+    direction) has the ellipse beyond it by more than ``r + margin``: the core lies on the inner
+    side of the line, the ellipse beyond ``c.n - sqrt(a^2 (u.n)^2 + b^2 (v.n)^2)`` (its support)."""
+    n = int(pa[1])
+    if n < 2:
+        return False
+    row, n = core_row(pa)
+    norm = math.hypot(pe[4], pe[5])
+    ux = pe[4] / norm
+    uy = pe[5] / norm
+    for i in range(n if n >= 3 else 4):
+        if n >= 3 or i < 2:  # an edge (a segment: both ways), its outward normal (ey, -ex)
+            x0, y0 = vertex_of(row, va, n, i % n)
+            x1, y1 = vertex_of(row, va, n, (i + 1) % n)
+            nx, ny = y1 - y0, x0 - x1
+        else:  # a segment's direction beyond an end: i == 2 beyond b (+e), i == 3 beyond a (-e)
+            ax, ay = vertex_of(row, va, n, int(0))
+            bx, by = vertex_of(row, va, n, int(1))
+            x0, y0, nx, ny = (bx, by, bx - ax, by - ay) if i == 2 else (ax, ay, ax - bx, ay - by)
+        length = math.hypot(nx, ny)
+        nx /= length
+        ny /= length
+        reach = math.hypot(pe[2] * (ux * nx + uy * ny), pe[3] * (ux * ny - uy * nx))
+        if (pe[0] - x0) * nx + (pe[1] - y0) * ny - reach > pa[2] + margin:
+            return True
+    return False
+
+
+@kernel
+def _ellipse_tips(pe, pa, va):
+    """``(nearest, farthest)``: the float distances from the core of the rounded row of the ends of
+    the ellipse's axes (points of the ellipse)."""
+    norm = math.hypot(pe[4], pe[5])
+    ux = pe[4] / norm
+    uy = pe[5] / norm
+    nearest = math.inf
+    farthest = 0.0
+    for k in range(4):
+        h = pe[2] if k < 2 else pe[3]
+        sign = 1.0 if k % 2 == 0 else -1.0
+        d = _core_distance(pe[0] + sign * h * (ux if k < 2 else -uy), pe[1] + sign * h * (uy if k < 2 else ux), pa, va)
+        nearest = min(nearest, d)
+        farthest = max(farthest, d)
+    return nearest, farthest
+
+
 # Quick answers of the ellipse pairs from bounds, each certain with a margin of 2 bands (the float
 # bounds and distances are accurate to a few ulps of the pair's scale, far below the band), so that
 # they agree with the contact kernels' answers within the band: grown bounds apart -> DISJOINT (the
 # distance is at least the gap); the ellipse lies between the discs about its centre c of radii
 # minor and major, so the separation of the core lies between dist(c, K) - major and dist(c, K) -
-# minor: beyond r + 2 bands -> DISJOINT, below r - 2 bands -> they overlap; the rounded shape sticking
+# minor: beyond r + 2 bands -> DISJOINT, below r - 2 bands -> they overlap; so do an edge line of
+# the core with the ellipse's support beyond it by r + 2 bands (DISJOINT), and an end of an axis of
+# the ellipse deeper than 2 bands in the rounded shape (it overlaps: the disc about that point of
+# radius r - dist lies in the rounded shape); the rounded shape sticking
 # out of the ellipse's bounds -> some core vertex v has v + r e outside, so v's separation is above
 # -r + 2 band (not within); the ellipse sticking out of the rounded shape's bounds -> not inside.
 
@@ -956,9 +1036,9 @@ def rounded_ellipse_facts(pa, va, pb, vb):
     if _apart(A, E, 2 * band):
         return codes.DISJOINT, False, band
     d = _core_distance(pb[0], pb[1], pa, va)
-    if d - max(pb[2], pb[3]) - r > 2 * band:
+    if d - max(pb[2], pb[3]) - r > 2 * band or _ellipse_apart(pb, pa, va, 2 * band):
         return codes.DISJOINT, False, band
-    if not d - min(pb[2], pb[3]) - r < -2 * band:
+    if not (d - min(pb[2], pb[3]) - r < -2 * band or _ellipse_tips(pb, pa, va)[0] < pa[2] - 2 * band):
         s = ellipse_against_core(pb, vb, pa, va)[0] - r
         if s > band:
             return codes.DISJOINT, False, band
@@ -967,8 +1047,14 @@ def rounded_ellipse_facts(pa, va, pb, vb):
     if _sticks_out(A, E, 2 * band):
         return -1, False, band
     row, n = core_row(pa)
+    norm = math.hypot(pb[4], pb[5])
     for i in range(n):
         px, py = vertex_of(row, va, n, i)
+        if r > 2 * band:  # a vertex outside the ellipse (by more than rounding): not within
+            ex = ((px - pb[0]) * pb[4] + (py - pb[1]) * pb[5]) / (norm * pb[2])
+            ey = ((py - pb[1]) * pb[4] - (px - pb[0]) * pb[5]) / (norm * pb[3])
+            if ex * ex + ey * ey > 1.0 + 2.0**-30:
+                return -1, False, band
         if ellipse_point_core(pb, px, py)[0] > -r + band:
             return -1, False, band
     return -1, True, band
@@ -1001,8 +1087,8 @@ def intersects_rounded_ellipse(pa, va, pb, vb, eps):
     if _apart(_grown_bounds(pa, va), _ellipse_bounds(pb), 2 * band):
         return 0
     d = _core_distance(pb[0], pb[1], pa, va)
-    if d - max(pb[2], pb[3]) - pa[2] > 2 * band:
+    if d - max(pb[2], pb[3]) - pa[2] > 2 * band or _ellipse_apart(pb, pa, va, 2 * band):
         return 0
-    if d - min(pb[2], pb[3]) - pa[2] < -2 * band:
+    if d - min(pb[2], pb[3]) - pa[2] < -2 * band or _ellipse_tips(pb, pa, va)[0] < pa[2] - 2 * band:
         return 1
     return 1 if ellipse_against_core(pb, vb, pa, va)[0] - pa[2] <= band else 0
