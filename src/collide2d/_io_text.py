@@ -1,6 +1,11 @@
 """Bytes and text to numbers, for :mod:`collide2d.io`: the C parsers of a CSV catalogue's columns
 (pyarrow, pandas, NumPy) with the file lines of their rows, JSON decoded item by item with its
-line numbers, and the :class:`InputError` every reader raises. No shape is built here.
+line numbers, the columns of a catalogue of any kinds (their rules shared by CSV and Parquet, the
+rows of each as records) and the :class:`InputError` every reader raises. No shape is built here.
+
+Why this file is over 800 lines: it holds the number reading of every file format, each with a
+fast path over whole columns and a row-by-row path that names the bad row, kept side by side so
+that both give the same numbers and messages.
 """
 
 from __future__ import annotations
@@ -495,39 +500,103 @@ def _is_float(word):
     return True
 
 
-def _csv_record(row, kind, columns, where):
-    """The record (a dict as JSON gives, see :mod:`collide2d.io`) of one row of ``kind``."""
+def catalogue_record(kind, names, raw_of, number_of, where, blank="empty"):
+    """The record (a dict as JSON gives, see :mod:`collide2d.io`) of one row of ``kind`` of a
+    catalogue of any kinds, CSV or Parquet: the rules of the columns, shared by both.
+
+    ``names`` are the catalogue columns the file has (``kind`` and ``id`` are skipped);
+    ``raw_of(name)`` gives the row's raw value in a column (a CSV field stripped, a Parquet value),
+    None when it is empty (CSV) or null (Parquet); ``number_of(name, raw)`` reads a raw value (a
+    polygon's vertices as a list of pairs), raising an :class:`InputError` that names the column.
+    A row fills the columns of its kind and leaves the others ``blank``; a column its kind needs
+    must be given (``angle``, ``dx, dy`` and a ``radius`` that rounds a box, rotated box or
+    polygon may be left blank). The ``id`` is the caller's.
+
+    Examples
+    --------
+    A rounded box's row of a CSV (text fields) and of a Parquet file (numbers, nulls) give one record:
+
+    >>> from collide2d._io_text import catalogue_record
+    >>> names = ["kind", "xmin", "ymin", "xmax", "ymax", "x0", "radius"]
+    >>> csv_row = dict(zip(names, ["box", "0", "0", "2", "1", "", "0.25"]))
+    >>> catalogue_record("box", names, lambda name: csv_row[name] or None, lambda name, raw: float(raw), "f.csv line 2")
+    {'kind': 'box', 'min': [0.0, 0.0], 'max': [2.0, 1.0], 'radius': 0.25}
+    >>> parquet_row = dict(zip(names, ["box", 0.0, 0.0, 2.0, 1.0, None, 0.25]))
+    >>> catalogue_record("box", names, parquet_row.get, lambda name, raw: raw, "f.parquet row 1", blank="null")
+    {'kind': 'box', 'min': [0.0, 0.0], 'max': [2.0, 1.0], 'radius': 0.25}
+    >>> parquet_row["x0"] = 3.0
+    >>> catalogue_record("box", names, parquet_row.get, lambda name, raw: raw, "f.parquet row 1", blank="null")
+    Traceback (most recent call last):
+    ...
+    collide2d.io.InputError: f.parquet row 1, column x0: a box has no x0; leave it null (got 3.0)
+    """
     own = _formats.CATALOGUE_COLUMNS[kind]
     values = {}
-    for name, k in columns.items():
+    for name in names:
         if name in ("kind", "id"):
             continue
-        token = row[k].strip()
+        raw = raw_of(name)
         if name not in own:
-            if token:
-                raise InputError(f"{where}, column {name}: a {kind} has no {name}; leave it empty (got {token!r})")
+            if raw is not None:
+                raise InputError(f"{where}, column {name}: a {kind} has no {name}; leave it {blank} (got {raw!r})")
             continue
-        if not token:
+        if raw is None:
             if _formats.optional_column(kind, name):
                 continue
-            raise InputError(f"{where}, column {name} is empty (a {kind} needs it)")
-        if name == "vertices":
-            try:
-                values[name] = vertex_text(token).tolist()
-            except ValueError as error:
-                raise InputError(f"{where}, column vertices: {error}") from None
-        else:
-            values[name] = _csv_number(token, where, name)
-    missing = [name for name in own if name not in columns and not _formats.optional_column(kind, name)]
+            raise InputError(f"{where}, column {name} is {blank} (a {kind} needs it)")
+        values[name] = number_of(name, raw)
+    missing = [name for name in own if name not in names and not _formats.optional_column(kind, name)]
     if missing:
         raise InputError(f"{where}: a {kind} needs the column(s) {', '.join(missing)}")
     record = {"kind": kind}
-    for field, names in _formats.CATALOGUE_FIELDS[kind]:
-        if all(name in values for name in names):
-            record[field] = [values[name] for name in names] if len(names) == 2 else values[names[0]]
+    for field, columns in _formats.CATALOGUE_FIELDS[kind]:
+        if all(name in values for name in columns):
+            record[field] = [values[name] for name in columns] if len(columns) == 2 else values[columns[0]]
+    return record
+
+
+def _csv_record(row, kind, columns, where):
+    """The record of one row of ``kind`` of a CSV catalogue of any kinds (see :func:`catalogue_record`)."""
+
+    def raw_of(name):
+        return row[columns[name]].strip() or None
+
+    def number_of(name, token):
+        if name != "vertices":
+            return _csv_number(token, where, name)
+        try:
+            return vertex_text(token).tolist()
+        except ValueError as error:
+            raise InputError(f"{where}, column vertices: {error}") from None
+
+    record = catalogue_record(kind, columns, raw_of, number_of, where)
     if "id" in columns:
         record["id"] = row[columns["id"]].strip()
     return record
+
+
+def unknown_kind(where, raw):
+    """The :class:`InputError` of a row whose ``kind`` column names no shape kind."""
+    return InputError(
+        f"{where}, column kind: {raw!r} is not a shape kind; use one of {', '.join(_formats.CATALOGUE_COLUMNS)} (a column "
+        "named kind gives each row's shape kind: rename it if it means something else)"
+    )
+
+
+def kind_of_text(text):
+    """The kind a ``kind`` field names (stripped, any case, aliases read), or None."""
+    raw = text.strip().lower()
+    kind = KIND_ALIASES.get(raw, raw)
+    return kind if kind in _formats.CATALOGUE_COLUMNS else None
+
+
+def columns_fit_kinds(name, kinds, written):
+    """True when every row (``kinds``, an object array) fills the column ``name`` if (``written``,
+    a bool array) and only if its kind has it, or leaves it empty where it is optional."""
+    having = [kind for kind, own in _formats.CATALOGUE_COLUMNS.items() if name in own]
+    own = np.isin(kinds, having)
+    required = own & ~np.isin(kinds, [kind for kind in having if _formats.optional_column(kind, name)])
+    return not (np.any(written & ~own) or np.any(required & ~written))
 
 
 def _catalogue_rows(path, reader, header):
@@ -551,17 +620,12 @@ def _catalogue_rows(path, reader, header):
 def _row_kind(row, layout):
     """The kind of a row (aliases read), or None when its kind column names none."""
     fixed, columns, _ = layout
-    if fixed is not None:
-        return fixed
-    raw = row[columns["kind"]].strip().lower()
-    kind = KIND_ALIASES.get(raw, raw)
-    return kind if kind in _formats.CATALOGUE_COLUMNS else None
+    return fixed if fixed is not None else kind_of_text(row[columns["kind"]])
 
 
 def _catalogue_records(path, header, layout, rows, lines):
     """``[(where, record or InputError)]``: each row of a CSV catalogue of any kinds as the record
     JSON would give for it (the slow path, which names every bad row)."""
-    kinds = ", ".join(_formats.CATALOGUE_COLUMNS)
     numbered = []
     for row, line in zip(rows, lines):
         where = f"{path} line {line}"
@@ -570,11 +634,7 @@ def _catalogue_records(path, header, layout, rows, lines):
             continue
         kind = _row_kind(row, layout)
         if kind is None:
-            raw = row[layout[1]["kind"]].strip()
-            numbered.append((where, InputError(
-                f"{where}, column kind: {raw!r} is not a shape kind; use one of {kinds} (a column named kind gives "
-                "each row's shape kind: rename it if it means something else)"
-            )))
+            numbered.append((where, unknown_kind(where, row[layout[1]["kind"]].strip())))
             continue
         try:
             numbered.append((where, _csv_record(row, kind, layout[1], where)))
@@ -603,10 +663,7 @@ def _catalogue_columns_fast(layout, rows):
             continue
         tokens = [row[k].strip() for row in rows]
         written = np.array([bool(token) for token in tokens], dtype=bool)
-        having = [kind for kind, own in _formats.CATALOGUE_COLUMNS.items() if name in own]
-        own = np.isin(kinds, having)
-        required = own & ~np.isin(kinds, [kind for kind in having if _formats.optional_column(kind, name)])
-        if np.any(written & ~own) or np.any(required & ~written):
+        if not columns_fit_kinds(name, kinds, written):
             return None
         filled[name] = written
         tokens = [token for token in tokens if token]
@@ -633,12 +690,13 @@ def _catalogue_columns_fast(layout, rows):
     return kinds, values, filled, vertices
 
 
-def catalogue_lines(sources, ids):
-    """The rows of a CSV catalogue of any kinds (header first, lists of text fields) of the shapes
-    ``sources`` (batches, in order): ``[id,]kind`` and the columns of the kinds present, in the
-    catalogue's order, ``radius`` last; a field a row's kind lacks is empty. The fields as
-    :attr:`~collide2d.shapes.Shape.fields` gives them, numbers as ``repr`` writes them (read back
-    bit for bit), a polygon's vertices as ``x1 y1 x2 y2 ...``."""
+def catalogue_parts(sources):
+    """The columns of a catalogue of any kinds (CSV or Parquet) of the shapes ``sources`` (batches,
+    in order): ``(header, parts)``, ``header`` the names ``kind`` and the columns of the kinds
+    present, in the catalogue's order, ``radius`` last; ``parts`` one ``(size, {name: column})``
+    per source, the columns its kind has: ``kind`` a list of names, a number a float64 array
+    ``(size,)`` as :attr:`~collide2d.shapes.Shape.fields` gives it, ``vertices`` a float64 array
+    ``(size, 2 k)`` (``x1 y1 x2 y2 ...`` per polygon of the batch's ``k`` vertices)."""
     parts, used = [], {"kind"}
     for source in sources:
         kind, size, fields = _formats.catalogue_kind(source), source.size, source.fields
@@ -646,22 +704,233 @@ def catalogue_lines(sources, ids):
         for field, names in _formats.CATALOGUE_FIELDS[kind]:
             if field not in fields:
                 continue
-            value = np.reshape(fields[field], (size, -1))
+            value = np.asarray(fields[field])
+            value = value.reshape(size, int(np.prod(value.shape[len(source.shape) :])))  # (size, -1), also for size 0
             if names == ("vertices",):
-                part["vertices"] = [" ".join(map(repr, ring)) for ring in value.tolist()]
+                part["vertices"] = value
             else:
                 for j, name in enumerate(names):
-                    part[name] = list(map(repr, value[:, j].tolist()))
+                    part[name] = value[:, j]
         used.update(part)
         parts.append((size, part))
     order = [name for name in _formats.CATALOGUE_NAMES if name != "radius"] + ["radius"]  # the rounding last
-    header = ["kind"] + [name for name in order if name in used]
+    return ["kind"] + [name for name in order if name in used], parts
+
+
+def catalogue_lines(sources, ids):
+    """The rows of a CSV catalogue of any kinds (header first, lists of text fields) of the shapes
+    ``sources`` (batches, in order): ``[id,]`` and the columns of :func:`catalogue_parts`; a field a
+    row's kind lacks is empty. Numbers as ``repr`` writes them (read back bit for bit), a polygon's
+    vertices as ``x1 y1 x2 y2 ...``."""
+    header, parts = catalogue_parts(sources)
     lines = [(["id"] if ids is not None else []) + header]
     k = 0
     for size, part in parts:
-        columns = [part.get(name, [""] * size) for name in header]
+        text = {"kind": part["kind"]}
+        for name, value in part.items():
+            if name == "vertices":
+                text[name] = [" ".join(map(repr, ring)) for ring in value.tolist()]
+            elif name != "kind":
+                text[name] = list(map(repr, value.tolist()))
+        columns = [text.get(name, [""] * size) for name in header]
         if ids is not None:
             columns.insert(0, [str(ids[m]) for m in range(k, k + size)])
         lines.extend(zip(*columns))
         k += size
     return lines
+
+
+# -- a Parquet catalogue of any kinds: the CSV's columns in Parquet's types ------------------------
+#
+# The columns and rules of the CSV of any kinds (catalogue_parts, catalogue_record); in Parquet a
+# number is a float64 (or integer) value, an empty field a null, ``kind`` a string (or dictionary)
+# column and ``vertices`` a list of (x, y) pairs per polygon (the layout pandas writes for
+# ShapeTable.to_dataframe's arrays; a flat list x1, y1, x2, y2, ... or the CSV's text read too).
+
+
+def _is_number_type(kind):
+    import pyarrow as pa
+
+    return pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind)
+
+
+def _is_list_type(kind):
+    import pyarrow as pa
+
+    return pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind)
+
+
+def _text_column(column):
+    """A string column of a string, large string or dictionary column (one chunk), else None."""
+    import pyarrow as pa
+
+    column = column.combine_chunks() if hasattr(column, "combine_chunks") else column
+    if pa.types.is_dictionary(column.type):
+        column = column.cast(column.type.value_type)
+    return column if pa.types.is_string(column.type) or pa.types.is_large_string(column.type) else None
+
+
+def _parquet_kinds(column, n):
+    """The rows' kinds (an object array) of a ``kind`` column, or None when one is null or names none."""
+    import pyarrow.compute as pc
+
+    column = _text_column(column)
+    if column is None or column.null_count:
+        return None
+    encoded = pc.dictionary_encode(column)
+    names = [kind_of_text(text) for text in encoded.dictionary.to_pylist()]
+    if None in names:
+        return None
+    indices = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    return np.array(names + [None], dtype=object)[:-1][indices] if n else np.zeros(0, dtype=object)
+
+
+def _parquet_vertices(column, n):
+    """The vertices ``(k, 2)`` of each row (None where null) of a list column of pairs or of flat
+    numbers, or of the CSV's text; None when a row holds anything else (the records name it)."""
+    import pyarrow as pa
+
+    text = _text_column(column)
+    written = column.is_valid().to_numpy(zero_copy_only=False) if n else np.zeros(0, dtype=bool)
+    rings: list = [None] * n
+    if text is not None:
+        for row, value in enumerate(text.to_pylist()):
+            if value is not None:
+                try:
+                    rings[row] = vertex_text(value)
+                except ValueError:
+                    return None
+        return rings
+    column = column.combine_chunks()
+    if pa.types.is_null(column.type):
+        return rings
+    if not _is_list_type(column.type):
+        return None
+    lengths = column.value_lengths().fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+    flat = column.flatten()
+    if _is_list_type(flat.type):  # pairs
+        if flat.null_count or np.any(flat.value_lengths().to_numpy(zero_copy_only=False) != 2):
+            return None
+        counts, numbers = lengths, flat.flatten()
+    elif _is_number_type(flat.type) and np.all(lengths % 2 == 0):
+        counts, numbers = lengths // 2, flat
+    else:
+        return None
+    if numbers.null_count or not (_is_number_type(numbers.type) and not pa.types.is_decimal(numbers.type)):
+        return None
+    points = numbers.to_numpy(zero_copy_only=False).astype(np.float64).reshape(-1, 2)
+    if not np.isfinite(points).all():
+        return None
+    bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
+    for row in np.flatnonzero(written).tolist():
+        rings[row] = points[bounds[row] : bounds[row + 1]]
+    return rings
+
+
+def parquet_columns_fast(arrays, fixed, n):
+    """The columns of a Parquet catalogue of any kinds as :func:`_catalogue_columns_fast` gives a
+    CSV's, ``(kinds, values, filled, vertices)``, when every row is clean: ``arrays`` the file's
+    catalogue columns (pyarrow arrays under their catalogue names), ``fixed`` the kind of every
+    row when there is no ``kind`` column. None when a row names no kind, fills a column its kind
+    lacks or leaves one it needs null, or holds a number that is not finite or a value that is not
+    a number (a text column, decimals: the records read or name them)."""
+    import pyarrow as pa
+
+    kinds = np.full(n, fixed, dtype=object) if fixed is not None else _parquet_kinds(arrays["kind"], n)
+    if kinds is None:
+        return None
+    values, filled, vertices = {}, {}, None
+    for name, column in arrays.items():
+        if name in ("kind", "id"):
+            continue
+        written = column.is_valid().to_numpy(zero_copy_only=False) if n else np.zeros(0, dtype=bool)
+        if not columns_fit_kinds(name, kinds, written):
+            return None
+        filled[name] = written
+        if name == "vertices":
+            vertices = _parquet_vertices(column, n)
+            if vertices is None:
+                return None
+            continue
+        if pa.types.is_null(column.type):
+            values[name] = np.full(n, np.nan)
+            continue
+        if not _is_number_type(column.type) or pa.types.is_decimal(column.type):
+            return None
+        numbers = column.to_numpy() if n else np.zeros(0)
+        numbers = np.array(numbers, dtype=np.float64)  # integers rounded to the nearest float, as float() does
+        if not np.isfinite(numbers[written]).all():
+            return None
+        values[name] = numbers
+    return kinds, values, filled, vertices
+
+
+def _parquet_number(name, value, kind, where):
+    """A number of a Parquet catalogue read as a float: an integer, float or decimal value."""
+    import decimal
+
+    if isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool):
+        number = float(value)
+        if not np.isfinite(number):
+            raise InputError(f"{where}, column {name}: {number!r} is not finite")
+        return number
+    raise InputError(
+        f"{where}, column {name}: {value!r} is not a number (the column holds {kind}; "
+        "write the numbers of a catalogue as a float64 or integer column)"
+    )
+
+
+def _parquet_ring(value, where):
+    """The vertices (a list of pairs) of a polygon's value: the CSV's text, a list of pairs or a
+    flat list of numbers."""
+    if isinstance(value, str):
+        try:
+            return vertex_text(value).tolist()
+        except ValueError as error:
+            raise InputError(f"{where}, column vertices: {error}") from None
+    rule = "a list of (x, y) pairs (or x1, y1, x2, y2, ...) of numbers"
+    try:
+        points = np.array(value, dtype=np.float64) if isinstance(value, list) else None
+    except (TypeError, ValueError):
+        points = None
+    if points is None or not (points.ndim == 2 and points.shape[1] == 2 or points.ndim == 1 and len(points) % 2 == 0):
+        raise InputError(f"{where}, column vertices: expected {rule}, got {value!r}")
+    if not np.isfinite(points).all():
+        raise InputError(f"{where}, column vertices: every coordinate must be finite, got {value!r}")
+    return points.reshape(-1, 2).tolist()
+
+
+def parquet_records(path, arrays, fixed, n):
+    """``[(where, record or InputError)]``: each row of a Parquet catalogue of any kinds as the
+    record JSON would give for it (see :func:`catalogue_record`); rows counted from 1. A null
+    ``id`` is no id (the row is known by its number)."""
+    kinds = arrays["kind"].to_pylist() if fixed is None else None
+    types = {name: column.type for name, column in arrays.items()}
+    given = {name: column.to_pylist() for name, column in arrays.items() if name != "kind"}
+    numbered = []
+    for row in range(n):
+        where = f"{path} row {row + 1}"
+
+        def raw_of(name, row=row):
+            return given[name][row]
+
+        def number_of(name, value, where=where):
+            return _parquet_ring(value, where) if name == "vertices" else _parquet_number(name, value, types[name], where)
+
+        try:
+            kind = fixed
+            if fixed is None:
+                raw = kinds[row]
+                if raw is None:
+                    raise InputError(f"{where}, column kind is null (each row needs its shape kind)")
+                kind = kind_of_text(raw) if isinstance(raw, str) else None
+                if kind is None:
+                    raise unknown_kind(where, raw)
+            record = catalogue_record(kind, arrays, raw_of, number_of, where, blank="null")
+        except InputError as error:
+            numbered.append((where, error))
+            continue
+        if "id" in given and given["id"][row] is not None:
+            record["id"] = str(given["id"][row])
+        numbered.append((where, record))
+    return numbered

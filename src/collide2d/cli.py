@@ -785,7 +785,7 @@ def build_parser():
         "normal_x, normal_y (unit, from a to b), overlap_area, iou (regions only).",
         epilog="Columns of INPUT: a CSV or Parquet catalogue of ellipses has the columns x, y, rx, ry and "
         "optionally angle (radians, or degrees with --degrees) and id; one of circles x, y, r and optionally id "
-        "(names case-insensitive, other columns ignored). A CSV file of other kinds has a kind column "
+        "(names case-insensitive, other columns ignored). A CSV or Parquet file of other kinds has a kind column "
         "(ellipse, circle, box, rotated_box, polygon, capsule, segment, line, point) or the columns of one kind: "
         "box xmin, ymin, xmax, ymax; rotated_box x, y, hx, hy, angle; polygon vertices ('x1 y1 x2 y2 ...'); "
         "capsule x0, y0, x1, y1, radius; segment x0, y0, x1, y1; line x, y, dx, dy; point x, y; and radius "
@@ -832,7 +832,7 @@ def build_parser():
 
     sample = commands.add_parser("sample", help="write a built-in scene to a file", description="Write a built-in scene.")
     sample.add_argument("name", choices=samples, metavar="NAME", help=f"one of {', '.join(samples)}")
-    sample.add_argument("-o", "--output", required=True, metavar="FILE", help=".csv, .json or .jsonl (any kinds), .parquet (ellipse or circle catalogues)")
+    sample.add_argument("-o", "--output", required=True, metavar="FILE", help=".csv, .parquet, .json or .jsonl")
     sample.add_argument("--size", type=_positive_int, help="number of shapes of a random scene")
     sample.add_argument("--seed", type=int, default=0, help="seed of a random scene (default 0)")
     sample.set_defaults(run=_sample)

@@ -368,7 +368,7 @@ def _parquet_frame(path):
         names = {column.lower(): column for column in schema.names}
         layout = _layout(names)
         io._numeric_columns(schema, names, layout.columns, name)
-        key = (layout.kind, tuple(layout.columns), layout.has_id)
+        key = (layout.kind, tuple(layout.carried), layout.has_id)  # carried: a mixed layout's kind and vertices too
         if seen is not None and key != seen[0]:
             raise io.InputError(
                 f"{path}: {seen[1]} holds {_describe(*seen[0])} but {name} holds {_describe(*key)}; "
@@ -379,7 +379,8 @@ def _parquet_frame(path):
 
 
 def _describe(kind, columns, has_id):
-    return f"{kind}s ({', '.join(columns + (('id',) if has_id else ()))})"
+    what = "shapes of any kinds" if kind == "mixed" else f"{kind}s"
+    return f"{what} ({', '.join(columns + (('id',) if has_id else ()))})"
 
 
 def _as_frame(shapes):

@@ -13,7 +13,11 @@ Formats
   ``x, y`` (with a kind column), and a ``radius`` (rounded corners; empty: none) on a box,
   rotated box or polygon. A row leaves the columns of other kinds empty. A header with the
   ellipse or circle columns and no ``kind`` column is the catalogue above.
-* Parquet (``.parquet``, needs ``pyarrow``): an ellipse or circle catalogue, as in CSV.
+* Parquet (``.parquet``, needs ``pyarrow``): the same catalogues, ellipse or circle catalogue or
+  of any kinds, in the same columns with the same meaning, in Parquet's types: ``kind`` a string
+  (or dictionary) column, numbers float64 (or integers), a field a row's kind lacks or leaves out a
+  null, ``vertices`` a list of ``(x, y)`` pairs per polygon (a flat list ``x1, y1, x2, ...`` or
+  the CSV's text are read too). Rows are counted from 1 in messages.
 * JSON (a list of objects) or JSON Lines (``.jsonl``, one object per line) for mixed kinds: each
   object has ``kind`` (``point``, ``circle``, ``ellipse``, ``box``, ``rotated_box``, ``polygon``,
   ``segment``, ``line``), the field names of the shape class (``center``, ``radii``, ``angle``, ...)
@@ -61,8 +65,9 @@ from collide2d._degrees import angle_note as _angle_note
 from collide2d._degrees import warn_degrees as _warn_degrees
 from collide2d._io_text import (
     _PARSERS, KIND_ALIASES, InputError, _block_problems, _catalogue_columns, _catalogue_records, _exact_problems, _Fallback,
-    _HugeInt, _catalogue_columns_fast, _catalogue_rows, _is_old_catalogue, _json_records, _LineNumbers, _not_utf8,
-    _numeric_columns, _parse_block, _plain_number, _Rows, _settle, catalogue_lines,
+    _HugeInt, _catalogue_columns_fast, _catalogue_rows, _is_old_catalogue, _json_records, _LineNumbers, _mixed_layout,
+    _not_utf8, _numeric_columns, _parse_block, _plain_number, _Rows, _settle, catalogue_lines, catalogue_parts,
+    parquet_columns_fast, parquet_records,
 )
 
 __all__ = ["DegreesWarning", "InputError", "format_shape", "parse_shape", "read_shapes", "shape_records", "write_shapes"]
@@ -456,14 +461,28 @@ def _read_any_csv(path, degrees, on_invalid, notes):
 
 
 def _any_csv_fast(path, layout, rows, lines, degrees):
-    """``(ids, shapes, angle notes)`` of a clean catalogue of any kinds, built run by run as
-    :func:`_records_to_shapes` builds the records of its rows (a run of one row from Python
-    numbers, a longer run from arrays), or None when a row or a run is bad."""
+    """``(ids, shapes, angle notes)`` of a clean CSV catalogue of any kinds (see
+    :func:`_column_shapes`), or None when a row or a run is bad."""
     found = _catalogue_columns_fast(layout, rows)
-    if found is None:
+    built = None if found is None else _column_shapes(*found, degrees, lambda row: f"{path} line {lines[row]}")
+    if built is None:
         return None
-    kinds, values, filled, vertices = found
-    n = len(rows)
+    shapes, notes = built
+    ids = None
+    if "id" in layout[1]:
+        column = layout[1]["id"]
+        ids = np.array([row[column].strip() for row in rows] + [None], dtype=object)[:-1]
+    return ids, shapes, notes
+
+
+def _column_shapes(kinds, values, filled, vertices, degrees, where):
+    """``(shapes, angle notes)`` of the columns of a clean catalogue of any kinds (CSV or Parquet:
+    ``kinds`` an object array of the rows' kinds, ``values`` a float64 array per numeric column,
+    ``filled`` a mask per column, ``vertices`` a list of ``(k, 2)`` arrays or None per row, or
+    None), built run by run as :func:`_records_to_shapes` builds the records of its rows (a run of
+    one row from Python numbers, a longer run from arrays); ``where(row)`` names a row. None when
+    a run makes no shape: the records then name the bad row."""
+    n = len(kinds)
     counts = [0 if v is None else len(v) for v in vertices] if vertices is not None else [0] * n
     none = np.zeros(n, dtype=bool)
     keys = list(zip(kinds.tolist(), counts, filled.get("radius", none).tolist(), filled.get("dx", none).tolist()))
@@ -475,7 +494,11 @@ def _any_csv_fast(path, layout, rows, lines, degrees):
         kind = keys[lo][0]
         kwargs = {}
         for field, names in _formats.CATALOGUE_FIELDS[kind]:
-            if not filled.get(names[0], np.zeros(n, dtype=bool))[lo]:
+            if not all(name in filled for name in names):
+                if _formats.optional_column(kind, names[0]):
+                    continue
+                return None  # a column the kind needs is missing: the records say which
+            if not filled[names[0]][lo]:
                 continue  # an optional field left empty: the angle, or the radius of a plain shape
             if names == ("vertices",):
                 value = np.stack(vertices[lo:hi]) if hi - lo > 1 else vertices[lo].tolist()
@@ -497,24 +520,56 @@ def _any_csv_fast(path, layout, rows, lines, degrees):
         angle = np.where(filled["angle"], np.abs(values["angle"]), 0.0)
         large = np.flatnonzero(angle > TWO_PI)
         if len(large):
-            notes = {"first": f"{path} line {lines[large[0]]}", "largest": float(angle[large].max())}
-    ids = None
-    if "id" in layout[1]:
-        column = layout[1]["id"]
-        ids = np.array([row[column].strip() for row in rows] + [None], dtype=object)[:-1]
-    return ids, shapes, notes
+            notes = {"first": where(int(large[0])), "largest": float(angle[large].max())}
+    return shapes, notes
 
 
-def _read_parquet(path, on_invalid=None, notes=None):
-    notes = {} if notes is None else notes
+def _parquet_source(path):
+    """The ``pyarrow.parquet.ParquetFile`` of ``path``; an :class:`InputError` without pyarrow or
+    for a file pyarrow cannot open."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
         raise InputError(f"{path}: reading Parquet needs pyarrow (pip install pyarrow)") from None
     try:
-        source = pq.ParquetFile(path)
+        return pq.ParquetFile(path)
     except Exception as error:  # pyarrow raises its own exception types for broken files
         raise InputError(f"{path}: not a readable Parquet file ({error})") from None
+
+
+def _read_any_parquet(path, source, degrees, on_invalid, notes):
+    """``(ids, shapes)`` of a Parquet catalogue of any kinds: the columns, rules and shapes of the
+    CSV of any kinds (:func:`_read_any_csv`), in Parquet's types (see :mod:`collide2d.io`); rows
+    are named by their number, counted from 1."""
+    header = [name.lower() for name in source.schema_arrow.names]
+    try:
+        fixed, columns = _mixed_layout(header, str(path))
+    except InputError as error:  # a Parquet file has columns, not a header line
+        raise InputError(str(error).replace(": the header must name ", ": the columns must be ", 1)) from None
+    try:
+        table = source.read(columns=[source.schema_arrow.names[k] for k in columns.values()])
+    except Exception as error:  # pyarrow raises its own exception types for broken files
+        raise InputError(f"{path}: not a readable Parquet file ({error})") from None
+    arrays = {name: table.column(k) for k, name in enumerate(columns)}
+    found = parquet_columns_fast(arrays, fixed, table.num_rows)
+    built = None if found is None else _column_shapes(*found, degrees, lambda row: f"{path} row {row + 1}")
+    if built is None:
+        return _records_to_shapes(parquet_records(path, arrays, fixed, table.num_rows), degrees, on_invalid, notes)
+    shapes, angle_notes = built
+    for key, value in angle_notes.items():
+        notes[key] = value if key == "first" else max(notes.get(key, 0.0), value)
+    ids = None
+    if "id" in arrays and arrays["id"].null_count < table.num_rows:  # as _records_to_shapes names the shapes
+        given = arrays["id"].to_pylist()
+        ids = np.array([str(k) if name is None else str(name) for k, name in enumerate(given)] + [None], dtype=object)[:-1]
+    return ids, shapes
+
+
+def _read_parquet(path, on_invalid=None, notes=None, source=None):
+    """Read an ellipse or circle catalogue of Parquet (no ``kind`` column); return ``(kind,
+    columns, data, ids, rows)`` as :func:`_read_csv` does."""
+    notes = {} if notes is None else notes
+    source = _parquet_source(path) if source is None else source
     names = {name.lower(): name for name in source.schema_arrow.names}
     kind, columns = _catalogue_columns(list(names), f"{path}")
     _numeric_columns(source.schema_arrow, names, columns, f"{path}")
@@ -704,7 +759,7 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
     Parameters
     ----------
     path : str or path-like
-        ``.csv`` or ``.parquet`` (ellipse or circle catalogue; a ``.csv`` of any kinds),
+        ``.csv`` or ``.parquet`` (an ellipse or circle catalogue, or shapes of any kinds),
         ``.json`` or ``.jsonl`` (mixed kinds). A ``.csv.gz`` is not read: decompress it first.
     degrees : bool, default False
         Angles in the file are in degrees.
@@ -722,7 +777,7 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
         array of the row numbers of the shapes kept (counted from 0, skipped rows included), so
         every shape keeps its number.
     shapes : Shape or list of Shape
-        One batch for an ellipse or circle catalogue; for JSON and a CSV of any kinds a list of
+        One batch for an ellipse or circle catalogue; for JSON and a CSV or Parquet file of any kinds a list of
         batches, one per run of consecutive records of one kind (and the same vertex count, and
         all with a radius or none), numbered in file order (what :func:`collide2d.query_pairs`
         takes).
@@ -732,7 +787,8 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
     InputError
         With the file name, the line number and the rule broken: also for bytes that are not
         UTF-8, numbers written with digit separators (``1_000``), integers too large for a float,
-        JSON nested too deeply, and Parquet columns that hold timestamps or text.
+        JSON nested too deeply, Parquet columns that hold timestamps or text where numbers are
+        needed, and a Parquet row of an unknown kind or with a null where its kind needs a number.
 
     Warns
     -----
@@ -758,6 +814,18 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
     skipped: ...cat.csv line 3: radii must be positive, got -1.0
     >>> ids, shapes.shape
     (array([0]), (1,))
+
+    A Parquet file of any kinds (needs pyarrow) names a bad row by its number, from 1, and its column:
+
+    >>> import pyarrow as pa, pyarrow.parquet as pq
+    >>> path = path.with_suffix(".parquet")
+    >>> pq.write_table(pa.table({"kind": ["capsule", "box"], "x0": [0.0, None], "y0": [0.0, None], "x1": [2.0, None],
+    ...                          "y1": [0.0, None], "radius": [0.5, None], "xmin": [None, 1.0], "ymin": [None, 1.0],
+    ...                          "xmax": [None, 2.0], "ymax": [None, None]}), path)
+    >>> read_shapes(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    collide2d.io.InputError: ...cat.parquet row 2, column ymax is null (a box needs it)
     """
     path = pathlib.Path(path)
     if path.is_dir():
@@ -771,9 +839,18 @@ def read_shapes(path, *, degrees=False, on_invalid=None):
         if not degrees:
             _warn_degrees(notes, path)
         return result
+    if suffix in (".parquet", ".pq"):
+        source = _parquet_source(path)
+        if not _is_old_catalogue([name.lower() for name in source.schema_arrow.names]):
+            result = _read_any_parquet(path, source, degrees, on_invalid, notes)
+            if not degrees:
+                _warn_degrees(notes, path)
+            return result
     if suffix in (".csv", ".parquet", ".pq"):
-        reader = _read_csv if suffix == ".csv" else _read_parquet
-        kind, columns, data, ids, kept = reader(path, on_invalid, notes)
+        if suffix == ".csv":
+            kind, columns, data, ids, kept = _read_csv(path, on_invalid, notes)
+        else:
+            kind, columns, data, ids, kept = _read_parquet(path, on_invalid, notes, source)
         if ids is None and kept is not None:
             ids = kept
         if not degrees:
@@ -863,10 +940,11 @@ def write_shapes(path, shapes, ids=None):
     Parameters
     ----------
     path : str or path-like
-        ``.csv`` or ``.parquet`` for one batch of ellipses or circles (columns
-        ``id,x,y,rx,ry,angle`` or ``id,x,y,r``); ``.csv`` for any other shapes (a ``kind`` column
-        and the columns of the kinds present, ``radius`` last: see :mod:`collide2d.io`);
-        ``.json`` or ``.jsonl`` for any shapes. Numbers are written as ``repr`` writes them:
+        ``.csv`` or ``.parquet`` for one batch of ellipses (built from angles) or circles
+        (columns ``id,x,y,rx,ry,angle`` or ``id,x,y,r``), or for any other shapes (a ``kind``
+        column and the columns of the kinds present, ``radius`` last: see :mod:`collide2d.io`;
+        in Parquet numbers as float64 and nulls for the fields a row's kind lacks); ``.json`` or
+        ``.jsonl`` for any shapes. Numbers are written exactly (in text as ``repr`` writes them):
         read back, every shape is the same bit for bit.
     shapes : Shape or sequence of Shape
     ids : sequence of str, optional
@@ -875,7 +953,7 @@ def write_shapes(path, shapes, ids=None):
     Raises
     ------
     InputError
-        For an unknown suffix, or shapes a catalogue format cannot hold.
+        For an unknown suffix, ``ids`` of another length than the shapes, or Parquet without pyarrow.
 
     Examples
     --------
@@ -895,6 +973,13 @@ def write_shapes(path, shapes, ids=None):
     box,1.0,1.0,2.0,3.0,,,,,0.25
     >>> read_shapes(path)[1]
     [Capsule(a=(0.0, 0.0), b=(2.0, 0.0), radius=0.5), Box(min=(1.0, 1.0), max=(2.0, 3.0), radius=0.25)]
+    >>> path = path.with_suffix(".parquet")  # the same columns in Parquet's types (needs pyarrow)
+    >>> write_shapes(path, [c2.Capsule((0, 0), (2, 0), 0.5), c2.Polygon([(0, 0), (1, 0), (0, 1)], radius=0.1)])
+    >>> import pyarrow.parquet as pq
+    >>> pq.read_table(path).to_pylist()[1]
+    {'kind': 'polygon', 'x0': None, 'y0': None, 'x1': None, 'y1': None, 'vertices': [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], 'radius': 0.1}
+    >>> read_shapes(path)[1]
+    [Capsule(a=(0.0, 0.0), b=(2.0, 0.0), radius=0.5), Polygon(vertices=([0.0, 0.0], [1.0, 0.0], [0.0, 1.0]), radius=0.1)]
     """
     path = pathlib.Path(path)
     suffix = path.suffix.lower()
@@ -903,11 +988,11 @@ def write_shapes(path, shapes, ids=None):
     if suffix in (".csv", ".parquet", ".pq"):
         if isinstance(shapes, (list, tuple)) and len(shapes) == 1:
             shapes = shapes[0]
-        if not _old_catalogue(shapes) and suffix != ".csv":
-            if isinstance(shapes, _shapes.Ellipse):  # built from a direction, which x,y,rx,ry,angle would lose
-                raise InputError(f"{path}: the ellipses were built from a direction, which a Parquet catalogue (angle only) "
-                                 "would lose; use .csv (dx, dy) or .jsonl")
-            raise InputError(f"{path}: a {suffix[1:]} catalogue holds one batch of ellipses or of circles; use .csv or .jsonl for other kinds")
+    shapes = shapes if isinstance(shapes, _shapes.Shape) else list(shapes)
+    if ids is not None:
+        count = sum(source.size for source in ([shapes] if isinstance(shapes, _shapes.Shape) else shapes))
+        if len(ids) != count:
+            raise InputError(f"{path}: {len(ids)} ids for {count} shapes; give one id per shape")
     if suffix in (".parquet", ".pq"):
         try:
             import pyarrow  # noqa: F401
@@ -924,9 +1009,12 @@ def _old_catalogue(shapes):
 
 
 def _write_shapes(path, suffix, shapes, ids):
-    if suffix == ".csv" and not _old_catalogue(shapes):
+    if suffix in (".csv", ".parquet", ".pq") and not _old_catalogue(shapes):
+        sources = [shapes] if isinstance(shapes, _shapes.Shape) else list(shapes)
+        if suffix != ".csv":
+            _write_any_parquet(path, sources, ids)
+            return
         with open(path, "w", newline="") as handle:
-            sources = [shapes] if isinstance(shapes, _shapes.Shape) else list(shapes)
             csv.writer(handle, lineterminator="\n").writerows(catalogue_lines(sources, ids))
         return
     if suffix in (".json", ".jsonl", ".ndjson"):
@@ -962,3 +1050,44 @@ def _write_shapes(path, suffix, shapes, ids):
     table = {"id": pa.array([str(x) for x in ids])} if ids is not None else {}
     table.update({name: pa.array(np.ascontiguousarray(values)) for name, values in columns.items()})
     pq.write_table(pa.table(table), path)
+
+
+def _write_any_parquet(path, sources, ids):
+    """Write the shapes ``sources`` (batches, in order) as a Parquet catalogue of any kinds: the
+    columns of the CSV of any kinds (:func:`collide2d._io_text.catalogue_parts`), ``id`` and
+    ``kind`` as strings, the numbers as float64 (null where a row's kind has no such field),
+    ``vertices`` as a list of (x, y) pairs of float64 per polygon (null for the other rows)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    header, parts = catalogue_parts(sources)
+    n = sum(size for size, _ in parts)
+    columns = {} if ids is None else {"id": pa.array([str(ids[k]) for k in range(n)], type=pa.string())}
+    columns["kind"] = pa.array([kind for _, part in parts for kind in part["kind"]], type=pa.string())
+    for name in header[1:]:
+        given, start = np.zeros(n, dtype=bool), 0
+        for size, part in parts:
+            given[start : start + size] = name in part
+            start += size
+        if name == "vertices":
+            columns[name] = _vertex_column(parts, given)
+            continue
+        values = np.zeros(n)
+        values[given] = np.concatenate([part[name] for _, part in parts if name in part])
+        columns[name] = pa.array(values, type=pa.float64(), mask=~given)
+    pq.write_table(pa.table(columns), path)
+
+
+def _vertex_column(parts, given):
+    """The ``vertices`` column: a list of (x, y) pairs (lists of two float64) per polygon row,
+    null for the rows of other kinds."""
+    import pyarrow as pa
+
+    counts = np.zeros(len(given), dtype=np.int64)
+    counts[given] = np.concatenate([np.full(size, part["vertices"].shape[1] // 2) for size, part in parts if "vertices" in part])
+    numbers = np.concatenate([part["vertices"].ravel() for _, part in parts if "vertices" in part])
+    wide = len(numbers) >= 2**31  # beyond int32 offsets: large lists
+    lists, offset = (pa.LargeListArray, np.int64) if wide else (pa.ListArray, np.int32)
+    pairs = lists.from_arrays(pa.array(np.arange(0, len(numbers) + 1, 2, dtype=offset)), pa.array(numbers, type=pa.float64()))
+    bounds = np.concatenate([[0], np.cumsum(counts)]).astype(offset)
+    return lists.from_arrays(pa.array(bounds), pairs, mask=pa.array(~given))

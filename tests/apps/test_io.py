@@ -203,13 +203,13 @@ def test_parquet_errors_name_the_row(tmp_path):
         read_shapes(tmp_path / "bad.parquet")
 
 
-def test_write_catalogue_of_mixed_kinds_csv_not_parquet(tmp_path):
-    pytest.importorskip("pyarrow")
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_write_catalogue_of_mixed_kinds(tmp_path, suffix):
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
     shapes = scenes.load("mixed").shapes
-    with pytest.raises(InputError, match="use .csv or .jsonl for other kinds"):
-        write_shapes(tmp_path / "mixed.parquet", shapes)
-    write_shapes(tmp_path / "mixed.csv", shapes)  # a kind column (see test_csv_kinds.py)
-    ids, back = read_shapes(tmp_path / "mixed.csv")
+    write_shapes(tmp_path / f"mixed{suffix}", shapes)  # a kind column (see test_csv_kinds.py, test_parquet_kinds.py)
+    ids, back = read_shapes(tmp_path / f"mixed{suffix}")
     assert ids is None and [repr(s) for s in c2.ShapeTable(back)] == [repr(s) for s in c2.ShapeTable(shapes)]
 
 

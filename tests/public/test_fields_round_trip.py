@@ -93,8 +93,10 @@ def test_an_angle_with_a_direction_must_name_its_turn():
         assert np.array_equal(cls([(0, 0), (1, 1)], size, [turn, turn], direction=(3, 4)).angle, [turn, turn])
 
 
-@pytest.mark.parametrize("suffix", [".json", ".jsonl", ".csv"])
+@pytest.mark.parametrize("suffix", [".json", ".jsonl", ".csv", ".parquet"])
 def test_files_keep_the_direction(tmp_path, suffix):
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
     shapes = [SHAPES[name] for name in ("ellipse-direction", "ellipse-direction-batch", "circle-ellipse-direction",
                                         "rotated-box-direction", "rounded-rotated-box-direction", "ellipse-angle")]
     path = tmp_path / f"shapes{suffix}"
@@ -118,10 +120,15 @@ def test_dataframes_keep_the_direction(degrees):
     assert [_bits(s) for s in back] == [_bits(s) for s in table]
 
 
-def test_parquet_refuses_to_lose_a_direction(tmp_path):
-    pytest.importorskip("pyarrow")
-    with pytest.raises(io.InputError, match="built from a direction, which a Parquet catalogue .* would lose"):
-        io.write_shapes(tmp_path / "e.parquet", SHAPES["ellipse-covariance"])
+def test_parquet_keeps_a_direction_and_an_angle_catalogue(tmp_path):
+    """Ellipses from directions are written with a kind column and dx, dy (kept bit for bit); one
+    batch of ellipses from angles is the catalogue x, y, rx, ry, angle, as before."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    io.write_shapes(tmp_path / "e.parquet", SHAPES["ellipse-covariance"])
+    assert {"kind", "dx", "dy"} <= set(pq.read_schema(tmp_path / "e.parquet").names)
+    _, back = io.read_shapes(tmp_path / "e.parquet")
+    assert [_bits(s) for s in c2.ShapeTable(back)] == [_bits(s) for s in c2.ShapeTable(SHAPES["ellipse-covariance"])]
     io.write_shapes(tmp_path / "e.parquet", SHAPES["ellipse-angle"])  # from an angle: as before
+    assert pq.read_schema(tmp_path / "e.parquet").names == ["x", "y", "rx", "ry", "angle"]
     _, back = io.read_shapes(tmp_path / "e.parquet")
     assert _bits(back[0]) == _bits(SHAPES["ellipse-angle"])
