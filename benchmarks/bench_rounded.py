@@ -5,6 +5,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_rounded.py            # batches of 100000 pairs
     .venv/bin/python benchmarks/bench_rounded.py --quick    # 10000 pairs, fewer repeats
+    .venv/bin/python benchmarks/bench_rounded.py --quick --more  # and against the other kinds
 
 Pairs (fixed seeds): ``a`` a capsule of radius 0.25 about a random segment of length 1..3, or a
 box 1..3 wide rounded by 0.25; ``b`` a box 1..3 wide (rounded by 0.25 in the rounded-box pair)
@@ -18,8 +19,8 @@ capsule's size and placement, as the rounded-box pair does against plain boxes (
 would time the ellipse kernel, and a bounding box an axis-aligned shape of another size). For ``relate``, ``intersects``, ``distance``,
 ``contact``, ``intersection_points`` and ``overlap_area``, single calls (microseconds per call, best of ``--repeat`` loops over 2000 pairs) and
 batches (nanoseconds per pair) are timed with :func:`time.perf_counter` after every JIT path was
-called once; the best process CPU time (:func:`time.process_time`) of the batch runs is given
-too, the steadier figure on a loaded machine. The ratio is rounded / baseline.
+called once; the best process CPU time (:func:`time.process_time`) of the single and batch runs is
+given too, the steadier figure on a loaded machine, and the ratios are of it. The ratio is rounded / baseline.
 The script prints a markdown table and writes no files.
 """
 
@@ -60,6 +61,30 @@ def scene(n, seed=7):
     }
 
 
+def more_pairs(n, seed=11):
+    """``--more``: the capsule and the rounded box of :func:`scene` against a circle, an ellipse, a
+    point, a segment, a line and a triangle (about half of them meeting), each against the segment
+    or box it rounds."""
+    (capsule, box), (segment, plain_box) = scene(n)["capsule-box"]
+    rng = np.random.default_rng(seed)
+    lo = np.asarray(box.min) + rng.uniform(-2.5, 2.5, (n, 2))
+    size = rng.uniform(1.0, 3.0, (n, 2))
+    others = {
+        "circle": c2.Circle(lo + size / 2, size[:, 0] / 2),
+        "ellipse": c2.Ellipse(lo + size / 2, size / 2, rng.uniform(-np.pi, np.pi, n)),
+        "point": c2.Point(lo + size / 2),
+        "segment": c2.Segment(lo, lo + size),
+        "line": c2.Line(lo, size),
+        "polygon": c2.Polygon(np.stack([lo, lo + size * [1.0, 0.0], lo + size], axis=1)),
+    }
+    rounded_box = c2.Box(box.min, box.max, radius=R)
+    out = {}
+    for name, other in others.items():
+        out[f"capsule-{name}"] = ((capsule, other), (segment, other))
+        out[f"rounded box-{name}"] = ((rounded_box, other), (plain_box, other))
+    return out
+
+
 OPERATIONS = {"relate": c2.relate, "intersects": c2.intersects, "distance": c2.distance, "contact": c2.contact,
               "intersection_points": c2.intersection_points, "overlap_area": c2.overlap_area, "iou": c2.iou}
 
@@ -90,7 +115,7 @@ def single_us(function, a, b, count, repeat):
 
     run()
     best, _ = best_of(run, repeat)
-    return best / count * 1e6
+    return best / count * 1e6, LAST_CPU[0] / count * 1e6
 
 
 def batch_ns(function, a, b, repeat):
@@ -104,23 +129,27 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--n", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=None)
+    parser.add_argument("--more", action="store_true", help="also the rounded shapes against the other kinds")
     args = parser.parse_args()
     n = args.n or (10_000 if args.quick else 100_000)
     repeat = args.repeat or (3 if args.quick else 5)
     rows = []
     started = time.perf_counter()
     area_base = area_baselines(n)
-    for name, ((a, b), (a0, b0)) in scene(n).items():
-        for op, function in OPERATIONS.items():
+    pairs = [(name, pair, OPERATIONS) for name, pair in scene(n).items()]
+    if args.more:
+        measures = {op: OPERATIONS[op] for op in ("relate", "intersects", "distance", "contact")}
+        pairs += [(name, pair, measures) for name, pair in more_pairs(n).items()]
+    for name, ((a, b), (a0, b0)), operations in pairs:
+        for op, function in operations.items():
             x0, y0 = area_base[name] if op in ("overlap_area", "iou") and name in area_base else (a0, b0)
-            s1 = single_us(function, a, b, 2000, repeat)
-            s0 = single_us(function, x0, y0, 2000, repeat)
+            (s1, u1), (s0, u0) = single_us(function, a, b, 2000, repeat), single_us(function, x0, y0, 2000, repeat)
             (w1, c1), (w0, c0) = batch_ns(function, a, b, repeat), batch_ns(function, x0, y0, repeat)
-            rows.append([name, op, f"{s1:.1f}", f"{s0:.1f}", f"{s1 / s0:.2f}",
+            rows.append([name, op, f"{s1:.1f} ({u1:.1f})", f"{s0:.1f} ({u0:.1f})", f"{u1 / u0:.2f}",
                          f"{w1:.0f} ({c1:.0f})", f"{w0:.0f} ({c0:.0f})", f"{c1 / c0:.2f}"])
     print(f"collide2d rounded shapes, {n} pairs per batch, best of {repeat}; {platform.python_version()}, "
           f"{platform.machine()}; {time.perf_counter() - started:.0f} s\n")
-    print(table(["pair", "operation", "single us", "baseline us", "ratio", "batch ns/pair (CPU)",
+    print(table(["pair", "operation", "single us (CPU)", "baseline us (CPU)", "ratio (CPU)", "batch ns/pair (CPU)",
                  "baseline ns/pair (CPU)", "ratio (CPU)"], rows))
 
 

@@ -632,3 +632,21 @@ def _strictly_convex(p):
     e = np.roll(p, -1, axis=0) - p
     f = np.roll(e, -1, axis=0)
     return bool(np.all(e[:, 0] * f[:, 1] - e[:, 1] * f[:, 0] > 0))
+
+
+def test_capsule_against_a_far_larger_ellipse_batch():
+    """A capsule of size 1 against an ellipse of size 1e149 in a batch: the pair is decided (it
+    raised ZeroDivisionError from the ellipse contact kernel before) and agrees with an exact
+    reference. The ellipse lies in the disc of radius its major semi-axis about its centre, whose
+    distance from the capsule's core (Fractions) exceeds that radius plus the capsule's."""
+    capsule = c2.Capsule((-1.0, 0.0), (1.0, 0.0), 2.0)
+    center, radii = (3.1408848339220775e149, 8.277637710192877e149), (7.934172840733272e149, 4.277544965850097e149)
+    ellipse = c2.Ellipse(center, radii, 1.048939608659783)
+    cx, cy = (Fraction(v) for v in center)
+    foot = min(max(cx, Fraction(-1)), Fraction(1))  # the nearest point of the core, on the x axis
+    assert (cx - foot) ** 2 + cy**2 > (Fraction(radii[0]) + 2) ** 2  # so the exact relation is DISJOINT
+    near = c2.Ellipse([(0.0, 0.0), center], [(1.0, 0.5), radii], [0.0, 1.048939608659783])
+    for a, b, swapped in ((capsule, near, False), (near, capsule, True)):
+        codes = c2.relate(a, b)
+        assert codes[1] == c2.Relation.DISJOINT and not c2.intersects(a, b)[1]
+        assert codes[0] == (c2.Relation.WITHIN if swapped else c2.Relation.CONTAINS)

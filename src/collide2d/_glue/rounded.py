@@ -87,27 +87,32 @@ def core_groups(kind_a, ta, ia, kind_b, tb, ib):
 
 
 def _keys(table, verts, index):
-    """Sort keys of rounded rows ``table[index]``: count, radius and the first two core vertices."""
+    """Sort keys of rounded rows ``table[index]``, column by column: count, radius and the first
+    two core vertices (a point core's twice)."""
     rows = table[index]
-    polygon = rows[:, 1] >= 3
-    v = np.empty((len(rows), 4))
-    v[:, 0:2] = rows[:, 3:5]
-    v[:, 2:4] = np.where((rows[:, 1] >= 2)[:, None], rows[:, 5:7], rows[:, 3:5])
-    if polygon.any():
+    count = rows[:, 1]
+    ends = count >= 2
+    x0, y0 = rows[:, 3], rows[:, 4]
+    x1, y1 = np.where(ends, rows[:, 5], x0), np.where(ends, rows[:, 6], y0)
+    polygon = np.flatnonzero(count >= 3)
+    if polygon.size:
         offset = rows[polygon, 0].astype(np.int64)
-        v[polygon, 0:2] = verts[offset]
-        v[polygon, 2:4] = verts[offset + 1]
-    return np.column_stack([rows[:, 1], rows[:, 2], v])
+        x0, y0, x1, y1 = x0.copy(), y0.copy(), x1.copy(), y1.copy()
+        x0[polygon], y0[polygon] = verts[offset, 0], verts[offset, 1]
+        x1[polygon], y1[polygon] = verts[offset + 1, 0], verts[offset + 1, 1]
+    return count, rows[:, 2], x0, y0, x1, y1
 
 
 def second_first(ta, va, ia, tb, vb, ib):
     """Pairs of two rounded rows that the kernel takes in the order (b, a): those whose ``b`` has
-    the smaller :func:`_keys`, so that a pair gives the same bits in both orders."""
-    ka, kb = _keys(ta, va, ia), _keys(tb, vb, ib)
-    differ = ka != kb
-    column = np.argmax(differ, axis=1)
-    rows = np.arange(len(ka))
-    return differ.any(axis=1) & (kb[rows, column] < ka[rows, column])
+    the smaller :func:`_keys` (compared lexicographically), so that a pair gives the same bits in
+    both orders."""
+    less = np.zeros(ia.shape[0], dtype=bool)
+    same = np.ones(ia.shape[0], dtype=bool)
+    for x, y in zip(_keys(ta, va, ia), _keys(tb, vb, ib)):  # b < a at the first column where they differ
+        less |= same & (y < x)
+        same &= y == x
+    return less
 
 
 _TAG = "rounded key"

@@ -319,7 +319,12 @@ class ContactSig(Signature):
         if kind_a != "rounded" or not ia.shape[0]:
             return
         sep = buf[:, 0] if buf.ndim == 2 else buf
-        near = ladder.near_rows(sep, magnitude.extent_rows(kind_a, pa[ia], va) + magnitude.extent_rows(kind_b, pb[ib], vb))
+        # the rows inside the band of a bound of every row's scale first (a superset), then those
+        # inside their own rows' band (the per-row extents of a polygon core cost a gather)
+        near = ladder.near_rows(sep, _table_extent(kind_a, pa, va) + _table_extent(kind_b, pb, vb))
+        if near.size:
+            scale = magnitude.extent_rows(kind_a, pa[ia[near]], va) + magnitude.extent_rows(kind_b, pb[ib[near]], vb)
+            near = near[ladder.near_rows(sep[near], scale)]
         if near.size:
             ja, jb = ia[near], ib[near]
             code = rows(Codes, registry.entry(RELATE, kind_a, kind_b), kind_a, pa, va, ja, used_tame(kind_a, pa, va, ja),
@@ -796,6 +801,21 @@ def _single_scale(shape):
     if kind == "line":
         return max(abs(p[0]), abs(p[1]))
     return max(map(abs, p))
+
+
+def _table_extent(kind, table, verts):
+    """An upper bound of :func:`magnitude.extent_rows` over all rows of ``table`` (a float)."""
+    if kind == "polygon":
+        values = verts
+    else:
+        values = table[:, 2:7] if kind == "rounded" else table[:, : 2 if kind == "point" else 4]
+        if kind == "rounded" and verts.size:
+            values = (values, verts)
+    bound = 0.0
+    for v in values if type(values) is tuple else (values,):
+        if v.size:
+            bound = max(bound, float(v.max()), -float(v.min()))  # no |table| copy
+    return bound
 
 
 def _global_scale(shape):

@@ -215,11 +215,14 @@ def lists_meet(ra, Va, na, rb, Vb, nb, eps):
 
 
 @kernel
-def list_list_sign(ra, Va, na, rb, Vb, nb, R2, R2e, eps):
-    """Sign of ``dist(L1, L2) - R`` for two vertex lists (module notes)."""
+def list_list_sign(ra, Va, na, rb, Vb, nb, R2, R2e, eps, above_if_apart=False):
+    """Sign of ``dist(L1, L2) - R`` for two vertex lists (module notes); ``above_if_apart``: every
+    vertex-edge distance is known to exceed ``R`` (:func:`cores_sign`), so disjoint lists decide."""
     meet = lists_meet(ra, Va, na, rb, Vb, nb, eps)
     if meet == _YES:
         return -1 if R2 > 0 else 0
+    if above_if_apart and meet == _NO:
+        return 1
     s = int(1)
     for i in range(na):
         px, py = vertex_of(ra, Va, na, i)
@@ -353,42 +356,143 @@ def rounded_in(rin, Vin, nin, s_in, row, V, n, r, eps):
 
 
 @kernel
-def list_bounds(row, V, n):
-    """``(xmin, ymin, xmax, ymax)`` of a vertex list (:func:`vertex_of`)."""
-    lo_x, lo_y = vertex_of(row, V, n, int(0))
-    hi_x, hi_y = lo_x, lo_y
-    for i in range(1, n):
-        x, y = vertex_of(row, V, n, i)
-        lo_x = min(lo_x, x)
-        lo_y = min(lo_y, y)
-        hi_x = max(hi_x, x)
-        hi_y = max(hi_y, y)
-    return lo_x, lo_y, hi_x, hi_y
-
-
-@kernel
 def certainly_less(x, y, eps):
     """``x < y`` for certain, ``x`` and ``y`` each computed with one rounding (exact when eps is 0)."""
     return x < y - 4 * eps * (abs(x) + abs(y))
 
 
 @kernel
-def bounds_apart(ra, Va, na, r, rb, Vb, nb, s, eps):
-    """The lists grown by ``r`` and ``s`` have bounds that are certainly apart."""
-    ax0, ay0, ax1, ay1 = list_bounds(ra, Va, na)
-    bx0, by0, bx1, by1 = list_bounds(rb, Vb, nb)
-    return (certainly_less(ax1 + r, bx0 - s, eps) or certainly_less(bx1 + s, ax0 - r, eps)
-            or certainly_less(ay1 + r, by0 - s, eps) or certainly_less(by1 + s, ay0 - r, eps))
+def bounds_apart(A, r, B, s, eps):
+    """The bounds ``A`` and ``B`` of two lists, grown by ``r`` and ``s``, are certainly apart."""
+    ax0, ay0, ax1, ay1 = A
+    bx0, by0, bx1, by1 = B
+    return (ax1 + r < bx0 - s - 4 * eps * (abs(ax1 + r) + abs(bx0 - s))
+            or bx1 + s < ax0 - r - 4 * eps * (abs(bx1 + s) + abs(ax0 - r))
+            or ay1 + r < by0 - s - 4 * eps * (abs(ay1 + r) + abs(by0 - s))
+            or by1 + s < ay0 - r - 4 * eps * (abs(by1 + s) + abs(ay0 - r)))
 
 
 @kernel
-def bounds_stick_out(rin, Vin, nin, s, row, V, n, r, eps):
-    """The bounds of the first list grown by ``s`` certainly stick out of the second's grown by
+def bounds_stick_out(inner, s, outer, r, eps):
+    """The bounds ``inner`` of a list grown by ``s`` certainly stick out of ``outer`` grown by
     ``r``: the first rounded shape cannot lie in the second."""
-    ix0, iy0, ix1, iy1 = list_bounds(rin, Vin, nin)
-    ox0, oy0, ox1, oy1 = list_bounds(row, V, n)
+    ix0, iy0, ix1, iy1 = inner
+    ox0, oy0, ox1, oy1 = outer
     return (certainly_less(ix0 - s, ox0 - r, eps) or certainly_less(iy0 - s, oy0 - r, eps)
             or certainly_less(ox1 + r, ix1 + s, eps) or certainly_less(oy1 + r, iy1 + s, eps))
+
+
+# -- float distances: a filter that decides dist(K, L) against R outside a rigorous bound ----------
+# For a point p and an edge [q0, q1] (w = p - q0, e = q1 - q0) the float distance is taken at the
+# clamped foot t = clamp((w.e) / (e.e), 0, 1): d = w - t e, d2 = |d|^2. The point q0 + t e lies on
+# the edge, so the exact |p - (q0 + t e)|^2 bounds dist(p, edge)^2 from above; and t is off the
+# exact minimiser's clamped foot by |t - t*| <= 11 u |w| / |e|, where the quadratic is flat, so
+# the exact value at t exceeds the least by at most 3 |e|^2 (t - t*)^2 < 400 u^2 |w|^2 (for t* out of
+# [0, 1] the clamp only moves t when |t*| is itself within that of 0 or 1). With L bounding every
+# coordinate difference of the pair (the width of the pair's bounds), each component of d is off by
+# at most 5 u L, so d2 by at most 2 * 4 L * 5 u L + 2 u 8 L^2 = 56 u L^2: in all
+# |d2 - dist(p, edge)^2| <= 57 u L^2 (plus the rounding of L itself), below FLOAT_BOUND u L^2. A
+# cross product e x w is off by at most 8 u L^2. The distance of two disjoint convex lists is the
+# least of their vertex-edge distances (module notes), and any of them bounds the distance of any
+# two lists from above.
+
+FLOAT_BOUND = 128
+
+
+@kernel
+def listed(row, n, base):
+    """The vertex-list row (:func:`vertex_of`) of a row whose list starts at column ``base`` (3 for
+    a rounded row's segment or point core, 0 for a segment's or point's own row)."""
+    if n >= 3:
+        return row
+    return row[base : base + 2 * n]
+
+
+@kernel
+def cores_sign(pa, va, na, base_a, r, pb, vb, nb, base_b, s, eps):
+    """``(sign, A, B)``: the sign of ``dist(K, L) - (r + s)`` for the vertex lists ``K`` (``na``
+    vertices: ``va`` from the offset ``pa[0]`` when ``na >= 3``, else ``pa`` from column
+    ``base_a``) and ``L`` (the same with ``b``), and their bounds ``A`` and ``B``.
+
+    1 at once when the bounds grown by ``r`` and ``s`` are apart; in float mode the float
+    distances decide outside their error bound (notes above): -1 when a vertex-edge distance is
+    below ``R``, or a vertex lies inside the other polygon (every ``e x (v - q0)`` above the
+    bound); 1 when every one is above ``R`` and an edge line has the other list strictly outside;
+    else the exact path (:func:`list_list_sign`). The lists are read in place, with no call that
+    passes an array on the common path (such calls are not inlined).
+    """
+    oa = int(pa[0]) if na >= 3 else 0
+    ob = int(pb[0]) if nb >= 3 else 0
+    ax0, ay0, ax1, ay1 = math.inf, math.inf, -math.inf, -math.inf
+    for i in range(na):
+        x = va[oa + i, 0] if na >= 3 else pa[base_a + 2 * i]
+        y = va[oa + i, 1] if na >= 3 else pa[base_a + 2 * i + 1]
+        ax0, ay0, ax1, ay1 = min(ax0, x), min(ay0, y), max(ax1, x), max(ay1, y)
+    bx0, by0, bx1, by1 = math.inf, math.inf, -math.inf, -math.inf
+    for i in range(nb):
+        x = vb[ob + i, 0] if nb >= 3 else pb[base_b + 2 * i]
+        y = vb[ob + i, 1] if nb >= 3 else pb[base_b + 2 * i + 1]
+        bx0, by0, bx1, by1 = min(bx0, x), min(by0, y), max(bx1, x), max(by1, y)
+    A = (ax0, ay0, ax1, ay1)
+    B = (bx0, by0, bx1, by1)
+    if bounds_apart(A, r, B, s, eps):
+        return 1, A, B
+    R2, R2e = radius_squares(r + s, eps)
+    above = False
+    if eps > 0:
+        width = max(max(ax1, bx1) - min(ax0, bx0), max(ay1, by1) - min(ay0, by0))
+        err = FLOAT_BOUND * eps * width * width
+        below = R2 - R2e - err
+        d2 = math.inf
+        for phase in range(2):  # 0: vertex-edge distances (and vertices inside); 1: separating edge lines
+            for side in range(2):  # 0: the vertices of K against the edges of L; 1: the reverse
+                n_p = na if side == 0 else nb
+                n_q = nb if side == 0 else na
+                edges = n_q if n_q >= 3 else 1  # a point's edge is degenerate: a distance, no line
+                for u in range(n_p if phase == 0 else edges):
+                    inside = n_q >= 3
+                    outer = True
+                    inner = n_q == 2
+                    for v in range(edges if phase == 0 else n_p):
+                        i = u if phase == 0 else v
+                        j = v if phase == 0 else u
+                        k = j + 1 if j + 1 < n_q else 0
+                        # vertex i of the side's first list, edge j -> k of the other
+                        pi, qj, qk = (oa + i, ob + j, ob + k) if side == 0 else (ob + i, oa + j, oa + k)
+                        px = (va[pi, 0] if na >= 3 else pa[base_a + 2 * i]) if side == 0 else (vb[pi, 0] if nb >= 3 else pb[base_b + 2 * i])
+                        py = (va[pi, 1] if na >= 3 else pa[base_a + 2 * i + 1]) if side == 0 else (vb[pi, 1] if nb >= 3 else pb[base_b + 2 * i + 1])
+                        x0 = (vb[qj, 0] if nb >= 3 else pb[base_b + 2 * j]) if side == 0 else (va[qj, 0] if na >= 3 else pa[base_a + 2 * j])
+                        y0 = (vb[qj, 1] if nb >= 3 else pb[base_b + 2 * j + 1]) if side == 0 else (va[qj, 1] if na >= 3 else pa[base_a + 2 * j + 1])
+                        x1 = (vb[qk, 0] if nb >= 3 else pb[base_b + 2 * k]) if side == 0 else (va[qk, 0] if na >= 3 else pa[base_a + 2 * k])
+                        y1 = (vb[qk, 1] if nb >= 3 else pb[base_b + 2 * k + 1]) if side == 0 else (va[qk, 1] if na >= 3 else pa[base_a + 2 * k + 1])
+                        ex = x1 - x0
+                        ey = y1 - y0
+                        wx = px - x0
+                        wy = py - y0
+                        c = ex * wy - ey * wx
+                        if phase == 0:
+                            inside = inside and c > err
+                            ee = ex * ex + ey * ey
+                            t = 0.0
+                            if ee > 0.0:
+                                t = min(max((wx * ex + wy * ey) / ee, 0.0), 1.0)
+                            dx = wx - t * ex
+                            dy = wy - t * ey
+                            d2 = min(d2, dx * dx + dy * dy)
+                        else:
+                            outer = outer and c < -err
+                            inner = inner and c > err
+                            if not (outer or inner):
+                                break
+                    if phase == 0 and (d2 < below or inside and R2 > 0):
+                        return -1, A, B
+                    if phase == 1 and (outer or inner):
+                        return 1, A, B
+            above = d2 > R2 + R2e + err
+            if not above:
+                break
+    sign = list_list_sign(listed(pa, na, base_a), va, na, listed(pb, nb, base_b), vb, nb, R2, R2e, eps, above)
+    return sign, A, B
 
 
 # -- the relate kernels (the rounded shape first, r > 0) ------------------------------------------
@@ -417,13 +521,11 @@ def _relate_rounded_point(pa, va, pb, vb, eps):
 @kernel
 def _relate_rounded_segment(pa, va, pb, vb, eps):
     """Rounded a against the segment b: CONTAINS when both end points lie in a, else CROSSING."""
-    row, n = core_row(pa)
-    if bounds_apart(row, va, n, pa[2], pb, vb, int(2), 0 * pa[2], eps):
-        return codes.DISJOINT
-    R2, R2e = radius_squares(pa[2], eps)
-    s = list_list_sign(row, va, n, pb, vb, int(2), R2, R2e, eps)
+    s = cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(2), 0, 0 * pa[2], eps)[0]
     if s != -1:
         return _code(s, int(codes.CROSSING))
+    row, n = core_row(pa)
+    R2, R2e = radius_squares(pa[2], eps)
     inside = all_within(pb, vb, int(2), row, va, n, R2, R2e, eps)
     if inside == _MAYBE:
         return codes.UNDECIDED
@@ -441,22 +543,24 @@ def _relate_rounded_line(pa, va, pb, vb, eps):
 @kernel
 def _relate_rounded_polygon(pa, va, pb, vb, eps):
     """Rounded a against the polygon b: containment by vertices within r, or the core in b shrunk by r."""
-    row, n = core_row(pa)
     nb = int(pb[1])
     r = pa[2]
-    if bounds_apart(row, va, n, r, pb, vb, nb, 0 * r, eps):
-        return codes.DISJOINT
-    R2, R2e = radius_squares(r, eps)
-    s = list_list_sign(row, va, n, pb, vb, nb, R2, R2e, eps)
+    s, A, B = cores_sign(pa, va, int(pa[1]), 3, r, pb, vb, nb, 0, 0 * r, eps)
     if s != -1:
         return _code(s, int(codes.OVERLAPPING))
+    b_maybe_in_a = not bounds_stick_out(B, 0 * r, A, r, eps)
+    a_maybe_in_b = not bounds_stick_out(A, r, B, 0 * r, eps)
+    if not (b_maybe_in_a or a_maybe_in_b):
+        return codes.OVERLAPPING
+    row, n = core_row(pa)
+    R2, R2e = radius_squares(r, eps)
     b_in_a = _NO
-    if not bounds_stick_out(pb, vb, nb, 0 * r, row, va, n, r, eps):
+    if b_maybe_in_a:
         b_in_a = all_within(pb, vb, nb, row, va, n, R2, R2e, eps)
     if b_in_a == _YES:
         return codes.CONTAINS
     a_in_b = _NO
-    if not bounds_stick_out(row, va, n, r, pb, vb, nb, 0 * r, eps):
+    if a_maybe_in_b:
         a_in_b = all_inside_shrunk(row, va, n, pb, vb, nb, R2, R2e, eps)
     if a_in_b == _YES:
         return codes.WITHIN
@@ -468,19 +572,20 @@ def _relate_rounded_polygon(pa, va, pb, vb, eps):
 @kernel
 def _relate_rounded_rounded(pa, va, pb, vb, eps):
     """Rounded a against rounded b: ``dist`` of the cores against ``ra + rb``, then containment."""
-    row_a, na = core_row(pa)
-    row_b, nb = core_row(pb)
-    if bounds_apart(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps):
-        return codes.DISJOINT
-    R2, R2e = radius_squares(pa[2] + pb[2], eps)
-    s = list_list_sign(row_a, va, na, row_b, vb, nb, R2, R2e, eps)
+    s, A, B = cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 3, pb[2], eps)
     if s != -1:
         return _code(s, int(codes.OVERLAPPING))
+    b_maybe_in_a = not bounds_stick_out(B, pb[2], A, pa[2], eps)
+    a_maybe_in_b = not bounds_stick_out(A, pa[2], B, pb[2], eps)
+    if not (b_maybe_in_a or a_maybe_in_b):
+        return codes.OVERLAPPING
+    row_a, na = core_row(pa)
+    row_b, nb = core_row(pb)
     b_in_a = _NO
-    if not bounds_stick_out(row_b, vb, nb, pb[2], row_a, va, na, pa[2], eps):
+    if b_maybe_in_a:
         b_in_a = rounded_in(row_b, vb, nb, pb[2], row_a, va, na, pa[2], eps)
     a_in_b = _NO
-    if not bounds_stick_out(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps):
+    if a_maybe_in_b:
         a_in_b = rounded_in(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps)
     if b_in_a == _MAYBE or a_in_b == _MAYBE:
         return codes.UNDECIDED
@@ -490,37 +595,21 @@ def _relate_rounded_rounded(pa, va, pb, vb, eps):
 
 
 @kernel
-def _intersects_rounded_rounded(pa, va, pb, vb, eps):
-    """1 when the closed rounded shapes meet, 0 when not, UNDECIDED."""
-    row_a, na = core_row(pa)
-    row_b, nb = core_row(pb)
-    if bounds_apart(row_a, va, na, pa[2], row_b, vb, nb, pb[2], eps):
-        return 0
-    R2, R2e = radius_squares(pa[2] + pb[2], eps)
-    s = list_list_sign(row_a, va, na, row_b, vb, nb, R2, R2e, eps)
-    return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
+def _met(sign):
+    """The flag of an intersects kernel from a sign of ``dist - R``: 1, 0 or UNDECIDED."""
+    return codes.UNDECIDED if sign == UNKNOWN_SIGN else (1 if sign <= 0 else 0)
 
 
 @kernel
-def _intersects_rounded_polygon(pa, va, pb, vb, eps):
-    """1 when rounded a meets the polygon b, 0 when not, UNDECIDED."""
-    row, n = core_row(pa)
-    if bounds_apart(row, va, n, pa[2], pb, vb, int(pb[1]), 0 * pa[2], eps):
-        return 0
-    R2, R2e = radius_squares(pa[2], eps)
-    s = list_list_sign(row, va, n, pb, vb, int(pb[1]), R2, R2e, eps)
-    return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
-
-
-@kernel
-def _intersects_rounded_segment(pa, va, pb, vb, eps):
-    """1 when rounded a meets the segment b, 0 when not, UNDECIDED."""
-    row, n = core_row(pa)
-    if bounds_apart(row, va, n, pa[2], pb, vb, int(2), 0 * pa[2], eps):
-        return 0
-    R2, R2e = radius_squares(pa[2], eps)
-    s = list_list_sign(row, va, n, pb, vb, int(2), R2, R2e, eps)
-    return codes.UNDECIDED if s == UNKNOWN_SIGN else (1 if s <= 0 else 0)
+def _quick_code(sign, A, r, B, s, eps, negative, b_only):
+    """The relation code of a pair that :func:`cores_sign` settles alone, else -1: DISJOINT for
+    the sign 1; ``negative`` for -1 when the grown bounds of ``b`` stick out of ``a``'s and (unless
+    ``b_only``: only ``b`` can lie in ``a``) those of ``a`` out of ``b``'s."""
+    if sign == 1:
+        return codes.DISJOINT
+    if sign == -1 and bounds_stick_out(B, s, A, r, eps) and (b_only or bounds_stick_out(A, r, B, s, eps)):
+        return negative
+    return -1
 
 
 # -- exact float stage: a retry without error bounds on a short grid -------------------------------
@@ -593,7 +682,12 @@ def relate_rounded_point(pa, va, pb, vb, eps):
 
 @kernel
 def relate_rounded_segment(pa, va, pb, vb, eps):
-    """:func:`_relate_rounded_segment`, re-run exactly when undecided on a short grid."""
+    """:func:`_relate_rounded_segment`, re-run exactly when undecided on a short grid; the pairs that
+    :func:`cores_sign` settles alone (:func:`_quick_code`) answered at once."""
+    sign, A, B = cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(2), 0, 0 * pa[2], eps)
+    code = _quick_code(sign, A, pa[2], B, 0 * pa[2], eps, int(codes.CROSSING), True)
+    if code >= 0:
+        return code
     code = _relate_rounded_segment(pa, va, pb, vb, eps)
     if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(0), eps):
         return _relate_rounded_segment(pa, va, pb, vb, 0.0)
@@ -602,7 +696,34 @@ def relate_rounded_segment(pa, va, pb, vb, eps):
 
 @kernel
 def relate_rounded_line(pa, va, pb, vb, eps):
-    """:func:`_relate_rounded_line`, re-run exactly when undecided on a short grid."""
+    """:func:`_relate_rounded_line`, re-run exactly when undecided on a short grid. In float mode
+    the sides of the core's vertices decide first when every one is certain (``e x w`` is off by at
+    most ``4 u M``, ``M = |dx wy| + |dy wx|``): vertices on both sides, or on the line, meet it;
+    all on one side, the least distance of a vertex from the line decides (the terms of
+    :func:`point_line_sign`), read in place, as :func:`line_list_sign` does with the exact kernel."""
+    if eps > 0:
+        R2, R2e = radius_squares(pa[2], eps)
+        n = int(pa[1])
+        off = int(pa[0]) if n >= 3 else 0
+        dx, dy = pb[2], pb[3]
+        dd = dx * dx + dy * dy
+        left = False
+        right = False
+        sign = int(1)
+        for i in range(n):
+            wx = (va[off + i, 0] if n >= 3 else pa[3 + 2 * i]) - pb[0]
+            wy = (va[off + i, 1] if n >= 3 else pa[4 + 2 * i]) - pb[1]
+            c = dx * wy - dy * wx
+            M = abs(dx * wy) + abs(dy * wx)
+            side = certain_sign(c, 4 * eps * M)
+            if side == UNKNOWN_SIGN:
+                sign = UNKNOWN_SIGN
+                break
+            left = left or side >= 0
+            right = right or side <= 0
+            sign = smin(sign, certain_sign(c * c - R2 * dd, (M * M + R2 * dd) * (16 * eps) + R2e * dd))
+        if sign != UNKNOWN_SIGN:
+            return codes.CROSSING if left and right else _code(sign, int(codes.CROSSING))
     code = _relate_rounded_line(pa, va, pb, vb, eps)
     if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(0), eps):
         return _relate_rounded_line(pa, va, pb, vb, 0.0)
@@ -611,7 +732,12 @@ def relate_rounded_line(pa, va, pb, vb, eps):
 
 @kernel
 def relate_rounded_polygon(pa, va, pb, vb, eps):
-    """:func:`_relate_rounded_polygon`, re-run exactly when undecided on a short grid."""
+    """:func:`_relate_rounded_polygon`, re-run exactly when undecided on a short grid; the pairs that
+    :func:`cores_sign` settles alone (:func:`_quick_code`) answered at once."""
+    sign, A, B = cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 0, 0 * pa[2], eps)
+    code = _quick_code(sign, A, pa[2], B, 0 * pa[2], eps, int(codes.OVERLAPPING), False)
+    if code >= 0:
+        return code
     code = _relate_rounded_polygon(pa, va, pb, vb, eps)
     if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(1), eps):
         return _relate_rounded_polygon(pa, va, pb, vb, 0.0)
@@ -620,7 +746,12 @@ def relate_rounded_polygon(pa, va, pb, vb, eps):
 
 @kernel
 def relate_rounded_rounded(pa, va, pb, vb, eps):
-    """:func:`_relate_rounded_rounded`, re-run exactly when undecided on a short grid."""
+    """:func:`_relate_rounded_rounded`, re-run exactly when undecided on a short grid; the pairs that
+    :func:`cores_sign` settles alone (:func:`_quick_code`) answered at once."""
+    sign, A, B = cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 3, pb[2], eps)
+    code = _quick_code(sign, A, pa[2], B, pb[2], eps, int(codes.OVERLAPPING), False)
+    if code >= 0:
+        return code
     code = _relate_rounded_rounded(pa, va, pb, vb, eps)
     if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(2), eps):
         return _relate_rounded_rounded(pa, va, pb, vb, 0.0)
@@ -629,29 +760,32 @@ def relate_rounded_rounded(pa, va, pb, vb, eps):
 
 @kernel
 def intersects_rounded_rounded(pa, va, pb, vb, eps):
-    """:func:`_intersects_rounded_rounded`, re-run exactly when undecided on a short grid."""
-    code = _intersects_rounded_rounded(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(2), eps):
-        return _intersects_rounded_rounded(pa, va, pb, vb, 0.0)
-    return code
+    """1 when rounded a meets the rounded b, 0 when not (:func:`cores_sign`), re-run exactly when
+    undecided on a short grid."""
+    flag = _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 3, pb[2], eps)[0])
+    if flag == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(2), eps):
+        return _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 3, pb[2], 0.0)[0])
+    return flag
 
 
 @kernel
 def intersects_rounded_polygon(pa, va, pb, vb, eps):
-    """:func:`_intersects_rounded_polygon`, re-run exactly when undecided on a short grid."""
-    code = _intersects_rounded_polygon(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(1), eps):
-        return _intersects_rounded_polygon(pa, va, pb, vb, 0.0)
-    return code
+    """1 when rounded a meets the polygon b, 0 when not (:func:`cores_sign`), re-run exactly when
+    undecided on a short grid."""
+    flag = _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 0, 0 * pa[2], eps)[0])
+    if flag == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(1), eps):
+        return _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 0, 0 * pa[2], 0.0)[0])
+    return flag
 
 
 @kernel
 def intersects_rounded_segment(pa, va, pb, vb, eps):
-    """:func:`_intersects_rounded_segment`, re-run exactly when undecided on a short grid."""
-    code = _intersects_rounded_segment(pa, va, pb, vb, eps)
-    if code == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(0), eps):
-        return _intersects_rounded_segment(pa, va, pb, vb, 0.0)
-    return code
+    """1 when rounded a meets the segment b, 0 when not (:func:`cores_sign`), re-run exactly when
+    undecided on a short grid."""
+    flag = _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(2), 0, 0 * pa[2], eps)[0])
+    if flag == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(0), eps):
+        return _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(2), 0, 0 * pa[2], 0.0)[0])
+    return flag
 
 
 # -- ellipses: decided within ELLIPSE_BAND (module notes) ------------------------------------------
@@ -750,6 +884,8 @@ def _ellipse_inside(pe, pa, va, band):
     distance. Below ``r`` by more than that (and the rounding ``band``): inside. A point found
     farther than ``r + band``: outside (the float distances are accurate to a few ulps of the
     pair's scale, far below ``band``)."""
+    if _ellipse_tips(pe, pa, va)[1] > pa[2] + 2 * band:  # an end of an axis outside
+        return _NO
     sampled, refined = _ellipse_farthest(pe, pa, va)
     r = pa[2]
     if refined > r + band:
@@ -760,20 +896,165 @@ def _ellipse_inside(pe, pa, va, band):
 
 
 @kernel
+def _ellipse_bounds(pe):
+    """``(xmin, ymin, xmax, ymax)`` of the ellipse row (float, a few ulps of its scale)."""
+    norm = math.hypot(pe[4], pe[5])
+    ux = pe[4] / norm
+    uy = pe[5] / norm
+    hx = math.hypot(pe[2] * ux, pe[3] * uy)
+    hy = math.hypot(pe[2] * uy, pe[3] * ux)
+    return pe[0] - hx, pe[1] - hy, pe[0] + hx, pe[1] + hy
+
+
+@kernel
+def _grown_bounds(pa, va):
+    """``(xmin, ymin, xmax, ymax)`` of the rounded row: its core's bounds grown by its radius."""
+    row, n = core_row(pa)
+    lo_x, lo_y = vertex_of(row, va, n, int(0))
+    hi_x, hi_y = lo_x, lo_y
+    for i in range(1, n):
+        x, y = vertex_of(row, va, n, i)
+        lo_x, lo_y, hi_x, hi_y = min(lo_x, x), min(lo_y, y), max(hi_x, x), max(hi_y, y)
+    r = pa[2]
+    return lo_x - r, lo_y - r, hi_x + r, hi_y + r
+
+
+@kernel
+def _sticks_out(inner, outer, margin):
+    """Whether the bounds ``inner`` stick out of ``outer`` by more than ``margin`` on some side."""
+    return (inner[0] < outer[0] - margin or inner[1] < outer[1] - margin
+            or inner[2] > outer[2] + margin or inner[3] > outer[3] + margin)
+
+
+@kernel
+def _apart(A, B, margin):
+    """Whether the bounds ``A`` and ``B`` are apart by more than ``margin`` on some axis."""
+    return A[2] + margin < B[0] or B[2] + margin < A[0] or A[3] + margin < B[1] or B[3] + margin < A[1]
+
+
+@kernel
+def _ellipse_apart(pe, pa, va, margin):
+    """Whether an edge line of the rounded row's core (either side of a segment, and its
+    direction) has the ellipse beyond it by more than ``r + margin``: the core lies on the inner
+    side of the line, the ellipse beyond ``c.n - sqrt(a^2 (u.n)^2 + b^2 (v.n)^2)`` (its support)."""
+    n = int(pa[1])
+    if n < 2:
+        return False
+    row, n = core_row(pa)
+    norm = math.hypot(pe[4], pe[5])
+    ux = pe[4] / norm
+    uy = pe[5] / norm
+    for i in range(n if n >= 3 else 4):
+        if n >= 3 or i < 2:  # an edge (a segment: both ways), its outward normal (ey, -ex)
+            x0, y0 = vertex_of(row, va, n, i % n)
+            x1, y1 = vertex_of(row, va, n, (i + 1) % n)
+            nx, ny = y1 - y0, x0 - x1
+        else:  # a segment's direction beyond an end: i == 2 beyond b (+e), i == 3 beyond a (-e)
+            ax, ay = vertex_of(row, va, n, int(0))
+            bx, by = vertex_of(row, va, n, int(1))
+            x0, y0, nx, ny = (bx, by, bx - ax, by - ay) if i == 2 else (ax, ay, ax - bx, ay - by)
+        length = math.hypot(nx, ny)
+        nx /= length
+        ny /= length
+        reach = math.hypot(pe[2] * (ux * nx + uy * ny), pe[3] * (ux * ny - uy * nx))
+        if (pe[0] - x0) * nx + (pe[1] - y0) * ny - reach > pa[2] + margin:
+            return True
+    return False
+
+
+@kernel
+def _ellipse_tips(pe, pa, va):
+    """``(nearest, farthest)``: the float distances from the core of the rounded row of the ends of
+    the ellipse's axes (points of the ellipse)."""
+    norm = math.hypot(pe[4], pe[5])
+    ux = pe[4] / norm
+    uy = pe[5] / norm
+    nearest = math.inf
+    farthest = 0.0
+    for k in range(4):
+        h = pe[2] if k < 2 else pe[3]
+        sign = 1.0 if k % 2 == 0 else -1.0
+        d = _core_distance(pe[0] + sign * h * (ux if k < 2 else -uy), pe[1] + sign * h * (uy if k < 2 else ux), pa, va)
+        nearest = min(nearest, d)
+        farthest = max(farthest, d)
+    return nearest, farthest
+
+
+# Quick answers of the ellipse pairs from bounds, each certain with a margin of 2 bands (the float
+# bounds and distances are accurate to a few ulps of the pair's scale, far below the band), so that
+# they agree with the contact kernels' answers within the band: grown bounds apart -> DISJOINT (the
+# distance is at least the gap); the ellipse lies between the discs about its centre c of radii
+# minor and major, so the separation of the core lies between dist(c, K) - major and dist(c, K) -
+# minor: beyond r + 2 bands -> DISJOINT, below r - 2 bands -> they overlap; so do an edge line of
+# the core with the ellipse's support beyond it by r + 2 bands (DISJOINT), and an end of an axis of
+# the ellipse deeper than 2 bands in the rounded shape (it overlaps: the disc about that point of
+# radius r - dist lies in the rounded shape); the rounded shape sticking
+# out of the ellipse's bounds -> some core vertex v has v + r e outside, so v's separation is above
+# -r + 2 band (not within); the ellipse sticking out of the rounded shape's bounds -> not inside.
+
+
+@kernel
+def _circle_inside(pe, pa, va, band):
+    """Whether the circle ``pe`` (radius ``rho``, centre ``c``) lies in the rounded row, decided
+    from float distances beyond 2 bands, else ``_MAYBE``. The support functions add: the disc
+    lies in ``K + D(r)`` iff ``dist(c, K) <= r - rho`` when ``rho <= r``, and iff ``D(c, rho - r)``
+    lies in ``K`` (every edge line at least ``rho - r`` from ``c``, inside; never for a segment or
+    point core) when ``rho > r``."""
+    rho = pe[2]
+    r = pa[2]
+    if rho <= r:
+        d = _core_distance(pe[0], pe[1], pa, va) - (r - rho)
+    elif int(pa[1]) < 3:
+        return _NO
+    else:
+        off = int(pa[0])
+        n = int(pa[1])
+        depth = math.inf
+        for i in range(n):
+            j = off + (i + 1 if i + 1 < n else 0)
+            ex = va[j, 0] - va[off + i, 0]
+            ey = va[j, 1] - va[off + i, 1]
+            cross = ex * (pe[1] - va[off + i, 1]) - ey * (pe[0] - va[off + i, 0])
+            depth = min(depth, cross / math.hypot(ex, ey))
+        d = (rho - r) - depth
+    if d < -2 * band:
+        return _YES
+    if d > 2 * band:
+        return _NO
+    return _MAYBE
+
+
+@kernel
 def rounded_ellipse_facts(pa, va, pb, vb):
     """``(code, a_in_b, band)`` of rounded a and the ellipse b: ``code`` DISJOINT or TOUCHING when
     the separation decides (within :data:`ELLIPSE_BAND`), else -1; ``a_in_b`` whether a lies in the
-    ellipse (every disc about a core vertex in it, within the band)."""
+    ellipse (every disc about a core vertex in it, within the band). Bounds first (notes above)."""
     r = pa[2]
     band = ELLIPSE_BAND * _scale(pa, va, pb)
-    s = ellipse_against_core(pb, vb, pa, va)[0] - r
-    if s > band:
+    A = _grown_bounds(pa, va)
+    E = _ellipse_bounds(pb)
+    if _apart(A, E, 2 * band):
         return codes.DISJOINT, False, band
-    if s >= -band:
-        return codes.TOUCHING, False, band
+    d = _core_distance(pb[0], pb[1], pa, va)
+    if d - max(pb[2], pb[3]) - r > 2 * band or _ellipse_apart(pb, pa, va, 2 * band):
+        return codes.DISJOINT, False, band
+    if not (d - min(pb[2], pb[3]) - r < -2 * band or _ellipse_tips(pb, pa, va)[0] < pa[2] - 2 * band):
+        s = ellipse_against_core(pb, vb, pa, va)[0] - r
+        if s > band:
+            return codes.DISJOINT, False, band
+        if s >= -band:
+            return codes.TOUCHING, False, band
+    if _sticks_out(A, E, 2 * band):
+        return -1, False, band
     row, n = core_row(pa)
+    norm = math.hypot(pb[4], pb[5])
     for i in range(n):
         px, py = vertex_of(row, va, n, i)
+        if r > 2 * band:  # a vertex outside the ellipse (by more than rounding): not within
+            ex = ((px - pb[0]) * pb[4] + (py - pb[1]) * pb[5]) / (norm * pb[2])
+            ey = ((py - pb[1]) * pb[4] - (px - pb[0]) * pb[5]) / (norm * pb[3])
+            if ex * ex + ey * ey > 1.0 + 2.0**-30:
+                return -1, False, band
         if ellipse_point_core(pb, px, py)[0] > -r + band:
             return -1, False, band
     return -1, True, band
@@ -786,7 +1067,11 @@ def relate_rounded_ellipse(pa, va, pb, vb, eps):
     code, a_in_b, band = rounded_ellipse_facts(pa, va, pb, vb)
     if code >= 0:
         return code
-    b_in_a = _ellipse_inside(pb, pa, va, band)
+    b_in_a = _NO
+    if not _sticks_out(_ellipse_bounds(pb), _grown_bounds(pa, va), 2 * band):
+        b_in_a = _circle_inside(pb, pa, va, band) if pb[2] == pb[3] else _MAYBE
+        if b_in_a == _MAYBE:
+            b_in_a = _ellipse_inside(pb, pa, va, band)
     if b_in_a == _MAYBE:
         return codes.UNDECIDED
     if a_in_b:
@@ -796,6 +1081,14 @@ def relate_rounded_ellipse(pa, va, pb, vb, eps):
 
 @kernel
 def intersects_rounded_ellipse(pa, va, pb, vb, eps):
-    """1 when rounded a meets the ellipse b (within :data:`ELLIPSE_BAND`), else 0."""
+    """1 when rounded a meets the ellipse b (within :data:`ELLIPSE_BAND`), else 0; the bounds and
+    the discs about the ellipse's centre first (notes above)."""
     band = ELLIPSE_BAND * _scale(pa, va, pb)
+    if _apart(_grown_bounds(pa, va), _ellipse_bounds(pb), 2 * band):
+        return 0
+    d = _core_distance(pb[0], pb[1], pa, va)
+    if d - max(pb[2], pb[3]) - pa[2] > 2 * band or _ellipse_apart(pb, pa, va, 2 * band):
+        return 0
+    if d - min(pb[2], pb[3]) - pa[2] < -2 * band or _ellipse_tips(pb, pa, va)[0] < pa[2] - 2 * band:
+        return 1
     return 1 if ellipse_against_core(pb, vb, pa, va)[0] - pa[2] <= band else 0
