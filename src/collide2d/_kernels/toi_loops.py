@@ -35,6 +35,7 @@ from .measure.distance_flat import (  # noqa: E402
     contact_point_point,
 )
 from .motion.toi import search_translation
+from .motion.toi_closed import closed_translation
 from .relate.ellipse import (  # noqa: E402
     relate_ellipse_ellipse,
     relate_ellipse_polygon,
@@ -104,77 +105,107 @@ def toi_ellipse_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, g
 def toi_polygon_polygon_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_polygon_polygon, relate_polygon_polygon, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_polygon_polygon, relate_polygon_polygon, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_polygon_segment_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_polygon_segment, relate_polygon_segment, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_polygon_segment, relate_polygon_segment, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_polygon_line_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_polygon_line, relate_polygon_line, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_polygon_line, relate_polygon_line, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_polygon_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_polygon_point, relate_polygon_point, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_polygon_point, relate_polygon_point, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_segment_segment_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_segment_segment, relate_segment_segment, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_segment_segment, relate_segment_segment, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_segment_line_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_segment_line, relate_segment_line, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_segment_line, relate_segment_line, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_segment_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_segment_point, relate_segment_point, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_segment_point, relate_segment_point, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_line_line_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_line_line, relate_line_line, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_line_line, relate_line_line, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_line_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_line_point, relate_line_point, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_line_point, relate_line_point, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_point_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_point_point, relate_point_point, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_point_point, relate_point_point, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code

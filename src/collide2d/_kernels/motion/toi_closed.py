@@ -1,0 +1,311 @@
+"""Time of impact of translating flat shapes in closed form: slabs of the separating axes.
+
+Under translation the separating axes of two convex shapes do not change, so the times at which a
+pair overlaps are the intersection of one interval of times per axis (the moving-polygon
+separating-axis test of Ericson, *Real-Time Collision Detection*, 2005, 5.5; Box2D's and
+Ericson's swept boxes are its axis-aligned case). Seen from ``a``, ``b`` moves by ``V t`` with
+``V = v_b - v_a``; the shapes share a point at ``t`` exactly when the origin lies in the
+Minkowski difference ``D = b - a`` moved by ``V t``.
+
+**The axes, as orientation tests.** For an edge ``x0 -> x0 + e`` of ``a`` (counter-clockwise, as
+polygons are stored) the side test ``orient(x0, e, q) = e x (q - x0)`` of a corner ``q`` of ``b``
+is linear in time, ``o_q + (e x V) t``; no axis separates on that edge while some corner of ``b``
+lies on its inner side, ``M + c t >= 0`` with ``M = max_q o_q`` and ``c = e x V``: a lower bound
+``t >= -M / c`` when ``c > 0``, an upper one when ``c < 0``, a fixed condition ``M >= 0`` when
+``c = 0``. An edge of ``b`` against the corners of ``a`` is the same with ``-V``. The first
+contact is the largest lower bound when it is at most every upper bound, within ``[0, t_max]``.
+
+Which axes suffice: the edges of ``D`` are the edges of ``b`` and the reversed edges of ``a``,
+so one side per edge of each shape gives ``D`` exactly when it has an inside (a polygon is
+involved, or two segments that are not parallel). A segment is the two-corner polygon ``a0 ->
+a1 -> a0`` (both sides of its line), a line the two edges along ``d`` and ``-d`` through its
+point (its normal is then the only axis: ``D`` is a strip). When ``D`` is a segment (a segment
+against a point or a parallel segment) the caps of the segments close it: the edges from ``a0``
+along ``e`` turned clockwise and from ``a1`` along ``e`` turned counter-clockwise (``e . (q -
+a0) >= 0`` and ``e . (q - a1) <= 0``); when ``D`` is a point (two points) the coordinate axes
+do, through the extreme corners. Axes beyond those never separate sets that meet, so any one of
+them proves a miss.
+
+**Rounding.** Every ``o_q`` and ``c`` is an orientation determinant of float differences
+(``b``'s corners shifted by its periodic offset first); its error is below ``2**-50`` times the
+sum of the magnitudes of its two products (Shewchuk's bound of ``orient2d`` is ``3.0000000000000004
+* 2**-53`` of that, plus a term for the rounded shift), and each time ``-M / c`` comes with a
+rigorous bound (``(E_M + |t| E_c) / (|c| - E_c)`` and the rounding of the division). The kernel
+answers only what those bounds settle: a miss when one axis separates for sure (a fixed condition
+false, a lower bound above ``t_max`` or above an upper bound, an upper bound below 0), a hit when
+every fixed condition holds for sure and the largest lower bound lies above 0 and below every
+upper bound and ``t_max`` beyond all doubt, and is known to ``TIME_TOL / 2`` of the time scale.
+The time returned is the lower end of its bound, rounded down, so it is never after the contact
+(and within the bound of it); everything else (overlapping or touching at 0, grazes, a fixed
+condition within the rounding, a pair of lines) is :data:`UNDECIDED`, and the iterative search of
+:mod:`.toi` (then the exact path) takes it, as the float filters of the static predicates hand
+their undecided rows on.
+
+Frame: the rows as given (``b`` shifted by the pair's ``gdx, gdy``), the velocities of the
+pair's numbers (:data:`.toi.ROW`); the contact point comes back in those coordinates moved to the
+time found, the normal from ``a`` to ``b``.
+"""
+
+import math
+
+import numpy as np
+
+from collide2d._jit import kernel
+
+from .constants import HIT, MISS, TIME_TOL
+
+POLYGON, SEGMENT, LINE, POINT = 1, 2, 3, 4  # the kind codes of .toi
+UNDECIDED = -1  # the iterative search decides
+ERR = 2.0**-50  # relative error bound of an orientation determinant of float differences (8 units)
+SLACK = 2.0**-48  # the rounding of the bound's own arithmetic
+FLOOR = 2.0**-1060  # absolute error of a few underflowing products
+
+
+@kernel
+def _corner_count(kind, p):
+    """Corners of a flat row: a polygon's, a segment's 2, a point's (a line's point) 1."""
+    if kind == POLYGON:
+        return int(p[1])
+    return 2 if kind == SEGMENT else 1
+
+
+@kernel
+def _axis_count(kind, p, boxy):
+    """Edges of a flat row as axes: a polygon's, a segment's 2 sides and 2 caps, a line's 2 sides;
+    4 coordinate axes more when ``boxy`` (a pair of points and segments)."""
+    extra = 4 if boxy else 0
+    if kind == POLYGON:
+        return int(p[1]) + extra
+    if kind == SEGMENT:
+        return 4 + extra
+    return (2 if kind == LINE else 0) + extra
+
+
+@kernel
+def _fill_corners(kind, p, verts, pts, start):
+    """The corners of a flat row (a line: its point) into ``pts[start:]``."""
+    if kind == POLYGON:
+        first = int(p[0])
+        for j in range(int(p[1])):
+            pts[start + j, 0] = verts[first + j, 0]
+            pts[start + j, 1] = verts[first + j, 1]
+        return
+    pts[start, 0] = p[0]
+    pts[start, 1] = p[1]
+    if kind == SEGMENT:
+        pts[start + 1, 0] = p[2]
+        pts[start + 1, 1] = p[3]
+
+
+@kernel
+def _set_axis(axes, i, x0, y0, ex, ey, bounded, sx, sy):
+    axes[i, 0] = x0 + sx
+    axes[i, 1] = y0 + sy
+    axes[i, 2] = ex
+    axes[i, 3] = ey
+    axes[i, 4] = 1.0 if bounded else 0.0
+
+
+@kernel
+def _fill_axes(kind, p, pts, first, count, boxy, axes, start, sx, sy):
+    """The axes of a flat row (corners ``pts[first:first + count]``) into ``axes[start:]`` as
+    edges ``(x0, y0, ex, ey, bounded)`` with the row's inside on their left, the origins shifted by
+    ``(sx, sy)``; ``bounded``: a real edge, from ``x0`` to ``x0 + e``. Returns the next row."""
+    i = start
+    if kind == LINE:
+        _set_axis(axes, i, p[0], p[1], p[2], p[3], False, sx, sy)
+        _set_axis(axes, i + 1, p[0], p[1], -p[2], -p[3], False, sx, sy)
+        i += 2
+    elif kind == POLYGON or kind == SEGMENT:
+        for j in range(count):
+            k = first + (j + 1) % count
+            x0, y0 = pts[first + j, 0], pts[first + j, 1]
+            _set_axis(axes, i, x0, y0, pts[k, 0] - x0, pts[k, 1] - y0, True, sx, sy)
+            i += 1
+        if kind == SEGMENT:  # the caps: e . (q - a0) >= 0, e . (q - a1) <= 0
+            ex, ey = p[2] - p[0], p[3] - p[1]
+            _set_axis(axes, i, p[0], p[1], ey, -ex, False, sx, sy)
+            _set_axis(axes, i + 1, p[2], p[3], -ey, ex, False, sx, sy)
+            i += 2
+    if boxy:  # the coordinate axes through the extreme corners: x >= min, x <= max, y >= min, y <= max
+        lo_x = hi_x = lo_y = hi_y = first
+        for j in range(first, first + count):
+            lo_x = j if pts[j, 0] < pts[lo_x, 0] else lo_x
+            hi_x = j if pts[j, 0] > pts[hi_x, 0] else hi_x
+            lo_y = j if pts[j, 1] < pts[lo_y, 1] else lo_y
+            hi_y = j if pts[j, 1] > pts[hi_y, 1] else hi_y
+        _set_axis(axes, i, pts[lo_x, 0], pts[lo_x, 1], 0.0, -1.0, False, sx, sy)
+        _set_axis(axes, i + 1, pts[hi_x, 0], pts[hi_x, 1], 0.0, 1.0, False, sx, sy)
+        _set_axis(axes, i + 2, pts[lo_y, 0], pts[lo_y, 1], 1.0, 0.0, False, sx, sy)
+        _set_axis(axes, i + 3, pts[hi_y, 0], pts[hi_y, 1], -1.0, 0.0, False, sx, sy)
+        i += 4
+    return i
+
+
+@kernel
+def _reach(pts, na, sx, sy, spread):
+    """A bound on ``|x|`` and ``|y|`` of every difference of a corner and an edge's origin: the
+    span of the corners of both rows (``pts[na:]``, ``b``'s, shifted), and with ``spread`` (a
+    shift) the size of the coordinates, whose rounding the shifted origins carry."""
+    lo_x = lo_y = math.inf
+    hi_x = hi_y = -math.inf
+    size = 0.0
+    for j in range(pts.shape[0]):
+        x, y = pts[j, 0], pts[j, 1]
+        size = max(size, max(abs(x), abs(y)))
+        if j >= na:
+            x += sx
+            y += sy
+        lo_x, hi_x, lo_y, hi_y = min(lo_x, x), max(hi_x, x), min(lo_y, y), max(hi_y, y)
+    return max(hi_x - lo_x, hi_y - lo_y) + spread * 4.0 * (size + max(abs(sx), abs(sy)))
+
+
+@kernel
+def _contact_point(pts, lo, hi, ux, uy, t, x0, y0, ex, ey, bounded, near):
+    """The middle of the contact of the corners ``pts[lo:hi]`` (moving by ``(ux, uy) t``) on their
+    side of the edge ``x0 -> x0 + e`` (bounded: the edge itself), as a point on the edge's line:
+    the corners whose side test is within ``near`` of the largest, their extent along the edge
+    clipped to the edge."""
+    best = -math.inf
+    for j in range(lo, hi):
+        best = max(best, ex * (pts[j, 1] - y0) - ey * (pts[j, 0] - x0))
+    first = math.inf
+    last = -math.inf
+    for j in range(lo, hi):
+        if ex * (pts[j, 1] - y0) - ey * (pts[j, 0] - x0) >= best - near:
+            along = ex * (pts[j, 0] + ux * t - x0) + ey * (pts[j, 1] + uy * t - y0)
+            first = min(first, along)
+            last = max(last, along)
+    length = ex * ex + ey * ey
+    if bounded:
+        first, last = max(first, 0.0), min(last, length)
+        if first > last:
+            first = last = 0.5 * (first + last)
+    middle = 0.5 * (first + last) / length
+    return x0 + ex * middle, y0 + ey * middle
+
+
+@kernel
+def _slabs(pts, na, axes, count_a, reach, spread, vx, vy, t_max, tight):
+    """The conditions ``M + c t >= 0`` of the axes (``axes[:count_a]`` against ``b``'s corners
+    ``pts[na:]``, the rest against ``a``'s), folded: ``(t_lo, t_hi, o_lo, o_hi, miss, unsure,
+    chosen)``, the bounds of the largest lower bound of the time and of the smallest upper bound,
+    whether an axis separates for sure, whether one's condition is in doubt, and the axis of the
+    largest lower bound as computed. The error of ``M`` is bounded with the span of all the
+    corners (:func:`_reach`), or when ``tight`` with the corners that may attain it (within twice
+    that bound of the largest computed)."""
+    nb = pts.shape[0] - na
+    t_lo = t_hi = -math.inf
+    o_lo = o_hi = math.inf
+    miss = unsure = False
+    best = -math.inf
+    chosen = -1
+    for i in range(axes.shape[0]):
+        x0, y0, ex, ey = axes[i, 0], axes[i, 1], axes[i, 2], axes[i, 3]
+        lo, hi, forward = (na, na + nb, 1.0) if i < count_a else (0, na, -1.0)
+        m = -math.inf  # M: the largest side test e x (q - x0) of the other's corners
+        for j in range(lo, hi):
+            o = ex * (pts[j, 1] - y0) - ey * (pts[j, 0] - x0)
+            if o > m:
+                m = o
+        em = ERR * ((abs(ex) + abs(ey)) * reach) + FLOOR
+        if tight:  # the corners that may attain M, each with its own bound (and the origin's rounding)
+            near = m - 2.0 * em
+            size = 0.0
+            for j in range(lo, hi):
+                dx = pts[j, 0] - x0
+                dy = pts[j, 1] - y0
+                if ex * dy - ey * dx >= near:
+                    size = max(size, abs(ex) * (abs(dy) + spread * abs(y0)) + abs(ey) * (abs(dx) + spread * abs(x0)))
+            em = min(em, ERR * size + FLOOR)
+        c = forward * (ex * vy - ey * vx)  # M + c t >= 0
+        ec = 0.0
+        if not ((ex == 0.0 or vy == 0.0) and (ey == 0.0 or vx == 0.0)):  # (else exactly 0)
+            ec = ERR * (abs(ex * vy) + abs(ey * vx)) + FLOOR
+        if not (math.isfinite(m) and math.isfinite(em) and math.isfinite(c) and math.isfinite(ec)):
+            unsure = True
+        elif not abs(c) > ec:  # a fixed condition, or the sign of c in doubt: over [0, t_max]
+            drift = 0.0 if c == 0.0 and ec == 0.0 else (abs(c) + ec) * t_max
+            if m + em + drift < 0.0:
+                miss = True
+            elif not (m - em - drift >= 0.0):
+                unsure = True
+        else:
+            t = -m / c
+            width = (em + abs(t) * (1.0 + SLACK) * ec) / (abs(c) - ec)
+            width = width * (1.0 + SLACK) + SLACK * abs(t) + FLOOR
+            if not (math.isfinite(t) and math.isfinite(width)):
+                unsure = True
+            elif c > 0.0:  # t >= -M / c
+                if t > best:
+                    best = t
+                    chosen = i
+                t_lo = max(t_lo, t - width)
+                t_hi = max(t_hi, t + width)
+            else:  # t <= M / (-c)
+                o_lo = min(o_lo, t - width)
+                o_hi = min(o_hi, t + width)
+    return t_lo, t_hi, o_lo, o_hi, miss, unsure, chosen
+
+
+@kernel
+def closed_translation(kind_a, kind_b, pa, va_verts, pb, vb_verts, row, out):
+    """The time of impact of a translating pair of flat rows (polygon, segment, line, point) by its
+    slabs: :data:`~.constants.HIT` with ``out[1:6] = (time, px, py, nx, ny)``,
+    :data:`~.constants.MISS` (``out[1] = inf``), or :data:`UNDECIDED` (``out`` untouched): see the
+    module. ``row``: the pair's numbers (:data:`.toi.ROW`)."""
+    if kind_a == LINE and kind_b == LINE:
+        return UNDECIDED
+    sx, sy, vax, vay, vbx, vby, t_max = row[0], row[1], row[2], row[3], row[4], row[5], row[15]
+    vx = vbx - vax
+    vy = vby - vay
+    if not (math.isfinite(sx) and math.isfinite(sy) and math.isfinite(vx) and math.isfinite(vy) and t_max >= 0.0):
+        return UNDECIDED
+    spread = 0.0 if sx == 0.0 and sy == 0.0 else 1.0
+    boxy = kind_a != POLYGON and kind_a != LINE and kind_b != POLYGON and kind_b != LINE
+    na = _corner_count(kind_a, pa)
+    nb = _corner_count(kind_b, pb)
+    pts = np.empty((na + nb, 2))
+    _fill_corners(kind_a, pa, va_verts, pts, 0)
+    _fill_corners(kind_b, pb, vb_verts, pts, na)
+    # a's axes against b's corners (seen from a: its origins shifted by -s), then b's (shifted by
+    # s) against a's; none against a line (unbounded, or the line's own axis)
+    count_a = _axis_count(kind_a, pa, boxy) if kind_b != LINE else 0
+    count_b = _axis_count(kind_b, pb, boxy) if kind_a != LINE else 0
+    axes = np.empty((count_a + count_b, 5))
+    if count_a:
+        _fill_axes(kind_a, pa, pts, 0, na, boxy, axes, 0, -sx, -sy)
+    if count_b:
+        _fill_axes(kind_b, pb, pts, na, nb, boxy, axes, count_a, sx, sy)
+    reach = _reach(pts, na, sx, sy, spread)
+    for tight in (False, True):
+        t_lo, t_hi, o_lo, o_hi, miss, unsure, chosen = _slabs(pts, na, axes, count_a, reach, spread, vx, vy, t_max,
+                                                              tight)
+        if miss or t_lo > o_hi or t_lo > t_max or o_hi < 0.0:
+            out[1] = math.inf
+            for i in range(2, 6):
+                out[i] = math.nan
+            return MISS
+        scale = t_max if math.isfinite(t_max) else max(t_hi, 1.0)
+        if not unsure and t_lo > 0.0 and t_hi <= o_lo and t_hi <= t_max and t_hi - t_lo <= TIME_TOL * scale:
+            break
+        if tight or unsure or not t_lo > 0.0:  # (tighter bounds of M do not settle these)
+            return UNDECIDED
+    t = t_lo
+    x0, y0, ex, ey, bounded = axes[chosen, 0], axes[chosen, 1], axes[chosen, 2], axes[chosen, 3], axes[chosen, 4] != 0.0
+    length = math.hypot(ex, ey)
+    near = 2.0 * (ERR * ((abs(ex) + abs(ey)) * reach) + FLOOR)
+    if chosen < count_a:  # an edge of a (seen from b's corners: shifted by -s) against b's corners
+        px, py = _contact_point(pts, na, na + nb, vx, vy, t, x0, y0, ex, ey, bounded, near)
+        out[2] = px + sx + vax * t
+        out[3] = py + sy + vay * t
+        out[4] = ey / length
+        out[5] = -ex / length
+    else:  # an edge of b (shifted) against a's corners, which move by -V t
+        px, py = _contact_point(pts, 0, na, -vx, -vy, t, x0, y0, ex, ey, bounded, near)
+        out[2] = px + vbx * t
+        out[3] = py + vby * t
+        out[4] = -ey / length
+        out[5] = ex / length
+    out[1] = t
+    return HIT
