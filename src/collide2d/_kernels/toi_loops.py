@@ -9,6 +9,10 @@ one, as in :mod:`collide2d._kernels.measure.loops`, because Numba caches only mo
 functions; every iteration writes its own row. Pair ``k``: the given rows ``ga[index[k, 0]]``,
 ``gb[index[k, 1]]``, the rows in its frame ``fa[index[k, 2]]``, ``fb[index[k, 3]]``, its numbers
 ``rows[k]`` (:data:`collide2d._kernels.motion.toi.ROW`); ``out[k] = (code, time, px, py, nx, ny)``.
+
+The loops of two flat kinds (polygons, segments, lines, points) first ask the closed form of
+:mod:`collide2d._kernels.motion.toi_closed` (the slabs of the separating axes) and search only
+the pairs it leaves undecided.
 """
 
 from numba import prange
@@ -35,7 +39,6 @@ from .measure.distance_flat import (  # noqa: E402
     contact_point_point,
 )
 from .motion.toi import search_translation
-from .motion.toi_closed import closed_translation
 from .relate.ellipse import (  # noqa: E402
     relate_ellipse_ellipse,
     relate_ellipse_polygon,
@@ -57,6 +60,7 @@ from .relate.polygon import (  # noqa: E402
     relate_polygon_line,
     relate_polygon_point,
 )
+from .motion.toi_closed import closed_translation  # (the flat kinds' closed form)
 
 _ROWS = ("index", "rows", "out")
 

@@ -17,14 +17,18 @@ contact is the largest lower bound when it is at most every upper bound, within 
 
 Which axes suffice: the edges of ``D`` are the edges of ``b`` and the reversed edges of ``a``,
 so one side per edge of each shape gives ``D`` exactly when it has an inside (a polygon is
-involved, or two segments that are not parallel). A segment is the two-corner polygon ``a0 ->
-a1 -> a0`` (both sides of its line), a line the two edges along ``d`` and ``-d`` through its
-point (its normal is then the only axis: ``D`` is a strip). When ``D`` is a segment (a segment
+involved, or two segments that are not parallel). A segment gives both sides of its line (edges
+from ``a0`` along ``e`` and ``-e``), a line the same through its point (its normal is then the
+only axis: ``D`` is a strip). When ``D`` is a segment (a segment
 against a point or a parallel segment) the caps of the segments close it: the edges from ``a0``
 along ``e`` turned clockwise and from ``a1`` along ``e`` turned counter-clockwise (``e . (q -
 a0) >= 0`` and ``e . (q - a1) <= 0``); when ``D`` is a point (two points) the coordinate axes
 do, through the extreme corners. Axes beyond those never separate sets that meet, so any one of
-them proves a miss.
+them proves a miss. Where ``D`` has no inside the contact lasts an instant (a point crossing a
+segment or a line): the two sides of one line against that single corner have side tests that
+are each other's negatives, exactly, so they give the same float time for the same exact time,
+a lower and an upper bound at once (a *pinned* time), and a hit is decided when every other
+bound lies clearly on its side.
 
 **Rounding.** Every ``o_q`` and ``c`` is an orientation determinant of float differences
 (``b``'s corners shifted by its periodic offset first); its error is below ``2**-50`` times the
@@ -52,6 +56,7 @@ import numpy as np
 
 from collide2d._jit import kernel
 
+from ..vec import two_product, two_sum
 from .constants import HIT, MISS, TIME_TOL
 
 POLYGON, SEGMENT, LINE, POINT = 1, 2, 3, 4  # the kind codes of .toi
@@ -98,35 +103,53 @@ def _fill_corners(kind, p, verts, pts, start):
 
 
 @kernel
-def _set_axis(axes, i, x0, y0, ex, ey, bounded, sx, sy):
+def _set_axis(axes, i, x0, y0, ex, ey, clip, twin, sx, sy):
     axes[i, 0] = x0 + sx
     axes[i, 1] = y0 + sy
     axes[i, 2] = ex
     axes[i, 3] = ey
-    axes[i, 4] = 1.0 if bounded else 0.0
+    axes[i, 4] = clip
+    axes[i, 5] = twin
+    axes[i, 6] = 1.0  # its direction is exact (the difference of its corners, when that rounded: 0)
+
+
+@kernel
+def _difference(axes, i, x1, y1, x0, y0):
+    """Mark axis ``i`` inexact when its direction, the difference ``(x1 - x0, y1 - y0)``, rounded."""
+    if two_sum(x1, -x0)[1] != 0.0 or two_sum(y1, -y0)[1] != 0.0:
+        axes[i, 6] = 0.0
 
 
 @kernel
 def _fill_axes(kind, p, pts, first, count, boxy, axes, start, sx, sy):
     """The axes of a flat row (corners ``pts[first:first + count]``) into ``axes[start:]`` as
-    edges ``(x0, y0, ex, ey, bounded)`` with the row's inside on their left, the origins shifted by
-    ``(sx, sy)``; ``bounded``: a real edge, from ``x0`` to ``x0 + e``. Returns the next row."""
+    edges ``(x0, y0, ex, ey, clip, twin)`` with the row's inside on their left, the origins shifted
+    by ``(sx, sy)``. ``clip``: where the row lies along the edge, 1 from ``x0`` to ``x0 + e`` (a
+    polygon's edge, a segment), -1 from ``x0 - e`` to ``x0``, 0 unbounded; ``twin``: 1 when the
+    next axis has the same origin and the opposite direction (the two sides of a segment or a
+    line, the two ends of a point's coordinate), so that against a single corner their side tests
+    are each other's negatives, exactly. Returns the next row."""
     i = start
     if kind == LINE:
-        _set_axis(axes, i, p[0], p[1], p[2], p[3], False, sx, sy)
-        _set_axis(axes, i + 1, p[0], p[1], -p[2], -p[3], False, sx, sy)
+        _set_axis(axes, i, p[0], p[1], p[2], p[3], 0.0, 1.0, sx, sy)
+        _set_axis(axes, i + 1, p[0], p[1], -p[2], -p[3], 0.0, 0.0, sx, sy)
         i += 2
-    elif kind == POLYGON or kind == SEGMENT:
+    elif kind == SEGMENT:  # its two sides from a0, then the caps: e . (q - a0) >= 0, e . (q - a1) <= 0
+        ex, ey = p[2] - p[0], p[3] - p[1]
+        _set_axis(axes, i, p[0], p[1], ex, ey, 1.0, 1.0, sx, sy)
+        _set_axis(axes, i + 1, p[0], p[1], -ex, -ey, -1.0, 0.0, sx, sy)
+        _set_axis(axes, i + 2, p[0], p[1], ey, -ex, 0.0, 0.0, sx, sy)
+        _set_axis(axes, i + 3, p[2], p[3], -ey, ex, 0.0, 0.0, sx, sy)
+        for k in range(i, i + 4):
+            _difference(axes, k, p[2], p[3], p[0], p[1])
+        i += 4
+    elif kind == POLYGON:
         for j in range(count):
             k = first + (j + 1) % count
             x0, y0 = pts[first + j, 0], pts[first + j, 1]
-            _set_axis(axes, i, x0, y0, pts[k, 0] - x0, pts[k, 1] - y0, True, sx, sy)
+            _set_axis(axes, i, x0, y0, pts[k, 0] - x0, pts[k, 1] - y0, 1.0, 0.0, sx, sy)
+            _difference(axes, i, pts[k, 0], pts[k, 1], x0, y0)
             i += 1
-        if kind == SEGMENT:  # the caps: e . (q - a0) >= 0, e . (q - a1) <= 0
-            ex, ey = p[2] - p[0], p[3] - p[1]
-            _set_axis(axes, i, p[0], p[1], ey, -ex, False, sx, sy)
-            _set_axis(axes, i + 1, p[2], p[3], -ey, ex, False, sx, sy)
-            i += 2
     if boxy:  # the coordinate axes through the extreme corners: x >= min, x <= max, y >= min, y <= max
         lo_x = hi_x = lo_y = hi_y = first
         for j in range(first, first + count):
@@ -134,10 +157,10 @@ def _fill_axes(kind, p, pts, first, count, boxy, axes, start, sx, sy):
             hi_x = j if pts[j, 0] > pts[hi_x, 0] else hi_x
             lo_y = j if pts[j, 1] < pts[lo_y, 1] else lo_y
             hi_y = j if pts[j, 1] > pts[hi_y, 1] else hi_y
-        _set_axis(axes, i, pts[lo_x, 0], pts[lo_x, 1], 0.0, -1.0, False, sx, sy)
-        _set_axis(axes, i + 1, pts[hi_x, 0], pts[hi_x, 1], 0.0, 1.0, False, sx, sy)
-        _set_axis(axes, i + 2, pts[lo_y, 0], pts[lo_y, 1], 1.0, 0.0, False, sx, sy)
-        _set_axis(axes, i + 3, pts[hi_y, 0], pts[hi_y, 1], -1.0, 0.0, False, sx, sy)
+        _set_axis(axes, i, pts[lo_x, 0], pts[lo_x, 1], 0.0, -1.0, 0.0, 1.0 if lo_x == hi_x else 0.0, sx, sy)
+        _set_axis(axes, i + 1, pts[hi_x, 0], pts[hi_x, 1], 0.0, 1.0, 0.0, 0.0, sx, sy)
+        _set_axis(axes, i + 2, pts[lo_y, 0], pts[lo_y, 1], 1.0, 0.0, 0.0, 1.0 if lo_y == hi_y else 0.0, sx, sy)
+        _set_axis(axes, i + 3, pts[hi_y, 0], pts[hi_y, 1], -1.0, 0.0, 0.0, 0.0, sx, sy)
         i += 4
     return i
 
@@ -161,9 +184,9 @@ def _reach(pts, na, sx, sy, spread):
 
 
 @kernel
-def _contact_point(pts, lo, hi, ux, uy, t, x0, y0, ex, ey, bounded, near):
+def _contact_point(pts, lo, hi, ux, uy, t, x0, y0, ex, ey, clip, near):
     """The middle of the contact of the corners ``pts[lo:hi]`` (moving by ``(ux, uy) t``) on their
-    side of the edge ``x0 -> x0 + e`` (bounded: the edge itself), as a point on the edge's line:
+    side of the edge ``x0 -> x0 + e`` (``clip``: see :func:`_fill_axes`), as a point on its line:
     the corners whose side test is within ``near`` of the largest, their extent along the edge
     clipped to the edge."""
     best = -math.inf
@@ -177,30 +200,107 @@ def _contact_point(pts, lo, hi, ux, uy, t, x0, y0, ex, ey, bounded, near):
             first = min(first, along)
             last = max(last, along)
     length = ex * ex + ey * ey
-    if bounded:
-        first, last = max(first, 0.0), min(last, length)
+    if clip != 0.0:
+        first, last = max(first, min(clip * length, 0.0)), min(last, max(clip * length, 0.0))
         if first > last:
             first = last = 0.5 * (first + last)
     middle = 0.5 * (first + last) / length
     return x0 + ex * middle, y0 + ey * middle
 
 
+LOW, HIGH = 2.0**-450, 2.0**450  # magnitudes whose products neither underflow nor overflow
+
+
+@kernel
+def _plain(x):
+    """``x`` is 0 or of a magnitude whose products with others of its kind are exact to split."""
+    x = abs(x)
+    return x == 0.0 or (LOW <= x <= HIGH)
+
+
+@kernel
+def _exact_difference(a, b):
+    """``(a - b, exact)``: the float difference, and whether it is the exact one (TwoSum)."""
+    d, err = two_sum(a, -b)
+    return d, err == 0.0 and _plain(d)
+
+
+@kernel
+def _exact_cross(ax, ay, bx, by):
+    """``(ax by - ay bx, exact)``: the float value, and whether it is the exact one."""
+    p, p_err = two_product(ax, by)
+    q, q_err = two_product(ay, bx)
+    value, err = two_sum(p, -q)
+    return value, p_err == 0.0 and q_err == 0.0 and err == 0.0 and _plain(ax) and _plain(ay) and _plain(bx) and _plain(by)
+
+
+@kernel
+def _exact_side(ex, ey, qx, qy, x0, y0):
+    """Whether the side test ``e x (q - x0)`` in floats is the exact one."""
+    dx, exact_x = _exact_difference(qx, x0)
+    dy, exact_y = _exact_difference(qy, y0)
+    return exact_x and exact_y and _exact_cross(ex, ey, dx, dy)[1]
+
+
+@kernel
+def _time_below(pts, lo, hi, x0, y0, ex, ey, forward, vx, vy, near):
+    """The largest float not above the exact time ``-M / c`` of the axis ``x0 -> x0 + e`` (its
+    origin and direction exact) against the corners ``pts[lo:hi]``, when the side tests of the
+    corners that may attain ``M`` (within ``near`` of the largest) and ``c`` are exactly the floats
+    computed (axis-aligned edges, short integers, ...); NaN otherwise. Exact: the remainder ``-M -
+    q c`` of the rounded quotient ``q`` by error-free transformations (Dekker's TwoProduct,
+    Knuth's TwoSum: ``collide2d._kernels.vec``)."""
+    best = -math.inf
+    for j in range(lo, hi):
+        best = max(best, ex * (pts[j, 1] - y0) - ey * (pts[j, 0] - x0))
+    for j in range(lo, hi):
+        if ex * (pts[j, 1] - y0) - ey * (pts[j, 0] - x0) >= best - near:
+            if not _exact_side(ex, ey, pts[j, 0], pts[j, 1], x0, y0):
+                return math.nan
+    c, exact_c = _exact_cross(ex, ey, vx, vy)
+    c = forward * c
+    if not (exact_c and c != 0.0 and _plain(best)):
+        return math.nan
+    q = -best / c
+    if not _plain(q):
+        return math.nan
+    p, p_err = two_product(q, c)
+    r, r_err = two_sum(-best, -p)  # -M - q c = r - p_err
+    if r_err != 0.0:
+        return math.nan
+    if r == p_err or (r > p_err) == (c > 0.0):  # -M / c = q + (r - p_err) / c >= q
+        return q
+    return np.nextafter(q, -math.inf)
+
+
 @kernel
 def _slabs(pts, na, axes, count_a, reach, spread, vx, vy, t_max, tight):
     """The conditions ``M + c t >= 0`` of the axes (``axes[:count_a]`` against ``b``'s corners
     ``pts[na:]``, the rest against ``a``'s), folded: ``(t_lo, t_hi, o_lo, o_hi, miss, unsure,
-    chosen)``, the bounds of the largest lower bound of the time and of the smallest upper bound,
-    whether an axis separates for sure, whether one's condition is in doubt, and the axis of the
-    largest lower bound as computed. The error of ``M`` is bounded with the span of all the
-    corners (:func:`_reach`), or when ``tight`` with the corners that may attain it (within twice
-    that bound of the largest computed)."""
+    chosen, pins, p_lo, p_hi, pinned)``, the bounds of the largest lower bound of the time and of
+    the smallest upper bound, whether an axis separates for sure, whether one's condition is in
+    doubt, the axis of the largest lower bound as computed; then the twin axes against a single
+    corner (a point crossing a line, a segment, a coordinate): how many, the bounds of the one
+    time they allow (the same float from both, exactly the same time), the entering axis.
+
+    The error of ``M`` is bounded with the span of all the corners (:func:`_reach`), or when
+    ``tight`` with the corners that may attain it (within twice that bound of the largest
+    computed), none where the side tests of those corners are exact (:func:`_exact_side`)."""
     nb = pts.shape[0] - na
     t_lo = t_hi = -math.inf
     o_lo = o_hi = math.inf
+    p_lo = -math.inf  # the bounds of the pinned times (twin axes against a single corner)
+    p_hi = math.inf
+    pins = 0
+    pinned = -1
     miss = unsure = False
     best = -math.inf
     chosen = -1
+    skip = False
     for i in range(axes.shape[0]):
+        if skip:  # (the twin of a pinned axis)
+            skip = False
+            continue
         x0, y0, ex, ey = axes[i, 0], axes[i, 1], axes[i, 2], axes[i, 3]
         lo, hi, forward = (na, na + nb, 1.0) if i < count_a else (0, na, -1.0)
         m = -math.inf  # M: the largest side test e x (q - x0) of the other's corners
@@ -209,15 +309,17 @@ def _slabs(pts, na, axes, count_a, reach, spread, vx, vy, t_max, tight):
             if o > m:
                 m = o
         em = ERR * ((abs(ex) + abs(ey)) * reach) + FLOOR
-        if tight:  # the corners that may attain M, each with its own bound (and the origin's rounding)
-            near = m - 2.0 * em
+        if tight:  # the corners that may attain M, each with its own bound (and the origin's rounding),
+            near = m - 2.0 * em  # none where its side test is the exact one
             size = 0.0
+            exact = spread == 0.0 and axes[i, 6] != 0.0
             for j in range(lo, hi):
                 dx = pts[j, 0] - x0
                 dy = pts[j, 1] - y0
                 if ex * dy - ey * dx >= near:
                     size = max(size, abs(ex) * (abs(dy) + spread * abs(y0)) + abs(ey) * (abs(dx) + spread * abs(x0)))
-            em = min(em, ERR * size + FLOOR)
+                    exact = exact and _exact_side(ex, ey, pts[j, 0], pts[j, 1], x0, y0)
+            em = 0.0 if exact else min(em, ERR * size + FLOOR)
         c = forward * (ex * vy - ey * vx)  # M + c t >= 0
         ec = 0.0
         if not ((ex == 0.0 or vy == 0.0) and (ey == 0.0 or vx == 0.0)):  # (else exactly 0)
@@ -236,6 +338,12 @@ def _slabs(pts, na, axes, count_a, reach, spread, vx, vy, t_max, tight):
             width = width * (1.0 + SLACK) + SLACK * abs(t) + FLOOR
             if not (math.isfinite(t) and math.isfinite(width)):
                 unsure = True
+            elif axes[i, 5] != 0.0 and hi - lo == 1:  # with its twin: t is a lower and an upper bound
+                pins += 1
+                pinned = i if c > 0.0 else i + 1
+                p_lo = max(p_lo, t - width)
+                p_hi = min(p_hi, t + width)
+                skip = True
             elif c > 0.0:  # t >= -M / c
                 if t > best:
                     best = t
@@ -245,7 +353,7 @@ def _slabs(pts, na, axes, count_a, reach, spread, vx, vy, t_max, tight):
             else:  # t <= M / (-c)
                 o_lo = min(o_lo, t - width)
                 o_hi = min(o_hi, t + width)
-    return t_lo, t_hi, o_lo, o_hi, miss, unsure, chosen
+    return t_lo, t_hi, o_lo, o_hi, miss, unsure, chosen, pins, p_lo, p_hi, pinned
 
 
 @kernel
@@ -257,8 +365,9 @@ def closed_translation(kind_a, kind_b, pa, va_verts, pb, vb_verts, row, out):
     if kind_a == LINE and kind_b == LINE:
         return UNDECIDED
     sx, sy, vax, vay, vbx, vby, t_max = row[0], row[1], row[2], row[3], row[4], row[5], row[15]
-    vx = vbx - vax
-    vy = vby - vay
+    vx, err_x = two_sum(vbx, -vax)
+    vy, err_y = two_sum(vby, -vay)
+    vx_exact = err_x == 0.0 and err_y == 0.0  # V is the float difference exactly
     if not (math.isfinite(sx) and math.isfinite(sy) and math.isfinite(vx) and math.isfinite(vy) and t_max >= 0.0):
         return UNDECIDED
     spread = 0.0 if sx == 0.0 and sy == 0.0 else 1.0
@@ -271,16 +380,23 @@ def closed_translation(kind_a, kind_b, pa, va_verts, pb, vb_verts, row, out):
     # a's axes against b's corners (seen from a: its origins shifted by -s), then b's (shifted by
     # s) against a's; none against a line (unbounded, or the line's own axis)
     count_a = _axis_count(kind_a, pa, boxy) if kind_b != LINE else 0
-    count_b = _axis_count(kind_b, pb, boxy) if kind_a != LINE else 0
-    axes = np.empty((count_a + count_b, 5))
+    count_b = _axis_count(kind_b, pb, False) if kind_a != LINE else 0  # (a's coordinate axes are the pair's)
+    axes = np.empty((count_a + count_b, 7))
     if count_a:
         _fill_axes(kind_a, pa, pts, 0, na, boxy, axes, 0, -sx, -sy)
     if count_b:
-        _fill_axes(kind_b, pb, pts, na, nb, boxy, axes, count_a, sx, sy)
+        _fill_axes(kind_b, pb, pts, na, nb, False, axes, count_a, sx, sy)
     reach = _reach(pts, na, sx, sy, spread)
     for tight in (False, True):
-        t_lo, t_hi, o_lo, o_hi, miss, unsure, chosen = _slabs(pts, na, axes, count_a, reach, spread, vx, vy, t_max,
-                                                              tight)
+        t_lo, t_hi, o_lo, o_hi, miss, unsure, chosen, pins, p_lo, p_hi, pinned = _slabs(
+            pts, na, axes, count_a, reach, spread, vx, vy, t_max, tight)
+        if pins:  # a pinned time is a lower and an upper bound at once: it decides a hit alone
+            miss = miss or t_lo > p_hi or p_lo > o_hi or p_lo > p_hi
+            if pins == 1 and t_hi <= p_lo and p_hi <= o_lo:
+                t_lo, t_hi, o_lo, o_hi, chosen = p_lo, p_hi, math.inf, math.inf, pinned
+            else:
+                unsure = True
+                t_lo, o_hi = max(t_lo, p_lo), min(o_hi, p_hi)
         if miss or t_lo > o_hi or t_lo > t_max or o_hi < 0.0:
             out[1] = math.inf
             for i in range(2, 6):
@@ -289,20 +405,25 @@ def closed_translation(kind_a, kind_b, pa, va_verts, pb, vb_verts, row, out):
         scale = t_max if math.isfinite(t_max) else max(t_hi, 1.0)
         if not unsure and t_lo > 0.0 and t_hi <= o_lo and t_hi <= t_max and t_hi - t_lo <= TIME_TOL * scale:
             break
-        if tight or unsure or not t_lo > 0.0:  # (tighter bounds of M do not settle these)
+        if tight or (not unsure and not t_lo > 0.0):  # (tighter bounds of M do not settle these)
             return UNDECIDED
-    t = t_lo
-    x0, y0, ex, ey, bounded = axes[chosen, 0], axes[chosen, 1], axes[chosen, 2], axes[chosen, 3], axes[chosen, 4] != 0.0
+    x0, y0, ex, ey, clip = axes[chosen, 0], axes[chosen, 1], axes[chosen, 2], axes[chosen, 3], axes[chosen, 4]
     length = math.hypot(ex, ey)
     near = 2.0 * (ERR * ((abs(ex) + abs(ey)) * reach) + FLOOR)
+    t = t_lo
+    if spread == 0.0 and axes[chosen, 6] != 0.0 and vx_exact:  # the exact float below, where the axis gives it
+        lo, hi, forward = (na, na + nb, 1.0) if chosen < count_a else (0, na, -1.0)
+        below = _time_below(pts, lo, hi, x0, y0, ex, ey, forward, vx, vy, near)
+        if below >= t:  # (never below t_lo: the exact time of this axis is at most the first contact)
+            t = below
     if chosen < count_a:  # an edge of a (seen from b's corners: shifted by -s) against b's corners
-        px, py = _contact_point(pts, na, na + nb, vx, vy, t, x0, y0, ex, ey, bounded, near)
+        px, py = _contact_point(pts, na, na + nb, vx, vy, t, x0, y0, ex, ey, clip, near)
         out[2] = px + sx + vax * t
         out[3] = py + sy + vay * t
         out[4] = ey / length
         out[5] = -ex / length
     else:  # an edge of b (shifted) against a's corners, which move by -V t
-        px, py = _contact_point(pts, 0, na, -vx, -vy, t, x0, y0, ex, ey, bounded, near)
+        px, py = _contact_point(pts, 0, na, -vx, -vy, t, x0, y0, ex, ey, clip, near)
         out[2] = px + vbx * t
         out[3] = py + vby * t
         out[4] = -ey / length
