@@ -64,6 +64,8 @@ UNDECIDED = -1  # the iterative search decides
 ERR = 2.0**-50  # relative error bound of an orientation determinant of float differences (8 units)
 SLACK = 2.0**-48  # the rounding of the bound's own arithmetic
 FLOOR = 2.0**-1060  # absolute error of a few underflowing products
+MARGIN = 2.0**-44  # the relative margin of the bounding discs' test (many times its rounding)
+TINY_SQUARE = 2.0**-900  # squares below this may have lost digits to underflow
 
 
 @kernel
@@ -357,6 +359,57 @@ def _slabs(pts, na, axes, count_a, reach, spread, vx, vy, t_max, tight):
 
 
 @kernel
+def _middle(pts, lo, hi):
+    """The middle of the bounding box of the corners ``pts[lo:hi]`` (rounded: any point will do)."""
+    lo_x = hi_x = pts[lo, 0]
+    lo_y = hi_y = pts[lo, 1]
+    for j in range(lo + 1, hi):
+        lo_x, hi_x = min(lo_x, pts[j, 0]), max(hi_x, pts[j, 0])
+        lo_y, hi_y = min(lo_y, pts[j, 1]), max(hi_y, pts[j, 1])
+    return 0.5 * lo_x + 0.5 * hi_x, 0.5 * lo_y + 0.5 * hi_y
+
+
+@kernel
+def _discs_apart(pts, na, sx, sy, spread, vx, vy, t_max):
+    """Whether the discs about each row's middle through its farthest corner stay apart over
+    ``[0, t_max]`` beyond all rounding (a miss without the axes): ``b``'s centre ``d + V t`` from
+    ``a``'s stays farther than the sum of the radii, bounded below by the distance of the line of
+    its path (``|d x V| / |V|``), by ``|d|`` when it moves away, and by its distance at ``t_max``
+    when it approaches all the way; each with a margin of ``2**-44`` of the magnitudes involved."""
+    ax, ay = _middle(pts, 0, na)
+    bx, by = _middle(pts, na, pts.shape[0])
+    ra = rb = wide_a = wide_b = 0.0  # squared radii, and |x| + |y| bounds (where squares underflow)
+    for j in range(pts.shape[0]):
+        if j < na:
+            ex, ey = pts[j, 0] - ax, pts[j, 1] - ay
+            ra = max(ra, ex * ex + ey * ey)
+            wide_a = max(wide_a, abs(ex) + abs(ey))
+        else:
+            ex, ey = pts[j, 0] - bx, pts[j, 1] - by
+            rb = max(rb, ex * ex + ey * ey)
+            wide_b = max(wide_b, abs(ex) + abs(ey))
+    radius_a = math.sqrt(ra) * (1.0 + MARGIN) if ra > TINY_SQUARE else wide_a
+    radius_b = math.sqrt(rb) * (1.0 + MARGIN) if rb > TINY_SQUARE else wide_b
+    reach = (radius_a + radius_b) * (1.0 + MARGIN) + FLOOR
+    dx = (bx + sx) - ax
+    dy = (by + sy) - ay
+    size = abs(dx) + abs(dy) + spread * (abs(bx) + abs(by) + abs(sx) + abs(sy))
+    speed = abs(vx) + abs(vy)
+    if speed == 0.0:
+        return math.hypot(dx, dy) - MARGIN * size > reach
+    length = math.hypot(vx, vy)
+    if abs(dx * vy - dy * vx) / length - MARGIN * size * 4.0 > reach:  # the whole line of the path
+        return True
+    along = dx * vx + dy * vy
+    if along > MARGIN * size * speed:  # moving away: nearest at 0
+        return math.hypot(dx, dy) - MARGIN * size > reach
+    if math.isfinite(t_max) and -along > (length * length * t_max) * (1.0 + MARGIN) + MARGIN * size * speed:
+        gap = math.hypot(dx + vx * t_max, dy + vy * t_max)  # still approaching at t_max: nearest there
+        return gap - MARGIN * (size + speed * t_max) > reach
+    return False
+
+
+@kernel
 def closed_translation(kind_a, kind_b, pa, va_verts, pb, vb_verts, row, out):
     """The time of impact of a translating pair of flat rows (polygon, segment, line, point) by its
     slabs: :data:`~.constants.HIT` with ``out[1:6] = (time, px, py, nx, ny)``,
@@ -379,6 +432,11 @@ def closed_translation(kind_a, kind_b, pa, va_verts, pb, vb_verts, row, out):
     _fill_corners(kind_b, pb, vb_verts, pts, na)
     # a's axes against b's corners (seen from a: its origins shifted by -s), then b's (shifted by
     # s) against a's; none against a line (unbounded, or the line's own axis)
+    if kind_a != LINE and kind_b != LINE and _discs_apart(pts, na, sx, sy, spread, vx, vy, t_max):
+        out[1] = math.inf
+        for i in range(2, 6):
+            out[i] = math.nan
+        return MISS
     count_a = _axis_count(kind_a, pa, boxy) if kind_b != LINE else 0
     count_b = _axis_count(kind_b, pb, False) if kind_a != LINE else 0  # (a's coordinate axes are the pair's)
     axes = np.empty((count_a + count_b, 7))
