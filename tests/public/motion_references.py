@@ -80,13 +80,15 @@ def first_contact(a, b, va, vb, t_max, shift=(0.0, 0.0)):
     return lo
 
 
-def check(result, exact, t_max):
-    """A time of impact against the exact first contact: a miss for a miss, else not after it
-    and within TIME_TOL of the time scale below it."""
+def check(result, exact, t_max, strict=False):
+    """A time of impact against the exact first contact: a miss for a miss, else within
+    ``TIME_TOL`` of the time scale of it, and (``strict``: the closed form's promise) not after it.
+    The search's answers through its band may lie up to its tolerance after the contact."""
     t = float(result)
     if exact is None:
         assert t == math.inf
         return
-    assert 0.0 <= t and F(t) <= exact
     scale = t_max if math.isfinite(t_max) else max(float(exact), 1.0)
-    assert exact - F(t) <= F(constants.TIME_TOL * scale)
+    tolerance = F(constants.TIME_TOL * scale)
+    assert 0.0 <= t and F(t) <= exact + (0 if strict else tolerance)
+    assert exact - F(t) <= tolerance

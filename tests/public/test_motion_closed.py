@@ -68,10 +68,19 @@ def test_random_pairs_against_exact_slabs(kinds):
     va = rng.normal(size=(n, 2))
     vb = -rng.uniform(2.0, 6.0, (n, 1)) * (1.0 + rng.normal(size=(n, 2)) * 0.3)
     vb[::4] *= -1.0
+    decided = 0
     for i in range(n):
         t_max = [3.0, math.inf, 1.5][i % 3]
         for t, exact in both_orders(a[i], b[i], tuple(va[i].tolist()), tuple(vb[i].tolist()), t_max):
             check(t, exact, t_max)
+        for x, y, vx, vy in ((a[i], b[i], va[i], vb[i]), (b[i], a[i], vb[i], va[i])):
+            code, out = kernel_code(x, y, vx, vy, t_max)
+            if code != toi_closed.UNDECIDED:  # the closed form: exact hit-or-miss, never after the contact
+                decided += 1
+                exact = first_contact(x, y, vx, vy, t_max)
+                assert code == (constants.MISS if exact is None else constants.HIT)
+                check(out[0], exact, t_max, strict=True)
+    assert decided >= (n if "line" in kinds else 2 * n - 4)
 
 
 def kernel_code(a, b, va, vb, t_max):
@@ -101,7 +110,7 @@ def test_the_kernel_decides_clear_pairs_and_hands_back_the_rest():
             continue
         decided += 1
         assert code == (constants.MISS if exact is None else constants.HIT)
-        check(out[0], exact, 2.0)
+        check(out[0], exact, 2.0, strict=True)
         if code == constants.HIT:  # the contact: a unit normal, a point on both shapes at that time
             assert abs(math.hypot(out[3], out[4]) - 1.0) < 1e-15
             at_a = c2.translate(a, tuple((va * out[0]).tolist()))
@@ -123,7 +132,7 @@ def test_grazes_and_near_misses_are_exact(offset, base):
     top = base + 1.0
     above = math.nextafter(top, math.inf) if top + offset == top else top + offset
     left = c2.Box((base, base), (base + 1.0, top))
-    tilted = c2.Polygon([(base, base), (base + 1.0, base), (base + 1.0, top), (base + 0.5, top + 0.5)])
+    tilted = c2.Polygon([(base, base), (base + 1.0, base), (base + 1.0, top), (base + 0.5, top)])
     for y, hits in ((above, False), (top, True)):
         pairs = [
             (left, c2.Box((base + 5.0, y), (base + 6.0, y + 1.0))),  # face along face
