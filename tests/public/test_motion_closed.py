@@ -174,3 +174,19 @@ def test_periodic_images_are_shifted_exactly():
                                 np.array([v], dtype=float), np.zeros(1), np.zeros(1), offset_b=np.array([shift]))
         time = search._impact_flat(motion, np.array([10.0]))[0][0]
         check(time, first_contact(a, b, (0.0, 0.0), v, 10.0, shift), 10.0)
+
+
+def test_pinned_times_of_a_corner_crossing_a_line():
+    """A point crossing a line or a segment, or meeting a point head-on, touches at one instant:
+    the two sides of the line give the same time exactly, which decides alone (a hit at the exact
+    float below it where the side tests are exact; a miss when it lies before 0 or after t_max)."""
+    point, line = c2.Point((0.0, 0.0)), c2.Line((5.0, 0.3), (1.0, 2.0))
+    cases = [(point, line, (-1.0, 0.0), 10.0), (point, line, (1.0, 0.0), 10.0), (point, line, (-1.0, 0.0), 4.0),
+             (point, c2.Point((5.0, 0.0)), (-1.0, 0.0), 10.0), (point, c2.Segment((5.0, -1.0), (6.0, 2.0)), (-1.0, 0.0), 10.0)]
+    for a, b, vb, t_max in cases:
+        for x, y, vx, vy in ((a, b, (0.0, 0.0), vb), (b, a, vb, (0.0, 0.0))):
+            code, out = kernel_code(x, y, np.array(vx), np.array(vy), t_max)
+            exact = first_contact(x, y, vx, vy, t_max)
+            assert code == (constants.MISS if exact is None else constants.HIT)
+            check(out[0], exact, t_max, strict=True)
+    assert kernel_code(point, c2.Point((5.0, 0.0)), np.zeros(2), np.array([-1.0, 0.0]), 10.0)[1][0] == 5.0

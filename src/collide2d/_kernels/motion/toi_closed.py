@@ -448,20 +448,23 @@ def closed_translation(kind_a, kind_b, pa, va_verts, pb, vb_verts, row, out):
     for tight in (False, True):
         t_lo, t_hi, o_lo, o_hi, miss, unsure, chosen, pins, p_lo, p_hi, pinned = _slabs(
             pts, na, axes, count_a, reach, spread, vx, vy, t_max, tight)
-        if pins:  # a pinned time is a lower and an upper bound at once: it decides a hit alone
+        pin_hit = False  # a pinned time is a lower and an upper bound at once: it decides a hit alone
+        if pins:
             miss = miss or t_lo > p_hi or p_lo > o_hi or p_lo > p_hi
             if pins == 1 and t_hi <= p_lo and p_hi <= o_lo:
-                t_lo, t_hi, o_lo, o_hi, chosen = p_lo, p_hi, math.inf, math.inf, pinned
+                pin_hit = True
+                chosen = pinned
             else:
                 unsure = True
-                t_lo, o_hi = max(t_lo, p_lo), min(o_hi, p_hi)
+            t_lo, t_hi, o_lo, o_hi = max(t_lo, p_lo), max(t_hi, p_hi), min(o_lo, p_lo), min(o_hi, p_hi)
         if miss or t_lo > o_hi or t_lo > t_max or o_hi < 0.0:
             out[1] = math.inf
             for i in range(2, 6):
                 out[i] = math.nan
             return MISS
         scale = t_max if math.isfinite(t_max) else max(t_hi, 1.0)
-        if not unsure and t_lo > 0.0 and t_hi <= o_lo and t_hi <= t_max and t_hi - t_lo <= TIME_TOL * scale:
+        if (not unsure and t_lo > 0.0 and (t_hi <= o_lo or pin_hit) and t_hi <= t_max
+                and t_hi - t_lo <= TIME_TOL * scale):
             break
         if tight or (not unsure and not t_lo > 0.0):  # (tighter bounds of M do not settle these)
             return UNDECIDED
