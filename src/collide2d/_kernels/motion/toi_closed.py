@@ -332,8 +332,8 @@ def _slabs(pts, na, axes, count_a, reach, spread, vx, vy, t_max, tight):
             drift = 0.0 if c == 0.0 and ec == 0.0 else (abs(c) + ec) * t_max
             if m + em + drift < 0.0:
                 miss = True
-            elif not (m - em - drift >= 0.0):
-                unsure = True
+            elif not (m - em - drift >= 0.0) or (m == 0.0 and em == 0.0 and drift == 0.0):
+                unsure = True  # (touching exactly all along, sliding: the search's floats, as before)
         else:
             t = -m / c
             width = (em + abs(t) * (1.0 + SLACK) * ec) / (abs(c) - ec)
