@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 import collide2d as c2
+from collide2d._glue import run
 from collide2d.motion import search
+from motion_references import check, first_contact
 
 F = Fraction
 TINY = 5e-324
@@ -118,9 +120,20 @@ def test_circle_and_point_far_from_the_origin():
         assert all((t == 5.0) if hits else (t == math.inf) for t in times)
 
 
+def _same_floats(x, y, k):
+    """Whether row ``k`` of two batched impacts has the same time, point and normal, bit for bit."""
+    for field in range(3):
+        p, q = np.asarray(x[field])[k], np.asarray(y[field])[k]
+        if not (np.array_equal(p.view(np.int64), q.view(np.int64)) or np.array_equal(p, q, equal_nan=True)):
+            return False
+    return True
+
+
 def test_kernel_gives_the_python_search_floats(monkeypatch):
     """Every pair the compiled search decides gets the floats of the Python search, bit for bit
-    (random translating pairs of every family of kinds, single and batched)."""
+    (random translating pairs of every family of kinds, single and batched); a flat pair that the
+    closed form decides (``_kernels/motion/toi_closed.py``) gets the exact contact instead (the
+    largest float not above it, or within ``TIME_TOL`` below it)."""
     rng = np.random.default_rng(7)
     n = 24
     c = rng.normal(size=(n, 2)) * 3
@@ -153,10 +166,11 @@ def test_kernel_gives_the_python_search_floats(monkeypatch):
 
     monkeypatch.setattr(search, "_translation_kernel", handed_back)
     slow = [c2.time_of_impact(a, b, (0.0, 0.0), v, t_max=4.0) for a, b in pairs]
-    for x, y in zip(fast, slow):
-        for field in range(3):
-            p, q = np.asarray(x[field]), np.asarray(y[field])
-            assert np.array_equal(p.view(np.int64), q.view(np.int64)) or np.array_equal(p, q, equal_nan=True)
+    for (a, b), x, y in zip(pairs, fast, slow):
+        for k in range(n):
+            if not _same_floats(x, y, k):  # the closed form of flat pairs: the exact contact instead
+                assert run.kind_of(a) != "ellipse" and run.kind_of(b) != "ellipse"
+                check(x.time[k], first_contact(a[k], b[k], (0.0, 0.0), v[k], 4.0), 4.0)
 
 
 def test_single_plain_numbers_equal_the_batch():
@@ -223,7 +237,7 @@ def test_the_kernel_decides_grazes_and_near_misses(monkeypatch):
     """The compiled search decides grazes, near misses, sharp minima and corners at edge ends
     (none goes to the Python search), with the floats the Python search gives, bit for bit (both
     without the exact decision that follows for the kinds that have one), both orders, single and
-    batched."""
+    batched; or, for flat pairs the closed form decides, the exact contact."""
     pairs = _graze_pairs()
     monkeypatch.setattr(search, "_exact_translation", lambda *args: None)
     searched = []
@@ -243,6 +257,10 @@ def test_the_kernel_decides_grazes_and_near_misses(monkeypatch):
                 out.append(c2.time_of_impact(x, y, np.tile(vx, (2, 1)), np.tile(vy, (2, 1)), t_max=10.0))
         return out
 
+    flat_kinds = ("polygon", "segment", "line", "point")
+    calls = [(a, b, run.kind_of(a) in flat_kinds and run.kind_of(b) in flat_kinds)
+             for a, b in pairs for _ in range(4)]  # both orders, single and batched: b moves by (-1, 0) from a
+
     fast = every_call()
     assert searched == []
 
@@ -253,9 +271,12 @@ def test_the_kernel_decides_grazes_and_near_misses(monkeypatch):
     monkeypatch.setattr(search, "_single_translation", lambda *args: None)  # single pairs: the batch path
     slow = every_call()
     assert len(searched) == len(slow)
-    for x, y in zip(fast, slow):
-        for field in range(3):
-            assert np.array_equal(np.asarray(x[field]), np.asarray(y[field]), equal_nan=True)
+    for (a, b, flat), x, y in zip(calls, fast, slow):
+        same = all(np.array_equal(np.asarray(x[field]), np.asarray(y[field]), equal_nan=True) for field in range(3))
+        if not same:  # the closed form of flat pairs: the exact contact instead of the search's band
+            assert flat
+            for t in np.atleast_1d(x.time):
+                check(t, first_contact(a, b, (0.0, 0.0), (-1.0, 0.0), 10.0), 10.0)
 
 
 @pytest.mark.parametrize("dy", [0.0, 1e-15, 1e-300, TINY, -1e-15])

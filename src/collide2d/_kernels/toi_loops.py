@@ -9,6 +9,10 @@ one, as in :mod:`collide2d._kernels.measure.loops`, because Numba caches only mo
 functions; every iteration writes its own row. Pair ``k``: the given rows ``ga[index[k, 0]]``,
 ``gb[index[k, 1]]``, the rows in its frame ``fa[index[k, 2]]``, ``fb[index[k, 3]]``, its numbers
 ``rows[k]`` (:data:`collide2d._kernels.motion.toi.ROW`); ``out[k] = (code, time, px, py, nx, ny)``.
+
+The loops of two flat kinds (polygons, segments, lines, points) first ask the closed form of
+:mod:`collide2d._kernels.motion.toi_closed` (the slabs of the separating axes) and search only
+the pairs it leaves undecided.
 """
 
 from numba import prange
@@ -56,6 +60,7 @@ from .relate.polygon import (  # noqa: E402
     relate_polygon_line,
     relate_polygon_point,
 )
+from .motion.toi_closed import closed_translation  # (the flat kinds' closed form)
 
 _ROWS = ("index", "rows", "out")
 
@@ -104,77 +109,107 @@ def toi_ellipse_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, g
 def toi_polygon_polygon_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_polygon_polygon, relate_polygon_polygon, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_polygon_polygon, relate_polygon_polygon, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_polygon_segment_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_polygon_segment, relate_polygon_segment, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_polygon_segment, relate_polygon_segment, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_polygon_line_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_polygon_line, relate_polygon_line, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_polygon_line, relate_polygon_line, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_polygon_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_polygon_point, relate_polygon_point, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_polygon_point, relate_polygon_point, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_segment_segment_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_segment_segment, relate_segment_segment, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_segment_segment, relate_segment_segment, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_segment_line_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_segment_line, relate_segment_line, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_segment_line, relate_segment_line, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_segment_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_segment_point, relate_segment_point, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_segment_point, relate_segment_point, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_line_line_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_line_line, relate_line_line, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_line_line, relate_line_line, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_line_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_line_point, relate_line_point, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_line_point, relate_line_point, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
 def toi_point_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_point_point, relate_point_point, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = closed_translation(kind_a, kind_b, ga[i[0]], gva, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_point_point, relate_point_point, eps, swapped, kind_a, kind_b, shifted,
+                                      ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
