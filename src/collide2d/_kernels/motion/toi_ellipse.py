@@ -1,0 +1,329 @@
+"""Time of impact of two translating ellipses (circles included) by the Perram-Wertheim function.
+
+Frame: the pair's frame of :mod:`.toi` (rows ``cx, cy, a, b, wx, wy`` shifted once by
+``-frame``), ``b`` moving by the relative translation ``u = v_b - v_a``, so that the offset of the
+centres is ``r(t) = r0 + t u``. The fast path of the loops of :mod:`collide2d._kernels.toi_loops`:
+it returns an outcome code of :mod:`.constants`, or -1 to hand the pair to
+:func:`.toi.search_translation` (in the same loop).
+
+Method. For an ellipse write ``Q(y) = b^2 (w.y)^2 + a^2 (w^.y)^2`` (``w^ = (-wy, wx)``,
+``W = |w|^2``): the closed ellipse is ``Q(x - c) <= a^2 b^2 W``. Perram and Wertheim's contact
+function (J. Comput. Phys. 58, 1985), in the positive-sum form of
+:mod:`collide2d._kernels.relate.conic` (multiplied through by ``W_A W_B``), is, for
+``l in (0, 1)``, ``m = 1 - l``::
+
+    F(l, t) = N(l, t) / D(l),   N = l m (m W_B Q_A(r(t)) + l W_A Q_B(r(t))),
+    D = m^2 a_A^2 b_A^2 W_A W_B + l^2 a_B^2 b_B^2 W_A W_B + l m T,
+    T = (a_A^2 b_B^2 + b_A^2 a_B^2) (w_A.w_B)^2 + (a_A^2 a_B^2 + b_A^2 b_B^2) (w_A x w_B)^2,
+
+and the ellipses are apart iff ``max_l F > 1``, touching iff it equals 1. So *every* ``l`` with
+``F(l, t) > 1`` certifies the pair apart at ``t``. Under translation ``N`` is a quadratic in
+``t`` with non-negative leading coefficient and ``D`` does not depend on ``t``; let ``t_l`` be the
+first ``t >= 0`` with ``F(l, t) = 1`` (the smaller root of ``N - D``; infinite when there is
+none). Then ``t_l <= t*`` (the first contact) for every ``l``: at ``t*`` the maximum of
+``F(., t*)`` is 1. And ``t_l* = t*`` for the maximiser ``l*`` at ``t*``: ``F(l*, .)`` is convex
+with a non-positive slope at ``t*`` (by the envelope theorem the slope of ``max F``, which falls
+through 1 there), so above 1 before it. Hence ``t* = max_l t_l``, a one-dimensional maximisation
+of a closed form whose every iterate is a lower bound, and one ``l`` with ``t_l > t_max`` (no
+root before ``t_max``) certifies a miss. ``{l : t_l >= tau}`` is an intersection of the intervals
+``{l : F(l, t) > 1}`` (``F`` is concave in ``l``), so ``t_l`` is unimodal: Newton's method on its
+stationarity condition ``dN/dl - dD/dl = 0`` at ``(l, t_l)``, safeguarded by bisection, converges
+quadratically, and the error of ``t_l`` is of second order in that of ``l``. This is the
+one-dimensional form of the continuous collision test of ellipses by the characteristic
+polynomial of their pencil (Choi, Wang, Liu and Kim, *Continuous collision detection for
+ellipsoids*, IEEE TVCG 2009; Wang, Wang and Kim, 2001, for the static test), taken through the
+contact function, whose level set in ``(l, t)`` has no cancelling terms. Two circles have the
+maximiser ``l = R_a / (R_a + R_b)`` at every time and ``t_l`` is the root of ``|r(t)| = R_a + R_b``:
+the first iterate is the answer.
+
+The answer is then certified as :func:`.toi.search_translation` certifies it: the float-moved
+rows apart at the time 0 (the rows as given) and at ``2**-40 t_max`` (or four times the rounding
+of the coordinates over the approach speed) before the answer, here by ``F(l) > 1`` evaluated with
+running error bounds (Higham, *Accuracy and Stability of Numerical Algorithms*, 2002, ch. 3; the
+certificate of the relation kernel :func:`collide2d._kernels.relate.conic.relate_ellipse_ellipse`);
+a miss by ``min F(l, t)`` over ``[0, t_max]`` above ``1 + 2**-36`` (plus its rounding bound), far
+outside the float noise. Anything else (a pair touching or overlapping at 0, a graze, where the
+root is ill-conditioned, rows outside the tame magnitudes, a failed certificate) goes to the
+general search.
+"""
+
+import math
+
+from collide2d._jit import kernel
+
+from .constants import CERTIFY, HIT, MISS, NOISE, TIME_TOL
+
+U = 2.0**-53  # the unit roundoff
+MISS_BAND = 2.0**-36  # a miss is certified when F - 1 stays above this (and its rounding bound)
+LAMBDA_STEPS = 32  # Newton steps on l (a pair converges in 2 to 5)
+TAME_LO = 2.0**-100  # the tame magnitudes of collide2d._robust.magnitude (as .toi)
+TAME_HI = 2.0**100
+
+
+@kernel
+def _tame(x):
+    x = abs(x)
+    return x == 0.0 or (TAME_LO <= x <= TAME_HI)
+
+
+@kernel
+def _tame_row(p):
+    """An ellipse row within the tame magnitudes (its direction's components within 2**-100 of
+    each other's scale, as :func:`.toi._row_facts` asks)."""
+    wx, wy = abs(p[4]), abs(p[5])
+    small, large = min(wx, wy), max(wx, wy)
+    return (_tame(p[0]) and _tame(p[1]) and _tame(p[2]) and _tame(p[3]) and _tame(p[4]) and _tame(p[5])
+            and (small == 0.0 or small >= TAME_LO * large) and p[2] > 0.0 and p[3] > 0.0)
+
+
+@kernel
+def _form(a, b, wx, wy, dx, edx, dy, edy):
+    """``Q(d) = b^2 (w.d)^2 + a^2 (w^.d)^2`` and a bound on its rounding error, ``d`` known to
+    ``(edx, edy)``."""
+    p = wx * dx + wy * dy
+    q = wx * dy - wy * dx
+    ep = abs(wx) * edx + abs(wy) * edy + 2.0 * U * (abs(wx * dx) + abs(wy * dy))
+    eq = abs(wx) * edy + abs(wy) * edx + 2.0 * U * (abs(wx * dy) + abs(wy * dx))
+    a2 = a * a
+    b2 = b * b
+    value = b2 * (p * p) + a2 * (q * q)
+    error = b2 * (2.0 * abs(p) * ep + ep * ep) + a2 * (2.0 * abs(q) * eq + eq * eq) + 6.0 * U * value
+    return value, error
+
+
+@kernel
+def _constants(pa, pb):
+    """``(DA, DB, T, WA, WB)`` of two rows without the weights ``l``, ``m``: ``D(l) = m^2 DA +
+    l^2 DB + l m T``; every term a product or sum of non-negative numbers but the two products of
+    directions, whose rounding :func:`_apart` bounds."""
+    aa, ba, wxa, wya = pa[2] * pa[2], pa[3] * pa[3], pa[4], pa[5]
+    ab, bb, wxb, wyb = pb[2] * pb[2], pb[3] * pb[3], pb[4], pb[5]
+    wa = wxa * wxa + wya * wya
+    wb = wxb * wxb + wyb * wyb
+    wab = wa * wb
+    dot = wxa * wxb + wya * wyb
+    crs = wxa * wyb - wya * wxb
+    t = (aa * bb + ba * ab) * (dot * dot) + (aa * ab + ba * bb) * (crs * crs)
+    return (aa * ba) * wab, (ab * bb) * wab, t, wa, wb
+
+
+@kernel
+def _apart(pa, pb, dx, edx, dy, edy, lam):
+    """``(margin, D)``: ``N - D - 2 (eN + eD)`` of the contact function at ``lam`` for the offset
+    ``d = c_b - c_a`` of the rows' centres known to ``(edx, edy)``, and ``D``; the rows are
+    certified apart when the margin is positive."""
+    qa, eqa = _form(pa[2], pa[3], pa[4], pa[5], dx, edx, dy, edy)
+    qb, eqb = _form(pb[2], pb[3], pb[4], pb[5], dx, edx, dy, edy)
+    da, db, t, wa, wb = _constants(pa, pb)
+    wxa, wya, wxb, wyb = pa[4], pa[5], pb[4], pb[5]
+    aa, ba, ab, bb = pa[2] * pa[2], pa[3] * pa[3], pb[2] * pb[2], pb[3] * pb[3]
+    dot = wxa * wxb + wya * wyb
+    crs = wxa * wyb - wya * wxb
+    edot = 2.0 * U * (abs(wxa * wxb) + abs(wya * wyb))
+    ecrs = 2.0 * U * (abs(wxa * wyb) + abs(wya * wxb))
+    et = ((aa * bb + ba * ab) * (2.0 * abs(dot) * edot + edot * edot)
+          + (aa * ab + ba * bb) * (2.0 * abs(crs) * ecrs + ecrs * ecrs) + 8.0 * U * t)
+    l = lam
+    m = 1.0 - l  # (rounded: a relative error of U, in the bounds below)
+    na = qa * wb
+    nb = qb * wa
+    ena = eqa * wb + 4.0 * U * na
+    enb = eqb * wa + 4.0 * U * nb
+    n = l * m * (m * na + l * nb)
+    en = l * m * (m * ena + l * enb) + 10.0 * U * n
+    d = m * m * da + l * l * db + l * m * t
+    ed = l * m * et + 12.0 * U * d
+    return n - d - 2.0 * (en + ed), d
+
+
+@kernel
+def _apart_moved(pa, pb, sx, sy, lam):
+    """The rows apart after ``b`` is shifted by ``(sx, sy)`` (the floats of :func:`.toi._shift_row`:
+    ``b``'s centre ``+ s``, one rounding), certified at ``lam``; the offset of the centres then
+    carries one rounding."""
+    dx = (pb[0] + sx) - pa[0]
+    dy = (pb[1] + sy) - pa[1]
+    margin, _ = _apart(pa, pb, dx, U * abs(dx), dy, U * abs(dy), lam)
+    return margin > 0.0
+
+
+@kernel
+def _quadratic(p, weight, rx, ry, ux, uy):
+    """``(n2, n1, n0)`` with ``weight Q(r0 + t u) = n2 t^2 + 2 n1 t + n0`` for the row ``p``."""
+    a2, b2, wx, wy = p[2] * p[2], p[3] * p[3], p[4], p[5]
+    pr, qr = wx * rx + wy * ry, wx * ry - wy * rx
+    pu, qu = wx * ux + wy * uy, wx * uy - wy * ux
+    return (b2 * pu * pu + a2 * qu * qu) * weight, (b2 * pr * pu + a2 * qr * qu) * weight, (b2 * pr * pr + a2 * qr * qr) * weight
+
+
+@kernel
+def _first_root(c2, c1, g0):
+    """The smaller root ``t >= 0`` of ``c2 t^2 + 2 c1 t + g0`` with ``g0 > 0`` (no cancellation:
+    ``g0 / (-c1 + sqrt(c1^2 - c2 g0))``); ``inf`` when it never reaches 0 for ``t >= 0``."""
+    if not c1 < 0.0:
+        return math.inf
+    disc = c1 * c1 - c2 * g0
+    if disc < 0.0:
+        return math.inf
+    return g0 / (math.sqrt(disc) - c1)
+
+
+@kernel
+def translate_ellipses(ga, gb, fa, fb, row, out):
+    """The time of impact of the translating ellipses ``a``, ``b`` (the arguments of
+    :func:`.toi.search_translation`: rows as given ``ga``, ``gb``, in the frame ``fa``, ``fb``,
+    the pair's numbers ``row``): ``out[1:6] = (time, px, py, nx, ny)`` and the outcome code
+    (``HIT`` or ``MISS``), or -1 when the general search decides (``out`` then unspecified)."""
+    gdx, gdy, vax, vay, vbx, vby = row[0], row[1], row[2], row[3], row[4], row[5]
+    frame_x, frame_y, t_max = row[12], row[13], row[15]
+    if not (_tame_row(ga) and _tame_row(gb) and _tame_row(fa) and _tame_row(fb) and t_max > 0.0):
+        return -1
+    ux = vbx - vax
+    uy = vby - vay
+    rx = fb[0] - fa[0]
+    ry = fb[1] - fa[1]
+    da, db, tt, wa, wb = _constants(fa, fb)
+    a2, a1, a0 = _quadratic(fa, wb, rx, ry, ux, uy)  # W_B Q_A(r(t)) and W_A Q_B(r(t))
+    b2, b1, b0 = _quadratic(fb, wa, rx, ry, ux, uy)
+    if not (math.isfinite(a2 + b2 + a1 + b1 + a0 + b0 + da + db + tt) and da > 0.0 and db > 0.0):
+        return -1
+    # the start: l = rho_A / (rho_A + rho_B), rho the distance from each centre to its boundary
+    # along r0 (rho^2 = |r0|^2 k / Q(r0), k = a^2 b^2 W): the maximiser for two circles
+    ha = math.sqrt(da / a0) if a0 > 0.0 else 1.0
+    hb = math.sqrt(db / b0) if b0 > 0.0 else 1.0
+    l = ha / (ha + hb)
+    lo, hi = 0.0, 1.0
+    finite = math.isfinite(t_max)
+    t = 0.0
+    for _ in range(LAMBDA_STEPS):
+        if not (0.0 < l < 1.0):
+            return -1
+        m = 1.0 - l
+        lm = l * m
+        c2 = lm * (m * a2 + l * b2)
+        c1 = lm * (m * a1 + l * b1)
+        g0 = lm * (m * a0 + l * b0) - (m * m * da + l * l * db + lm * tt)
+        if not g0 > 0.0:
+            return -1  # not apart at 0 for this l (touching or overlapping, or a poor start)
+        t = _first_root(c2, c1, g0)
+        if not (t <= t_max):  # this l keeps F above 1 up to t_max: a miss, once certified
+            return _certify_miss(fa, fb, ga, gb, gdx, gdy, rx, ry, ux, uy, l, c2, c1, g0, da, db, tt, t_max, out)
+        # Newton's step on dg/dl(l, t_l) = 0 (g = N - D), t_l's slope -g_l / g_t
+        na = (a2 * t + 2.0 * a1) * t + a0
+        nb = (b2 * t + 2.0 * b1) * t + b0
+        dna = 2.0 * (a2 * t + a1)
+        dnb = 2.0 * (b2 * t + b1)
+        gl = m * (1.0 - 3.0 * l) * na + l * (2.0 - 3.0 * l) * nb + 2.0 * m * da - 2.0 * l * db - (m - l) * tt
+        gll = (6.0 * l - 4.0) * na + (2.0 - 6.0 * l) * nb - 2.0 * (da + db - tt)
+        gt = lm * (m * dna + l * dnb)
+        glt = m * (1.0 - 3.0 * l) * dna + l * (2.0 - 3.0 * l) * dnb
+        if not gt < 0.0:
+            return -1  # F flat in t at its crossing (a graze): the general search
+        slope = -gl / gt
+        if slope > 0.0:
+            lo = l
+        else:
+            hi = l
+        curvature = gll + glt * slope
+        step = -gl / curvature if curvature < 0.0 else math.nan
+        tol = TIME_TOL * (t_max if finite else max(t, 1e-300))
+        if abs(slope * step) <= tol * 2.0**-4:  # the gain left in t is about half of this
+            # (l itself is only known to about sqrt(tol): the point and normal, first order in l,
+            # take the last step)
+            return _certify_hit(fa, fb, ga, gb, gdx, gdy, rx, ry, ux, uy, vax, vay, l, l + step, t, gt, frame_x,
+                                frame_y, tol, t_max, out)
+        nxt = l + step
+        if not (lo < nxt < hi):
+            nxt = 0.5 * (lo + hi)
+        l = nxt
+    return -1
+
+
+@kernel
+def _exact_motion(pa, pb, rx, ry, ux, uy, t, lam):
+    """``(margin, D)`` of :func:`_apart` at time ``t`` of the exact motion ``r0 + t u`` (``r0 =
+    (rx, ry)`` one rounding of ``c_b - c_a``; the offset three roundings: bounded)."""
+    x = rx + t * ux
+    y = ry + t * uy
+    ex = 2.0 * U * (abs(rx) + 2.0 * abs(t * ux)) + U * abs(x)
+    ey = 2.0 * U * (abs(ry) + 2.0 * abs(t * uy)) + U * abs(y)
+    return _apart(pa, pb, x, ex, y, ey, lam)
+
+
+@kernel
+def _certify_miss(fa, fb, ga, gb, gdx, gdy, rx, ry, ux, uy, l, c2, c1, g0, da, db, tt, t_max, out):
+    """A miss when ``F(l, t) - 1`` stays above :data:`MISS_BAND` (beyond its rounding bound) over
+    ``[0, t_max]``, at the minimum of the quadratic ``N(l, .) - D``; else -1."""
+    t = 0.0
+    if c2 > 0.0 and c1 < 0.0:
+        t = min(-c1 / c2, t_max)
+    elif c1 < 0.0:
+        return -1  # (c2 == 0: F falls without end; a finite root was expected)
+    margin, d = _exact_motion(fa, fb, rx, ry, ux, uy, t, l)
+    if not (margin > MISS_BAND * d and _apart_moved(ga, gb, gdx, gdy, l)):
+        return -1
+    out[1] = math.inf
+    for i in range(2, 6):
+        out[i] = math.nan
+    return MISS
+
+
+@kernel
+def _certify_hit(fa, fb, ga, gb, gdx, gdy, rx, ry, ux, uy, vax, vay, l, l_next, t, gt, frame_x, frame_y, tol, t_max,
+                 out):
+    """The contact at ``t = t_l`` (``l`` converged, ``l_next`` its next Newton step): its point
+    and normal by Perram and Wertheim's formulas at ``l_next``, the root's rounding within
+    ``tol / 2``, the rows apart at the start and at the search's margin before ``t``; ``HIT``,
+    else -1."""
+    # the rounding of N - D at t (its bound e from _apart, margin ~ -2 e there) moves the root by
+    # at most e over the slope: within tol / 2
+    margin, _ = _exact_motion(fa, fb, rx, ry, ux, uy, t, l)
+    if not abs(margin) <= -gt * tol:
+        return -1  # a graze or an ill-conditioned root: the general search
+    # C = m Sigma_A + l Sigma_B (Sigma = S / W, S = a^2 w w^T + b^2 w^ w^T), y = C^-1 r: the
+    # normal is y / |y|, the point c_A + m Sigma_A y (Perram and Wertheim 1985)
+    lam = l_next if 0.0 < l_next < 1.0 else l
+    m = 1.0 - lam
+    x = rx + t * ux
+    y = ry + t * uy
+    s11a, s12a, s22a = _sigma(fa)
+    s11b, s12b, s22b = _sigma(fb)
+    c11 = m * s11a + lam * s11b
+    c12 = m * s12a + lam * s12b
+    c22 = m * s22a + lam * s22b
+    det = c11 * c22 - c12 * c12
+    if not det > 0.0:
+        return -1
+    yx = (c22 * x - c12 * y) / det
+    yy = (c11 * y - c12 * x) / det
+    norm = math.hypot(yx, yy)
+    if not norm > 0.0:
+        return -1
+    nx = yx / norm
+    ny = yy / norm
+    px = fa[0] + m * (s11a * yx + s12a * yy)
+    py = fa[1] + m * (s12a * yx + s22a * yy)
+    speed = -(ux * nx + uy * ny)
+    if not speed > 0.0:
+        return -1
+    scale = t_max if math.isfinite(t_max) else t
+    noise = NOISE * max(abs(px + vax * t), abs(py + vay * t))
+    check = max(t - max(CERTIFY * scale, 4.0 * noise / speed), 0.0)
+    if not _apart_moved(ga, gb, gdx, gdy, l):
+        return -1
+    if check > 0.0 and not _apart_moved(fa, fb, ux * check, uy * check, l):
+        return -1
+    out[1] = t
+    out[2] = px + vax * t + frame_x
+    out[3] = py + vay * t + frame_y
+    out[4] = nx
+    out[5] = ny
+    return HIT
+
+
+@kernel
+def _sigma(p):
+    """The shape matrix ``Sigma = (a^2 w w^T + b^2 w^ w^T) / W`` of a row: ``(s11, s12, s22)``."""
+    a2, b2, wx, wy = p[2] * p[2], p[3] * p[3], p[4], p[5]
+    w = wx * wx + wy * wy
+    return (a2 * wx * wx + b2 * wy * wy) / w, (a2 - b2) * wx * wy / w, (a2 * wy * wy + b2 * wx * wx) / w
