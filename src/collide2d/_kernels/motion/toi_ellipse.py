@@ -49,80 +49,60 @@ general search.
 
 import math
 
+from numba.extending import register_jitable
+
 from collide2d._jit import kernel
 
 from .constants import CERTIFY, HIT, MISS, NOISE, TIME_TOL
 
 U = 2.0**-53  # the unit roundoff
 MISS_BAND = 2.0**-36  # a miss is certified when F - 1 stays above this (and its rounding bound)
-LAMBDA_STEPS = 32  # Newton steps on l (a pair converges in 2 to 5)
+ROOT_TOL = 4.0  # the bound on the rounding of the root, in the search's tolerances TIME_TOL t_max
+LAMBDA_STEPS = 32  # Newton steps on l (a pair converges in 1 to 5)
 TAME_LO = 2.0**-100  # the tame magnitudes of collide2d._robust.magnitude (as .toi)
 TAME_HI = 2.0**100
 
+# The helpers are inlined into translate_ellipses (one kernel: a call per helper, with its
+# arrays' reference counts, would cost as much as the arithmetic); they take plain floats.
+inline = register_jitable(inline="always")
 
-@kernel
+
+@inline
 def _tame(x):
-    x = abs(x)
-    return x == 0.0 or (TAME_LO <= x <= TAME_HI)
+    m = abs(x)
+    return (m == 0.0) | ((m >= TAME_LO) & (m <= TAME_HI))  # (no branches: the inliner wants none)
 
 
-@kernel
-def _tame_row(p):
-    """An ellipse row within the tame magnitudes (its direction's components within 2**-100 of
-    each other's scale, as :func:`.toi._row_facts` asks)."""
-    wx, wy = abs(p[4]), abs(p[5])
-    small, large = min(wx, wy), max(wx, wy)
-    return (_tame(p[0]) and _tame(p[1]) and _tame(p[2]) and _tame(p[3]) and _tame(p[4]) and _tame(p[5])
-            and (small == 0.0 or small >= TAME_LO * large) and p[2] > 0.0 and p[3] > 0.0)
+@inline
+def _tame_shape(a, b, wx, wy):
+    """Semi-axes and direction within the tame magnitudes (the direction's components within
+    2**-100 of each other's scale, as :func:`.toi._row_facts` asks), the semi-axes positive."""
+    small, large = min(abs(wx), abs(wy)), max(abs(wx), abs(wy))
+    return (_tame(a) & _tame(b) & _tame(wx) & _tame(wy) & ((small == 0.0) | (small >= TAME_LO * large))
+            & (a > 0.0) & (b > 0.0))
 
 
-@kernel
-def _form(a, b, wx, wy, dx, edx, dy, edy):
-    """``Q(d) = b^2 (w.d)^2 + a^2 (w^.d)^2`` and a bound on its rounding error, ``d`` known to
-    ``(edx, edy)``."""
+@inline
+def _form(a2, b2, wx, wy, dx, edx, dy, edy):
+    """``Q(d) = b^2 (w.d)^2 + a^2 (w^.d)^2`` (``a2 = a^2``, ``b2 = b^2``, each one rounding) and a
+    bound on its rounding error, ``d`` known to ``(edx, edy)``."""
     p = wx * dx + wy * dy
     q = wx * dy - wy * dx
     ep = abs(wx) * edx + abs(wy) * edy + 2.0 * U * (abs(wx * dx) + abs(wy * dy))
     eq = abs(wx) * edy + abs(wy) * edx + 2.0 * U * (abs(wx * dy) + abs(wy * dx))
-    a2 = a * a
-    b2 = b * b
     value = b2 * (p * p) + a2 * (q * q)
     error = b2 * (2.0 * abs(p) * ep + ep * ep) + a2 * (2.0 * abs(q) * eq + eq * eq) + 6.0 * U * value
     return value, error
 
 
-@kernel
-def _constants(pa, pb):
-    """``(DA, DB, T, WA, WB)`` of two rows without the weights ``l``, ``m``: ``D(l) = m^2 DA +
-    l^2 DB + l m T``; every term a product or sum of non-negative numbers but the two products of
-    directions, whose rounding :func:`_apart` bounds."""
-    aa, ba, wxa, wya = pa[2] * pa[2], pa[3] * pa[3], pa[4], pa[5]
-    ab, bb, wxb, wyb = pb[2] * pb[2], pb[3] * pb[3], pb[4], pb[5]
-    wa = wxa * wxa + wya * wya
-    wb = wxb * wxb + wyb * wyb
-    wab = wa * wb
-    dot = wxa * wxb + wya * wyb
-    crs = wxa * wyb - wya * wxb
-    t = (aa * bb + ba * ab) * (dot * dot) + (aa * ab + ba * bb) * (crs * crs)
-    return (aa * ba) * wab, (ab * bb) * wab, t, wa, wb
-
-
-@kernel
-def _apart(pa, pb, dx, edx, dy, edy, lam):
+@inline
+def _apart(shapes, dx, edx, dy, edy, lam):
     """``(margin, D)``: ``N - D - 2 (eN + eD)`` of the contact function at ``lam`` for the offset
-    ``d = c_b - c_a`` of the rows' centres known to ``(edx, edy)``, and ``D``; the rows are
-    certified apart when the margin is positive."""
-    qa, eqa = _form(pa[2], pa[3], pa[4], pa[5], dx, edx, dy, edy)
-    qb, eqb = _form(pb[2], pb[3], pb[4], pb[5], dx, edx, dy, edy)
-    da, db, t, wa, wb = _constants(pa, pb)
-    wxa, wya, wxb, wyb = pa[4], pa[5], pb[4], pb[5]
-    aa, ba, ab, bb = pa[2] * pa[2], pa[3] * pa[3], pb[2] * pb[2], pb[3] * pb[3]
-    dot = wxa * wxb + wya * wyb
-    crs = wxa * wyb - wya * wxb
-    edot = 2.0 * U * (abs(wxa * wxb) + abs(wya * wyb))
-    ecrs = 2.0 * U * (abs(wxa * wyb) + abs(wya * wxb))
-    et = ((aa * bb + ba * ab) * (2.0 * abs(dot) * edot + edot * edot)
-          + (aa * ab + ba * bb) * (2.0 * abs(crs) * ecrs + ecrs * ecrs) + 8.0 * U * t)
+    ``d = c_b - c_a`` of the centres known to ``(edx, edy)``, and ``D``; the rows are certified
+    apart when the margin is positive. ``shapes``: :func:`_shapes`."""
+    aa, ba, wxa, wya, ab, bb, wxb, wyb, wa, wb, da, db, t, et = shapes
+    qa, eqa = _form(aa, ba, wxa, wya, dx, edx, dy, edy)
+    qb, eqb = _form(ab, bb, wxb, wyb, dx, edx, dy, edy)
     l = lam
     m = 1.0 - l  # (rounded: a relative error of U, in the bounds below)
     na = qa * wb
@@ -136,27 +116,37 @@ def _apart(pa, pb, dx, edx, dy, edy, lam):
     return n - d - 2.0 * (en + ed), d
 
 
-@kernel
-def _apart_moved(pa, pb, sx, sy, lam):
-    """The rows apart after ``b`` is shifted by ``(sx, sy)`` (the floats of :func:`.toi._shift_row`:
-    ``b``'s centre ``+ s``, one rounding), certified at ``lam``; the offset of the centres then
-    carries one rounding."""
-    dx = (pb[0] + sx) - pa[0]
-    dy = (pb[1] + sy) - pa[1]
-    margin, _ = _apart(pa, pb, dx, U * abs(dx), dy, U * abs(dy), lam)
-    return margin > 0.0
+@inline
+def _shapes(aa, ba, wxa, wya, ab, bb, wxb, wyb):
+    """The numbers of the contact function that do not depend on the centres, from the squared
+    semi-axes and the directions: ``(a_A^2, b_A^2, w_A, a_B^2, b_B^2, w_B, W_A, W_B, DA, DB, T,
+    eT)`` with ``D(l) = m^2 DA + l^2 DB + l m T``, ``eT`` the rounding bound of ``T`` (the two
+    products of directions may cancel; every other term is a product or sum of non-negative
+    numbers, bounded in :func:`_apart` by its count of roundings)."""
+    wa = wxa * wxa + wya * wya
+    wb = wxb * wxb + wyb * wyb
+    wab = wa * wb
+    dot = wxa * wxb + wya * wyb
+    crs = wxa * wyb - wya * wxb
+    edot = 2.0 * U * (abs(wxa * wxb) + abs(wya * wyb))
+    ecrs = 2.0 * U * (abs(wxa * wyb) + abs(wya * wxb))
+    s1 = aa * bb + ba * ab
+    s2 = aa * ab + ba * bb
+    t = s1 * (dot * dot) + s2 * (crs * crs)
+    et = s1 * (2.0 * abs(dot) * edot + edot * edot) + s2 * (2.0 * abs(crs) * ecrs + ecrs * ecrs) + 8.0 * U * t
+    return aa, ba, wxa, wya, ab, bb, wxb, wyb, wa, wb, (aa * ba) * wab, (ab * bb) * wab, t, et
 
 
-@kernel
-def _quadratic(p, weight, rx, ry, ux, uy):
-    """``(n2, n1, n0)`` with ``weight Q(r0 + t u) = n2 t^2 + 2 n1 t + n0`` for the row ``p``."""
-    a2, b2, wx, wy = p[2] * p[2], p[3] * p[3], p[4], p[5]
+@inline
+def _quadratic(a2, b2, wx, wy, weight, rx, ry, ux, uy):
+    """``(n2, n1, n0)`` with ``weight Q(r0 + t u) = n2 t^2 + 2 n1 t + n0``."""
     pr, qr = wx * rx + wy * ry, wx * ry - wy * rx
     pu, qu = wx * ux + wy * uy, wx * uy - wy * ux
-    return (b2 * pu * pu + a2 * qu * qu) * weight, (b2 * pr * pu + a2 * qr * qu) * weight, (b2 * pr * pr + a2 * qr * qr) * weight
+    return ((b2 * pu * pu + a2 * qu * qu) * weight, (b2 * pr * pu + a2 * qr * qu) * weight,
+            (b2 * pr * pr + a2 * qr * qr) * weight)
 
 
-@kernel
+@inline
 def _first_root(c2, c1, g0):
     """The smaller root ``t >= 0`` of ``c2 t^2 + 2 c1 t + g0`` with ``g0 > 0`` (no cancellation:
     ``g0 / (-c1 + sqrt(c1^2 - c2 g0))``); ``inf`` when it never reaches 0 for ``t >= 0``."""
@@ -168,6 +158,28 @@ def _first_root(c2, c1, g0):
     return g0 / (math.sqrt(disc) - c1)
 
 
+@inline
+def _exact_motion(shapes, rx, ry, ux, uy, t, lam):
+    """``(margin, D)`` of :func:`_apart` at time ``t`` of the exact motion ``r0 + t u`` (``r0 =
+    (rx, ry)`` one rounding of ``c_b - c_a``; the offset three roundings, bounded)."""
+    x = rx + t * ux
+    y = ry + t * uy
+    ex = 2.0 * U * (abs(rx) + 2.0 * abs(t * ux)) + U * abs(x)
+    ey = 2.0 * U * (abs(ry) + 2.0 * abs(t * uy)) + U * abs(y)
+    return _apart(shapes, x, ex, y, ey, lam)
+
+
+@inline
+def _apart_moved(shapes, xa, ya, xb, yb, sx, sy, lam):
+    """The ellipses centred at ``(xa, ya)`` and ``(xb, yb) + (sx, sy)`` apart (``b`` shifted as
+    :func:`.toi._shift_row` shifts it: its centre ``+ s``, one rounding), certified at ``lam``;
+    the offset of the centres carries one more rounding."""
+    dx = (xb + sx) - xa
+    dy = (yb + sy) - ya
+    margin, _ = _apart(shapes, dx, U * abs(dx), dy, U * abs(dy), lam)
+    return margin > 0.0
+
+
 @kernel
 def translate_ellipses(ga, gb, fa, fb, row, out):
     """The time of impact of the translating ellipses ``a``, ``b`` (the arguments of
@@ -176,15 +188,20 @@ def translate_ellipses(ga, gb, fa, fb, row, out):
     (``HIT`` or ``MISS``), or -1 when the general search decides (``out`` then unspecified)."""
     gdx, gdy, vax, vay, vbx, vby = row[0], row[1], row[2], row[3], row[4], row[5]
     frame_x, frame_y, t_max = row[12], row[13], row[15]
-    if not (_tame_row(ga) and _tame_row(gb) and _tame_row(fa) and _tame_row(fb) and t_max > 0.0):
+    xa, ya, a_a, b_a, wxa, wya = fa[0], fa[1], fa[2], fa[3], fa[4], fa[5]
+    xb, yb, a_b, b_b, wxb, wyb = fb[0], fb[1], fb[2], fb[3], fb[4], fb[5]
+    gxa, gya, gxb, gyb = ga[0], ga[1], gb[0], gb[1]  # (the rows as given differ in their centres only)
+    if not (_tame_shape(a_a, b_a, wxa, wya) & _tame_shape(a_b, b_b, wxb, wyb) & _tame(xa) & _tame(ya) & _tame(xb)
+            & _tame(yb) & _tame(gxa) & _tame(gya) & _tame(gxb) & _tame(gyb) & (t_max > 0.0)):
         return -1
+    shapes = _shapes(a_a * a_a, b_a * b_a, wxa, wya, a_b * a_b, b_b * b_b, wxb, wyb)
+    aa, ba, _, _, ab, bb, _, _, wa, wb, da, db, tt, _ = shapes
     ux = vbx - vax
     uy = vby - vay
-    rx = fb[0] - fa[0]
-    ry = fb[1] - fa[1]
-    da, db, tt, wa, wb = _constants(fa, fb)
-    a2, a1, a0 = _quadratic(fa, wb, rx, ry, ux, uy)  # W_B Q_A(r(t)) and W_A Q_B(r(t))
-    b2, b1, b0 = _quadratic(fb, wa, rx, ry, ux, uy)
+    rx = xb - xa
+    ry = yb - ya
+    a2, a1, a0 = _quadratic(aa, ba, wxa, wya, wb, rx, ry, ux, uy)  # W_B Q_A(r(t)) and W_A Q_B(r(t))
+    b2, b1, b0 = _quadratic(ab, bb, wxb, wyb, wa, rx, ry, ux, uy)
     if not (math.isfinite(a2 + b2 + a1 + b1 + a0 + b0 + da + db + tt) and da > 0.0 and db > 0.0):
         return -1
     # the start: l = rho_A / (rho_A + rho_B), rho the distance from each centre to its boundary
@@ -194,7 +211,6 @@ def translate_ellipses(ga, gb, fa, fb, row, out):
     l = ha / (ha + hb)
     lo, hi = 0.0, 1.0
     finite = math.isfinite(t_max)
-    t = 0.0
     for _ in range(LAMBDA_STEPS):
         if not (0.0 < l < 1.0):
             return -1
@@ -206,8 +222,22 @@ def translate_ellipses(ga, gb, fa, fb, row, out):
         if not g0 > 0.0:
             return -1  # not apart at 0 for this l (touching or overlapping, or a poor start)
         t = _first_root(c2, c1, g0)
-        if not (t <= t_max):  # this l keeps F above 1 up to t_max: a miss, once certified
-            return _certify_miss(fa, fb, ga, gb, gdx, gdy, rx, ry, ux, uy, l, c2, c1, g0, da, db, tt, t_max, out)
+        if not t <= t_max:
+            # this l keeps F above 1 up to t_max: a miss, certified at the minimum of the quadratic
+            # N(l, .) - D over [0, t_max] (F - 1 above MISS_BAND beyond its rounding bound)
+            if c2 > 0.0 and c1 < 0.0:
+                at = min(-c1 / c2, t_max)
+            elif c1 < 0.0:
+                return -1  # (c2 == 0: F falls without end; a finite root was expected)
+            else:
+                at = 0.0
+            margin, d = _exact_motion(shapes, rx, ry, ux, uy, at, l)
+            if not (margin > MISS_BAND * d and _apart_moved(shapes, gxa, gya, gxb, gyb, gdx, gdy, l)):
+                return -1
+            out[1] = math.inf
+            for i in range(2, 6):
+                out[i] = math.nan
+            return MISS
         # Newton's step on dg/dl(l, t_l) = 0 (g = N - D), t_l's slope -g_l / g_t
         na = (a2 * t + 2.0 * a1) * t + a0
         nb = (b2 * t + 2.0 * b1) * t + b0
@@ -230,8 +260,8 @@ def translate_ellipses(ga, gb, fa, fb, row, out):
         if abs(slope * step) <= tol * 2.0**-4:  # the gain left in t is about half of this
             # (l itself is only known to about sqrt(tol): the point and normal, first order in l,
             # take the last step)
-            return _certify_hit(fa, fb, ga, gb, gdx, gdy, rx, ry, ux, uy, vax, vay, l, l + step, t, gt, frame_x,
-                                frame_y, tol, t_max, out)
+            return _hit(shapes, xa, ya, xb, yb, gxa, gya, gxb, gyb, gdx, gdy, rx, ry, ux, uy, vax, vay,
+                        l, l + step, t, gt, frame_x, frame_y, tol, t_max, out)
         nxt = l + step
         if not (lo < nxt < hi):
             nxt = 0.5 * (lo + hi)
@@ -239,55 +269,27 @@ def translate_ellipses(ga, gb, fa, fb, row, out):
     return -1
 
 
-@kernel
-def _exact_motion(pa, pb, rx, ry, ux, uy, t, lam):
-    """``(margin, D)`` of :func:`_apart` at time ``t`` of the exact motion ``r0 + t u`` (``r0 =
-    (rx, ry)`` one rounding of ``c_b - c_a``; the offset three roundings: bounded)."""
-    x = rx + t * ux
-    y = ry + t * uy
-    ex = 2.0 * U * (abs(rx) + 2.0 * abs(t * ux)) + U * abs(x)
-    ey = 2.0 * U * (abs(ry) + 2.0 * abs(t * uy)) + U * abs(y)
-    return _apart(pa, pb, x, ex, y, ey, lam)
-
-
-@kernel
-def _certify_miss(fa, fb, ga, gb, gdx, gdy, rx, ry, ux, uy, l, c2, c1, g0, da, db, tt, t_max, out):
-    """A miss when ``F(l, t) - 1`` stays above :data:`MISS_BAND` (beyond its rounding bound) over
-    ``[0, t_max]``, at the minimum of the quadratic ``N(l, .) - D``; else -1."""
-    t = 0.0
-    if c2 > 0.0 and c1 < 0.0:
-        t = min(-c1 / c2, t_max)
-    elif c1 < 0.0:
-        return -1  # (c2 == 0: F falls without end; a finite root was expected)
-    margin, d = _exact_motion(fa, fb, rx, ry, ux, uy, t, l)
-    if not (margin > MISS_BAND * d and _apart_moved(ga, gb, gdx, gdy, l)):
-        return -1
-    out[1] = math.inf
-    for i in range(2, 6):
-        out[i] = math.nan
-    return MISS
-
-
-@kernel
-def _certify_hit(fa, fb, ga, gb, gdx, gdy, rx, ry, ux, uy, vax, vay, l, l_next, t, gt, frame_x, frame_y, tol, t_max,
-                 out):
+@inline
+def _hit(shapes, xa, ya, xb, yb, gxa, gya, gxb, gyb, gdx, gdy, rx, ry, ux, uy, vax, vay, l, l_next, t, gt, frame_x,
+         frame_y, tol, t_max, out):
     """The contact at ``t = t_l`` (``l`` converged, ``l_next`` its next Newton step): its point
     and normal by Perram and Wertheim's formulas at ``l_next``, the root's rounding within
-    ``tol / 2``, the rows apart at the start and at the search's margin before ``t``; ``HIT``,
+    ``ROOT_TOL tol``, the rows apart at the start and at the search's margin before ``t``; ``HIT``,
     else -1."""
     # the rounding of N - D at t (its bound e from _apart, margin ~ -2 e there) moves the root by
-    # at most e over the slope: within tol / 2
-    margin, _ = _exact_motion(fa, fb, rx, ry, ux, uy, t, l)
-    if not abs(margin) <= -gt * tol:
+    # at most e over the slope: within ROOT_TOL tol (1.1e-13 t_max; the bound is pessimistic)
+    margin, _ = _exact_motion(shapes, rx, ry, ux, uy, t, l)
+    if not abs(margin) <= -gt * tol * (2.0 * ROOT_TOL):
         return -1  # a graze or an ill-conditioned root: the general search
     # C = m Sigma_A + l Sigma_B (Sigma = S / W, S = a^2 w w^T + b^2 w^ w^T), y = C^-1 r: the
     # normal is y / |y|, the point c_A + m Sigma_A y (Perram and Wertheim 1985)
+    aa, ba, wxa, wya, ab, bb, wxb, wyb, wa, wb, _, _, _, _ = shapes
     lam = l_next if 0.0 < l_next < 1.0 else l
     m = 1.0 - lam
     x = rx + t * ux
     y = ry + t * uy
-    s11a, s12a, s22a = _sigma(fa)
-    s11b, s12b, s22b = _sigma(fb)
+    s11a, s12a, s22a = (aa * wxa * wxa + ba * wya * wya) / wa, (aa - ba) * wxa * wya / wa, (aa * wya * wya + ba * wxa * wxa) / wa
+    s11b, s12b, s22b = (ab * wxb * wxb + bb * wyb * wyb) / wb, (ab - bb) * wxb * wyb / wb, (ab * wyb * wyb + bb * wxb * wxb) / wb
     c11 = m * s11a + lam * s11b
     c12 = m * s12a + lam * s12b
     c22 = m * s22a + lam * s22b
@@ -301,17 +303,17 @@ def _certify_hit(fa, fb, ga, gb, gdx, gdy, rx, ry, ux, uy, vax, vay, l, l_next, 
         return -1
     nx = yx / norm
     ny = yy / norm
-    px = fa[0] + m * (s11a * yx + s12a * yy)
-    py = fa[1] + m * (s12a * yx + s22a * yy)
+    px = xa + m * (s11a * yx + s12a * yy)
+    py = ya + m * (s12a * yx + s22a * yy)
     speed = -(ux * nx + uy * ny)
     if not speed > 0.0:
         return -1
     scale = t_max if math.isfinite(t_max) else t
     noise = NOISE * max(abs(px + vax * t), abs(py + vay * t))
     check = max(t - max(CERTIFY * scale, 4.0 * noise / speed), 0.0)
-    if not _apart_moved(ga, gb, gdx, gdy, l):
+    if not _apart_moved(shapes, gxa, gya, gxb, gyb, gdx, gdy, l):
         return -1
-    if check > 0.0 and not _apart_moved(fa, fb, ux * check, uy * check, l):
+    if check > 0.0 and not _apart_moved(shapes, xa, ya, xb, yb, ux * check, uy * check, l):
         return -1
     out[1] = t
     out[2] = px + vax * t + frame_x
@@ -319,11 +321,3 @@ def _certify_hit(fa, fb, ga, gb, gdx, gdy, rx, ry, ux, uy, vax, vay, l, l_next, 
     out[4] = nx
     out[5] = ny
     return HIT
-
-
-@kernel
-def _sigma(p):
-    """The shape matrix ``Sigma = (a^2 w w^T + b^2 w^ w^T) / W`` of a row: ``(s11, s12, s22)``."""
-    a2, b2, wx, wy = p[2] * p[2], p[3] * p[3], p[4], p[5]
-    w = wx * wx + wy * wy
-    return (a2 * wx * wx + b2 * wy * wy) / w, (a2 - b2) * wx * wy / w, (a2 * wy * wy + b2 * wx * wx) / w
