@@ -783,6 +783,10 @@ def _impact_flat(motion, t_max):
         if search is _translation_kernel:
             done |= (code == _NEAR) | (code == _MINIMUM)
             still_code = code
+        if rows.size == n and done.all():  # every pair (the same floats as below, without indexing)
+            time[:], point[:], normal[:] = out[:, 0], out[:, 1:3], out[:, 3:5]
+            decided[:] = True
+            continue
         rows = rows[done]
         time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
         decided[rows] = True

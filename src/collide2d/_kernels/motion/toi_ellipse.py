@@ -206,9 +206,8 @@ def translate_ellipses(ga, gb, fa, fb, row, out):
         return -1
     # the start: l = rho_A / (rho_A + rho_B), rho the distance from each centre to its boundary
     # along r0 (rho^2 = |r0|^2 k / Q(r0), k = a^2 b^2 W): the maximiser for two circles
-    ha = math.sqrt(da / a0) if a0 > 0.0 else 1.0
-    hb = math.sqrt(db / b0) if b0 > 0.0 else 1.0
-    l = ha / (ha + hb)
+    ratio = (db * a0) / (da * b0)  # (rho_B / rho_A)^2
+    l = 1.0 / (1.0 + math.sqrt(ratio)) if ratio > 0.0 and math.isfinite(ratio) else 0.5
     lo, hi = 0.0, 1.0
     finite = math.isfinite(t_max)
     for _ in range(LAMBDA_STEPS):
@@ -298,7 +297,7 @@ def _hit(shapes, xa, ya, xb, yb, gxa, gya, gxb, gyb, gdx, gdy, rx, ry, ux, uy, v
         return -1
     yx = (c22 * x - c12 * y) / det
     yy = (c11 * y - c12 * x) / det
-    norm = math.hypot(yx, yy)
+    norm = math.sqrt(yx * yx + yy * yy)  # (tame rows: no overflow)
     if not norm > 0.0:
         return -1
     nx = yx / norm
