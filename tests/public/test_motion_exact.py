@@ -237,9 +237,12 @@ def _graze_pairs():
 
 
 def _two_ellipses(a, b):
+    """Two ellipses (circles included) or an ellipse and a point: the pairs of the Perram-Wertheim
+    search and its closed form."""
     from collide2d._glue import run
 
-    return run.kind_of(a) == "ellipse" and run.kind_of(b) == "ellipse"
+    kinds = {run.kind_of(a), run.kind_of(b)}
+    return kinds == {"ellipse"} or kinds == {"ellipse", "point"}
 
 
 def test_the_kernel_decides_grazes_and_near_misses(monkeypatch):
@@ -285,7 +288,8 @@ def test_the_kernel_decides_grazes_and_near_misses(monkeypatch):
 
 
 def test_the_kernel_decides_ellipse_grazes(monkeypatch):
-    """The grazes and near misses of two ellipses (circles included) of _graze_pairs: decided in
+    """The grazes and near misses of two ellipses (circles included) and of an ellipse and a point
+    of _graze_pairs: decided in
     the compiled loop (the Perram-Wertheim search, or the general search it hands them to),
     within the contract's tolerance of the Python search, both orders, single and batched."""
     pairs = [(a, b) for a, b in _graze_pairs() if _two_ellipses(a, b)]

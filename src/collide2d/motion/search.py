@@ -1417,7 +1417,12 @@ def time_of_impact(
       ``b - a``. While apart, the separation is a convex function of time (the distance from a
       point moving on a line to a convex set), so the Newton step ``separation / approach
       speed`` never passes its first root and converges quadratically to a transversal contact
-      (the iteration of van den Bergen's GJK ray cast, 2004).
+      (the iteration of van den Bergen's GJK ray cast, 2004). Two ellipses (circles included)
+      are searched first by Perram and Wertheim's contact function ``F(l, t)``, a quadratic in
+      ``t`` for each ``l`` whose first root at 1 is a lower bound of the first contact, maximised
+      over ``l`` (Newton's method, a few steps); an ellipse and a point by the root of a
+      quadratic. Their answers are certified with rounding bounds as below; what these cannot
+      certify (grazes, shallow penetrations, contact at the start) takes the Newton search.
     * **Turning shapes**: conservative advancement (Mirtich, *Impulse-based dynamic simulation of
       rigid body systems*, 1996; Zhang, Lee, Kim, Tang and Manocha, C2A, 2006): the gap along the
       separating direction shrinks at most at ``max(0, -V . n) + |w_a| r_a + |w_b| r_b``, ``r`` the

@@ -259,3 +259,65 @@ def test_circles_by_the_closed_quadratic():
         else:
             assert abs(hit.time - float(root)) <= 2e-15  # (a few ulps: the rounding of the quadratic's coefficients)
             assert abs(np.hypot(*hit.normal) - 1.0) < 1e-15
+
+
+def _point_reference(e, p, v, t_max):
+    """First time the point ``p`` moving at ``v`` (relative to the ellipse) enters the closed
+    ellipse ``e = (cx, cy, a, b, angle)``: the smaller root of a quadratic, in mpmath (40 digits),
+    or None."""
+    with mpmath.workdps(40):
+        c, s = mpmath.cos(e[4]), mpmath.sin(e[4])
+        dx, dy = mpmath.mpf(p[0]) - mpmath.mpf(e[0]), mpmath.mpf(p[1]) - mpmath.mpf(e[1])
+        vx, vy = mpmath.mpf(v[0]), mpmath.mpf(v[1])
+        a2, b2 = mpmath.mpf(e[2]) ** 2, mpmath.mpf(e[3]) ** 2
+        # in the ellipse's axes: (x / a)^2 + (y / b)^2 = 1 along the line
+        x0, y0, x1, y1 = c * dx + s * dy, -s * dx + c * dy, c * vx + s * vy, -s * vx + c * vy
+        qa = x1 * x1 / a2 + y1 * y1 / b2
+        qb = x0 * x1 / a2 + y0 * y1 / b2
+        qc = x0 * x0 / a2 + y0 * y0 / b2 - 1
+        if qc <= 0:
+            return mpmath.mpf(0)
+        disc = qb * qb - qa * qc
+        if qa == 0 or disc < 0 or qb >= 0:
+            return None
+        root = (-qb - mpmath.sqrt(disc)) / qa
+        return root if root <= t_max else None
+
+
+def test_ellipse_and_point_by_the_closed_form():
+    # random ellipses (a third of them circles) and points passing by or entering, both orders,
+    # single and batched: the closed form of the compiled loop, against the mpmath root
+    from collide2d._glue import run
+    from collide2d.motion import search
+
+    rng = np.random.default_rng(8)
+    for trial in range(24):
+        a, b = rng.uniform(0.3, 2.0, 2)
+        b = a if trial % 3 == 0 else b
+        e = (*rng.uniform(-3, 3, 2).tolist(), float(a), float(b), float(rng.uniform(-3, 3)))
+        heading = rng.uniform(0, 2 * np.pi)
+        p = (e[0] + 4.0 * math.cos(heading), e[1] + 4.0 * math.sin(heading))
+        v = tuple((np.array(e[:2]) - np.array(p)) * rng.uniform(0.3, 1.5) + rng.normal(0, 0.5, 2))
+        expected = _point_reference(e, p, v, 1.0)
+        ellipse, point = shapes(e), c2.Point(p)
+        for x, y, vx, vy in ((ellipse, point, (0.0, 0.0), v), (point, ellipse, v, (0.0, 0.0))):
+            for hit in (c2.time_of_impact(x, y, vx, vy, t_max=1.0),
+                        c2.time_of_impact(x, y, np.tile(vx, (2, 1)), np.tile(vy, (2, 1)), t_max=1.0)):
+                for t in np.atleast_1d(hit.time):
+                    if expected is None:
+                        assert t == math.inf
+                    else:
+                        assert abs(t - float(expected)) <= TOL, (t, float(expected))
+    # and the closed form itself decides such pairs (not the general search it hands pairs to)
+    ellipse = c2.Ellipse((0.5, -0.2), (1.5, 0.7), angle=0.3)
+    for point, v, code in (((4.0, 0.1), (-3.0, 0.0), 0), ((4.0, 3.0), (-3.0, 0.0), 1)):
+        for swapped in (False, True):
+            a, b = (c2.Point(point), ellipse) if swapped else (ellipse, c2.Point(point))
+            va, vb = (v, (0.0, 0.0)) if swapped else ((0.0, 0.0), v)
+            motion = search._Motion(a, b, np.zeros(1, np.int64), np.zeros(1, np.int64), np.array([va]),
+                                    np.array([vb]), np.zeros(1), np.zeros(1))
+            index, numbers = search._kernel_rows(motion, np.arange(1), np.ones(1))
+            out = np.full(6, np.nan)
+            rows = [run.flat_rows(s)[1] for s in (a, b, motion.a, motion.b)]
+            assert toi_ellipse.translate_ellipse_point(swapped, rows[0][0], rows[1][0], rows[2][0], rows[3][0],
+                                                       numbers[0], out) == code

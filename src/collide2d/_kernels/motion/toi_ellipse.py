@@ -28,13 +28,16 @@ of a closed form whose every iterate is a lower bound, and one ``l`` with ``t_l 
 root before ``t_max``) certifies a miss. ``{l : t_l >= tau}`` is an intersection of the intervals
 ``{l : F(l, t) > 1}`` (``F`` is concave in ``l``), so ``t_l`` is unimodal: Newton's method on its
 stationarity condition ``dN/dl - dD/dl = 0`` at ``(l, t_l)``, safeguarded by bisection, converges
-quadratically, and the error of ``t_l`` is of second order in that of ``l``. This is the
-one-dimensional form of the continuous collision test of ellipses by the characteristic
-polynomial of their pencil (Choi, Wang, Liu and Kim, *Continuous collision detection for
-ellipsoids*, IEEE TVCG 2009; Wang, Wang and Kim, 2001, for the static test), taken through the
-contact function, whose level set in ``(l, t)`` has no cancelling terms. Two circles have the
-maximiser ``l = R_a / (R_a + R_b)`` at every time and ``t_l`` is the root of ``|r(t)| = R_a + R_b``:
-the first iterate is the answer.
+quadratically, and the error of ``t_l`` is of second order in that of ``l``. The continuous
+collision test of ellipses by the characteristic polynomial of their pencil answers the same
+question by following the roots of its discriminant in time (Choi, Wang, Liu and Kim,
+*Continuous collision detection for two moving elliptic disks*, IEEE Trans. Robotics 22, 2006;
+Choi, Chang, Wang, Kim and Elber, *Continuous collision detection for ellipsoids*, IEEE TVCG 15,
+2009); the contact function gives it as one closed form per ``l``, without cancelling terms.
+Two circles have the maximiser ``l = R_a / (R_a + R_b)`` at every time and ``t_l`` is the root of
+``|r(t)| = R_a + R_b``: the first iterate is the answer. An ellipse and a point
+(:func:`translate_ellipse_point`) are the function at its end ``l = 1``, the whole test there:
+the root of one quadratic.
 
 The answer is then certified as :func:`.toi.search_translation` certifies it: the float-moved
 rows apart at the time 0 (the rows as given) and at ``2**-40 t_max`` (or four times the rounding
@@ -319,4 +322,106 @@ def _hit(shapes, xa, ya, xb, yb, gxa, gya, gxb, gyb, gdx, gdy, rx, ry, ux, uy, v
     out[3] = py + vay * t + frame_y
     out[4] = nx
     out[5] = ny
+    return HIT
+
+
+@inline
+def _point_gap(a2, b2, wx, wy, k, dx, edx, dy, edy):
+    """``Q(d) - k - 2 (eQ + ek)`` for the offset ``d`` of a point from an ellipse's centre known
+    to ``(edx, edy)``: positive when the point is certainly outside the closed ellipse."""
+    q, eq = _form(a2, b2, wx, wy, dx, edx, dy, edy)
+    return q - k - 2.0 * (eq + 8.0 * U * k)
+
+
+@kernel
+def translate_ellipse_point(swapped, ga, gb, fa, fb, row, out):
+    """The time of impact of a translating ellipse and point (``swapped``: the point is ``a``), the
+    arguments of :func:`translate_ellipses`: the closed form. The offset ``d(t)`` of the point from
+    the centre moves on a line, and the first contact is the smaller root of the quadratic
+    ``Q(d(t)) = a^2 b^2 W`` (Perram and Wertheim's function at its end ``l = 1``, where it is the
+    whole test); a circle and a point are the special case. Certified as there: apart at the
+    start and at the search's margin before the root, the root's rounding within ``ROOT_TOL``
+    tolerances, a miss by ``Q / k - 1 > MISS_BAND`` over ``[0, t_max]``; else -1."""
+    gdx, gdy, vax, vay, vbx, vby = row[0], row[1], row[2], row[3], row[4], row[5]
+    frame_x, frame_y, t_max = row[12], row[13], row[15]
+    ux = vbx - vax
+    uy = vby - vay
+    if swapped:  # d = point - centre: the ellipse is b, moving by u
+        fe, ge, xp, yp, gxp, gyp, sign = fb, gb, fa[0], fa[1], ga[0], ga[1], -1.0
+    else:
+        fe, ge, xp, yp, gxp, gyp, sign = fa, ga, fb[0], fb[1], gb[0], gb[1], 1.0
+    xe, ye, a, b, wx, wy = fe[0], fe[1], fe[2], fe[3], fe[4], fe[5]
+    gxe, gye = ge[0], ge[1]
+    if not (_tame_shape(a, b, wx, wy) & _tame(xe) & _tame(ye) & _tame(xp) & _tame(yp) & _tame(gxe) & _tame(gye)
+            & _tame(gxp) & _tame(gyp) & (t_max > 0.0)):
+        return -1
+    a2, b2 = a * a, b * b
+    k = (a2 * b2) * (wx * wx + wy * wy)
+    rx, ry = xp - xe, yp - ye
+    ex, ey = sign * ux, sign * uy  # the point's velocity relative to the ellipse
+    q2, q1, q0 = _quadratic(a2, b2, wx, wy, 1.0, rx, ry, ex, ey)
+    g0 = q0 - k
+    if not (math.isfinite(q2 + q1 + q0 + k) and k > 0.0 and g0 > 0.0):
+        return -1
+    # the rows as given apart at the start (b shifted by (gdx, gdy): its centre or point + g, one rounding)
+    if swapped:
+        sx, sy = gxp - (gxe + gdx), gyp - (gye + gdy)
+    else:
+        sx, sy = (gxp + gdx) - gxe, (gyp + gdy) - gye
+    if not _point_gap(a2, b2, wx, wy, k, sx, U * abs(sx), sy, U * abs(sy)) > 0.0:
+        return -1
+    t = _first_root(q2, q1, g0)
+    if not t <= t_max:  # a miss, certified at the minimum of the quadratic over [0, t_max]
+        if q2 > 0.0 and q1 < 0.0:
+            at = min(-q1 / q2, t_max)
+        elif q1 < 0.0:
+            return -1
+        else:
+            at = 0.0
+        x, y = rx + at * ex, ry + at * ey
+        e_x = 2.0 * U * (abs(rx) + 2.0 * abs(at * ex)) + U * abs(x)
+        e_y = 2.0 * U * (abs(ry) + 2.0 * abs(at * ey)) + U * abs(y)
+        if not _point_gap(a2, b2, wx, wy, k, x, e_x, y, e_y) > MISS_BAND * k:
+            return -1
+        out[1] = math.inf
+        for i in range(2, 6):
+            out[i] = math.nan
+        return MISS
+    tol = TIME_TOL * (t_max if math.isfinite(t_max) else max(t, 1e-300))
+    x, y = rx + t * ex, ry + t * ey
+    e_x = 2.0 * U * (abs(rx) + 2.0 * abs(t * ex)) + U * abs(x)
+    e_y = 2.0 * U * (abs(ry) + 2.0 * abs(t * ey)) + U * abs(y)
+    slope = 2.0 * (q2 * t + q1)  # dQ/dt at the root (negative: entering)
+    if not abs(_point_gap(a2, b2, wx, wy, k, x, e_x, y, e_y)) <= -slope * tol * (2.0 * ROOT_TOL):
+        return -1  # a graze or an ill-conditioned root
+    p = wx * x + wy * y  # the outward normal of the ellipse at the point: grad Q / 2
+    q = wx * y - wy * x
+    gx = b2 * p * wx - a2 * q * wy
+    gy = b2 * p * wy + a2 * q * wx
+    norm = math.sqrt(gx * gx + gy * gy)
+    if not norm > 0.0:
+        return -1
+    nx, ny = gx / norm, gy / norm
+    speed = -(ex * nx + ey * ny)
+    if not speed > 0.0:
+        return -1
+    if swapped:  # the point is a, still in the frame; the ellipse b moved by u t
+        px, py = xp + vax * t, yp + vay * t
+    else:
+        px, py = (xp + ux * t) + vax * t, (yp + uy * t) + vay * t
+    scale = t_max if math.isfinite(t_max) else t
+    noise = NOISE * max(abs(px), abs(py))
+    check = max(t - max(CERTIFY * scale, 4.0 * noise / speed), 0.0)
+    if check > 0.0:  # the float-moved rows apart there (b shifted by u check, one rounding)
+        if swapped:
+            cx, cy = xp - (xe + ux * check), yp - (ye + uy * check)
+        else:
+            cx, cy = (xp + ux * check) - xe, (yp + uy * check) - ye
+        if not _point_gap(a2, b2, wx, wy, k, cx, U * abs(cx), cy, U * abs(cy)) > 0.0:
+            return -1
+    out[1] = t
+    out[2] = px + frame_x
+    out[3] = py + frame_y
+    out[4] = sign * nx  # from a to b: outward from the ellipse when it is a
+    out[5] = sign * ny
     return HIT
