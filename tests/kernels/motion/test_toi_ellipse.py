@@ -1,5 +1,6 @@
-"""Translating ellipses and circles: the Perram-Wertheim search of the compiled loop
-(:mod:`collide2d._kernels.motion.toi_ellipse`) against an independent slow reference, the first
+"""Translating ellipses and circles (and an ellipse and a point): the Perram-Wertheim search of
+the compiled loop (:mod:`collide2d._kernels.motion.toi_ellipse`) against an independent slow
+reference (for a point, the mpmath root of its quadratic), the first
 contact of the two moved ellipses found in mpmath (30 digits) from the static overlap predicate
 alone: ``G(t) = max_l F(l, t)`` of Perram and Wertheim's contact function (golden section over
 ``l``; ``F`` written here from the ellipses' shape matrices, not the kernel's positive-sum form),

@@ -100,9 +100,9 @@ def _form(a2, b2, wx, wy, dx, edx, dy, edy):
 
 @inline
 def _apart(shapes, dx, edx, dy, edy, lam):
-    """``(margin, D)``: ``N - D - 2 (eN + eD)`` of the contact function at ``lam`` for the offset
-    ``d = c_b - c_a`` of the centres known to ``(edx, edy)``, and ``D``; the rows are certified
-    apart when the margin is positive. ``shapes``: :func:`_shapes`."""
+    """``(g, e, D)``: ``g = N - D`` of the contact function at ``lam`` for the offset ``d = c_b -
+    c_a`` of the centres known to ``(edx, edy)``, twice its rounding bound ``e = 2 (eN + eD)``,
+    and ``D``; the rows are certified apart when ``g > e``. ``shapes``: :func:`_shapes`."""
     aa, ba, wxa, wya, ab, bb, wxb, wyb, wa, wb, da, db, t, et = shapes
     qa, eqa = _form(aa, ba, wxa, wya, dx, edx, dy, edy)
     qb, eqb = _form(ab, bb, wxb, wyb, dx, edx, dy, edy)
@@ -116,7 +116,7 @@ def _apart(shapes, dx, edx, dy, edy, lam):
     en = l * m * (m * ena + l * enb) + 10.0 * U * n
     d = m * m * da + l * l * db + l * m * t
     ed = l * m * et + 12.0 * U * d
-    return n - d - 2.0 * (en + ed), d
+    return n - d, 2.0 * (en + ed), d
 
 
 @inline
@@ -163,7 +163,7 @@ def _first_root(c2, c1, g0):
 
 @inline
 def _exact_motion(shapes, rx, ry, ux, uy, t, lam):
-    """``(margin, D)`` of :func:`_apart` at time ``t`` of the exact motion ``r0 + t u`` (``r0 =
+    """:func:`_apart` at time ``t`` of the exact motion ``r0 + t u`` (``r0 =
     (rx, ry)`` one rounding of ``c_b - c_a``; the offset three roundings, bounded)."""
     x = rx + t * ux
     y = ry + t * uy
@@ -179,8 +179,8 @@ def _apart_moved(shapes, xa, ya, xb, yb, sx, sy, lam):
     the offset of the centres carries one more rounding."""
     dx = (xb + sx) - xa
     dy = (yb + sy) - ya
-    margin, _ = _apart(shapes, dx, U * abs(dx), dy, U * abs(dy), lam)
-    return margin > 0.0
+    g, e, _ = _apart(shapes, dx, U * abs(dx), dy, U * abs(dy), lam)
+    return g > e
 
 
 @kernel
@@ -233,8 +233,8 @@ def translate_ellipses(ga, gb, fa, fb, row, out):
                 return -1  # (c2 == 0: F falls without end; a finite root was expected)
             else:
                 at = 0.0
-            margin, d = _exact_motion(shapes, rx, ry, ux, uy, at, l)
-            if not (margin > MISS_BAND * d and _apart_moved(shapes, gxa, gya, gxb, gyb, gdx, gdy, l)):
+            g, e, d = _exact_motion(shapes, rx, ry, ux, uy, at, l)
+            if not (g - e > MISS_BAND * d and _apart_moved(shapes, gxa, gya, gxb, gyb, gdx, gdy, l)):
                 return -1
             out[1] = math.inf
             for i in range(2, 6):
@@ -274,15 +274,19 @@ def translate_ellipses(ga, gb, fa, fb, row, out):
 @inline
 def _hit(shapes, xa, ya, xb, yb, gxa, gya, gxb, gyb, gdx, gdy, rx, ry, ux, uy, vax, vay, l, l_next, t, gt, frame_x,
          frame_y, tol, t_max, out):
-    """The contact at ``t = t_l`` (``l`` converged, ``l_next`` its next Newton step): its point
-    and normal by Perram and Wertheim's formulas at ``l_next``, the root's rounding within
-    ``ROOT_TOL tol``, the rows apart at the start and at the search's margin before ``t``; ``HIT``,
+    """The contact at ``t = t_l`` (``l`` converged, ``l_next`` its next Newton step): ``t`` polished
+    by Newton's step on ``N - D`` evaluated directly (the quadratic's coefficients may cancel),
+    its rounding within ``ROOT_TOL tol``; the point and normal by Perram and Wertheim's formulas
+    at ``l_next``; the rows apart at the start and at the search's margin before ``t``; ``HIT``,
     else -1."""
-    # the rounding of N - D at t (its bound e from _apart, margin ~ -2 e there) moves the root by
-    # at most e over the slope: within ROOT_TOL tol (1.1e-13 t_max; the bound is pessimistic)
-    margin, _ = _exact_motion(shapes, rx, ry, ux, uy, t, l)
-    if not abs(margin) <= -gt * tol * (2.0 * ROOT_TOL):
+    # the rounding of N - D at t (at most half its bound e from _apart) moves the root by at most
+    # that over the slope: within ROOT_TOL tol (1.1e-13 t_max; the bound is pessimistic)
+    g, e, _ = _exact_motion(shapes, rx, ry, ux, uy, t, l)
+    if not (e <= -gt * tol * (2.0 * ROOT_TOL) and abs(g) <= -gt * tol * 64.0):
         return -1  # a graze or an ill-conditioned root: the general search
+    t = t + g / gt
+    if not 0.0 < t <= t_max:
+        return -1
     # C = m Sigma_A + l Sigma_B (Sigma = S / W, S = a^2 w w^T + b^2 w^ w^T), y = C^-1 r: the
     # normal is y / |y|, the point c_A + m Sigma_A y (Perram and Wertheim 1985)
     aa, ba, wxa, wya, ab, bb, wxb, wyb, wa, wb, _, _, _, _ = shapes
@@ -327,10 +331,10 @@ def _hit(shapes, xa, ya, xb, yb, gxa, gya, gxb, gyb, gdx, gdy, rx, ry, ux, uy, v
 
 @inline
 def _point_gap(a2, b2, wx, wy, k, dx, edx, dy, edy):
-    """``Q(d) - k - 2 (eQ + ek)`` for the offset ``d`` of a point from an ellipse's centre known
-    to ``(edx, edy)``: positive when the point is certainly outside the closed ellipse."""
+    """``(Q(d) - k, 2 (eQ + ek))`` for the offset ``d`` of a point from an ellipse's centre known
+    to ``(edx, edy)``: the point is certainly outside the closed ellipse when the first is larger."""
     q, eq = _form(a2, b2, wx, wy, dx, edx, dy, edy)
-    return q - k - 2.0 * (eq + 8.0 * U * k)
+    return q - k, 2.0 * (eq + 8.0 * U * k)
 
 
 @kernel
@@ -368,7 +372,8 @@ def translate_ellipse_point(swapped, ga, gb, fa, fb, row, out):
         sx, sy = gxp - (gxe + gdx), gyp - (gye + gdy)
     else:
         sx, sy = (gxp + gdx) - gxe, (gyp + gdy) - gye
-    if not _point_gap(a2, b2, wx, wy, k, sx, U * abs(sx), sy, U * abs(sy)) > 0.0:
+    g, e = _point_gap(a2, b2, wx, wy, k, sx, U * abs(sx), sy, U * abs(sy))
+    if not g > e:
         return -1
     t = _first_root(q2, q1, g0)
     if not t <= t_max:  # a miss, certified at the minimum of the quadratic over [0, t_max]
@@ -381,7 +386,8 @@ def translate_ellipse_point(swapped, ga, gb, fa, fb, row, out):
         x, y = rx + at * ex, ry + at * ey
         e_x = 2.0 * U * (abs(rx) + 2.0 * abs(at * ex)) + U * abs(x)
         e_y = 2.0 * U * (abs(ry) + 2.0 * abs(at * ey)) + U * abs(y)
-        if not _point_gap(a2, b2, wx, wy, k, x, e_x, y, e_y) > MISS_BAND * k:
+        g, e = _point_gap(a2, b2, wx, wy, k, x, e_x, y, e_y)
+        if not g - e > MISS_BAND * k:
             return -1
         out[1] = math.inf
         for i in range(2, 6):
@@ -392,8 +398,13 @@ def translate_ellipse_point(swapped, ga, gb, fa, fb, row, out):
     e_x = 2.0 * U * (abs(rx) + 2.0 * abs(t * ex)) + U * abs(x)
     e_y = 2.0 * U * (abs(ry) + 2.0 * abs(t * ey)) + U * abs(y)
     slope = 2.0 * (q2 * t + q1)  # dQ/dt at the root (negative: entering)
-    if not abs(_point_gap(a2, b2, wx, wy, k, x, e_x, y, e_y)) <= -slope * tol * (2.0 * ROOT_TOL):
+    g, e = _point_gap(a2, b2, wx, wy, k, x, e_x, y, e_y)
+    if not (e <= -slope * tol * (2.0 * ROOT_TOL) and abs(g) <= -slope * tol * 64.0):
         return -1  # a graze or an ill-conditioned root
+    t = t + g / slope  # Newton's step on Q(d(t)) - k evaluated directly (the coefficients may cancel)
+    if not 0.0 < t <= t_max:
+        return -1
+    x, y = rx + t * ex, ry + t * ey
     p = wx * x + wy * y  # the outward normal of the ellipse at the point: grad Q / 2
     q = wx * y - wy * x
     gx = b2 * p * wx - a2 * q * wy
@@ -417,7 +428,8 @@ def translate_ellipse_point(swapped, ga, gb, fa, fb, row, out):
             cx, cy = xp - (xe + ux * check), yp - (ye + uy * check)
         else:
             cx, cy = (xp + ux * check) - xe, (yp + uy * check) - ye
-        if not _point_gap(a2, b2, wx, wy, k, cx, U * abs(cx), cy, U * abs(cy)) > 0.0:
+        g, e = _point_gap(a2, b2, wx, wy, k, cx, U * abs(cx), cy, U * abs(cy))
+        if not g > e:
             return -1
     out[1] = t
     out[2] = px + frame_x
