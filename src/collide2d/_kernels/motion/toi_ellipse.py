@@ -284,7 +284,7 @@ def _hit(shapes, xa, ya, xb, yb, gxa, gya, gxb, gyb, gdx, gdy, rx, ry, ux, uy, v
     g, e, _ = _exact_motion(shapes, rx, ry, ux, uy, t, l)
     if not (e <= -gt * tol * (2.0 * ROOT_TOL) and abs(g) <= -gt * tol * 64.0):
         return -1  # a graze or an ill-conditioned root: the general search
-    t = t + g / gt
+    t = t - g / gt
     if not 0.0 < t <= t_max:
         return -1
     # C = m Sigma_A + l Sigma_B (Sigma = S / W, S = a^2 w w^T + b^2 w^ w^T), y = C^-1 r: the
@@ -401,7 +401,7 @@ def translate_ellipse_point(swapped, ga, gb, fa, fb, row, out):
     g, e = _point_gap(a2, b2, wx, wy, k, x, e_x, y, e_y)
     if not (e <= -slope * tol * (2.0 * ROOT_TOL) and abs(g) <= -slope * tol * 64.0):
         return -1  # a graze or an ill-conditioned root
-    t = t + g / slope  # Newton's step on Q(d(t)) - k evaluated directly (the coefficients may cancel)
+    t = t - g / slope  # Newton's step on Q(d(t)) - k evaluated directly (the coefficients may cancel)
     if not 0.0 < t <= t_max:
         return -1
     x, y = rx + t * ex, ry + t * ey
