@@ -39,6 +39,8 @@ from .measure.distance_flat import (  # noqa: E402
     contact_point_point,
 )
 from .motion.toi import search_translation
+from .motion.toi_closed import closed_translation
+from .motion.toi_ellipse import translate_ellipse_point, translate_ellipses
 from .relate.ellipse import (  # noqa: E402
     relate_ellipse_ellipse,
     relate_ellipse_polygon,
@@ -60,7 +62,6 @@ from .relate.polygon import (  # noqa: E402
     relate_polygon_line,
     relate_polygon_point,
 )
-from .motion.toi_closed import closed_translation  # (the flat kinds' closed form)
 
 _ROWS = ("index", "rows", "out")
 
@@ -69,8 +70,12 @@ _ROWS = ("index", "rows", "out")
 def toi_ellipse_ellipse_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_ellipse_ellipse, relate_ellipse_ellipse, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        # the Perram-Wertheim search first (toi_ellipse); what it hands back, the general search
+        code = translate_ellipses(ga[i[0]], gb[i[1]], fa[i[2]], fb[i[3]], rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_ellipse_ellipse, relate_ellipse_ellipse, eps, swapped, kind_a, kind_b,
+                                      shifted, ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)
@@ -101,8 +106,12 @@ def toi_ellipse_line_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gv
 def toi_ellipse_point_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_ellipse_point, relate_ellipse_point, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        # the closed form first (toi_ellipse); what it hands back, the general search
+        code = translate_ellipse_point(swapped, ga[i[0]], gb[i[1]], fa[i[2]], fb[i[3]], rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_ellipse_point, relate_ellipse_point, eps, swapped, kind_a, kind_b,
+                                      shifted, ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)

@@ -125,7 +125,7 @@ class _Motion:
         self.args = (a, b, index_a, index_b, va, vb, wa, wb, offset_b)
         self.va, self.vb, self.wa, self.wb = va, vb, wa, wb
         refs_a, refs_b = reference_points(a), reference_points(b)
-        ref_a, ref_b = refs_a[index_a], refs_b[index_b]
+        ref_a, ref_b = refs_a.take(index_a, axis=0), refs_b.take(index_b, axis=0)
         if offset_b is not None:
             ref_b = ref_b + offset_b
         finite = lambda r: np.where(np.isfinite(r), r, 0.0)  # noqa: E731  (a line: its point only)
@@ -146,8 +146,8 @@ class _Motion:
             self.ref_a, self.ref_b = reference_points(self.a), reference_points(self.b)
         self.reach_a, self.reach_b = ext_a, ext_b  # the extents about the reference points (inf: a line)
         # |w| r: the speed bound of the turn (0 without a turn, also for a line)
-        self.ext_a = np.where(wa == 0.0, 0.0, _turn_extents(a, exts_a)[index_a]) * np.abs(wa)
-        self.ext_b = np.where(wb == 0.0, 0.0, _turn_extents(b, exts_b)[index_b]) * np.abs(wb)
+        self.ext_a = np.where(wa == 0.0, 0.0, _turn_extents(a, exts_a)[index_a]) * np.abs(wa) if wa.any() else np.zeros(n)
+        self.ext_b = np.where(wb == 0.0, 0.0, _turn_extents(b, exts_b)[index_b]) * np.abs(wb) if wb.any() else np.zeros(n)
         self._sizes = np.maximum(finite(ext_a), finite(ext_b))
         self.still = (wa == 0.0) & (wb == 0.0)  # pure translation: b moves relative to a
 
@@ -769,7 +769,7 @@ def _impact_flat(motion, t_max):
     :func:`_impact_search`."""
     n = motion.ia.shape[0]
     time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
-    decided = []
+    decided = np.zeros(n, dtype=bool)
     still = np.flatnonzero(motion.still)
     still_code = np.zeros(0, dtype=np.int64)  # the translation search's outcome per row of still
     for rows, search in ((still, _translation_kernel),
@@ -783,14 +783,20 @@ def _impact_flat(motion, t_max):
         if search is _translation_kernel:
             done |= (code == _NEAR) | (code == _MINIMUM)
             still_code = code
+        if rows.size == n and done.all():  # every pair (the same floats as below, without indexing)
+            time[:], point[:], normal[:] = out[:, 0], out[:, 1:3], out[:, 3:5]
+            decided[:] = True
+            continue
         rows = rows[done]
         time[rows], point[rows], normal[rows] = out[done, 0], out[done, 1:3], out[done, 3:5]
-        decided.append(rows)
-    rest = np.setdiff1d(np.arange(n), np.concatenate(decided) if decided else [], assume_unique=True)
+        decided[rows] = True
+    rest = np.flatnonzero(~decided)
     if rest.size:
         time[rest], point[rest], normal[rest] = _impact_search(motion.subset(rest), t_max[rest])
-    _exact_translation(motion, np.union1d(still[still_code >= _NEAR], rest[motion.still[rest]]), t_max, time, point,
-                       normal, still[still_code == _MINIMUM])
+    near = still_code >= _NEAR
+    if rest.size or near.any():  # (rows through the band: the exact decision where the kinds have one)
+        _exact_translation(motion, np.union1d(still[near], rest[motion.still[rest]]), t_max, time, point, normal,
+                           still[still_code == _MINIMUM])
     return time, point, normal
 
 
@@ -842,17 +848,20 @@ def _kernel_rows(motion, rows, t_max):
     """The index table and the numbers (:data:`collide2d._kernels.motion.toi.ROW`) of the pairs
     ``rows`` for the compiled searches."""
     a, b, index_a, index_b, _, _, offset_b = motion.given
-    va, vb = motion.va[rows], motion.vb[rows]
+    va, vb = motion.va.take(rows, axis=0), motion.vb.take(rows, axis=0)  # (take: ten times faster than [rows])
+    numbers = np.empty((rows.size, 16))  # (the columns of ROW, filled in place)
     if offset_b is not None:
-        given_shift = offset_b[rows]
+        numbers[:, 0:2] = offset_b[rows]
     elif motion.shifted:
-        given_shift = np.zeros((rows.size, 2))
+        numbers[:, 0:2] = 0.0
     else:  # the search's own evaluation at time 0 (see _Motion.contact)
-        given_shift = (vb - va) * 0.0
-    numbers = np.concatenate([given_shift, va, vb, motion.wa[rows, None], motion.wb[rows, None], motion.ref_a[rows],
-                              motion.ref_b[rows], motion.frame[rows], motion.sizes(rows)[:, None], t_max[:, None]],
-                             axis=1)
-    index = np.stack([index_a[rows], index_b[rows], motion.ia[rows], motion.ib[rows]], axis=1)
+        numbers[:, 0:2] = (vb - va) * 0.0
+    numbers[:, 2:4], numbers[:, 4:6], numbers[:, 6], numbers[:, 7] = va, vb, motion.wa[rows], motion.wb[rows]
+    numbers[:, 8:10], numbers[:, 10:12] = motion.ref_a.take(rows, axis=0), motion.ref_b.take(rows, axis=0)
+    numbers[:, 12:14] = motion.frame.take(rows, axis=0)
+    numbers[:, 14], numbers[:, 15] = motion.sizes(rows), t_max
+    index = np.empty((rows.size, 4), dtype=np.int64)
+    index[:, 0], index[:, 1], index[:, 2], index[:, 3] = index_a[rows], index_b[rows], motion.ia[rows], motion.ib[rows]
     return index, numbers
 
 
@@ -1408,7 +1417,12 @@ def time_of_impact(
       ``b - a``. While apart, the separation is a convex function of time (the distance from a
       point moving on a line to a convex set), so the Newton step ``separation / approach
       speed`` never passes its first root and converges quadratically to a transversal contact
-      (the iteration of van den Bergen's GJK ray cast, 2004).
+      (the iteration of van den Bergen's GJK ray cast, 2004). Two ellipses (circles included)
+      are searched first by Perram and Wertheim's contact function ``F(l, t)``, a quadratic in
+      ``t`` for each ``l`` whose first root at 1 is a lower bound of the first contact, maximised
+      over ``l`` (Newton's method, a few steps); an ellipse and a point by the root of a
+      quadratic. Their answers are certified with rounding bounds as below; what these cannot
+      certify (grazes, shallow penetrations, contact at the start) takes the Newton search.
     * **Turning shapes**: conservative advancement (Mirtich, *Impulse-based dynamic simulation of
       rigid body systems*, 1996; Zhang, Lee, Kim, Tang and Manocha, C2A, 2006): the gap along the
       separating direction shrinks at most at ``max(0, -V . n) + |w_a| r_a + |w_b| r_b``, ``r`` the
