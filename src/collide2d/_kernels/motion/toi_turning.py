@@ -45,6 +45,8 @@ from numba.extending import register_jitable
 
 from collide2d._jit import kernel
 
+from .bracket import copy_contact as _copy
+from .bracket import illinois_update
 from .constants import BAND, CERTIFY, EXACT, GRAZE, HIT, MISS, NOISE, OVERLAP, ROUNDS, SLOW, TIME_TOL, ULP
 from .rigid import move_xy, turn_vector
 from .toi import ELLIPSE, LINE, POLYGON, SEGMENT, _row_facts, _scale_at, _shift_row, _signed, _store, _store_mirrored
@@ -203,12 +205,6 @@ def _noise(values, size):
     return GRAZE * max(values[9], size)
 
 
-@kernel
-def _copy(target, source):
-    for i in range(10):
-        target[i] = source[i]
-
-
 @register_jitable(inline="always")
 def _closest_approach(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, ra, wka, rb, wkb,
                       lo, state, step, t_end, tol, at_lo, at_hi, got):
@@ -273,24 +269,8 @@ def _closest_approach(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, r
             return 2, t
         if not math.isfinite(hi) and t >= t_end and not slope >= 0.0:  # still approaching at the end
             return (0 if s > noise else 1), t
-        if slope >= 0.0:
-            if last == 1:
-                w_lo *= 0.5
-            hi = t
-            _copy(at_hi, got)
-            slope_hi = slope
-            w_hi = slope
-            last = 1
-        else:
-            if last == -1:
-                w_hi *= 0.5
-            prev = lo
-            slope_prev = slope_lo
-            lo = t
-            _copy(at_lo, got)
-            slope_lo = slope
-            w_lo = slope
-            last = -1
+        lo, hi, slope_lo, slope_hi, w_lo, w_hi, last, prev, slope_prev = illinois_update(
+            t, slope, got, lo, hi, slope_lo, slope_hi, w_lo, w_hi, last, prev, slope_prev, at_lo, at_hi)
     return 2, math.inf
 
 
