@@ -72,6 +72,7 @@ GRAZE_STEPS = 200
 DISC_MARGIN = 2.0**-48  # the widening of the bounding discs and of their window (search._DISC_MARGIN)
 SKIP_FROM = 8  # a drifting pair with a window of more periods than this is handed back
 SPUN = 2.0**-20  # a turn beyond this from the checked time to the answer: the contact at the answer
+GRAZE_TIME = 2.0**-36  # a gap within the noise whose slope places the time worse than this times the scale: a graze
 
 
 @kernel
@@ -573,6 +574,7 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
     slowed = 0.0
     searches = 0.0
     grazed = False
+    ended = False  # a gap within the noise checked for a graze (see GRAZE_TIME)
     back = 0.0
     for _ in range(int(row[20])):
         rounds += 1
@@ -594,9 +596,23 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
         last_step = step
         if slow:
             slow = not noisy and _slope(state, row, free) < 0.0 and s <= TURN_NEAR * size
+        ahead = TURN_REACH * step
+        if (close and within and not noisy and not step <= tol and not stalled and not grazed and not ended
+                and not math.isfinite(upper)):
+            # the gap reached the noise by the cheap steps on an axis, which close in on a graze
+            # without slowing the rounds: a slope too small to place the time within GRAZE_TIME
+            # of the scale from the noise is a graze, and its minimum decides (once), searched up
+            # to twice the double-root step that the noise allows (search._closest_approach)
+            ended = True
+            falling = -_slope(state, row, free)
+            noise = NOISE * state[9]
+            if falling > 0.0 and noise > GRAZE_TIME * scale * falling:
+                slow = True
+                close = False
+                ahead = max(ahead, 4.0 * max(s, noise) / falling)
         if slow:  # a graze: the minimum of the separation decides
             grazed = True
-            reach = min(t_end, free + TURN_REACH * step)
+            reach = min(t_end, free + ahead)
             outcome, t_min = _closest_approach(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, ra, wka,
                                                rb, wkb, free, state, step, reach, tol / 64, at_lo, at_hi, got)
             if outcome < 0:
