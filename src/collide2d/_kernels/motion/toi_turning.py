@@ -519,8 +519,7 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
     # separation along an axis (see _axis_advance); a line keeps the Python search's own steps
     turn_rate_a, bend_a = _axis_constants(kind_a, fa, reach_a, turn_a)
     turn_rate_b, bend_b = _axis_constants(kind_b, fb, reach_b, turn_b)
-    spin_a = min(spin_a, turn_rate_a)
-    spin_b = min(spin_b, turn_rate_b)
+    axis_rate = min(spin_a, turn_rate_a) + min(spin_b, turn_rate_b)  # (the exact steps keep |w| r)
     axis = kind_a != LINE and kind_b != LINE
     bend = (bend_a + bend_b) * (1.0 + 2.0**-40)
     _copy(state, values)
@@ -575,6 +574,7 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
     searches = 0.0
     grazed = False
     ended = False  # a gap within the noise checked for a graze (see GRAZE_TIME)
+    moved = 0.0  # how far the last round's certified steps advanced
     back = 0.0
     for _ in range(int(row[20])):
         rounds += 1
@@ -591,22 +591,25 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
         noisy = noisy and within
         early = noisy and rounds <= SWEEP_AFTER
         close = (step <= tol and not early) or upper - free <= tol or (within and not noisy) or stalled
-        slowed = slowed + 1.0 if step >= SLOW * last_step else 0.0
+        # slow rounds: the advance of a round (the exact step, or the axis steps of the round
+        # before) not shrinking fast, twice in a row (a graze: the steps slow to a linear rate)
+        measure = max(step, moved)
+        slowed = slowed + 1.0 if measure >= SLOW * last_step else 0.0
         slow = not close and not grazed and not math.isfinite(upper) and slowed >= 2.0
-        last_step = step
+        last_step = measure
+        moved = 0.0
         if slow:
             slow = not noisy and _slope(state, row, free) < 0.0 and s <= TURN_NEAR * size
         ahead = TURN_REACH * step
-        if (close and within and not noisy and not step <= tol and not stalled and not grazed and not ended
-                and not math.isfinite(upper)):
-            # the gap reached the noise by the cheap steps on an axis, which close in on a graze
-            # without slowing the rounds: a slope too small to place the time within GRAZE_TIME
-            # of the scale from the noise is a graze, and its minimum decides (once), searched up
-            # to twice the double-root step that the noise allows (search._closest_approach)
+        if close and not noisy and not stalled and not grazed and not ended and not math.isfinite(upper):
+            # the end reached by the cheap steps on an axis, which close in on a graze without
+            # slowing the rounds: a slope too small to place the time within GRAZE_TIME of the
+            # scale from the gap (or its noise) is a graze, and its minimum decides (once),
+            # searched up to twice the double-root step from there (search._closest_approach)
             ended = True
             falling = -_slope(state, row, free)
             noise = NOISE * state[9]
-            if falling > 0.0 and noise > GRAZE_TIME * scale * falling:
+            if falling > 0.0 and max(s, noise) > GRAZE_TIME * scale * falling:
                 slow = True
                 close = False
                 ahead = max(ahead, 4.0 * max(s, noise) / falling)
@@ -714,9 +717,13 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
         if not backing:
             back = 0.25 * tol
         probe = max(0.5 * (free + upper), upper - back) if backing else free + step
-        if axis and not backing and not noisy:  # cheap certified steps on the last contact's axis
+        # cheap certified steps on the last contact's axis; near the pair (within TURN_NEAR of its
+        # size) only on a transversal approach, the slope's square above 2 K s (a graze has
+        # s'^2 <= 2 K s: the exact steps slow down there and the graze search takes it)
+        near = s <= TURN_NEAR * size
+        if axis and not backing and not noisy and (not near or _slope(state, row, free) ** 2 > 2.0 * bend * s):
             reached = _axis_advance(kind_a, fa, fva, kind_b, fb, fvb, row, state[1], state[2], free,
-                                    min(t_end, upper), spin_a + spin_b, bend, NOISE * state[9])
+                                    min(t_end, upper), axis_rate, bend, NOISE * state[9])
             if reached >= t_end and not math.isfinite(upper):
                 return MISS
             if reached > probe and reached < upper:
@@ -733,5 +740,6 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
             values[1] = state[1]
             values[2] = state[2]
         _copy(state, values)
+        moved = probe - free
         free = probe
     return ROUNDS
