@@ -1430,13 +1430,13 @@ def time_of_impact(
     * **Turning shapes**: conservative advancement (Mirtich, *Impulse-based dynamic simulation of
       rigid body systems*, 1996; Zhang, Lee, Kim, Tang and Manocha, C2A, 2006): the gap along the
       separating direction shrinks at most at ``max(0, -V . n) + |w_a| r_a + |w_b| r_b``, ``r`` the
-      farthest extent of each shape from its reference point (0 for a circle; the compiled search
-      uses ``a - b`` for an ellipse, the largest tangential extent of its support point), so a
-      step of separation over that bound cannot pass a contact, however fast or thin the shapes
-      (no tunnelling). Between two evaluations of the contact, the compiled search steps the same
+      farthest extent of each shape from its reference point (0 for a circle), so a step of
+      separation over that bound cannot pass a contact, however fast or thin the shapes (no
+      tunnelling). Between two evaluations of the contact, the compiled search steps the same
       way on the separation along the last contact's normal (Box2D's separation function), a
-      closed form of the shapes' support functions, with a second-order bound for ellipses and
-      points: a few contacts per pair instead of tens. A turning line, which has no finite extent, uses a bound through its distance
+      closed form of the shapes' support functions (an ellipse's turn bounded there by
+      ``|w| (a - b)``), with a second-order bound for ellipses and points: a few contacts per
+      pair instead of tens. A turning line, which has no finite extent, uses a bound through its distance
       to the other shape. A pair whose steps crawl (passing close by, or meeting at a small
       approach speed) takes hundreds of steps at once: the separation at many times in one
       batch, each time apart free of contact over a ball of that radius backwards and forwards,

@@ -6,20 +6,20 @@ no allocation per round, and an outcome code (:mod:`.constants`: hit, miss, over
 start, needs the exact path, out of rounds). Its rounds follow the Python search of
 :func:`collide2d.motion.time_of_impact` for turning pairs, with the same moves, contact kernels
 and decisions, and two changes that make it cheaper (so its floats are its own; both searches
-keep the same contract, which the tests check against brute-force references): the speed bound
-of an ellipse's turn is ``|w| (a - b)`` rather than ``|w| a``, and between two evaluations of the
-exact contact the search takes cheap certified steps on the separation along the last contact's
-normal (:func:`_axis_advance`, below), so that most pairs need a handful of exact contacts:
+keep the same contract, which the tests check against brute-force references): between two
+evaluations of the exact contact the search takes cheap certified steps on the separation along
+the last contact's normal (:func:`_axis_advance`, below; there an ellipse's turn is bounded by
+``|w| (a - b)`` rather than ``|w| a``), so that most pairs need a handful of exact contacts:
 
 * the window of the bounding discs (``search._disc_window``, ``search._bound_turning``): a pair
   whose discs never meet within ``t_max`` misses at once, one whose discs meet later starts there,
   and the search ends where they part for good (or after one period of a periodic pair);
 * conservative advancement (Mirtich 1996; Box2D's ``b2TimeOfImpact`` advances the same way with
   its separation functions): at a time apart by ``s`` with normal ``n`` the gap along ``n``
-  closes at most at ``mu = max(0, -V . n) + |w_a| d_a + |w_b| d_b`` (``d`` the largest
-  tangential extent of each shape about its reference point: ``a - b`` for an ellipse, its extent
-  ``r`` otherwise), so the step ``s / mu`` cannot pass a contact; the cheap steps on the axis
-  then go as far as the axis certifies;
+  closes at most at ``mu = max(0, -V . n) + |w_a| r_a + |w_b| r_b`` (``r`` the extent of each
+  shape about its reference point), so the step ``s / mu`` cannot pass a contact; the cheap steps
+  on the axis then go as far as the axis certifies (near the pair, on a transversal approach
+  only: a graze slows the exact steps down, which starts the graze search);
 * a crawl (more than :data:`SWEEP_AFTER` rounds) advances many steps per round: the separation at
   up to ``sweeps`` times spaced by the step, each time apart the centre of a ball of times free of
   contact (``search._sweep``);
