@@ -921,13 +921,13 @@ def _run_turning(a, b, framed_a, framed_b, shifted, index, numbers):
     :data:`~collide2d._glue.registry.TOI_TURNING` entry): ``(code, out)`` as :func:`_run_translation`."""
     (kind_a, ga, gva), (kind_b, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
     (_, fa, fva), (_, fb, fvb) = run.flat_rows(framed_a), run.flat_rows(framed_b)
-    entry = registry.entry(registry.TOI_TURNING, kind_a, kind_b)
+    loop, swapped, code_a, code_b = _turning_loop(kind_a, kind_b)
     # one pair: the serial copy of the loop, without the check for threads
-    loop = entry.kernel if index.shape[0] > 1 else getattr(entry.kernel, "serial", entry.kernel)
+    loop = loop if index.shape[0] > 1 else getattr(loop, "serial", loop)
     out = np.empty((index.shape[0], 6))
     c = np.ascontiguousarray
-    loop(EPS, entry.swapped, _KIND_CODE[kind_a], _KIND_CODE[kind_b], shifted, c(ga), c(gva), c(gb), c(gvb), c(fa),
-         c(fva), c(fb), c(fvb), c(index), c(numbers), out)
+    loop(EPS, swapped, code_a, code_b, shifted, c(ga), c(gva), c(gb), c(gvb), c(fa), c(fva), c(fb), c(fvb), c(index),
+         c(numbers), out)
     return out[:, 0].astype(np.int64), out[:, 1:]
 
 
@@ -940,6 +940,7 @@ _ZERO_INDEX = np.zeros((1, 4), dtype=np.int64)  # one pair of single shapes, sea
 _NO_VERTS = np.zeros((0, 2))  # the vertex array of a kind without vertex lists (read-only, as a shape's)
 _NO_VERTS.flags.writeable = False
 _TOI_LOOPS: dict = {}  # (kind_a, kind_b) -> the loop of the compiled search (see _translation_loop)
+_TURNING_LOOPS: dict = {}  # (kind_a, kind_b) -> the loop of the compiled turning search (see _turning_loop)
 
 
 def _plain_number(value):
@@ -999,18 +1000,41 @@ def _shifted_row(kind, p, dx, dy):
 
 
 
-def _turn_numbers(a, reach_a, wa, b, reach_b, wb):
+def _turn_numbers(ka, pa, reach_a, wa, kb, pb, reach_b, wb):
     """The extents (inf: a line) and the speed bounds ``|w| r`` of the turns of two single shapes
-    (``reach`` from :func:`_reach`), as :class:`_Motion` computes them, and the cap on the rounds:
-    the row's last numbers in :data:`collide2d._kernels.motion.toi_turning.ROW`."""
-    numbers = []
-    for shape, reach in ((a, reach_a), (b, reach_b)):
-        numbers.append(math.inf if run.kind_of(shape) == "line" else reach)
-    for shape, reach, w in ((a, numbers[0], wa), (b, numbers[1], wb)):
-        kind, p, _ = run.shape_rows(shape)
-        circle = kind == "ellipse" and p[2] == p[3]  # (see _turn_extents)
-        numbers.append((0.0 if w == 0.0 or circle else reach) * abs(w))
-    return numbers + [float(_MAX_STEPS)]
+    (kinds and rows; ``reach`` from :func:`_reach`), as :class:`_Motion` computes them, and the cap
+    on the rounds: the row's last numbers in :data:`collide2d._kernels.motion.toi_turning.ROW`."""
+    ext_a = math.inf if ka == "line" else reach_a
+    ext_b = math.inf if kb == "line" else reach_b
+    circle_a = ka == "ellipse" and pa[2] == pa[3]  # (see _turn_extents)
+    circle_b = kb == "ellipse" and pb[2] == pb[3]
+    return [ext_a, ext_b, (0.0 if wa == 0.0 or circle_a else ext_a) * abs(wa),
+            (0.0 if wb == 0.0 or circle_b else ext_b) * abs(wb), float(_MAX_STEPS)]
+
+
+def _turning_loop(kind_a, kind_b):
+    """``(loop, swapped, code_a, code_b)`` of the compiled turning search of a pair of kinds (the
+    pair table's :data:`~collide2d._glue.registry.TOI_TURNING` entry), looked up once."""
+    found = _TURNING_LOOPS.get((kind_a, kind_b))
+    if found is None:
+        entry = registry.entry(registry.TOI_TURNING, kind_a, kind_b)
+        found = _TURNING_LOOPS[(kind_a, kind_b)] = (entry.kernel, entry.swapped, _KIND_CODE[kind_a],
+                                                    _KIND_CODE[kind_b])
+    return found
+
+
+def _single_turning(ka, pa, reach_a, wa, kb, pb, reach_b, wb, shifted, ga, gb, fa, fb, numbers):
+    """The turning branch of :func:`_single_translation`: the serial loop of the pair's kinds called
+    at once on the rows (given ``ga``, ``gb``; in the frame ``fa``, ``fb``) and the translation's
+    ``numbers`` followed by :func:`_turn_numbers`; None when the search hands the pair back."""
+    loop, swapped, code_a, code_b = _turning_loop(ka, kb)
+    turn = np.array([_turn_numbers(ka, pa, reach_a, wa, kb, pb, reach_b, wb)])
+    out = np.empty((1, 6))
+    getattr(loop, "serial", loop)(EPS, swapped, code_a, code_b, shifted, ga, _NO_VERTS, gb, _NO_VERTS, fa, _NO_VERTS,
+                                  fb, _NO_VERTS, _ZERO_INDEX, np.concatenate((numbers, turn), axis=1), out)
+    if out[0, 0] > _OVERLAP:
+        return None
+    return Impact(float(out[0, 1]), out[0, 2:4], out[0, 4:6])
 
 
 def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
@@ -1051,16 +1075,10 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
         given_shift = ((vb[0] - va[0]) * 0.0, (vb[1] - va[1]) * 0.0)
     numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
                          ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
-    if wa != 0.0 or wb != 0.0:  # the turning search, on the framed shapes
+    if wa != 0.0 or wb != 0.0:  # the turning search, on the framed rows
         if ka == "rounded" or kb == "rounded":
             return None  # (the turning search of rounded pairs: the general path)
-        framed_a = _kernel_shape(ka, fa) if shifted else a
-        framed_b = _kernel_shape(kb, fb) if shifted else b
-        turn = np.array([_turn_numbers(a, reach_a, wa, b, reach_b, wb)])
-        code, found = _run_turning(a, b, framed_a, framed_b, shifted, _ZERO_INDEX, np.concatenate([numbers, turn], axis=1))
-        if code[0] > _OVERLAP:
-            return None
-        return Impact(float(found[0, 0]), found[0, 1:3], found[0, 3:5])
+        return _single_turning(ka, pa, reach_a, wa, kb, pb, reach_b, wb, shifted, ga, gb, fa, fb, numbers)
     if ka == "rounded" or kb == "rounded":  # their loops (collide2d.motion.rounded), on the framed shapes
         framed_a = _kernel_shape(ka, fa) if shifted else a
         framed_b = _kernel_shape(kb, fb) if shifted else b
@@ -1428,7 +1446,11 @@ def time_of_impact(
       separating direction shrinks at most at ``max(0, -V . n) + |w_a| r_a + |w_b| r_b``, ``r`` the
       farthest extent of each shape from its reference point (0 for a circle), so a step of
       separation over that bound cannot pass a contact, however fast or thin the shapes (no
-      tunnelling). A turning line, which has no finite extent, uses a bound through its distance
+      tunnelling). Between two evaluations of the contact, the compiled search steps the same
+      way on the separation along the last contact's normal (Box2D's separation function), a
+      closed form of the shapes' support functions (an ellipse's turn bounded there by
+      ``|w| (a - b)``), with a second-order bound for ellipses and points: a few contacts per
+      pair instead of tens. A turning line, which has no finite extent, uses a bound through its distance
       to the other shape. A pair whose steps crawl (passing close by, or meeting at a small
       approach speed) takes hundreds of steps at once: the separation at many times in one
       batch, each time apart free of contact over a ball of that radius backwards and forwards,

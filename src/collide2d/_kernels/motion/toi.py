@@ -40,6 +40,7 @@ from numba.extending import register_jitable
 from collide2d._jit import kernel
 
 from ..codes import DISJOINT, TOUCHING, UNDECIDED
+from .bracket import illinois_update
 from .constants import (BAND, CERTIFY, EXACT, GRAZE, GRAZE_STEPS, HIT, MAX_STEPS, MINIMUM, MISS, NEAR, NOISE, OVERLAP,
                         ROUNDS, SLOW, TIME_TOL, ULP)
 from .rigid import move_xy, turn_vector
@@ -393,27 +394,11 @@ def closest_approach(contact, swapped, kind_a, kind_b, fb, fvb, ra, wa, rb, wb, 
         if not bracketed and t >= t_end and not (slope >= 0.0):  # still approaching at the end
             _copy(got_out, got)
             return (0 if s > noise else 1), t, free
-        if slope >= 0.0:  # rising: the new upper end (Illinois: the lower weight halved on a repeat)
-            if last == 1:
-                w_lo *= 0.5
-            hi = t
-            _copy(at_hi, got)
-            slope_hi = slope
-            w_hi = slope
-            last = 1
-        else:
-            if last == -1:
-                w_hi *= 0.5
-            prev = lo
-            slope_prev = slope_lo
-            lo = t
-            _copy(at_lo, got)
-            slope_lo = slope
-            w_lo = slope
-            last = -1
-            if s > 0.0:
-                free = lo
-                _copy(at_free, at_lo)
+        lo, hi, slope_lo, slope_hi, w_lo, w_hi, last, prev, slope_prev = illinois_update(
+            t, slope, got, lo, hi, slope_lo, slope_hi, w_lo, w_hi, last, prev, slope_prev, at_lo, at_hi)
+        if last == -1 and s > 0.0:  # a new lower end apart
+            free = lo
+            _copy(at_free, at_lo)
     return 2, math.inf, free  # out of probes: the Newton search goes on from free
 
 

@@ -3,9 +3,13 @@
 The turning twin of :mod:`.toi` (translation), shaped the same way after Box2D's
 ``b2TimeOfImpact`` (``src/distance.c``): a capped number of rounds per pair (the row's ``rounds``),
 no allocation per round, and an outcome code (:mod:`.constants`: hit, miss, overlapping at the
-start, needs the exact path, out of rounds). Its rounds are those of the Python search of
-:func:`collide2d.motion.time_of_impact` for turning pairs, evaluated with the same moves and
-contact kernels in the same order:
+start, needs the exact path, out of rounds). Its rounds follow the Python search of
+:func:`collide2d.motion.time_of_impact` for turning pairs, with the same moves, contact kernels
+and decisions, and two changes that make it cheaper (so its floats are its own; both searches
+keep the same contract, which the tests check against brute-force references): between two
+evaluations of the exact contact the search takes cheap certified steps on the separation along
+the last contact's normal (:func:`_axis_advance`, below; there an ellipse's turn is bounded by
+``|w| (a - b)`` rather than ``|w| a``), so that most pairs need a handful of exact contacts:
 
 * the window of the bounding discs (``search._disc_window``, ``search._bound_turning``): a pair
   whose discs never meet within ``t_max`` misses at once, one whose discs meet later starts there,
@@ -13,7 +17,9 @@ contact kernels in the same order:
 * conservative advancement (Mirtich 1996; Box2D's ``b2TimeOfImpact`` advances the same way with
   its separation functions): at a time apart by ``s`` with normal ``n`` the gap along ``n``
   closes at most at ``mu = max(0, -V . n) + |w_a| r_a + |w_b| r_b`` (``r`` the extent of each
-  shape about its reference point), so the step ``s / mu`` cannot pass a contact;
+  shape about its reference point), so the step ``s / mu`` cannot pass a contact; the cheap steps
+  on the axis then go as far as the axis certifies (near the pair, on a transversal approach
+  only: a graze slows the exact steps down, which starts the graze search);
 * a crawl (more than :data:`SWEEP_AFTER` rounds) advances many steps per round: the separation at
   up to ``sweeps`` times spaced by the step, each time apart the centre of a ball of times free of
   contact (``search._sweep``);
@@ -45,9 +51,11 @@ from numba.extending import register_jitable
 
 from collide2d._jit import kernel
 
+from .bracket import copy_contact as _copy
+from .bracket import illinois_update
 from .constants import BAND, CERTIFY, EXACT, GRAZE, HIT, MISS, NOISE, OVERLAP, ROUNDS, SLOW, TIME_TOL, ULP
 from .rigid import move_xy, turn_vector
-from .toi import ELLIPSE, LINE, POLYGON, SEGMENT, _row_facts, _scale_at, _shift_row, _signed, _store, _store_mirrored
+from .toi import ELLIPSE, LINE, POINT, POLYGON, SEGMENT, _row_facts, _scale_at, _shift_row, _signed, _store, _store_mirrored
 
 # The numbers of a pair (one row of the loops' ``rows`` table): those of the translation search
 # (:data:`collide2d._kernels.motion.toi.ROW`), then the extents of the shapes about their reference
@@ -64,6 +72,7 @@ GRAZE_STEPS = 200
 DISC_MARGIN = 2.0**-48  # the widening of the bounding discs and of their window (search._DISC_MARGIN)
 SKIP_FROM = 8  # a drifting pair with a window of more periods than this is handed back
 SPUN = 2.0**-20  # a turn beyond this from the checked time to the answer: the contact at the answer
+GRAZE_TIME = 2.0**-36  # a gap within the noise whose slope places the time worse than this times the scale: a graze
 
 
 @kernel
@@ -127,29 +136,197 @@ def _turn(angle):
     return math.cos(angle), math.sin(angle)
 
 
+@kernel
+def _move_pair(kind_a, kind_b, fa, fva, fb, fvb, row, t, ra, wka, rb, wkb):
+    """The rows of the pair at time ``t`` into ``ra`` and ``rb``: ``a`` turned, ``b`` turned and
+    moved by the relative translation."""
+    ca, sa = _turn(row[6] * t)
+    cb, sb = _turn(row[7] * t)
+    _move_row(kind_a, fa, fva, row[8], row[9], ca, sa, 0.0, 0.0, ra, wka)
+    _move_row(kind_b, fb, fvb, row[10], row[11], cb, sb, (row[4] - row[2]) * t, (row[5] - row[3]) * t, rb, wkb)
+
+
+@kernel
+def _ordered(swapped, ra, wka, rb, wkb):
+    """The moved rows in the order of the pair's contact and relate kernels."""
+    if swapped:
+        return rb, wkb, ra, wka
+    return ra, wka, rb, wkb
+
+
+@kernel
+def _store_oriented(values, found, swapped):
+    """The contact ``found`` of the pair's kernel into ``values`` as the contact of ``(a, b)``."""
+    if swapped:
+        _store_mirrored(values, found)
+    else:
+        _store(values, found)
+
+
+@kernel
+def _finish_at(kind_a, kind_b, swapped, found, row, t, ra, wka, rb, wkb, values):
+    """The contact ``found`` of the moved rows into ``values`` (see :func:`_at`)."""
+    _store_oriented(values, found, swapped)
+    tame_a, scale_a = _row_facts(kind_a, ra, wka, wka.shape[0])  # (a polygon's vertices fill its work array)
+    tame_b, scale_b = _row_facts(kind_b, rb, wkb, wkb.shape[0])
+    vax, vay = row[2], row[3]
+    values[3] += vax * t
+    values[4] += vay * t
+    values[5] += vax * t
+    values[6] += vay * t
+    values[9] = _scale_at(kind_a, kind_b, values, row[8:10], row[10:12], vax, vay, row[4], row[5], t)
+    return tame_a and tame_b, scale_a + scale_b
+
+
 @register_jitable(inline="always")
 def _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, t, ra, wka, rb, wkb, values):
     """The contact of the pair at time ``t`` into ``values`` (10 numbers, ``search._Motion.contact``
     with ``exact=False``): ``a`` turned, ``b`` turned and moved by the relative translation,
     witness points moved with ``a``'s translation, the scale of the noise in ``values[9]``.
-    Returns ``(tame, scale_a + scale_b)`` of the moved rows."""
-    vax, vay, vbx, vby = row[2], row[3], row[4], row[5]
+    Returns ``(tame, scale_a + scale_b)`` of the moved rows. Inlined into the search with the
+    pair's contact kernel; everything else is in kernels compiled once (:func:`_move_pair`,
+    :func:`_finish_at`), so that each inlined copy is three calls."""
+    _move_pair(kind_a, kind_b, fa, fva, fb, fvb, row, t, ra, wka, rb, wkb)
+    p, p_verts, q, q_verts = _ordered(swapped, ra, wka, rb, wkb)
+    return _finish_at(kind_a, kind_b, swapped, contact(p, p_verts, q, q_verts), row, t, ra, wka, rb, wkb, values)
+
+
+# -- the cheap rounds: conservative advancement on the last contact's axis -------------------------
+#
+# Between two evaluations of the exact contact the search advances on the separation of the pair
+# along the fixed unit normal ``n`` of the last one (the witness normal, from a to b):
+#
+#     g(t) = n . (c_b(t) - c_a(t)) - H_a(R(-w_a t) n) - H_b(R(-w_b t) (-n)),
+#
+# ``c`` the reference points, ``H`` the support function of each shape at time 0 about its
+# reference point. Any axis gives a lower bound of the distance (``g(t) > 0`` on an interval: the
+# shapes are apart there, separated along ``n``), and at the time of the contact ``g`` equals the
+# separation. This is Box2D's separation function of ``b2TimeOfImpact`` (``src/distance.c``,
+# ``b2SeparationFunction``), with its root found by conservative advancement (Mirtich 1996; Zhang,
+# Lee, Kim, Tang and Manocha, "C2A", 2006) instead of a root finder, so that each step is certified:
+# ``g`` is a closed form of the shapes' numbers (an ellipse's ``h(u) = sqrt((a e.u)^2 + (b f.u)^2)``,
+# a vertex list's largest ``v . u``), tens of nanoseconds where the exact contact of two ellipses
+# costs about a microsecond. Two certified steps from a time with ``g > 0``:
+#
+# * linear: ``|d/dt H(R(-w t) u)| = |w| |p* . J u| <= |w| delta``, ``p*`` the support point and
+#   ``delta`` the largest tangential extent: ``a - b`` for an ellipse about its centre (the largest
+#   ``(a^2 - b^2) |al be| / sqrt(a^2 al^2 + b^2 be^2)``), the extent ``r`` for anything else; so
+#   ``g`` falls at most at ``max(0, -V . n) + |w_a| delta_a + |w_b| delta_b``;
+# * quadratic, for ellipses and points: ``d^2/dt^2 H = w^2 H''`` and ``H'' = rho - H <= a^2/b - b``
+#   (``rho`` the radius of curvature), so ``g(t + h) >= g + g' h - K h^2 / 2`` with
+#   ``K = w_a^2 (a_a^2/b_a - b_a) + w_b^2 (...)``; the step to the first root of that parabola is
+#   Newton's step on ``g`` near a transversal root (quadratic convergence).
+#
+# The larger of the two is taken. The float value of ``g`` is lowered by a bound of its rounding
+# first (AXIS_ROUNDING times its terms), and no step is taken from below the noise of the last
+# contact: the exact contact, evaluated at the time reached, gives the next axis and decides the
+# end of the search as before.
+AXIS_STEPS = 48  # cheap steps on one axis at most before the exact contact is evaluated again
+AXIS_ROUNDING = 2.0**-46  # the rounding of the axis separation, relative to its terms
+
+
+@kernel
+def _support(kind, p, verts, ox, oy, ux, uy):
+    """``(h, tangential)`` of shape row ``p`` (time 0, the frame) along the unit ``u``: ``h`` the
+    largest ``(x - o) . u`` over the shape, ``tangential`` ``(p* - o) . J u`` at its support point
+    ``p*`` (``J`` the quarter turn), the derivative of ``h`` as ``u`` turns."""
+    if kind == ELLIPSE:
+        norm = math.hypot(p[4], p[5])
+        ex = p[4] / norm
+        ey = p[5] / norm
+        along = ex * ux + ey * uy
+        across = ex * uy - ey * ux
+        h = math.hypot(p[2] * along, p[3] * across)
+        tangential = -(p[2] * p[2] - p[3] * p[3]) * along * across / h if h > 0.0 else 0.0
+        cx = p[0] - ox
+        cy = p[1] - oy
+        return h + (cx * ux + cy * uy), tangential + (cy * ux - cx * uy)
+    if kind == POLYGON:
+        first = int(p[0])
+        best = -math.inf
+        tangential = 0.0
+        for j in range(int(p[1])):
+            x = verts[first + j, 0] - ox
+            y = verts[first + j, 1] - oy
+            h = x * ux + y * uy
+            if h > best:
+                best = h
+                tangential = y * ux - x * uy
+        return best, tangential
+    x = p[0] - ox
+    y = p[1] - oy
+    h = x * ux + y * uy
+    tangential = y * ux - x * uy
+    if kind == SEGMENT:
+        x2 = p[2] - ox
+        y2 = p[3] - oy
+        h2 = x2 * ux + y2 * uy
+        if h2 > h:
+            return h2, y2 * ux - x2 * uy
+    return h, tangential
+
+
+@kernel
+def _axis_constants(kind, p, reach, w):
+    """``(|w| delta, w^2 sup H'')`` of a shape turning at ``w`` (see above): ``delta`` the largest
+    tangential extent (``a - b`` for an ellipse, 0 for a point, else ``reach``); ``sup H''`` finite
+    for ellipses and points only (a vertex or an end is a kink)."""
+    if w == 0.0:
+        return 0.0, 0.0
+    if kind == ELLIPSE:
+        large = max(p[2], p[3])
+        small = min(p[2], p[3])
+        bend = (large * large / small - small) if small > 0.0 else (0.0 if large == 0.0 else math.inf)
+        return abs(w) * (large - small), w * w * bend
+    if kind == POINT:
+        return 0.0, 0.0
+    return abs(w) * reach, math.inf
+
+
+@kernel
+def _axis_gap(kind_a, fa, fva, kind_b, fb, fvb, row, nx, ny, t):
+    """``(g, g', rounding)`` of the separation along the fixed axis ``n`` at time ``t`` (see above)."""
+    vx = row[4] - row[2]
+    vy = row[5] - row[3]
     ca, sa = _turn(row[6] * t)
     cb, sb = _turn(row[7] * t)
-    _move_row(kind_a, fa, fva, row[8], row[9], ca, sa, 0.0, 0.0, ra, wka)
-    _move_row(kind_b, fb, fvb, row[10], row[11], cb, sb, (vbx - vax) * t, (vby - vay) * t, rb, wkb)
-    if swapped:
-        _store_mirrored(values, contact(rb, wkb, ra, wka))
-    else:
-        _store(values, contact(ra, wka, rb, wkb))
-    tame_a, scale_a = _row_facts(kind_a, ra, wka, wka.shape[0])  # (a polygon's vertices fill its work array)
-    tame_b, scale_b = _row_facts(kind_b, rb, wkb, wkb.shape[0])
-    values[3] += vax * t
-    values[4] += vay * t
-    values[5] += vax * t
-    values[6] += vay * t
-    values[9] = _scale_at(kind_a, kind_b, values, row[8:10], row[10:12], vax, vay, vbx, vby, t)
-    return tame_a & tame_b, scale_a + scale_b  # (no `and`: a value joined from two branches upsets the inliner)
+    ha, ta = _support(kind_a, fa, fva, row[8], row[9], ca * nx + sa * ny, ca * ny - sa * nx)
+    hb, tb = _support(kind_b, fb, fvb, row[10], row[11], -(cb * nx + sb * ny), -(cb * ny - sb * nx))
+    dx = (row[10] - row[8]) + vx * t
+    dy = (row[11] - row[9]) + vy * t
+    g = (nx * dx + ny * dy) - ha - hb
+    slope = (vx * nx + vy * ny) + row[6] * ta + row[7] * tb
+    rounding = AXIS_ROUNDING * (abs(dx) + abs(dy) + abs(ha) + abs(hb) + abs(row[10]) + abs(row[11])
+                                + abs(row[8]) + abs(row[9]))
+    return g, slope, rounding
+
+
+@kernel
+def _axis_advance(kind_a, fa, fva, kind_b, fb, fvb, row, nx, ny, t, t_limit, turn_rate, bend, floor):
+    """The time up to which the pair is certified apart along the axis ``n`` from ``t`` (apart
+    there), by the larger of the two certified steps above; ``t_limit`` once it gets there. Stops
+    where the lowered separation along the axis is below ``floor``, or after :data:`AXIS_STEPS`."""
+    rate = (max(0.0, -((row[4] - row[2]) * nx + (row[5] - row[3]) * ny)) + turn_rate) * (1.0 + 16 * ULP)
+    start = t
+    for _ in range(AXIS_STEPS):
+        g, slope, rounding = _axis_gap(kind_a, fa, fva, kind_b, fb, fvb, row, nx, ny, t)
+        gap = g - rounding
+        if not gap > floor:
+            break
+        step = gap / rate if rate > 0.0 else math.inf
+        if bend < math.inf:  # the root of g + g' h - K h^2 / 2, g' lowered by its rounding
+            low = slope - AXIS_ROUNDING * (abs(slope) + rate)
+            root = math.sqrt(low * low + 2.0 * bend * gap) - low
+            quadratic = 2.0 * gap / root if root > 0.0 else math.inf
+            step = max(step, quadratic * (1.0 - 16 * ULP))
+        if not step > 0.0:
+            break
+        t = t + step
+        if not t < t_limit:
+            return t_limit
+        if not step > 2.0**-40 * (t - start):  # no progress to speak of: the exact contact
+            break
+    return t
 
 
 @kernel
@@ -201,12 +378,6 @@ def _slope(values, row, t):
 def _noise(values, size):
     """The float noise of a separation at a minimum (``search._Motion.noise``)."""
     return GRAZE * max(values[9], size)
-
-
-@kernel
-def _copy(target, source):
-    for i in range(10):
-        target[i] = source[i]
 
 
 @register_jitable(inline="always")
@@ -273,24 +444,8 @@ def _closest_approach(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, r
             return 2, t
         if not math.isfinite(hi) and t >= t_end and not slope >= 0.0:  # still approaching at the end
             return (0 if s > noise else 1), t
-        if slope >= 0.0:
-            if last == 1:
-                w_lo *= 0.5
-            hi = t
-            _copy(at_hi, got)
-            slope_hi = slope
-            w_hi = slope
-            last = 1
-        else:
-            if last == -1:
-                w_hi *= 0.5
-            prev = lo
-            slope_prev = slope_lo
-            lo = t
-            _copy(at_lo, got)
-            slope_lo = slope
-            w_lo = slope
-            last = -1
+        lo, hi, slope_lo, slope_hi, w_lo, w_hi, last, prev, slope_prev = illinois_update(
+            t, slope, got, lo, hi, slope_lo, slope_hi, w_lo, w_hi, last, prev, slope_prev, at_lo, at_hi)
     return 2, math.inf
 
 
@@ -300,9 +455,8 @@ def _signed_at(relate, eps, swapped, ra, wka, rb, wkb, s, scale):
     (``measurement._sign_consistent``): ``(s, decided)``."""
     if abs(s) > BAND * scale:
         return s, True
-    if swapped:
-        return _signed(relate(rb, wkb, ra, wka, eps), s)
-    return _signed(relate(ra, wka, rb, wkb, eps), s)
+    p, p_verts, q, q_verts = _ordered(swapped, ra, wka, rb, wkb)  # (the relation codes are their own mirrors)
+    return _signed(relate(p, p_verts, q, q_verts, eps), s)
 
 
 @register_jitable(inline="always")
@@ -327,10 +481,8 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
     # time 0: the shapes as given, witness points shifted into the frame (the exact sign decides)
     _shift_row(kind_a, ga, gva, 0.0, 0.0, ra, wka)
     _shift_row(kind_b, gb, gvb, gdx, gdy, rb, wkb)
-    if swapped:
-        _store_mirrored(values, contact(rb, wkb, ra, wka))
-    else:
-        _store(values, contact(ra, wka, rb, wkb))
+    p, p_verts, q, q_verts = _ordered(swapped, ra, wka, rb, wkb)
+    _store_oriented(values, contact(p, p_verts, q, q_verts), swapped)
     tame_a, scale_a = _row_facts(kind_a, ra, wka, wka.shape[0])
     tame_b, scale_b = _row_facts(kind_b, rb, wkb, wkb.shape[0])
     if not (tame_a and tame_b):
@@ -363,6 +515,13 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
         return EXACT  # a turning line (or two lines): the Python search's own bounds
     if not t_max > 0.0:
         return MISS
+    # the turns' tighter speed bounds (|w| (a - b) for an ellipse) and the curvature bound of the
+    # separation along an axis (see _axis_advance); a line keeps the Python search's own steps
+    turn_rate_a, bend_a = _axis_constants(kind_a, fa, reach_a, turn_a)
+    turn_rate_b, bend_b = _axis_constants(kind_b, fb, reach_b, turn_b)
+    axis_rate = min(spin_a, turn_rate_a) + min(spin_b, turn_rate_b)  # (the exact steps keep |w| r)
+    axis = kind_a != LINE and kind_b != LINE
+    bend = (bend_a + bend_b) * (1.0 + 2.0**-40)
     _copy(state, values)
     # the window of the bounding discs (search._bound_turning)
     vx = vbx - vax
@@ -414,6 +573,8 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
     slowed = 0.0
     searches = 0.0
     grazed = False
+    ended = False  # a gap within the noise checked for a graze (see GRAZE_TIME)
+    moved = 0.0  # how far the last round's certified steps advanced
     back = 0.0
     for _ in range(int(row[20])):
         rounds += 1
@@ -430,14 +591,31 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
         noisy = noisy and within
         early = noisy and rounds <= SWEEP_AFTER
         close = (step <= tol and not early) or upper - free <= tol or (within and not noisy) or stalled
-        slowed = slowed + 1.0 if step >= SLOW * last_step else 0.0
+        # slow rounds: the advance of a round (the exact step, or the axis steps of the round
+        # before) not shrinking fast, twice in a row (a graze: the steps slow to a linear rate)
+        measure = max(step, moved)
+        slowed = slowed + 1.0 if measure >= SLOW * last_step else 0.0
         slow = not close and not grazed and not math.isfinite(upper) and slowed >= 2.0
-        last_step = step
+        last_step = measure
+        moved = 0.0
         if slow:
             slow = not noisy and _slope(state, row, free) < 0.0 and s <= TURN_NEAR * size
+        ahead = TURN_REACH * step
+        if close and not noisy and not stalled and not grazed and not ended and not math.isfinite(upper):
+            # the end reached by the cheap steps on an axis, which close in on a graze without
+            # slowing the rounds: a slope too small to place the time within GRAZE_TIME of the
+            # scale from the gap (or its noise) is a graze, and its minimum decides (once),
+            # searched up to twice the double-root step from there (search._closest_approach)
+            ended = True
+            falling = -_slope(state, row, free)
+            noise = NOISE * state[9]
+            if falling > 0.0 and max(s, noise) > GRAZE_TIME * scale * falling:
+                slow = True
+                close = False
+                ahead = max(ahead, 4.0 * max(s, noise) / falling)
         if slow:  # a graze: the minimum of the separation decides
             grazed = True
-            reach = min(t_end, free + TURN_REACH * step)
+            reach = min(t_end, free + ahead)
             outcome, t_min = _closest_approach(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, ra, wka,
                                                rb, wkb, free, state, step, reach, tol / 64, at_lo, at_hi, got)
             if outcome < 0:
@@ -539,6 +717,17 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
         if not backing:
             back = 0.25 * tol
         probe = max(0.5 * (free + upper), upper - back) if backing else free + step
+        # cheap certified steps on the last contact's axis; near the pair (within TURN_NEAR of its
+        # size) only on a transversal approach, the slope's square above 2 K s (a graze has
+        # s'^2 <= 2 K s: the exact steps slow down there and the graze search takes it)
+        near = s <= TURN_NEAR * size
+        if axis and not backing and not noisy and (not near or _slope(state, row, free) ** 2 > 2.0 * bend * s):
+            reached = _axis_advance(kind_a, fa, fva, kind_b, fb, fvb, row, state[1], state[2], free,
+                                    min(t_end, upper), axis_rate, bend, NOISE * state[9])
+            if reached >= t_end and not math.isfinite(upper):
+                return MISS
+            if reached > probe and reached < upper:
+                probe = reached
         tame, _ = _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, probe, ra, wka, rb, wkb, values)
         if not tame:
             return EXACT
@@ -551,5 +740,6 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
             values[1] = state[1]
             values[2] = state[2]
         _copy(state, values)
+        moved = probe - free
         free = probe
     return ROUNDS
