@@ -322,3 +322,20 @@ def test_ellipse_and_point_by_the_closed_form():
             rows = [run.flat_rows(s)[1] for s in (a, b, motion.a, motion.b)]
             assert toi_ellipse.translate_ellipse_point(swapped, rows[0][0], rows[1][0], rows[2][0], rows[3][0],
                                                        numbers[0], out) == code
+
+
+def test_coincident_centres_overlap_at_the_start_without_error():
+    # Two ellipses (or an ellipse and a point) with the same centre: the Perram-Wertheim start
+    # divides by the quadratic forms of r0 = 0, which a compiled kernel raises on; such a pair
+    # overlaps at t = 0 (the general search's answer), both orders, single and batched, also in a
+    # batch beside pairs apart (the demo's bullets spawned inside a disc).
+    e, c, p = c2.Ellipse((3.0, -2.0), (2.0, 1.0), 0.3), c2.Circle((3.0, -2.0), 1.0), c2.Point((3.0, -2.0))
+    far = c2.Ellipse([(3.0, -2.0), (40.0, -2.0)], [(2.0, 1.0), (2.0, 1.0)], [0.3, 0.3])
+    for a, b in ((e, c), (c, e), (e, e), (c, c), (e, p), (p, e), (c, p), (p, c)):
+        assert c2.time_of_impact(a, b, (0.0, 0.0), (1.0, 0.0), t_max=1.0).time == 0.0
+        if a is not p:
+            moved = far if a is e else c2.Circle([(3.0, -2.0), (40.0, -2.0)], 1.0)
+            got = c2.time_of_impact(moved, b, (0.0, 0.0), (1.0, 0.0), t_max=1.0)
+            assert np.asarray(got.time).tolist() == [0.0, math.inf]
+            got = c2.time_of_impact(b, moved, (1.0, 0.0), (0.0, 0.0), t_max=1.0)
+            assert np.asarray(got.time).tolist() == [0.0, math.inf]

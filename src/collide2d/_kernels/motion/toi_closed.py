@@ -376,7 +376,7 @@ def _discs_apart(pts, na, sx, sy, spread, vx, vy, t_max):
     ``a``'s stays farther than the sum of the radii, bounded below by the distance of the line of
     its path (``|d x V| / |V|``), by ``|d|`` when it moves away, and by its distance at ``t_max``
     when it approaches all the way; each with a margin of ``2**-44`` of the magnitudes involved."""
-    ax, ay = _middle(pts, 0, na)
+    ax, ay = _middle(pts, int(0), na)
     bx, by = _middle(pts, na, pts.shape[0])
     ra = rb = wide_a = wide_b = 0.0  # squared radii, and |x| + |y| bounds (where squares underflow)
     for j in range(pts.shape[0]):
@@ -428,7 +428,7 @@ def closed_translation(kind_a, kind_b, pa, va_verts, pb, vb_verts, row, out):
     na = _corner_count(kind_a, pa)
     nb = _corner_count(kind_b, pb)
     pts = np.empty((na + nb, 2))
-    _fill_corners(kind_a, pa, va_verts, pts, 0)
+    _fill_corners(kind_a, pa, va_verts, pts, int(0))
     _fill_corners(kind_b, pb, vb_verts, pts, na)
     # a's axes against b's corners (seen from a: its origins shifted by -s), then b's (shifted by
     # s) against a's; none against a line (unbounded, or the line's own axis)
@@ -438,12 +438,12 @@ def closed_translation(kind_a, kind_b, pa, va_verts, pb, vb_verts, row, out):
             out[i] = math.nan
         return MISS
     count_a = _axis_count(kind_a, pa, boxy) if kind_b != LINE else 0
-    count_b = _axis_count(kind_b, pb, False) if kind_a != LINE else 0  # (a's coordinate axes are the pair's)
+    count_b = _axis_count(kind_b, pb, bool(False)) if kind_a != LINE else 0  # (a's coordinate axes are the pair's)
     axes = np.empty((count_a + count_b, 7))
     if count_a:
-        _fill_axes(kind_a, pa, pts, 0, na, boxy, axes, 0, -sx, -sy)
+        _fill_axes(kind_a, pa, pts, int(0), na, boxy, axes, int(0), -sx, -sy)
     if count_b:
-        _fill_axes(kind_b, pb, pts, na, nb, False, axes, count_a, sx, sy)
+        _fill_axes(kind_b, pb, pts, na, nb, bool(False), axes, count_a, sx, sy)
     reach = _reach(pts, na, sx, sy, spread)
     for tight in (False, True):
         t_lo, t_hi, o_lo, o_hi, miss, unsure, chosen, pins, p_lo, p_hi, pinned = _slabs(
@@ -484,7 +484,7 @@ def closed_translation(kind_a, kind_b, pa, va_verts, pb, vb_verts, row, out):
         out[4] = ey / length
         out[5] = -ex / length
     else:  # an edge of b (shifted) against a's corners, which move by -V t
-        px, py = _contact_point(pts, 0, na, -vx, -vy, t, x0, y0, ex, ey, clip, near)
+        px, py = _contact_point(pts, int(0), na, -vx, -vy, t, x0, y0, ex, ey, clip, near)
         out[2] = px + vbx * t
         out[3] = py + vby * t
         out[4] = -ey / length

@@ -205,8 +205,9 @@ def translate_ellipses(ga, gb, fa, fb, row, out):
     ry = yb - ya
     a2, a1, a0 = _quadratic(aa, ba, wxa, wya, wb, rx, ry, ux, uy)  # W_B Q_A(r(t)) and W_A Q_B(r(t))
     b2, b1, b0 = _quadratic(ab, bb, wxb, wyb, wa, rx, ry, ux, uy)
-    if not (math.isfinite(a2 + b2 + a1 + b1 + a0 + b0 + da + db + tt) and da > 0.0 and db > 0.0):
-        return -1
+    if not (math.isfinite(a2 + b2 + a1 + b1 + a0 + b0 + da + db + tt) and da > 0.0 and db > 0.0 and a0 > 0.0
+            and b0 > 0.0):
+        return -1  # (a0 = b0 = 0: the centres coincide, overlapping at the start)
     # the start: l = rho_A / (rho_A + rho_B), rho the distance from each centre to its boundary
     # along r0 (rho^2 = |r0|^2 k / Q(r0), k = a^2 b^2 W): the maximiser for two circles
     ratio = (db * a0) / (da * b0)  # (rho_B / rho_A)^2
@@ -399,7 +400,7 @@ def translate_ellipse_point(swapped, ga, gb, fa, fb, row, out):
     e_y = 2.0 * U * (abs(ry) + 2.0 * abs(t * ey)) + U * abs(y)
     slope = 2.0 * (q2 * t + q1)  # dQ/dt at the root (negative: entering)
     g, e = _point_gap(a2, b2, wx, wy, k, x, e_x, y, e_y)
-    if not (e <= -slope * tol * (2.0 * ROOT_TOL) and abs(g) <= -slope * tol * 64.0):
+    if not (slope < 0.0 and e <= -slope * tol * (2.0 * ROOT_TOL) and abs(g) <= -slope * tol * 64.0):
         return -1  # a graze or an ill-conditioned root
     t = t - g / slope  # Newton's step on Q(d(t)) - k evaluated directly (the coefficients may cancel)
     if not 0.0 < t <= t_max:

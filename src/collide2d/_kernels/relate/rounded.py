@@ -438,7 +438,7 @@ def cores_sign(pa, va, na, base_a, r, pb, vb, nb, base_b, s, eps):
     if bounds_apart(A, r, B, s, eps):
         return 1, A, B
     R2, R2e = radius_squares(r + s, eps)
-    above = False
+    above = bool(False)
     if eps > 0:
         width = max(max(ax1, bx1) - min(ax0, bx0), max(ay1, by1) - min(ay0, by0))
         err = FLOAT_BOUND * eps * width * width
@@ -521,7 +521,7 @@ def _relate_rounded_point(pa, va, pb, vb, eps):
 @kernel
 def _relate_rounded_segment(pa, va, pb, vb, eps):
     """Rounded a against the segment b: CONTAINS when both end points lie in a, else CROSSING."""
-    s = cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(2), 0, 0 * pa[2], eps)[0]
+    s = cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(2), int(0), 0 * pa[2], eps)[0]
     if s != -1:
         return _code(s, int(codes.CROSSING))
     row, n = core_row(pa)
@@ -545,7 +545,7 @@ def _relate_rounded_polygon(pa, va, pb, vb, eps):
     """Rounded a against the polygon b: containment by vertices within r, or the core in b shrunk by r."""
     nb = int(pb[1])
     r = pa[2]
-    s, A, B = cores_sign(pa, va, int(pa[1]), 3, r, pb, vb, nb, 0, 0 * r, eps)
+    s, A, B = cores_sign(pa, va, int(pa[1]), int(3), r, pb, vb, nb, int(0), 0 * r, eps)
     if s != -1:
         return _code(s, int(codes.OVERLAPPING))
     b_maybe_in_a = not bounds_stick_out(B, 0 * r, A, r, eps)
@@ -572,7 +572,7 @@ def _relate_rounded_polygon(pa, va, pb, vb, eps):
 @kernel
 def _relate_rounded_rounded(pa, va, pb, vb, eps):
     """Rounded a against rounded b: ``dist`` of the cores against ``ra + rb``, then containment."""
-    s, A, B = cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 3, pb[2], eps)
+    s, A, B = cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(pb[1]), int(3), pb[2], eps)
     if s != -1:
         return _code(s, int(codes.OVERLAPPING))
     b_maybe_in_a = not bounds_stick_out(B, pb[2], A, pa[2], eps)
@@ -684,8 +684,8 @@ def relate_rounded_point(pa, va, pb, vb, eps):
 def relate_rounded_segment(pa, va, pb, vb, eps):
     """:func:`_relate_rounded_segment`, re-run exactly when undecided on a short grid; the pairs that
     :func:`cores_sign` settles alone (:func:`_quick_code`) answered at once."""
-    sign, A, B = cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(2), 0, 0 * pa[2], eps)
-    code = _quick_code(sign, A, pa[2], B, 0 * pa[2], eps, int(codes.CROSSING), True)
+    sign, A, B = cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(2), int(0), 0 * pa[2], eps)
+    code = _quick_code(sign, A, pa[2], B, 0 * pa[2], eps, int(codes.CROSSING), bool(True))
     if code >= 0:
         return code
     code = _relate_rounded_segment(pa, va, pb, vb, eps)
@@ -717,7 +717,7 @@ def relate_rounded_line(pa, va, pb, vb, eps):
             M = abs(dx * wy) + abs(dy * wx)
             side = certain_sign(c, 4 * eps * M)
             if side == UNKNOWN_SIGN:
-                sign = UNKNOWN_SIGN
+                sign = int(UNKNOWN_SIGN)
                 break
             left = left or side >= 0
             right = right or side <= 0
@@ -734,8 +734,8 @@ def relate_rounded_line(pa, va, pb, vb, eps):
 def relate_rounded_polygon(pa, va, pb, vb, eps):
     """:func:`_relate_rounded_polygon`, re-run exactly when undecided on a short grid; the pairs that
     :func:`cores_sign` settles alone (:func:`_quick_code`) answered at once."""
-    sign, A, B = cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 0, 0 * pa[2], eps)
-    code = _quick_code(sign, A, pa[2], B, 0 * pa[2], eps, int(codes.OVERLAPPING), False)
+    sign, A, B = cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(pb[1]), int(0), 0 * pa[2], eps)
+    code = _quick_code(sign, A, pa[2], B, 0 * pa[2], eps, int(codes.OVERLAPPING), bool(False))
     if code >= 0:
         return code
     code = _relate_rounded_polygon(pa, va, pb, vb, eps)
@@ -748,8 +748,8 @@ def relate_rounded_polygon(pa, va, pb, vb, eps):
 def relate_rounded_rounded(pa, va, pb, vb, eps):
     """:func:`_relate_rounded_rounded`, re-run exactly when undecided on a short grid; the pairs that
     :func:`cores_sign` settles alone (:func:`_quick_code`) answered at once."""
-    sign, A, B = cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 3, pb[2], eps)
-    code = _quick_code(sign, A, pa[2], B, pb[2], eps, int(codes.OVERLAPPING), False)
+    sign, A, B = cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(pb[1]), int(3), pb[2], eps)
+    code = _quick_code(sign, A, pa[2], B, pb[2], eps, int(codes.OVERLAPPING), bool(False))
     if code >= 0:
         return code
     code = _relate_rounded_rounded(pa, va, pb, vb, eps)
@@ -762,9 +762,9 @@ def relate_rounded_rounded(pa, va, pb, vb, eps):
 def intersects_rounded_rounded(pa, va, pb, vb, eps):
     """1 when rounded a meets the rounded b, 0 when not (:func:`cores_sign`), re-run exactly when
     undecided on a short grid."""
-    flag = _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 3, pb[2], eps)[0])
+    flag = _met(cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(pb[1]), int(3), pb[2], eps)[0])
     if flag == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(2), eps):
-        return _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 3, pb[2], 0.0)[0])
+        return _met(cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(pb[1]), int(3), pb[2], 0.0)[0])
     return flag
 
 
@@ -772,9 +772,9 @@ def intersects_rounded_rounded(pa, va, pb, vb, eps):
 def intersects_rounded_polygon(pa, va, pb, vb, eps):
     """1 when rounded a meets the polygon b, 0 when not (:func:`cores_sign`), re-run exactly when
     undecided on a short grid."""
-    flag = _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 0, 0 * pa[2], eps)[0])
+    flag = _met(cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(pb[1]), int(0), 0 * pa[2], eps)[0])
     if flag == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(1), eps):
-        return _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(pb[1]), 0, 0 * pa[2], 0.0)[0])
+        return _met(cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(pb[1]), int(0), 0 * pa[2], 0.0)[0])
     return flag
 
 
@@ -782,9 +782,9 @@ def intersects_rounded_polygon(pa, va, pb, vb, eps):
 def intersects_rounded_segment(pa, va, pb, vb, eps):
     """1 when rounded a meets the segment b, 0 when not (:func:`cores_sign`), re-run exactly when
     undecided on a short grid."""
-    flag = _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(2), 0, 0 * pa[2], eps)[0])
+    flag = _met(cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(2), int(0), 0 * pa[2], eps)[0])
     if flag == codes.UNDECIDED and grid_retry(pa, va, pb, vb, int(0), eps):
-        return _met(cores_sign(pa, va, int(pa[1]), 3, pa[2], pb, vb, int(2), 0, 0 * pa[2], 0.0)[0])
+        return _met(cores_sign(pa, va, int(pa[1]), int(3), pa[2], pb, vb, int(2), int(0), 0 * pa[2], 0.0)[0])
     return flag
 
 
