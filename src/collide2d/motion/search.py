@@ -762,11 +762,12 @@ def _bound_turning(motion, live, t_max, free, upper, state):
     return np.setdiff1d(live, never, assume_unique=True), t_end
 
 
-def _impact_flat(motion, t_max):
+def _impact_flat(motion, t_max, translated=None):
     """Time, point and normal of every pair of a :class:`_Motion` (flat arrays): translating pairs
     by the compiled search (:mod:`collide2d._kernels.motion.toi`), turning pairs by theirs
     (:mod:`collide2d._kernels.motion.toi_turning`), the pairs they hand back by
-    :func:`_impact_search`."""
+    :func:`_impact_search`. ``translated``: the translation search's ``(code, out)`` of every
+    pair, when already run (:func:`_translation_batch`, a batch without turns)."""
     n = motion.ia.shape[0]
     time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
     decided = np.zeros(n, dtype=bool)
@@ -776,7 +777,7 @@ def _impact_flat(motion, t_max):
                          (np.flatnonzero(~motion.still), _turning_kernel)):
         if rows.size == 0 or (search is _turning_kernel and "rounded" in (run.kind_of(motion.a), run.kind_of(motion.b))):
             continue  # (the turning search of rounded pairs: the Python search below)
-        code, out = search(motion, rows, t_max[rows])
+        code, out = translated if search is _translation_kernel and translated is not None else search(motion, rows, t_max[rows])
         # hit, miss, overlapping at 0 (the codes of _kernels/motion/constants.py); the translation
         # search also ends with a hit through the band or at the minimum of the separation
         done = code <= _OVERLAP
@@ -865,6 +866,45 @@ def _kernel_rows(motion, rows, t_max):
     return index, numbers
 
 
+def _translation_batch(a, b, index_a, index_b, va, vb, wa, wb, t_max):
+    """``(time, point, normal)`` of a batch of translating pairs (no turn) of kinds without
+    vertex lists, as :func:`_impact_flat` finds them, or None for other kinds: the rows of the
+    search built in one compiled pass (:mod:`collide2d._kernels.motion.toi_rows`, the floats of
+    :class:`_Motion` and :func:`_kernel_rows`), then its loop; a :class:`_Motion` only when some
+    pair needs more than the loop (handed back, or through the band)."""
+    kind_a, kind_b = run.kind_of(a), run.kind_of(b)
+    if kind_a not in _ROW_KINDS or kind_b not in _ROW_KINDS or index_a.size == 0:
+        return None
+    (_, ga, gva), (_, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
+    c = np.ascontiguousarray
+    ga, gva, gb, gvb = c(ga), c(gva), c(gb), c(gvb)
+    shifted, index, numbers, fa, fb = _rows_kernel()(
+        _KIND_CODE[kind_a], _read_only(ga), _KIND_CODE[kind_b], _read_only(gb), _read_only(c(index_a)),
+        _read_only(c(index_b)), _read_only(va), _read_only(vb), _read_only(wa), _read_only(wb), _read_only(t_max))
+    if shifted:  # the rows in the frame, read-only as a moved shape's (one compiled type of the loop)
+        fa.flags.writeable = fb.flags.writeable = False
+        fva = fvb = _NO_VERTS
+    else:
+        fa, fva, fb, fvb = ga, gva, gb, gvb
+    code, out = _run_rows(kind_a, kind_b, ga, gva, gb, gvb, shifted, fa, fva, fb, fvb, index, numbers)
+    if bool((code <= _OVERLAP).all()):  # every pair decided in the loop (the floats _impact_flat keeps)
+        return out[:, 0].copy(), out[:, 1:3].copy(), out[:, 3:5].copy()
+    return _impact_flat(_Motion(a, b, index_a, index_b, va, vb, wa, wb), t_max, (code, out))
+
+
+def _read_only(array):
+    """A read-only view of ``array`` (the compiled row builder sees one array type)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def _rows_kernel():
+    """The compiled row builder :func:`collide2d._kernels.motion.toi_rows.translation_rows` (its
+    module loaded on first use, as the loops are)."""
+    return importlib.import_module("collide2d._kernels.motion.toi_rows").translation_rows
+
+
 def _translation_kernel(motion, rows, t_max):
     """The compiled search of the translating pairs ``rows``: outcome codes and ``(time, px, py,
     nx, ny)`` per pair (see :mod:`collide2d._kernels.motion.toi`)."""
@@ -936,6 +976,7 @@ _OVERLAP = 2  # the outcome codes up to this one are answers (constants.OVERLAP;
 # here would load a kernel family with collide2d), and
 _NEAR = 5  # a hit through the band of the floats (constants.NEAR): exactly decidable kinds get the exact one
 _MINIMUM = 6  # a hit at the minimum of the separation, within the band (constants.MINIMUM)
+_ROW_KINDS = frozenset(("ellipse", "segment", "line", "point"))  # the kinds of _translation_batch
 _ZERO_INDEX = np.zeros((1, 4), dtype=np.int64)  # one pair of single shapes, searched where they lie
 _NO_VERTS = np.zeros((0, 2))  # the vertex array of a kind without vertex lists (read-only, as a shape's)
 _NO_VERTS.flags.writeable = False
@@ -1562,8 +1603,12 @@ def time_of_impact(
         time, point, normal = rounded.joined(time_of_impact, groups, *given, index_a, index_b, flat(va, (2,)), flat(vb, (2,)),
                                              flat(wa), flat(wb), flat(tm))
     else:
-        motion = _Motion(a, b, index_a, index_b, flat(va, (2,)), flat(vb, (2,)), flat(wa), flat(wb))
-        time, point, normal = _impact_flat(motion, flat(tm))
+        found = None if wa.any() or wb.any() else _translation_batch(a, b, index_a, index_b, flat(va, (2,)),
+                                                                     flat(vb, (2,)), flat(wa), flat(wb), flat(tm))
+        if found is None:
+            motion = _Motion(a, b, index_a, index_b, flat(va, (2,)), flat(vb, (2,)), flat(wa), flat(wb))
+            found = _impact_flat(motion, flat(tm))
+        time, point, normal = found
     if not shape:
         return Impact(float(time[0]), point[0], normal[0])
     return Impact(time.reshape(shape), point.reshape(shape + (2,)), normal.reshape(shape + (2,)))

@@ -1,0 +1,105 @@
+"""The rows of the compiled translation search for a whole batch, in one pass.
+
+:class:`collide2d.motion.search._Motion` builds the frame of each pair and its rows with a few
+dozen NumPy calls over the batch (reference points, extents, the frame, the shapes shifted into
+it, the table of numbers :data:`.toi.ROW`); for the kinds without vertex lists (ellipses,
+segments, lines, points) :func:`translation_rows` computes the same floats, operation for
+operation, in one compiled pass, so that a translating batch costs its search and little more.
+
+Per pair ``k`` (rows ``pa[ia[k]]``, ``pb[ib[k]]``), as there:
+
+* the reference point (the centre of an ellipse, the midpoint of a segment, a line's point, the
+  point) and the extent about it (the larger semi-axis, the farther end, 0 for a point, inf for a
+  line), the extent rounded up by ``1 + 8 ulp``;
+* the frame ``c``: the reference point of ``a`` rounded to a multiple of the power of two ``G >= 2
+  D``, ``D = max(r_a, |ref_b - ref_a| + r_b)`` over the finite extents (see
+  :func:`collide2d.motion.search._frame_offsets`, which derives why ``x - c`` is exact there);
+* when any pair of the batch has a frame other than 0, every pair's rows shifted by ``-c`` (the
+  moves of :func:`.toi._shift_row`, those of :mod:`.loops` with the turn ``(1, 0)``: one rounding of each coordinate), its
+  reference points those of the shifted rows and its given ``b`` unshifted (``gdx = gdy = 0``);
+  else the rows as given, indexed by ``ia``, ``ib``, and ``gd = (v_b - v_a) 0``.
+"""
+
+import math
+
+import numpy as np
+from numba.extending import register_jitable
+
+from collide2d._jit import kernel
+
+from .toi import ELLIPSE, LINE, SEGMENT, _shift_row
+
+GROW = 1.0 + 8 * 2.0**-52  # the extents rounded up (collide2d.motion.rigid._extents)
+TINY = 2.2250738585072014e-308  # the smallest normal float: the frame of a pair of extent 0
+
+
+@register_jitable  # (compiled into the caller: a kernel's call with array arguments costs more than its body)
+def _reach(kind, p):
+    """Reference point and extent of a row (a line's extent: inf)."""
+    if kind == SEGMENT:
+        rx = 0.5 * (p[0] + p[2])
+        ry = 0.5 * (p[1] + p[3])
+        r = max(math.hypot(p[0] - rx, p[1] - ry), math.hypot(p[2] - rx, p[3] - ry))
+    elif kind == ELLIPSE:
+        rx, ry, r = p[0], p[1], max(p[2], p[3])
+    elif kind == LINE:
+        rx, ry, r = p[0], p[1], math.inf
+    else:
+        rx, ry, r = p[0], p[1], 0.0
+    return rx, ry, r * GROW
+
+
+# toi._shift_row compiled into the pass (a call of a kernel with array arguments costs more than
+# the body of this one)
+_shift = register_jitable(getattr(_shift_row, "py_func", _shift_row))
+
+
+@kernel
+def translation_rows(kind_a, pa, kind_b, pb, ia, ib, va, vb, wa, wb, t_max):
+    """``(shifted, index, numbers, fa, fb)`` of the translating pairs ``pa[ia[k]]``, ``pb[ib[k]]``
+    (kind codes of :mod:`.toi`, no polygon): the index table and the numbers (:data:`.toi.ROW`)
+    of the loops of :mod:`collide2d._kernels.toi_loops`, and, when ``shifted``, the rows in the
+    frame (else ``fa``, ``fb`` are empty: the loops take the rows as given)."""
+    n = ia.shape[0]
+    numbers = np.empty((n, 16))
+    index = np.empty((n, 4), dtype=np.int64)
+    shifted = False
+    for k in range(n):
+        ax, ay, reach_a = _reach(kind_a, pa[ia[k]])
+        bx, by, reach_b = _reach(kind_b, pb[ib[k]])
+        finite_a = reach_a if math.isfinite(reach_a) else 0.0
+        finite_b = reach_b if math.isfinite(reach_b) else 0.0
+        span = max(finite_a, math.hypot(bx - ax, by - ay) + finite_b)
+        grid = math.ldexp(1.0, math.frexp(max(2.0 * span, TINY))[1])  # a power of two >= 2 D
+        frame_x = np.rint(ax / grid) * grid  # exact: scaling by a power of two, an integer, scaled back
+        frame_y = np.rint(ay / grid) * grid
+        shifted = shifted or frame_x != 0.0 or frame_y != 0.0
+        row = numbers[k]
+        row[8], row[9], row[10], row[11] = ax, ay, bx, by
+        row[12], row[13] = frame_x, frame_y
+        row[14] = max(finite_a, finite_b)
+    fa = np.empty((n if shifted else 0, pa.shape[1]))
+    fb = np.empty((n if shifted else 0, pb.shape[1]))
+    no_verts = np.empty((0, 2))  # (the vertices of a polygon row: none here)
+    for k in range(n):
+        row = numbers[k]
+        if shifted:  # both shifted by -frame once; the given b is searched unshifted
+            _shift(kind_a, pa[ia[k]], no_verts, -row[12], -row[13], fa[k], no_verts)
+            _shift(kind_b, pb[ib[k]], no_verts, -row[12], -row[13], fb[k], no_verts)
+            row[8], row[9], _ = _reach(kind_a, fa[k])
+            row[10], row[11], _ = _reach(kind_b, fb[k])
+            row[0] = 0.0
+            row[1] = 0.0
+            index[k, 2] = k
+            index[k, 3] = k
+        else:  # the search's own evaluation at time 0 (see _Motion.contact)
+            row[0] = (vb[k, 0] - va[k, 0]) * 0.0
+            row[1] = (vb[k, 1] - va[k, 1]) * 0.0
+            index[k, 2] = ia[k]
+            index[k, 3] = ib[k]
+        index[k, 0] = ia[k]
+        index[k, 1] = ib[k]
+        row[2], row[3], row[4], row[5] = va[k, 0], va[k, 1], vb[k, 0], vb[k, 1]
+        row[6], row[7] = wa[k], wb[k]
+        row[15] = t_max[k]
+    return shifted, index, numbers, fa, fb
