@@ -102,12 +102,18 @@ def _frame_offsets(ref_a, ref_b, reach_a, reach_b):
     a multiple of ``G``, and every coordinate ``x`` of the pair is within ``D + G / 2 <= G`` of it,
     so ``x - c`` is exact whenever the ulp of ``x`` divides ``G`` and ``|x - c| < 2**53 ulp(x)``
     (Sterbenz's lemma, generalised: Muller et al., *Handbook of Floating-Point Arithmetic*, 2.4),
-    in particular for every coordinate of magnitude between ``G`` and ``2**52 G``.
+    in particular for every coordinate of magnitude between ``G`` and ``2**52 G``. A pair of
+    extent 0 (a point on a point or on a line's point) has ``c = ref_a`` where ``ref_a / G``
+    overflows (``G`` is then far below the ulp of ``ref_a``, whose multiple ``ref_a`` is: the
+    limit of the rounding).
     """
     span = np.maximum(reach_a, np.hypot(*(ref_b - ref_a).T) + reach_b)
     _, exponent = np.frexp(np.maximum(2.0 * span, np.finfo(np.float64).tiny))
     grid = np.ldexp(1.0, exponent)[:, None]  # a power of two >= 2 D
-    return np.rint(ref_a / grid) * grid  # exact: scaling by a power of two, an integer, scaled back
+    with np.errstate(over="ignore"):
+        scaled = ref_a / grid
+    # exact: scaling by a power of two, an integer, scaled back
+    return np.where(np.isfinite(scaled), np.rint(scaled) * grid, ref_a)
 
 
 class _Motion:
@@ -1025,6 +1031,13 @@ def _rint(x):
     return whole if whole != 0.0 else math.copysign(0.0, x)
 
 
+def _grid_point(x, grid):
+    """A coordinate of the frame of :func:`_frame_offsets`: ``x`` rounded to a multiple of
+    ``grid``, or ``x`` itself where ``x / grid`` overflows."""
+    scaled = x / grid  # (inf on overflow)
+    return _rint(scaled) * grid if math.isfinite(scaled) else x
+
+
 def _shifted_row(kind, p, dx, dy):
     """A non-polygon row (a list) shifted by ``(dx, dy)``: the floats of ``move_<kind>_loop`` with
     the turn ``(1, 0)`` (a direction turned by it: ``(1 x - 0 y, 0 x + 1 y)``)."""
@@ -1100,7 +1113,7 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     bx, by, reach_b = _reach(kb, pb.tolist())
     span = max(reach_a, float(np.hypot(bx - ax, by - ay)) + reach_b)
     grid = math.ldexp(1.0, math.frexp(max(2.0 * span, 2.2250738585072014e-308))[1])
-    frame_x, frame_y = _rint(ax / grid) * grid, _rint(ay / grid) * grid
+    frame_x, frame_y = _grid_point(ax, grid), _grid_point(ay, grid)
     shifted = frame_x != 0.0 or frame_y != 0.0
     ga, gb = pa[None], pb[None]  # the rows as given (contiguous: a single shape's parameters)
     fa, fb = ga, gb

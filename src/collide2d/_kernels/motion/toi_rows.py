@@ -13,7 +13,8 @@ Per pair ``k`` (rows ``pa[ia[k]]``, ``pb[ib[k]]``), as there:
   line), the extent rounded up by ``1 + 8 ulp``;
 * the frame ``c``: the reference point of ``a`` rounded to a multiple of the power of two ``G >= 2
   D``, ``D = max(r_a, |ref_b - ref_a| + r_b)`` over the finite extents (see
-  :func:`collide2d.motion.search._frame_offsets`, which derives why ``x - c`` is exact there);
+  :func:`collide2d.motion.search._frame_offsets`, which derives why ``x - c`` is exact there;
+  ``c = ref_a`` where the rounding overflows);
 * when any pair of the batch has a frame other than 0, every pair's rows shifted by ``-c`` (the
   moves of :func:`.toi._shift_row`, those of :mod:`.loops` with the turn ``(1, 0)``: one rounding of each coordinate), its
   reference points those of the shifted rows and its given ``b`` unshifted (``gdx = gdy = 0``);
@@ -49,6 +50,14 @@ def _reach(kind, p):
     return rx, ry, r * GROW
 
 
+@register_jitable
+def _grid_point(x, grid):
+    """``x`` rounded to a multiple of ``grid`` (exact: scaling by a power of two, an integer,
+    scaled back), or ``x`` where ``x / grid`` overflows (a pair of extent 0)."""
+    scaled = x / grid
+    return np.rint(scaled) * grid if math.isfinite(scaled) else x
+
+
 # toi._shift_row compiled into the pass (a call of a kernel with array arguments costs more than
 # the body of this one)
 _shift = register_jitable(getattr(_shift_row, "py_func", _shift_row))
@@ -71,8 +80,8 @@ def translation_rows(kind_a, pa, kind_b, pb, ia, ib, va, vb, wa, wb, t_max):
         finite_b = reach_b if math.isfinite(reach_b) else 0.0
         span = max(finite_a, math.hypot(bx - ax, by - ay) + finite_b)
         grid = math.ldexp(1.0, math.frexp(max(2.0 * span, TINY))[1])  # a power of two >= 2 D
-        frame_x = np.rint(ax / grid) * grid  # exact: scaling by a power of two, an integer, scaled back
-        frame_y = np.rint(ay / grid) * grid
+        frame_x = _grid_point(ax, grid)
+        frame_y = _grid_point(ay, grid)
         shifted = shifted or frame_x != 0.0 or frame_y != 0.0
         row = numbers[k]
         row[8], row[9], row[10], row[11] = ax, ay, bx, by
