@@ -898,6 +898,14 @@ def _translation_batch(a, b, index_a, index_b, va, vb, wa, wb, t_max):
     return _impact_flat(_Motion(a, b, index_a, index_b, va, vb, wa, wb), t_max, (code, out))
 
 
+def _flat_index(own, shape, n):
+    """The flat row of a side of batch shape ``own`` for each of the ``n`` pairs of the broadcast
+    batch ``shape`` (read-only, as a broadcast view)."""
+    if own == shape:
+        return _read_only(np.arange(n))
+    return np.broadcast_to(np.arange(math.prod(own)).reshape(own), shape).reshape(-1)
+
+
 def _read_only(array):
     """A read-only view of ``array`` (the compiled row builder sees one array type)."""
     view = array.view()
@@ -1605,10 +1613,12 @@ def time_of_impact(
             f"t_max {tm.shape}"
         ) from None
     n = math.prod(shape)
-    index_a = np.broadcast_to(np.arange(a.size).reshape(a.shape), shape).reshape(-1)
-    index_b = np.broadcast_to(np.arange(b.size).reshape(b.shape), shape).reshape(-1)
+    index_a = _flat_index(a.shape, shape, n)
+    index_b = _flat_index(b.shape, shape, n)
 
     def flat(x, extra=()):
+        if x.shape == shape + extra and x.flags.c_contiguous:  # (the view that broadcast_to would give)
+            return _read_only(x.reshape((n,) + extra))
         return np.ascontiguousarray(np.broadcast_to(x, shape + extra).reshape((n,) + extra), dtype=np.float64)
 
     groups = rounded.radius_groups(*given, index_a, index_b)
