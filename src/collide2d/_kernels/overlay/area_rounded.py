@@ -29,7 +29,7 @@ from .boundary_rounded import (
     POLYGON,
     ROUNDED,
     all_crossings,
-    fits,
+    grown_capacity,
     inside_area,
     pair_frame,
     piece_capacity,
@@ -60,6 +60,12 @@ def area_rounded_in(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b
                                   bool(True), tol, ts, xs, ys)
     chord_b, arcs_b = inside_area(pieces_b, boxes_b[: pieces_b.shape[0]], cross, int(1), ka, core_a, r_a, ell_a,
                                   bool(False), tol, ts, xs, ys)
+    return _area_total(chord_a, arcs_a, chord_b, arcs_b, scale)
+
+
+@kernel
+def _area_total(chord_a, arcs_a, chord_b, arcs_b, scale):
+    """The area of Green's sums in the pair's frame, back in the world (``scale`` a power of two)."""
     area = 0.5 * (chord_a + chord_b) + (arcs_a + arcs_b)
     area = max(area, 0.0)
     e = math.frexp(scale)[1] - 1
@@ -93,12 +99,21 @@ def area_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out):
         if rel == OVERLAPPING:
             row_a = pa[ia[k]]
             row_b = pb[ib[k]]
-            if not fits(tables_a, tables_b, int(ROUNDED), row_a, kind_b, row_b):
+            cap_a, cap_b = grown_capacity(tables_a, tables_b, int(ROUNDED), row_a, kind_b, row_b)
+            if cap_a:
                 cores_a, cores_b, tables_a, tables_b, e_a, e_b, boxes_a, boxes_b, table, scratch, ts, xs, ys = workspace(
-                    max(piece_capacity(int(ROUNDED), row_a), tables_a.shape[0]),
-                    max(piece_capacity(kind_b, row_b), tables_b.shape[0]))
-            out[k] = area_rounded_in(int(ROUNDED), row_a, va, kind_b, row_b, vb, cores_a, cores_b, tables_a, tables_b,
-                                     e_a, e_b, boxes_a, boxes_b, table, scratch, ts, xs, ys)
+                    cap_a, cap_b)
+            # the body of area_rounded_in, whose 19 array arguments would cost atomic reference counts
+            scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b = pair_frame(
+                int(ROUNDED), row_a, va, kind_b, row_b, vb, cores_a, cores_b, tables_a, tables_b, e_a, e_b)
+            cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
+            cross = cross[:m]
+            tol = _ON_BOUNDARY * size
+            chord_a, arcs_a = inside_area(pieces_a, boxes_a[: pieces_a.shape[0]], cross, int(0), kind_b, core_b, r_b,
+                                          ell_b, bool(True), tol, ts, xs, ys)
+            chord_b, arcs_b = inside_area(pieces_b, boxes_b[: pieces_b.shape[0]], cross, int(1), int(ROUNDED), core_a,
+                                          r_a, ell_a, bool(False), tol, ts, xs, ys)
+            out[k] = _area_total(chord_a, arcs_a, chord_b, arcs_b, scale)
         elif rel == CONTAINS or rel == WITHIN or rel == EQUAL:
             out[k] = math.nan
         else:

@@ -780,7 +780,7 @@ def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell
     world point ``w`` is ``(w * scale) - (ox, oy)`` in the pair's frame; ``size`` the half-width of
     the smaller shape there; the ellipses' rows ``(cx, cy, a, b, ux, uy)`` in the pair's frame
     (zeros for other kinds). The arrays are made in the workspace arrays ``cores_*``,
-    ``tables_*``, ``ell_*`` (:func:`workspace`, large enough for the pair: :func:`fits`)."""
+    ``tables_*``, ``ell_*`` (:func:`workspace`, large enough for the pair: :func:`grown_capacity`)."""
     hi = max(largest_number(ka, pa, va), largest_number(kb, pb, vb))
     scale = 1.0
     if hi > 0.0 and math.isfinite(hi):
@@ -826,6 +826,11 @@ def workspace(cap_a, cap_b):
 
 
 @kernel
-def fits(tables_a, tables_b, ka, pa, kb, pb):
-    """Whether a workspace whose piece tables are ``tables_a``, ``tables_b`` holds the pair."""
-    return piece_capacity(ka, pa) <= tables_a.shape[0] and piece_capacity(kb, pb) <= tables_b.shape[0]
+def grown_capacity(tables_a, tables_b, ka, pa, kb, pb):
+    """``(0, 0)`` when a workspace whose piece tables are ``tables_a``, ``tables_b`` holds the pair,
+    else the capacities of one that holds it and as much as that one."""
+    cap_a = piece_capacity(ka, pa)
+    cap_b = piece_capacity(kb, pb)
+    if cap_a <= tables_a.shape[0] and cap_b <= tables_b.shape[0]:
+        return 0, 0
+    return max(cap_a, tables_a.shape[0]), max(cap_b, tables_b.shape[0])

@@ -23,7 +23,7 @@ from .boundary_rounded import (
     ROUNDED,
     SEGMENT_KIND,
     all_crossings,
-    fits,
+    grown_capacity,
     pair_frame,
     piece_capacity,
     workspace,
@@ -49,6 +49,13 @@ def points_rounded_in(ka, pa, va, kb, pb, vb, out, cores_a, cores_b, tables_a, t
     scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b = pair_frame(
         ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, e_a, e_b)
     cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
+    return distinct_points(cross, m, size, scale, ox, oy, out)
+
+
+@kernel
+def distinct_points(cross, m, size, scale, ox, oy, out):
+    """The first ``m`` crossings of a pair's table (its frame: ``scale``, origin ``ox, oy``, the
+    smaller shape's ``size``), back in the world and each once, into ``out``; their count."""
     tol = _SAME_POINT * size
     count = 0
     e = math.frexp(scale)[1] - 1
@@ -99,13 +106,15 @@ def points_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out, count):
             continue
         row_a = pa[ia[k]]
         row_b = pb[ib[k]]
-        if not fits(tables_a, tables_b, int(ROUNDED), row_a, kind_b, row_b):
+        cap_a, cap_b = grown_capacity(tables_a, tables_b, int(ROUNDED), row_a, kind_b, row_b)
+        if cap_a:
             cores_a, cores_b, tables_a, tables_b, e_a, e_b, boxes_a, boxes_b, table, scratch, ts, xs, ys = workspace(
-                max(piece_capacity(int(ROUNDED), row_a), tables_a.shape[0]),
-                max(piece_capacity(kind_b, row_b), tables_b.shape[0]))
-        found = points_rounded_in(int(ROUNDED), row_a, va, kind_b, row_b, vb, out[k], cores_a, cores_b, tables_a,
-                                  tables_b, e_a, e_b, boxes_a, boxes_b, table, scratch)
-        count[k] = _points_decided(int(rel), found)
+                cap_a, cap_b)
+        # the body of points_rounded_in, whose 17 array arguments would cost atomic reference counts
+        scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b = pair_frame(
+            int(ROUNDED), row_a, va, kind_b, row_b, vb, cores_a, cores_b, tables_a, tables_b, e_a, e_b)
+        cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
+        count[k] = _points_decided(int(rel), distinct_points(cross, m, size, scale, ox, oy, out[k]))
 
 
 @kernel
