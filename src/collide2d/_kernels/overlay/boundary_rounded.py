@@ -82,8 +82,14 @@ def piece_capacity(kind, row):
 @kernel
 def core_vertices(kind, row, verts, scale, buf):
     """The core (rounded), the polygon, or the centre (ellipse) / ends (segment, line), scaled:
-    ``(n, 2)`` rows of ``buf`` (a workspace array, :func:`workspace`), and the scaled radius (0
-    unless rounded)."""
+    ``(n, 2)`` rows of ``buf`` (a workspace array, :func:`workspace`), the scaled radius (0
+    unless rounded) and the half-width of the shape's bounding box (its size, for choosing the
+    origin; infinite for a line)."""
+    if kind == ELLIPSE:
+        out = buf[:1]
+        out[0, 0] = row[0] * scale
+        out[0, 1] = row[1] * scale
+        return out, 0.0, max(row[2], row[3]) * scale
     if kind == ROUNDED or kind == POLYGON:
         n = int(row[1])
         out = buf[:n]
@@ -96,18 +102,24 @@ def core_vertices(kind, row, verts, scale, buf):
             for i in range(n):
                 out[i, 0] = row[3 + 2 * i] * scale
                 out[i, 1] = row[4 + 2 * i] * scale
-        return out, (row[2] * scale if kind == ROUNDED else 0.0)
-    if kind == ELLIPSE:
-        out = buf[:1]
+        r = row[2] * scale if kind == ROUNDED else 0.0
+    else:
+        out = buf[:2]
         out[0, 0] = row[0] * scale
         out[0, 1] = row[1] * scale
-        return out, 0.0
-    out = buf[:2]
-    out[0, 0] = row[0] * scale
-    out[0, 1] = row[1] * scale
-    out[1, 0] = row[2] * scale
-    out[1, 1] = row[3] * scale
-    return out, 0.0
+        out[1, 0] = row[2] * scale
+        out[1, 1] = row[3] * scale
+        r = 0.0
+    lo_x = hi_x = out[0, 0]
+    lo_y = hi_y = out[0, 1]
+    for i in range(out.shape[0]):
+        lo_x = min(lo_x, out[i, 0])
+        hi_x = max(hi_x, out[i, 0])
+        lo_y = min(lo_y, out[i, 1])
+        hi_y = max(hi_y, out[i, 1])
+    if kind == LINE_KIND:
+        return out, r, math.inf
+    return out, r, 0.5 * max(hi_x - lo_x, hi_y - lo_y) + r
 
 
 @kernel
@@ -129,23 +141,6 @@ def largest_number(kind, row, verts):
     for i in range(4):
         hi = max(hi, abs(row[i]))
     return hi
-
-
-@kernel
-def extent(kind, core, r, row, scale):
-    """The half-width of the bounding box of a scaled row (its size, for choosing the origin)."""
-    if kind == ELLIPSE:
-        return max(row[2], row[3]) * scale
-    lo_x = hi_x = core[0, 0]
-    lo_y = hi_y = core[0, 1]
-    for i in range(core.shape[0]):
-        lo_x = min(lo_x, core[i, 0])
-        hi_x = max(hi_x, core[i, 0])
-        lo_y = min(lo_y, core[i, 1])
-        hi_y = max(hi_y, core[i, 1])
-    if kind == LINE_KIND:
-        return math.inf
-    return 0.5 * max(hi_x - lo_x, hi_y - lo_y) + r
 
 
 @kernel
@@ -476,14 +471,24 @@ def piece_crossings(p, q, out, m):
     return _straight_straight(p, q, out, m)
 
 
+# A rounded arc of radius at least this (in the pair's frame) gets a tight box (see piece_boxes).
+_TIGHT_FROM = 2.0**-16
+
+
 @kernel
 def piece_boxes(p, buf):
-    """Bounding boxes ``(n, 8)`` of the pieces: columns 0..3 (x lo, y lo, x hi, y hi) grown by the
-    slack of :data:`_ON_PIECE` times their size (a line's is the whole plane, an arc's its
-    ellipse's), columns 4..7 the tight boxes of rounded arcs (:func:`arc_boxes`)."""
+    """Bounding boxes ``(n, 8)`` of the pieces, in the first rows of ``buf``: columns 0..3 (x lo,
+    y lo, x hi, y hi) grown by the slack of :data:`_ON_PIECE` times their size (a line's is the
+    whole plane, an arc's its ellipse's); columns 4..7 the tight boxes of the rounded arcs of
+    radius at least :data:`_TIGHT_FROM` (the normals of the table set), NaN where the loose box
+    alone applies: the arc's ends and the circle's extreme points in the directions of the axes
+    the arc's cone holds, grown by ``4 _CONE_SLACK r + 2**-30``: every crossing the arc accepts
+    lies within (not off the cone, see :func:`_param_on`; off its circle by the crossing formulas'
+    rounding, below ``2**-30`` for such radii)."""
     n = p.shape[0]
     out = buf[:n]
     for i in range(n):
+        out[i, 4] = math.nan
         if p[i, 0] == LINE:
             out[i, 0] = out[i, 1] = -math.inf
             out[i, 2] = out[i, 3] = math.inf
@@ -504,24 +509,7 @@ def piece_boxes(p, buf):
         out[i, 1] = y0 - grow
         out[i, 2] = x1 + grow
         out[i, 3] = y1 + grow
-    arc_boxes(p, out)
-    return out
-
-
-# A rounded arc of radius at least this (in the pair's frame) gets a tight box (:func:`arc_boxes`).
-_TIGHT_FROM = 2.0**-16
-
-
-@kernel
-def arc_boxes(p, boxes):
-    """Tight bounding boxes of the rounded arcs of radius at least :data:`_TIGHT_FROM` (the normals
-    of the table set): the ends, and the circle's extreme points in the directions of the axes
-    the arc's cone holds, grown by ``4 _CONE_SLACK r + 2**-30``: every crossing the arc accepts
-    lies within (not off the cone, :func:`off_cone`; off its circle by the crossing formulas'
-    rounding, below ``2**-30`` for such radii). Written into ``boxes[:, 4:8]`` (x lo, y lo, x hi,
-    y hi; NaN where the loose box of :func:`piece_boxes` alone applies)."""
-    for i in range(p.shape[0]):
-        boxes[i, 4] = math.nan
+        # the tight box of a rounded arc
         r = p[i, 7]
         if p[i, 0] != ARC or (p[i, 13] == 0.0 and p[i, 14] == 0.0) or not r >= _TIGHT_FROM:
             continue
@@ -540,10 +528,11 @@ def arc_boxes(p, boxes):
         if -ax >= -_CONE_SLACK and bx >= -_CONE_SLACK:  # (0, -1)
             y0 = min(y0, p[i, 6] - r)
         grow = 4.0 * _CONE_SLACK * r + 2.0**-30
-        boxes[i, 4] = x0 - grow
-        boxes[i, 5] = y0 - grow
-        boxes[i, 6] = x1 + grow
-        boxes[i, 7] = y1 + grow
+        out[i, 4] = x0 - grow
+        out[i, 5] = y0 - grow
+        out[i, 6] = x1 + grow
+        out[i, 7] = y1 + grow
+    return out
 
 
 @kernel
@@ -688,7 +677,7 @@ def _region_box(kind, core, r, tol):
 
 
 @kernel
-def inside_area(pa, boxes, cross, column, kind_b, core_b, r_b, ell_b, keep_on, tol, ts, xs, ys):
+def inside_area(pa, boxes, cross, column, kind_b, core_b, r_b, ell_b, keep_on, tol, order):
     """Green's theorem over the pieces of ``pa`` that lie inside region ``b``: ``(sum of chord
     cross products, sum of arc segment areas)``. The pieces are split at the crossings (the same
     floats as on ``b``); a sub-piece counts when its middle has ``depth < -tol``, or ``|depth| <=
@@ -697,8 +686,12 @@ def inside_area(pa, boxes, cross, column, kind_b, core_b, r_b, ell_b, keep_on, t
     ``column``: 0 when ``pa`` is the first shape of the crossing table, 1 the second; ``boxes``
     the pieces' boxes (:func:`piece_boxes`): a piece whose box lies outside :func:`_region_box` of
     ``b`` has every middle outside ``b`` and is skipped (the same answer, without its middles);
-    ``ts``, ``xs``, ``ys``: workspace arrays of at least ``len(cross) + 2`` (:func:`workspace`)."""
+    ``order``: a workspace array of 3 rows of at least ``len(cross) + 2`` (:func:`workspace`), for
+    the sub-pieces' ends (parameter, x, y) in order."""
     m = cross.shape[0]
+    ts = order[0]
+    xs = order[1]
+    ys = order[2]
     chord = 0.0
     arcs = 0.0
     lo_x, lo_y, hi_x, hi_y = _region_box(kind_b, core_b, r_b, tol)
@@ -785,10 +778,8 @@ def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell
     scale = 1.0
     if hi > 0.0 and math.isfinite(hi):
         scale = math.ldexp(1.0, -math.frexp(hi)[1])
-    core_a, r_a = core_vertices(ka, pa, va, scale, cores_a)
-    core_b, r_b = core_vertices(kb, pb, vb, scale, cores_b)
-    size_a = extent(ka, core_a, r_a, pa, scale)
-    size_b = extent(kb, core_b, r_b, pb, scale)
+    core_a, r_a, size_a = core_vertices(ka, pa, va, scale, cores_a)
+    core_b, r_b, size_b = core_vertices(kb, pb, vb, scale, cores_b)
     if size_a <= size_b:
         ox = core_a[0, 0]
         oy = core_a[0, 1]
@@ -815,22 +806,22 @@ def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell
 @kernel
 def workspace(cap_a, cap_b):
     """Arrays for pairs of at most ``cap_a`` and ``cap_b`` pieces (:func:`piece_capacity`):
-    ``(cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, cross, scratch, ts,
-    xs, ys)``: the arguments of :func:`pair_frame`, :func:`all_crossings` and :func:`inside_area`."""
+    ``(cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, cross, scratch,
+    order)``: the arguments of :func:`pair_frame`, :func:`all_crossings` and :func:`inside_area`."""
     ca = max(cap_a, 2)
     cb = max(cap_b, 2)
     m = 4 * ca * cb
     return (np.empty((ca, 2)), np.empty((cb, 2)), np.empty((ca, WIDTH)), np.empty((cb, WIDTH)), np.empty(6),
             np.empty(6), np.empty((ca, 8)), np.empty((cb, 8)), np.empty((m, 6)), np.empty((4, 4)),
-            np.empty(m + 2), np.empty(m + 2), np.empty(m + 2))
+            np.empty((3, m + 2)))
 
 
 @kernel
-def grown_capacity(tables_a, tables_b, ka, pa, kb, pb):
-    """``(0, 0)`` when a workspace whose piece tables are ``tables_a``, ``tables_b`` holds the pair,
-    else the capacities of one that holds it and as much as that one."""
+def grown_capacity(have_a, have_b, ka, pa, kb, pb):
+    """``(0, 0)`` when a workspace whose piece tables have ``have_a``, ``have_b`` rows holds the
+    pair, else the capacities of one that holds it and as much as that one."""
     cap_a = piece_capacity(ka, pa)
     cap_b = piece_capacity(kb, pb)
-    if cap_a <= tables_a.shape[0] and cap_b <= tables_b.shape[0]:
+    if cap_a <= have_a and cap_b <= have_b:
         return 0, 0
-    return max(cap_a, tables_a.shape[0]), max(cap_b, tables_b.shape[0])
+    return max(cap_a, have_a), max(cap_b, have_b)
