@@ -689,9 +689,6 @@ def inside_area(pa, boxes, cross, column, kind_b, core_b, r_b, ell_b, keep_on, t
     ``order``: a workspace array of 3 rows of at least ``len(cross) + 2`` (:func:`workspace`), for
     the sub-pieces' ends (parameter, x, y) in order."""
     m = cross.shape[0]
-    ts = order[0]
-    xs = order[1]
-    ys = order[2]
     chord = 0.0
     arcs = 0.0
     lo_x, lo_y, hi_x, hi_y = _region_box(kind_b, core_b, r_b, tol)
@@ -705,9 +702,9 @@ def inside_area(pa, boxes, cross, column, kind_b, core_b, r_b, ell_b, keep_on, t
         lo = pa[i, 11] if pa[i, 0] == ARC else 0.0
         hi = pa[i, 12] if pa[i, 0] == ARC else 1.0
         k = 0
-        ts[0] = lo
-        xs[0] = pa[i, 1]
-        ys[0] = pa[i, 2]
+        order[0, 0] = lo
+        order[1, 0] = pa[i, 1]
+        order[2, 0] = pa[i, 2]
         k = 1
         for c in range(m):
             if int(cross[c, 2 + column]) == i:
@@ -720,24 +717,24 @@ def inside_area(pa, boxes, cross, column, kind_b, core_b, r_b, ell_b, keep_on, t
                 t = min(max(t, lo), hi)
                 # insertion in order of t
                 j = k
-                while j > 1 and ts[j - 1] > t:
-                    ts[j] = ts[j - 1]
-                    xs[j] = xs[j - 1]
-                    ys[j] = ys[j - 1]
+                while j > 1 and order[0, j - 1] > t:
+                    order[0, j] = order[0, j - 1]
+                    order[1, j] = order[1, j - 1]
+                    order[2, j] = order[2, j - 1]
                     j -= 1
-                ts[j] = t
-                xs[j] = cross[c, 0]
-                ys[j] = cross[c, 1]
+                order[0, j] = t
+                order[1, j] = cross[c, 0]
+                order[2, j] = cross[c, 1]
                 k += 1
-        ts[k] = hi
-        xs[k] = pa[i, 3]
-        ys[k] = pa[i, 4]
+        order[0, k] = hi
+        order[1, k] = pa[i, 3]
+        order[2, k] = pa[i, 4]
         arc = pa[i, 0] == ARC
         x0, y0, x1, y1 = pa[i, 1], pa[i, 2], pa[i, 3], pa[i, 4]
         cx, cy, a, b, ux, uy = pa[i, 5], pa[i, 6], pa[i, 7], pa[i, 8], pa[i, 9], pa[i, 10]
         for j in range(k):
-            t0 = ts[j]
-            t1 = ts[j + 1]
+            t0 = order[0, j]
+            t1 = order[0, j + 1]
             mx, my = point_on(arc, x0, y0, x1, y1, cx, cy, a, b, ux, uy, 0.5 * (t0 + t1))
             decided = -1
             if by_distance:
@@ -760,7 +757,7 @@ def inside_area(pa, boxes, cross, column, kind_b, core_b, r_b, ell_b, keep_on, t
                 d = depth(kind_b, core_b, r_b, ell_b, mx, my)
                 decided = 1 if d < -tol or (keep_on and d <= tol) else 0
             if decided == 1:
-                chord += xs[j] * ys[j + 1] - ys[j] * xs[j + 1]
+                chord += order[1, j] * order[2, j + 1] - order[2, j] * order[1, j + 1]
                 if pa[i, 0] == ARC:
                     arcs += pa[i, 7] * pa[i, 8] * segment_area(t1 - t0)
     return chord, arcs
@@ -769,11 +766,11 @@ def inside_area(pa, boxes, cross, column, kind_b, core_b, r_b, ell_b, keep_on, t
 @kernel
 def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b):
     """Scale (a power of two), cores, radii, origin and piece tables of a pair:
-    ``(scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b)``: a
-    world point ``w`` is ``(w * scale) - (ox, oy)`` in the pair's frame; ``size`` the half-width of
-    the smaller shape there; the ellipses' rows ``(cx, cy, a, b, ux, uy)`` in the pair's frame
-    (zeros for other kinds). The arrays are made in the workspace arrays ``cores_*``,
-    ``tables_*``, ``ell_*`` (:func:`workspace`, large enough for the pair: :func:`grown_capacity`)."""
+    ``(scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b)``: a world point ``w`` is
+    ``(w * scale) - (ox, oy)`` in the pair's frame; ``size`` the half-width of the smaller shape
+    there. The arrays are made in the workspace arrays ``cores_*``, ``tables_*`` (:func:`workspace`,
+    large enough for the pair: :func:`grown_capacity`), and ``ell_a``, ``ell_b`` receive the
+    ellipses' rows ``(cx, cy, a, b, ux, uy)`` in the pair's frame (meaningful for ellipses only)."""
     hi = max(largest_number(ka, pa, va), largest_number(kb, pb, vb))
     scale = 1.0
     if hi > 0.0 and math.isfinite(hi):
@@ -797,7 +794,7 @@ def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell
     for i in range(6):
         ell_a[i] = pieces_a[0, 5 + i]
         ell_b[i] = pieces_b[0, 5 + i]
-    return scale, ox, oy, min(size_a, size_b), core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b
+    return scale, ox, oy, min(size_a, size_b), core_a, r_a, pieces_a, core_b, r_b, pieces_b
 
 
 # -- the workspace: every array of a pair's computation, made once per batch (or per single call) --
