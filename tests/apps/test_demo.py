@@ -177,7 +177,8 @@ def test_swept_step_pushes_a_stopped_shape_only_until_its_contact():
     assert world.vel[1, 1] == pytest.approx(0.0, abs=1e-9)
 
 
-def test_swept_step_impulse_acts_at_the_contact_point():
+@pytest.mark.parametrize("rod_first", [True, False])
+def test_swept_step_impulse_acts_at_the_contact_point(rod_first):
     # a rod turning at 10 rad/s about its middle sweeps its end into a disc held in place: the
     # impulse at the contact point (Box2D's effective mass, the spin included) returns half the
     # speed at which the two points close there and turns the rod back; without the spin no
@@ -185,22 +186,24 @@ def test_swept_step_impulse_acts_at_the_contact_point():
     dt = 1 / 60
     world = World(400, 300)
     world.scale = 10.0
-    world.add(SEGMENT, (200, 150), (60, 0), angle=0.0, omega=10.0)
-    world.add(CIRCLE, (255, 160), (3, 3))
+    shapes = [(SEGMENT, (200, 150), (60, 0), 10.0), (CIRCLE, (255, 160), (3, 3), 0.0)]
+    for kind, pos, size, omega in shapes if rod_first else shapes[::-1]:
+        world.add(kind, pos, size, omega=omega)
+    rod, disc = (0, 1) if rod_first else (1, 0)
     energy = world.kinetic_energy()
     groups = world.shapes()
     hit = c2.time_of_impact(groups.batches[groups.kinds.index(SEGMENT)][0], groups.batches[groups.kinds.index(CIRCLE)][0],
                             (0.0, 0.0), t_max=dt, angular_velocity_a=10.0)
     assert 0 < hit.time < dt
-    r = np.asarray(hit.point) - world.pos[0]  # the rod's middle stays put until then
+    r = np.asarray(hit.point) - world.pos[rod]  # the rod's middle stays put until then
     n = np.asarray(hit.normal)  # from the rod to the disc
     arm = r[0] * n[1] - r[1] * n[0]
-    world.advance(dt, groups, np.zeros((2, 2)), np.zeros(2), frozen=(1,), swept=True)
+    world.advance(dt, groups, np.zeros((2, 2)), np.zeros(2), frozen=(disc,), swept=True)
     approach = 10.0 * arm  # the rod's contact point moves along n at omega (r x n)
-    after = world.vel[0] @ n + world.omega[0] * arm
+    after = world.vel[rod] @ n + world.omega[rod] * arm
     assert approach > 0 and after == pytest.approx(-0.5 * approach, rel=1e-9)
-    assert world.omega[0] < 10.0 and world.kinetic_energy() < energy
-    assert world.angle[0] == pytest.approx(10.0 * hit.time, rel=1e-9)  # stopped at the contact
+    assert world.omega[rod] < 10.0 and world.kinetic_energy() < energy
+    assert world.angle[rod] == pytest.approx(10.0 * hit.time, rel=1e-9)  # stopped at the contact
 
 
 def test_physics_uses_the_contact_curvature():
