@@ -121,3 +121,22 @@ def test_line_inside_a_far_larger_capsule():
         assert abs(float(sep) - expected) <= 1e-12 * 4e149
         assert abs(float(np.dot(n, [float(dx), float(dy)]))) <= 1e-9 * float(np.hypot(float(dx), float(dy)))
     assert distances == [0.0] * 4  # distance is 0 for shapes that meet
+
+
+@pytest.mark.parametrize("radius", [0.25e150, 0.0])
+def test_time_of_impact_of_a_polygon_of_size_1e150(radius):
+    """A polygon of size 1e150 (rounded, and plain) translating onto a point: the polygon's
+    reference point (its area centroid) overflowed in a product of degree 3 (a RuntimeWarning,
+    an error under ``-W error``). The first contact is when the right side, moved out by the
+    radius, reaches the point: exact on Fractions."""
+    s = 1e150
+    square = np.array([[0.0, 0.0], [s, 0.0], [s, s], [0.0, s]])
+    polygon = c2.Polygon(square, radius=radius) if radius else c2.Polygon(square)
+    batch = c2.Polygon(np.stack([square, square]), radius=[radius, radius]) if radius else c2.Polygon(np.stack([square, square]))
+    point, speed = c2.Point((2.5 * s, 0.5 * s)), 2.0 * s
+    expected = float((Fraction(2.5 * s) - Fraction(s) - Fraction(radius)) / Fraction(speed))
+    times = [c2.time_of_impact(polygon, point, (speed, 0.0), (0.0, 0.0)).time,
+             c2.time_of_impact(point, polygon, (0.0, 0.0), (speed, 0.0)).time,
+             *c2.time_of_impact(batch, point, (speed, 0.0), (0.0, 0.0)).time,
+             *c2.time_of_impact(point, batch, (0.0, 0.0), (speed, 0.0)).time]
+    assert all(abs(t - expected) <= 1e-12 for t in times), (times, expected)
