@@ -49,7 +49,10 @@ exact predicate. Ellipse pairs are decided in floating point within a documented
 kernels of :mod:`collide2d._kernels.measure.distance_ellipse`) minus ``r`` gives DISJOINT beyond
 ``+band``, TOUCHING within ``±band``; ``A`` lies in the ellipse when every disc ``D(v, r)`` about a
 core vertex does (the separation of ``v`` is at most ``-r``, within the band). Whether the ellipse
-lies in ``A`` (the largest distance of its boundary from ``K`` at most ``r``) is exact: the best of
+lies in ``A`` (the largest distance of its boundary from ``K`` at most ``r``) is exact: first the
+support functions, ``h_E <= h_K + r`` sampled over each core vertex's normal cone with a bound of
+the second derivative between samples (:func:`_support_inside`), certify "inside" or "outside" to
+within about 3e-4 of the pair's size; else the best of
 :data:`ELLIPSE_SAMPLES` boundary samples plus a Lipschitz bound certifies "inside", a point found
 beyond ``r`` (refined by golden-section search) "outside"; between the two the kernel returns
 UNDECIDED and the ladder decides on the stored numbers by support functions over the normal cones
