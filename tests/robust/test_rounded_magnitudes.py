@@ -10,6 +10,7 @@ References, independent of the kernels: mpmath at 50 digits (the least distance 
 boundary from the capsule's core segment, golden-section search from the best of 720 samples;
 the ellipse is outside the capsule in these cases), exact rationals for a line's distance from a
 segment's ends. Each case runs in both argument orders, as a single pair and inside a batch.
+Last, the reference point of a polygon of size 1e150 for motion (its area centroid on Fractions).
 """
 
 from __future__ import annotations
@@ -124,19 +125,20 @@ def test_line_inside_a_far_larger_capsule():
 
 
 @pytest.mark.parametrize("radius", [0.25e150, 0.0])
-def test_time_of_impact_of_a_polygon_of_size_1e150(radius):
-    """A polygon of size 1e150 (rounded, and plain) translating onto a point: the polygon's
-    reference point (its area centroid) overflowed in a product of degree 3 (a RuntimeWarning,
-    an error under ``-W error``). The first contact is when the right side, moved out by the
-    radius, reaches the point: exact on Fractions."""
+def test_rotation_about_the_centroid_of_a_polygon_of_size_1e150(radius):
+    """A polygon of size 1e150 (rounded, and plain) turned about its own reference point, its area
+    centroid (as ``time_of_impact`` turns it): the centroid's sums, of degree 3 in the lengths,
+    overflowed (a RuntimeWarning, an error under ``-W error``). Reference: the centroid on
+    Fractions, the quarter turn of each vertex about it."""
     s = 1e150
-    square = np.array([[0.0, 0.0], [s, 0.0], [s, s], [0.0, s]])
-    polygon = c2.Polygon(square, radius=radius) if radius else c2.Polygon(square)
+    square = np.array([[0.0, 0.0], [s, 0.1 * s], [1.2 * s, s], [0.1 * s, 0.9 * s]])
+    single = c2.Polygon(square, radius=radius) if radius else c2.Polygon(square)
     batch = c2.Polygon(np.stack([square, square]), radius=[radius, radius]) if radius else c2.Polygon(np.stack([square, square]))
-    point, speed = c2.Point((2.5 * s, 0.5 * s)), 2.0 * s
-    expected = float((Fraction(2.5 * s) - Fraction(s) - Fraction(radius)) / Fraction(speed))
-    times = [c2.time_of_impact(polygon, point, (speed, 0.0), (0.0, 0.0)).time,
-             c2.time_of_impact(point, polygon, (0.0, 0.0), (speed, 0.0)).time,
-             *c2.time_of_impact(batch, point, (speed, 0.0), (0.0, 0.0)).time,
-             *c2.time_of_impact(point, batch, (0.0, 0.0), (speed, 0.0)).time]
-    assert all(abs(t - expected) <= 1e-12 for t in times), (times, expected)
+    v = [(Fraction(float(x)), Fraction(float(y))) for x, y in square]
+    cross = [v[i][0] * v[(i + 1) % 4][1] - v[(i + 1) % 4][0] * v[i][1] for i in range(4)]
+    area6 = 3 * sum(cross)
+    cx = sum((v[i][0] + v[(i + 1) % 4][0]) * cross[i] for i in range(4)) / area6
+    cy = sum((v[i][1] + v[(i + 1) % 4][1]) * cross[i] for i in range(4)) / area6
+    expected = np.array([[float(cx - (y - cy)), float(cy + (x - cx))] for x, y in v])  # a quarter turn about c
+    for turned in (c2.rotate(single, np.pi / 2).vertices, *c2.rotate(batch, np.pi / 2).vertices):
+        assert np.abs(turned - expected).max() <= 1e-12 * s
