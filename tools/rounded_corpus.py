@@ -76,7 +76,8 @@ def _moved(kind, fields, offset):
     return {k: (np.asarray(v) + offset if k in POSITIONS else v) for k, v in fields.items()}
 
 
-def _try(kind_a, fa, kind_b, fb):
+def buildable(kind_a, fa, kind_b, fb):
+    """Whether both shapes of a case build (the constructors refuse some random cases)."""
     try:
         build(kind_a, fa), build(kind_b, fb)
     except ValueError:
@@ -88,7 +89,7 @@ def pair_cases(kind_a, kind_b, rng):
     cases = []
 
     def add(fa, fb, family):
-        if _try(kind_a, fa, kind_b, fb):
+        if buildable(kind_a, fa, kind_b, fb):
             cases.append((fa, fb, family))
 
     for _ in range(8):

@@ -29,6 +29,7 @@ import collide2d as c2
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 import answer_corpus as base  # noqa: E402 (tools/ is on sys.path)
+from rounded_corpus import build, buildable  # noqa: E402 (the rounded kinds' constructors, one place)
 
 ROUNDED = ("Capsule", "RBox", "RRotatedBox", "RPolygon")
 FLAT = base.KINDS
@@ -37,19 +38,6 @@ FIELDS.update(Capsule=("a", "b", "radius"), RBox=("min", "max", "radius"),
               RRotatedBox=("center", "half_size", "angle", "radius"), RPolygon=("vertices", "radius"))
 SEED = 20261127 + 27
 OPERATIONS = ("intersection_points", "overlap_area", "iou")
-
-
-def build(kind, fields):
-    f = {name: fields[name] for name in FIELDS[kind]}
-    if kind == "Capsule":
-        return c2.Capsule(f["a"], f["b"], f["radius"])
-    if kind == "RBox":
-        return c2.Box(f["min"], f["max"], radius=f["radius"])
-    if kind == "RRotatedBox":
-        return c2.RotatedBox(f["center"], f["half_size"], f["angle"], radius=f["radius"])
-    if kind == "RPolygon":
-        return c2.Polygon(f["vertices"], radius=f["radius"])
-    return base.build(kind, f)
 
 
 def _fields(kind, center, size, aspect=1.0, angle=0.0, radius=0.25, phases=None):
@@ -116,15 +104,7 @@ def pair_cases(kind_a, kind_b, rng):
     cases += [(_real(a, rng, scale, spread=1.0), _real(b, rng, scale, spread=1.0), "extreme") for scale in (1e-150, 1e150)]
     cases += [(_fields(a, (0.3e150, 0.0), 1e150, 0.5, 0.2), _fields(b, (0.0, 0.0), 1e-150, 0.5, 0.7), "extreme"),
               (_fields(a, (0.0, 0.0), 1e-150, 0.5, 0.7), _fields(b, (1e-150, 0.0), 1e150, 0.25, 2.0), "extreme")]
-    return [case for case in cases if _builds(a, case[0], b, case[1])]
-
-
-def _builds(kind_a, fa, kind_b, fb):
-    try:
-        build(kind_a, fa), build(kind_b, fb)
-    except ValueError:
-        return False
-    return True
+    return [case for case in cases if buildable(a, case[0], b, case[1])]
 
 
 def _pairs():

@@ -645,11 +645,13 @@ def mixed_rows(sig, operation, kind_a, ta, va, ia, kind_b, tb, vb, ib, extra=Non
     ``f(entry, kind_a, table_a, verts_a, kind_b, table_b, verts_b, extra) -> buffer`` on the
     group's rows in kernel order (the points of an ellipse and a line: :mod:`collide2d._glue.points`).
     """
-    buf = sig.empty(ia.shape[0], extra)
+    n = ia.shape[0]
+    buf = None  # made when the rows come in more than one part
     for ka, kb, group in _rounded.groups(kind_a, ta, ia, kind_b, tb, ib):
         xa, xb = _rounded.as_kind(kind_a, ta, ka), _rounded.as_kind(kind_b, tb, kb)
         entry, part_sig = registry.entry(operation, ka, kb), sig
         if entry is None and operation != INTERSECTS:  # no area between these kinds
+            buf = sig.empty(n, extra) if buf is None else buf
             buf[group] = 0.0
             continue
         if entry is None:
@@ -685,8 +687,11 @@ def mixed_rows(sig, operation, kind_a, ta, va, ia, kind_b, tb, vb, ib, extra=Non
                 out = part_sig.mirror(out)
             if part_sig is not sig:
                 out = (out != codes.DISJOINT).astype(np.int8)
+            elif part.size == n:  # one part of every row (in order: the parts are increasing): no copy
+                return out
+            buf = sig.empty(n, extra) if buf is None else buf
             sig.put(buf, part, out)
-    return buf
+    return sig.empty(n, extra) if buf is None else buf
 
 
 def run(sig, entry, a, b, extra=None, swap=True, special=None):
@@ -804,13 +809,14 @@ def _single_scale(shape):
 
 
 def _table_extent(kind, table, verts):
-    """An upper bound of :func:`magnitude.extent_rows` over all rows of ``table`` (a float)."""
+    """An upper bound of :func:`magnitude.extent_rows` over all rows of ``table`` (a float): the
+    largest magnitude in the whole table (an ellipse's direction, a rounded row's offset and count
+    included: a larger bound only widens the superset), a contiguous reduction, ten to twenty
+    times faster than one over the strided columns."""
     if kind == "polygon":
         values = verts
     else:
-        values = table[:, 2:7] if kind == "rounded" else table[:, : 2 if kind == "point" else 4]
-        if kind == "rounded" and verts.size:
-            values = (values, verts)
+        values = (table, verts) if kind == "rounded" and verts.size else table
     bound = 0.0
     for v in values if type(values) is tuple else (values,):
         if v.size:

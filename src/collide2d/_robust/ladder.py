@@ -54,7 +54,7 @@ def contact_row(entry, kind_a, pa, va, kind_b, pb, vb, lookup):
     """Rung 2 for a contact 9-tuple (see :func:`collide2d._robust.magnitude.contact_row`); ``lookup``
     is the table's (a point stand-in needs the contact kernel of another kind pair)."""
     if kind_a == "rounded":
-        return magnitude.rounded_contact_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb)
+        return magnitude.rounded_contact_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, lookup)
     return magnitude.contact_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, lookup)
 
 

@@ -244,7 +244,8 @@ def relate_row(name, kernel, kind_a, pa, va, kind_b, pb, vb, eps, exact):
 # The rounded kernels multiply lengths to the fourth power at most, in the pair's own numbers: a pair
 # whose numbers are tame runs as it is; else the largest number is scaled to [0.5, 1) when the
 # least non-zero one then stays at least TAME_LO, and the answer scaled back; else (relate) the
-# exact twin. A pair with an ellipse runs unscaled: its kernel works in the ellipse's frame, scaled.
+# exact twin. A relate kernel with an ellipse runs unscaled: it works in the ellipse's frame, scaled.
+# A contact with an ellipse, or of sizes too far apart, is measured through the cores (_core_contact).
 
 
 def extent(kind, row, verts):
@@ -315,13 +316,61 @@ def rounded_relate_row(name, kernel, kind_a, pa, va, kind_b, pb, vb, eps, exact)
     return int(code)
 
 
-def rounded_contact_row(kernel, kind_a, pa, va, kind_b, pb, vb):
-    """The contact 9-tuple of one pair with a rounded shape (see above)."""
-    tame, _ = rounded_shift(kind_a, pa, va, kind_b, pb, vb)
-    if tame or kind_b == "ellipse":
+def rounded_contact_row(kernel, kind_a, pa, va, kind_b, pb, vb, lookup):
+    """The contact 9-tuple of one pair with a rounded shape (see above).
+
+    A tame pair runs the kernel as it is; a pair that one power of two tames (and has no
+    ellipse) runs it scaled. Any other pair (an ellipse, whose kernels raise lengths to the
+    fourth power in the pair's own numbers; sizes too far apart for one scaling) is measured
+    through its cores (:func:`_core_contact`). ``lookup``: the glue's table lookup (see
+    :func:`contact_row`).
+    """
+    tame, k = rounded_shift(kind_a, pa, va, kind_b, pb, vb)
+    if tame:
         return kernel(pa, va, pb, vb)
-    k = -_exponent(max(extent(kind_a, pa, va)[0], extent(kind_b, pb, vb)[0]))
-    return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k, "scale")), k)
+    if k is not None and kind_b != "ellipse":
+        return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k, "scale")), k)
+    return _core_contact(kind_a, pa, va, kind_b, pb, vb, lookup)
+
+
+def _core(kind, row, verts):
+    """``(kind, row, verts, radius)``: a rounded row's core (polygon, segment or point) and its
+    radius; a row of another kind as it is, of radius 0."""
+    if kind != "rounded":
+        return kind, row, verts, 0.0
+    count = int(row[1])
+    if count >= 3:
+        return "polygon", row[0:2], verts, float(row[2])
+    empty = verts[:0]
+    return ("segment", row[3:7], empty, float(row[2])) if count == 2 else ("point", row[3:5], empty, float(row[2]))
+
+
+def _core_contact(kind_a, pa, va, kind_b, pb, vb, lookup):
+    """The contact of a pair with a rounded shape from its cores' contact at any magnitudes.
+
+    The contact of ``K_a + D(r_a)`` and ``K_b + D(r_b)`` is that of the cores with the separation
+    less ``r_a + r_b``, the witnesses moved by ``r_a n`` and ``-r_b n`` and the curvature ``1 / r``
+    at a core's vertex (the identity of :mod:`collide2d._kernels.measure.distance_rounded`). The
+    cores' contact is a pair of plain kinds: :func:`contact_row` measures it at any magnitudes
+    (scaled, moved, or a small shape as a point plus its support); the radii are added in floats
+    (a few ulps of the pair's scale, as every contact).
+    """
+    core_a, row_a, verts_a, radius_a = _core(kind_a, pa, va)
+    core_b, row_b, verts_b, radius_b = _core(kind_b, pb, vb)
+    entry = lookup("contact", core_a, core_b)
+    if entry.swapped:
+        r = contact_row(entry.kernel, core_b, row_b, verts_b, core_a, row_a, verts_a, lookup)
+        r = (r[0], 0.0 - r[1], 0.0 - r[2], r[5], r[6], r[3], r[4], r[8], r[7])
+    else:
+        r = contact_row(entry.kernel, core_a, row_a, verts_a, core_b, row_b, verts_b, lookup)
+    s, nx, ny, pax, pay, pbx, pby, ka, kb = (float(x) for x in r)
+    if radius_a > 0.0:
+        pax, pay = pax + radius_a * nx, pay + radius_a * ny
+        ka = 1.0 / radius_a if ka == math.inf else ka
+    if radius_b > 0.0:
+        pbx, pby = pbx - radius_b * nx, pby - radius_b * ny
+        kb = 1.0 / radius_b if kb == math.inf else kb
+    return (s - (radius_a + radius_b), nx, ny, pax, pay, pbx, pby, ka, kb)
 
 
 def _reference(kind, row, verts):

@@ -58,6 +58,7 @@ class Physics:
         with np.errstate(divide="ignore"):
             radius = 1.0 / (contacts["curvature_a"] + contacts["curvature_b"])
         radius = np.clip(np.nan_to_num(radius, nan=small, posinf=2 * small), 0.2 * small, 2 * small)
+        full_depth = depth
         depth = np.minimum(depth, self.max_depth * small)  # a bounded push however deep the overlap
         normal = contacts["normal"]
         point = 0.5 * (contacts["point_a"] + contacts["point_b"])
@@ -74,7 +75,10 @@ class Physics:
         np.add.at(force, i, -fb)
         np.add.at(torque, j, rb[:, 0] * fb[:, 1] - rb[:, 1] * fb[:, 0])
         np.add.at(torque, i, -(ra[:, 0] * fb[:, 1] - ra[:, 1] * fb[:, 0]))
-        energy = float(np.sum(0.4 * stiffness * np.sqrt(radius) * depth**2.5))
+        # the work that pushing the pair out to no overlap gives back: Hertz's law integrated up
+        # to the capped depth, then the capped force over the rest
+        hertz_force = stiffness * np.sqrt(radius) * depth**1.5
+        energy = float(np.sum(0.4 * hertz_force * depth + hertz_force * (full_depth - depth)))
         return force, torque, energy
 
     def cap(self, world):

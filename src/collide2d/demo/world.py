@@ -377,15 +377,17 @@ class World:
         ``torque`` (per shape) come from :class:`Physics`; ``frozen`` shapes (being dragged) stay.
         Semi-implicit Euler: velocities first, then positions. With ``swept`` (and ``groups``),
         shapes fast enough to pass through each other move only up to their first contact in the
-        step (:meth:`first_contacts`).
+        step, and take the forces' push only for that time (:meth:`first_contacts`).
         """
         if len(self) == 0:
             return
+        kick = None
         if force is not None:
             m, inertia = self.mass_and_inertia()
-            self.vel += force * (dt / m)[:, None]
             turning = np.isfinite(inertia)
-            self.omega += np.where(turning, torque * dt / np.where(turning, inertia, 1.0), 0.0)
+            kick = (force * (dt / m)[:, None], np.where(turning, torque * dt / np.where(turning, inertia, 1.0), 0.0))
+            self.vel += kick[0]
+            self.omega += kick[1]
         if groups is not None and len(groups.order):
             bounds = np.empty((len(self), 4))
             bounds[groups.order] = groups.table.bounds
@@ -400,32 +402,45 @@ class World:
         moving = np.ones(len(self), dtype=bool)
         moving[list(frozen)] = False
         step = np.full(len(self), dt)
-        after = self.vel
+        after, after_spin = self.vel, self.omega
         if swept and groups is not None:
-            step, after = self.first_contacts(dt, groups, frozen)
+            step, after, after_spin = self.first_contacts(dt, groups, frozen, kick=kick)
         self.pos[moving] += self.vel[moving] * step[moving, None]
         spin = moving & (self.kind != BOX)
         self.angle[spin] = np.mod(self.angle[spin] + self.omega[spin] * step[spin], 2 * np.pi)
-        self.vel = after
+        self.vel, self.omega = after, after_spin
         self.touch()
 
-    def first_contacts(self, dt, groups, frozen=(), restitution=0.5):
-        """Time of each shape's first new contact within ``dt`` and the velocities after it.
+    def first_contacts(self, dt, groups, frozen=(), restitution=0.5, kick=None):
+        """Time of each shape's first new contact within ``dt`` and the velocities and spins after it.
 
         :func:`collide2d.query_impacts` finds every pair that comes into contact during the step
         (shapes translating and turning at their current velocities). Taken in time order, each
         such contact between *fast* shapes (moving, relative to each other, more than the thinner
-        one's thickness in the step: the pairs that could pass through each other) stops both shapes
-        at its time (the rest of their step is dropped) and exchanges an impulse along the
-        contact normal (``restitution`` of the closing speed is returned). Slower contacts, and
-        pairs already touching at the start, are left to the contact forces. Returns
-        ``(time, velocity)``: per shape, ``dt`` where it meets nothing.
+        one's thickness in the step: the pairs that could pass through each other) whose points
+        close along the normal there (spins included) stops both shapes at its time (the rest of
+        their step is dropped, as in Box2D v3's ``b2SolveContinuous``) and exchanges an impulse
+        at that point which returns ``restitution`` of the closing speed, through the effective
+        mass ``1 / (1/m_a + 1/m_b + (r_a x n)^2 / I_a + (r_b x n)^2 / I_b)`` of Box2D's contact
+        solver (``r`` the lever arm from the shape's reference point to the contact point).
+        Slower contacts, pairs overlapping at the start, and pairs that meet at a point where they
+        do not close (a pair touching at the start and parting there) are left to the contact
+        forces.
+
+        ``kick`` is the change ``(velocity (n, 2), spin (n,))`` that this step's forces already
+        made: a shape stopped at ``t`` keeps only ``t / dt`` of it. A force that went on pushing
+        a shape through the part of the step in which it stands still would do work without a
+        displacement: energy from nothing (a shape held at a contact found at the start of every
+        step, as a turning pair gives, while a deep overlap with a third pushes it, gained the
+        pair several times its kinetic energy in a few frames). Returns ``(time, velocity,
+        spin)``: per shape, ``dt`` where it meets nothing.
         """
         n = len(self)
         time = np.full(n, float(dt))
-        vel = self.vel.copy()
+        vel, omega = self.vel.copy(), self.omega.copy()
+        kick = (np.zeros((n, 2)), np.zeros(n)) if kick is None else kick
         if len(groups.order) < 2:
-            return time, vel
+            return time, vel, omega
         order = groups.order
         still = np.zeros(n, dtype=bool)
         still[list(frozen)] = True
@@ -435,32 +450,49 @@ class World:
         swing = np.abs(spin) * np.hypot(*self.size.T) * dt  # farthest point's path length from turning
         speed = np.hypot(*self.vel.T)
         if 2 * (speed.max() * dt + swing.max()) <= thick.min():
-            return time, vel  # nothing moves fast enough to pass through anything
-        velocity = np.where(still[:, None], 0.0, self.vel)[order]
+            return time, vel, omega  # nothing moves fast enough to pass through anything
+        moved = np.where(still[:, None], 0.0, self.vel)  # the velocities of the search, by state index
+        turns = ~(still | (self.kind == BOX))
+        velocity = moved[order]
         table = groups.table
         plain = ~np.isin(self.kind[order], ROUNDED_KINDS)
         if not plain.all():  # the motion search takes no rounded shapes yet: they are left to the forces
             order, velocity, spin = order[plain], velocity[plain], spin[order][plain]
             table = ShapeTable([batch for batch, kind in zip(groups.batches, groups.kinds) if kind not in ROUNDED_KINDS])
             if len(order) < 2:
-                return time, vel
+                return time, vel, omega
         else:
             spin = spin[order]
         impacts = query_impacts(table, velocity, angular_velocity=spin, t_max=dt)
-        mass, _ = self.mass_and_inertia()
-        mass = np.where(still, np.inf, mass)
+        mass, inertia = self.mass_and_inertia()
+        inv_mass = np.where(still, 0.0, 1.0 / mass)
+        inv_inertia = np.where(turns & np.isfinite(inertia), 1.0 / inertia, 0.0)
         for k in np.argsort(impacts.time, kind="stable"):
-            t = float(impacts.time[k])
-            if not t > 0.0:
-                continue
+            t, normal = float(impacts.time[k]), impacts.normal[k]
+            if not (t > 0.0 and np.all(np.isfinite(normal))):
+                continue  # overlapping at the start: the forces' business
             a, b = int(order[impacts.pairs[0, k]]), int(order[impacts.pairs[1, k]])
             if np.hypot(*(vel[b] - vel[a])) * dt + swing[a] + swing[b] <= min(thick[a], thick[b]):
                 continue  # too slow to pass through each other within a step: the forces handle it
+            # velocities and spins at t: a shape not stopped yet keeps the forces' push until t only
+            lost = {s: 1.0 - t / dt if time[s] == dt and not still[s] else 0.0 for s in (a, b)}
+            v = {s: vel[s] - lost[s] * kick[0][s] for s in (a, b)}
+            w = {s: omega[s] - lost[s] * kick[1][s] if turns[s] else 0.0 for s in (a, b)}
+            # lever arms r from each shape's reference point (where it is at t) to the contact
+            # point; a point's velocity is v + w x r, and (w x r) . n = w (r x n)
+            ra = impacts.point[k] - (self.pos[a] + moved[a] * t)
+            rb = impacts.point[k] - (self.pos[b] + moved[b] * t)
+            arm_a = ra[0] * normal[1] - ra[1] * normal[0]
+            arm_b = rb[0] * normal[1] - rb[1] * normal[0]
+            closing = float((v[b] - v[a]) @ normal + w[b] * arm_b - w[a] * arm_a)
+            effective = inv_mass[a] + inv_mass[b] + inv_inertia[a] * arm_a**2 + inv_inertia[b] * arm_b**2
+            if not (closing < 0.0 and effective > 0.0):
+                continue  # not closing at the contact point (a pair touching at the start, parting): no impact
             time[a], time[b] = min(time[a], t), min(time[b], t)
-            normal = impacts.normal[k]
-            closing = float((vel[b] - vel[a]) @ normal)
-            if closing < 0.0 and np.all(np.isfinite(normal)):
-                impulse = -(1.0 + restitution) * closing / (1.0 / mass[a] + 1.0 / mass[b])
-                vel[a] -= impulse / mass[a] * normal
-                vel[b] += impulse / mass[b] * normal
-        return time, vel
+            impulse = -(1.0 + restitution) * closing / effective  # on b along n, on a along -n
+            vel[a] = v[a] - impulse * inv_mass[a] * normal
+            vel[b] = v[b] + impulse * inv_mass[b] * normal
+            for s, push in ((a, -impulse * arm_a), (b, impulse * arm_b)):
+                if turns[s]:
+                    omega[s] = w[s] + push * inv_inertia[s]
+        return time, vel, omega

@@ -39,10 +39,16 @@ def _polygon_vertices(params, verts):
 
 
 def _polygon_centroids(params, verts):
-    """Area centroids of polygon rows (flat ``(n, 2)`` params), vertices taken relative to the first."""
+    """Area centroids of polygon rows (flat ``(n, 2)`` params), vertices taken relative to the first
+    and scaled by a power of two per row to a largest magnitude below 1 (exact; the sums below are
+    of degree 3 in the lengths, which overflowed for polygons of size 1e150)."""
     rows = params.reshape(-1, 2)
     v, owner, start, count = _polygon_vertices(rows, verts)
     q = v - v[start][owner]
+    size = np.zeros(rows.shape[0])
+    np.maximum.at(size, owner, np.abs(q).max(axis=1))
+    exponent = np.frexp(size)[1]  # 2**-e scales each row's largest offset into [0.5, 1)
+    q = np.ldexp(q, -exponent[owner][:, None])
     after = np.arange(owner.size) + 1
     after[start + count - 1] = start  # the next vertex, cyclically within each polygon
     x0, y0, x1, y1 = q[:, 0], q[:, 1], q[after, 0], q[after, 1]
@@ -51,7 +57,7 @@ def _polygon_centroids(params, verts):
     area3 = 3.0 * np.bincount(owner, cross, minlength=n)
     cx = np.bincount(owner, (x0 + x1) * cross, minlength=n) / area3
     cy = np.bincount(owner, (y0 + y1) * cross, minlength=n) / area3
-    return v[start] + np.stack([cx, cy], axis=-1)
+    return v[start] + np.ldexp(np.stack([cx, cy], axis=-1), exponent[:, None])
 
 
 def reference_points(shape: Shape) -> np.ndarray:

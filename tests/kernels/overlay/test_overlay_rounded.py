@@ -501,3 +501,27 @@ def test_touching_curved_pairs_meet_at_one_point_flat_ones_along_the_shared_stre
     flat = (c2.Box((0, 0), (2, 1), radius=0.5), c2.Box((0, 2), (3, 3), radius=0.5))
     for x, y in (flat, flat[::-1]):
         assert sorted(map(tuple, c2.intersection_points(x, y).tolist())) == [(0.0, 1.5), (2.0, 1.5)]
+
+
+def test_batches_grow_their_workspace_for_many_sided_rows():
+    """A batch loop makes one workspace for its rows (room for 8 pieces a side) and grows it when a
+    pair needs more: rounded 12-gons (24 pieces) against a rounded box and an ellipse, both
+    orders, next to rounded boxes (8 pieces). Every row equals its single call (a workspace of its
+    own size), bit for bit, and a 12-gon's area its slice integral."""
+    angles = np.linspace(0.0, 2.0 * np.pi, 12, endpoint=False)
+    gon = np.stack([1.3 + 1.1 * np.cos(angles), 0.4 + 0.9 * np.sin(angles)], axis=-1)
+    small = c2.Polygon([[(0.0, 0.0), (2.0, 0.0), (2.0, 1.0), (0.0, 1.0)]] * 2, radius=[0.2, 0.1])
+    big = c2.Polygon([gon, gon + 0.3, gon - 0.2], radius=[0.15, 0.3, 0.05])
+    partners = [c2.Box((1.0, -0.5), (3.0, 1.5), radius=0.25), c2.Ellipse((1.2, 0.3), (1.5, 0.45), angle=0.4)]
+    for shape in (small, big):
+        for other in partners:
+            for x, y in ((shape, other), (other, shape)):
+                area = overlap_area(x, y)
+                points, count = intersection_points(x, y)
+                for k in range(len(shape)):
+                    single = (shape[k], other) if x is shape else (other, shape[k])
+                    assert area[k] == overlap_area(*single)
+                    expected = intersection_points(*single)
+                    assert count[k] == len(expected) > 0
+                    np.testing.assert_array_equal(points[k, : count[k]], expected)
+    assert _relative(overlap_area(big, partners[0])[1], reference_area(big[1], partners[0])) < 1e-13

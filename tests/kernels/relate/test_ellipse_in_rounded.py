@@ -131,3 +131,61 @@ def test_random_pairs_against_the_mpmath_reference_both_orders_single_and_batche
     single = [c2.relate(c, e) for c, e in zip(capsules, ellipses)]
     assert c2.relate(batch_a, batch_e).tolist() == [int(x) for x in single]
     assert c2.relate(batch_e, batch_a).tolist() == [int(c2.relate(e, c)) for c, e in zip(capsules, ellipses)]
+
+
+def _grid_margin(row, core, r, n=4096):
+    """:func:`_reference_margin` on a grid of directions only (floats): to place cases."""
+    cx, cy, a, b, wx, wy = row
+    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    u = np.stack([np.cos(t), np.sin(t)], axis=-1)
+    e = np.array([wx, wy]) / math.hypot(wx, wy)
+    h = u @ np.array([cx, cy]) + np.sqrt(a * a * (u @ e) ** 2 + b * b * (u @ np.array([-e[1], e[0]])) ** 2)
+    return float(np.max(h - (u @ np.asarray(core, dtype=float).T).max(axis=1) - r))
+
+
+def test_support_certificate_decides_ellipses_close_to_the_boundary_without_the_exact_path():
+    """Ellipses inside a rounded shape or sticking out of it by 1e-5 to 1e-2 of its size: the
+    support-function certificate of the float kernel (``_support_inside``) decides them, so no pair
+    reaches the exact path (the sampled test left those within about 3e-2 to it), and the answers
+    agree with the mpmath reference, both orders, single and batched."""
+    from collide2d._kernels.relate import rounded as kernels
+
+    rng = np.random.default_rng(27)
+    shapes, ellipses, inside = [], [], []
+    for k in range(8):
+        r = rng.uniform(0.2, 0.5)
+        if k % 2:
+            shape = c2.Capsule(rng.uniform(-1, 1, 2), rng.uniform(-1, 1, 2), r)
+            core = _core_of(shape)
+        else:
+            shape = c2.RotatedBox(rng.uniform(-1, 1, 2), rng.uniform(0.3, 1.0, 2), rng.uniform(-3, 3), radius=r)
+            core = [tuple(v) for v in c2.RotatedBox(shape.center, shape.half_size, shape.angle).corners]
+        angle = rng.uniform(-3, 3)
+        center, radii = np.mean(core, axis=0) + rng.uniform(-0.1, 0.1, 2), rng.uniform(0.3, 1.0, 2)
+        target = (1 if k % 4 < 2 else -1) * 10.0 ** rng.uniform(-5, -2)  # the margin sought: out (+) or in (-)
+        lo, hi = 0.0, 4.0  # the scale of the radii whose margin is the target, by bisection
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            row = [*center, *(mid * radii), math.cos(angle), math.sin(angle)]
+            lo, hi = (mid, hi) if _grid_margin(row, core, r) < target else (lo, mid)
+        ellipse = c2.Ellipse(center, lo * radii, angle)
+        margin = _reference_margin(np.asarray(ellipse._params).tolist(), core, r)
+        assert 0.5e-5 < abs(margin) < 2e-2 and (margin < 0) == (target < 0)
+        assert kernels._support_inside(ellipse._params, shape._params, shape._verts, 2.0**-40 * 4, 128) == (1 if margin < 0 else 0)
+        shapes.append(shape)
+        ellipses.append(ellipse)
+        inside.append(bool(margin < 0))
+    c2.exact_fallback_counts(reset=True)
+    for shape, ellipse, expected in zip(shapes, ellipses, inside):
+        code = c2.relate(shape, ellipse)
+        if code in (c2.Relation.CONTAINS, c2.Relation.OVERLAPPING):  # not decided by the ellipse's side alone
+            assert (code == c2.Relation.CONTAINS) == expected
+            assert (c2.relate(ellipse, shape) == c2.Relation.WITHIN) == expected
+    capsules = [k for k in range(8) if k % 2]
+    batch = c2.Capsule(np.array([shapes[k].a for k in capsules]), np.array([shapes[k].b for k in capsules]),
+                       np.array([float(shapes[k].radius) for k in capsules]))
+    batch_e = c2.Ellipse(np.array([ellipses[k].center for k in capsules]), np.array([ellipses[k].radii for k in capsules]),
+                         np.array([float(ellipses[k].angle) for k in capsules]))
+    assert c2.relate(batch, batch_e).tolist() == [int(c2.relate(shapes[k], ellipses[k])) for k in capsules]
+    assert c2.relate(batch_e, batch).tolist() == [int(c2.relate(ellipses[k], shapes[k])) for k in capsules]
+    assert sum(inside) == 4 and not any("ellipse" in name for name in c2.exact_fallback_counts())

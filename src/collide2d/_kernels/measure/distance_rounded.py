@@ -106,8 +106,18 @@ def contact_rounded_rounded(pa, va, pb, vb):
 
 @kernel
 def contact_rounded_ellipse(pa, va, pb, vb):
-    """Rounded a against ellipse b: the ellipse against the core (mirrored), rounded by a's radius."""
-    return round_contact(mirror(ellipse_against_core(pb, vb, pa, va)), pa[2], 0.0)
+    """Rounded a against ellipse b: the ellipse against the core (mirrored), rounded by a's radius.
+    The core's kernel is called here, not through :func:`ellipse_against_core`: a call that passes
+    arrays is a call at run time (not inlined), and this one level cost as much as the segment
+    kernel itself on a capsule against a circle."""
+    count = int(pa[1])
+    if count == 2:
+        r = contact_ellipse_segment(pb, vb, pa[3:7], va)
+    elif count >= 3:
+        r = contact_ellipse_polygon(pb, vb, pa[0:2], va)
+    else:
+        r = contact_ellipse_point(pb, vb, pa[3:5], va)
+    return round_contact(mirror(r), pa[2], 0.0)
 
 
 @kernel

@@ -23,18 +23,49 @@ import math
 from collide2d._jit import kernel
 
 from ..codes import CONTAINS, EQUAL, OVERLAPPING, WITHIN
-from .boundary_rounded import _ON_BOUNDARY, ELLIPSE, POLYGON, ROUNDED, all_crossings, inside_area, pair_frame
+from .boundary_rounded import (
+    _ON_BOUNDARY,
+    ELLIPSE,
+    POLYGON,
+    ROUNDED,
+    all_crossings,
+    grown_capacity,
+    inside_area,
+    pair_frame,
+    piece_capacity,
+    workspace,
+)
 
 
 @kernel
 def area_rounded_region(ka, pa, va, kb, pb, vb):
     """Area of the intersection of two overlapping convex regions, one of them rounded."""
-    scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b = pair_frame(ka, pa, va, kb, pb, vb)
-    cross, m = all_crossings(pieces_a, pieces_b)
+    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+        piece_capacity(ka, pa), piece_capacity(kb, pb))
+    return area_rounded_in(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b,
+                           table, scratch, order)
+
+
+@kernel
+def area_rounded_in(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b,
+                    table, scratch, order):
+    """:func:`area_rounded_region` in the arrays of a workspace (:func:`boundary_rounded.workspace`,
+    large enough for the pair)."""
+    scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
+        ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
+    cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
     cross = cross[:m]
     tol = _ON_BOUNDARY * size
-    chord_a, arcs_a = inside_area(pieces_a, cross, int(0), kb, core_b, r_b, ell_b, bool(True), tol)
-    chord_b, arcs_b = inside_area(pieces_b, cross, int(1), ka, core_a, r_a, ell_a, bool(False), tol)
+    chord_a, arcs_a = inside_area(pieces_a, boxes_a, cross, int(0), kb, core_b, r_b, ell_b,
+                                  bool(True), tol, order)
+    chord_b, arcs_b = inside_area(pieces_b, boxes_b, cross, int(1), ka, core_a, r_a, ell_a,
+                                  bool(False), tol, order)
+    return _area_total(chord_a, arcs_a, chord_b, arcs_b, scale)
+
+
+@kernel
+def _area_total(chord_a, arcs_a, chord_b, arcs_b, scale):
+    """The area of Green's sums in the pair's frame, back in the world (``scale`` a power of two)."""
     area = 0.5 * (chord_a + chord_b) + (arcs_a + arcs_b)
     area = max(area, 0.0)
     e = math.frexp(scale)[1] - 1
@@ -54,6 +85,39 @@ def _area_rounded_pair(kind_b, pa, va, pb, vb, relation):
     if relation == CONTAINS or relation == WITHIN or relation == EQUAL:
         return math.nan
     return 0.0
+
+
+@kernel
+def area_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out):
+    """The pair kernels' answers on rows ``pa[ia[k]]``, ``pb[ib[k]]`` (the rounded rows first, of
+    kind ``kind_b`` the others) into ``out``: one workspace for the whole loop, grown when a pair
+    needs more pieces than it holds."""
+    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+        int(8), int(8))
+    for k in range(ia.shape[0]):
+        rel = relation[k]
+        if rel == OVERLAPPING:
+            row_a = pa[ia[k]]
+            row_b = pb[ib[k]]
+            cap_a, cap_b = grown_capacity(tables_a.shape[0], tables_b.shape[0], int(ROUNDED), row_a, kind_b, row_b)
+            if cap_a:
+                cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+                    cap_a, cap_b)
+            # the body of area_rounded_in, whose 19 array arguments would cost atomic reference counts
+            scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
+                int(ROUNDED), row_a, va, kind_b, row_b, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
+            cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
+            cross = cross[:m]
+            tol = _ON_BOUNDARY * size
+            chord_a, arcs_a = inside_area(pieces_a, boxes_a, cross, int(0), kind_b, core_b, r_b,
+                                          ell_b, bool(True), tol, order)
+            chord_b, arcs_b = inside_area(pieces_b, boxes_b, cross, int(1), int(ROUNDED), core_a,
+                                          r_a, ell_a, bool(False), tol, order)
+            out[k] = _area_total(chord_a, arcs_a, chord_b, arcs_b, scale)
+        elif rel == CONTAINS or rel == WITHIN or rel == EQUAL:
+            out[k] = math.nan
+        else:
+            out[k] = 0.0
 
 
 @kernel

@@ -80,12 +80,19 @@ def piece_capacity(kind, row):
 
 
 @kernel
-def core_vertices(kind, row, verts, scale):
+def core_vertices(kind, row, verts, scale, buf):
     """The core (rounded), the polygon, or the centre (ellipse) / ends (segment, line), scaled:
-    ``(n, 2)`` array, and the scaled radius (0 unless rounded)."""
+    ``(n, 2)`` rows of ``buf`` (a workspace array, :func:`workspace`), the scaled radius (0
+    unless rounded) and the half-width of the shape's bounding box (its size, for choosing the
+    origin; infinite for a line)."""
+    if kind == ELLIPSE:
+        out = buf[:1]
+        out[0, 0] = row[0] * scale
+        out[0, 1] = row[1] * scale
+        return out, 0.0, max(row[2], row[3]) * scale
     if kind == ROUNDED or kind == POLYGON:
         n = int(row[1])
-        out = np.empty((n, 2))
+        out = buf[:n]
         if kind == POLYGON or n >= 3:
             offset = int(row[0])
             for i in range(n):
@@ -95,18 +102,24 @@ def core_vertices(kind, row, verts, scale):
             for i in range(n):
                 out[i, 0] = row[3 + 2 * i] * scale
                 out[i, 1] = row[4 + 2 * i] * scale
-        return out, (row[2] * scale if kind == ROUNDED else 0.0)
-    if kind == ELLIPSE:
-        out = np.empty((1, 2))
+        r = row[2] * scale if kind == ROUNDED else 0.0
+    else:
+        out = buf[:2]
         out[0, 0] = row[0] * scale
         out[0, 1] = row[1] * scale
-        return out, 0.0
-    out = np.empty((2, 2))
-    out[0, 0] = row[0] * scale
-    out[0, 1] = row[1] * scale
-    out[1, 0] = row[2] * scale
-    out[1, 1] = row[3] * scale
-    return out, 0.0
+        out[1, 0] = row[2] * scale
+        out[1, 1] = row[3] * scale
+        r = 0.0
+    lo_x = hi_x = out[0, 0]
+    lo_y = hi_y = out[0, 1]
+    for i in range(out.shape[0]):
+        lo_x = min(lo_x, out[i, 0])
+        hi_x = max(hi_x, out[i, 0])
+        lo_y = min(lo_y, out[i, 1])
+        hi_y = max(hi_y, out[i, 1])
+    if kind == LINE_KIND:
+        return out, r, math.inf
+    return out, r, 0.5 * max(hi_x - lo_x, hi_y - lo_y) + r
 
 
 @kernel
@@ -131,28 +144,21 @@ def largest_number(kind, row, verts):
 
 
 @kernel
-def extent(kind, core, r, row, scale):
-    """The half-width of the bounding box of a scaled row (its size, for choosing the origin)."""
-    if kind == ELLIPSE:
-        return max(row[2], row[3]) * scale
-    lo_x = hi_x = core[0, 0]
-    lo_y = hi_y = core[0, 1]
-    for i in range(core.shape[0]):
-        lo_x = min(lo_x, core[i, 0])
-        hi_x = max(hi_x, core[i, 0])
-        lo_y = min(lo_y, core[i, 1])
-        hi_y = max(hi_y, core[i, 1])
-    if kind == LINE_KIND:
-        return math.inf
-    return 0.5 * max(hi_x - lo_x, hi_y - lo_y) + r
+def _zeroed(buf, n):
+    """The first ``n`` rows of ``buf``, set to 0."""
+    p = buf[:n]
+    for i in range(n):
+        for c in range(WIDTH):
+            p[i, c] = 0.0
+    return p
 
 
 @kernel
-def build_pieces(kind, core, r, row, scale, ox, oy):
+def build_pieces(kind, core, r, row, scale, ox, oy, buf):
     """The piece table of a scaled row (``core``, ``r`` from :func:`core_vertices`) about the
-    origin ``(ox, oy)`` (subtracted from every point)."""
+    origin ``(ox, oy)`` (subtracted from every point), in the first rows of ``buf``."""
     if kind == ELLIPSE:
-        p = np.zeros((1, WIDTH))
+        p = _zeroed(buf, 1)
         cx, cy, a, b, ux, uy = unit_frame(row)
         cx = core[0, 0] - ox
         cy = core[0, 1] - oy
@@ -172,7 +178,7 @@ def build_pieces(kind, core, r, row, scale, ox, oy):
         return p
     n = core.shape[0]
     if kind == SEGMENT_KIND or kind == LINE_KIND:
-        p = np.zeros((1, WIDTH))
+        p = _zeroed(buf, 1)
         p[0, 0] = SEGMENT if kind == SEGMENT_KIND else LINE
         p[0, 1] = core[0, 0] - ox
         p[0, 2] = core[0, 1] - oy
@@ -180,7 +186,7 @@ def build_pieces(kind, core, r, row, scale, ox, oy):
         p[0, 4] = core[1, 1] - oy
         return p
     if kind == POLYGON or r == 0.0:
-        p = np.zeros((n, WIDTH))
+        p = _zeroed(buf, n)
         for i in range(n):
             j = (i + 1) % n
             p[i, 0] = SEGMENT
@@ -190,7 +196,7 @@ def build_pieces(kind, core, r, row, scale, ox, oy):
             p[i, 4] = core[j, 1] - oy
         return p
     if n == 1:  # a disc
-        p = np.zeros((1, WIDTH))
+        p = _zeroed(buf, 1)
         cx = core[0, 0] - ox
         cy = core[0, 1] - oy
         p[0, 0] = ARC
@@ -212,7 +218,7 @@ def build_pieces(kind, core, r, row, scale, ox, oy):
     ny_0 = -ex / length
     angle_0 = math.atan2(ny_0, nx_0)
     nx_i, ny_i, angle_i = nx_0, ny_0, angle_0
-    p = np.zeros((2 * n, WIDTH))
+    p = _zeroed(buf, 2 * n)
     for i in range(n):
         j = (i + 1) % n
         if j == 0:
@@ -264,9 +270,20 @@ def build_pieces(kind, core, r, row, scale, ox, oy):
 
 
 @kernel
+def piece_row(table, i):
+    """Row ``i`` of a piece table as a tuple of its :data:`WIDTH` numbers. The crossing helpers
+    below take pieces as such tuples (values), not as row views of the table: each view, and
+    each array passed to a helper, costs atomic reference count updates, which took a third of a
+    pair's time."""
+    return (table[i, 0], table[i, 1], table[i, 2], table[i, 3], table[i, 4], table[i, 5], table[i, 6], table[i, 7],
+            table[i, 8], table[i, 9], table[i, 10], table[i, 11], table[i, 12], table[i, 13], table[i, 14],
+            table[i, 15], table[i, 16])
+
+
+@kernel
 def arc_param(p, x, y):
-    """Eccentric angle of the point ``(x, y)`` on the arc ``p`` (a row of a piece table), in
-    ``[t0 - slack, t0 - slack + 2 pi)``."""
+    """Eccentric angle of the point ``(x, y)`` on the arc ``p`` (a row of a piece table as a tuple,
+    :func:`piece_row`), in ``[t0 - slack, t0 - slack + 2 pi)``."""
     dx = x - p[5]
     dy = y - p[6]
     X = (p[9] * dx + p[10] * dy) / p[7]
@@ -281,11 +298,13 @@ def arc_param(p, x, y):
 
 
 @kernel
-def point_at(p, t):
-    """The point of a piece at parameter ``t``."""
-    if p[0] == ARC:
-        return from_frame(math.cos(t), math.sin(t), p[5], p[6], p[7], p[8], p[9], p[10])
-    return p[1] + t * (p[3] - p[1]), p[2] + t * (p[4] - p[2])
+def point_on(arc, x0, y0, x1, y1, cx, cy, a, b, ux, uy, t):
+    """The point at parameter ``t`` of a piece: of the arc of the ellipse ``(cx, cy, a, b, ux,
+    uy)`` when ``arc``, else of the segment or line ``(x0, y0)-(x1, y1)`` (scalar arguments: see
+    :func:`arc_param`)."""
+    if arc:
+        return from_frame(math.cos(t), math.sin(t), cx, cy, a, b, ux, uy)
+    return x0 + t * (x1 - x0), y0 + t * (y1 - y0)
 
 
 @kernel
@@ -415,18 +434,18 @@ def _arc_arc(p, q, out, m):
         return _add(out, m, p, q, mx + h * ey, my - h * ex)
     pa = np.empty(6)
     pb = np.empty(6)
-    for i in range(6):
-        pa[i] = p[5 + i]
-        pb[i] = q[5 + i]
+    for c in range(6):
+        pa[c] = p[5 + c]
+        pb[c] = q[5 + c]
     cx, cy, a, b, ux, uy = unit_frame(pa)
     p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
     n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy = resolved_crossings(p1, p2, r1, r2, sp, sr, g)
-    for i in range(n):
-        if i == 0:
+    for c in range(n):
+        if c == 0:
             X, Y = X0, Y0
-        elif i == 1:
+        elif c == 1:
             X, Y = X1, Y1
-        elif i == 2:
+        elif c == 2:
             X, Y = X2, Y2
         else:
             X, Y = X3, Y3
@@ -437,29 +456,39 @@ def _arc_arc(p, q, out, m):
 
 @kernel
 def piece_crossings(p, q, out, m):
-    """Append the crossings of pieces ``p`` and ``q`` to ``out`` from row ``m``; return the count."""
+    """Append the crossings of pieces ``p`` and ``q`` (:func:`piece_row`) to ``out`` from row ``m``; return the count."""
     if p[0] == ARC and q[0] == ARC:
         return _arc_arc(p, q, out, m)
     if p[0] == ARC:
         k = _straight_arc(q, p, out, m)
-        for i in range(m, k):  # the columns of the two parameters in the order (p, q)
-            t = out[i, 2]
-            out[i, 2] = out[i, 3]
-            out[i, 3] = t
+        for c in range(m, k):  # the columns of the two parameters in the order (p, q)
+            t = out[c, 2]
+            out[c, 2] = out[c, 3]
+            out[c, 3] = t
         return k
     if q[0] == ARC:
         return _straight_arc(p, q, out, m)
     return _straight_straight(p, q, out, m)
 
 
+# A rounded arc of radius at least this (in the pair's frame) gets a tight box (see piece_boxes).
+_TIGHT_FROM = 2.0**-16
+
+
 @kernel
-def piece_boxes(p):
-    """Bounding boxes ``(n, 8)`` of the pieces: columns 0..3 (x lo, y lo, x hi, y hi) grown by the
-    slack of :data:`_ON_PIECE` times their size (a line's is the whole plane, an arc's its
-    ellipse's), columns 4..7 the tight boxes of rounded arcs (:func:`arc_boxes`)."""
+def piece_boxes(p, buf):
+    """Bounding boxes ``(n, 8)`` of the pieces, in the first rows of ``buf``: columns 0..3 (x lo,
+    y lo, x hi, y hi) grown by the slack of :data:`_ON_PIECE` times their size (a line's is the
+    whole plane, an arc's its ellipse's); columns 4..7 the tight boxes of the rounded arcs of
+    radius at least :data:`_TIGHT_FROM` (the normals of the table set), NaN where the loose box
+    alone applies: the arc's ends and the circle's extreme points in the directions of the axes
+    the arc's cone holds, grown by ``4 _CONE_SLACK r + 2**-30``: every crossing the arc accepts
+    lies within (not off the cone, see :func:`_param_on`; off its circle by the crossing formulas'
+    rounding, below ``2**-30`` for such radii)."""
     n = p.shape[0]
-    out = np.empty((n, 8))
+    out = buf[:n]
     for i in range(n):
+        out[i, 4] = math.nan
         if p[i, 0] == LINE:
             out[i, 0] = out[i, 1] = -math.inf
             out[i, 2] = out[i, 3] = math.inf
@@ -480,24 +509,7 @@ def piece_boxes(p):
         out[i, 1] = y0 - grow
         out[i, 2] = x1 + grow
         out[i, 3] = y1 + grow
-    arc_boxes(p, out)
-    return out
-
-
-# A rounded arc of radius at least this (in the pair's frame) gets a tight box (:func:`arc_boxes`).
-_TIGHT_FROM = 2.0**-16
-
-
-@kernel
-def arc_boxes(p, boxes):
-    """Tight bounding boxes of the rounded arcs of radius at least :data:`_TIGHT_FROM` (the normals
-    of the table set): the ends, and the circle's extreme points in the directions of the axes
-    the arc's cone holds, grown by ``4 _CONE_SLACK r + 2**-30``: every crossing the arc accepts
-    lies within (not off the cone, :func:`off_cone`; off its circle by the crossing formulas'
-    rounding, below ``2**-30`` for such radii). Written into ``boxes[:, 4:8]`` (x lo, y lo, x hi,
-    y hi; NaN where the loose box of :func:`piece_boxes` alone applies)."""
-    for i in range(p.shape[0]):
-        boxes[i, 4] = math.nan
+        # the tight box of a rounded arc
         r = p[i, 7]
         if p[i, 0] != ARC or (p[i, 13] == 0.0 and p[i, 14] == 0.0) or not r >= _TIGHT_FROM:
             continue
@@ -516,28 +528,44 @@ def arc_boxes(p, boxes):
         if -ax >= -_CONE_SLACK and bx >= -_CONE_SLACK:  # (0, -1)
             y0 = min(y0, p[i, 6] - r)
         grow = 4.0 * _CONE_SLACK * r + 2.0**-30
-        boxes[i, 4] = x0 - grow
-        boxes[i, 5] = y0 - grow
-        boxes[i, 6] = x1 + grow
-        boxes[i, 7] = y1 + grow
+        out[i, 4] = x0 - grow
+        out[i, 5] = y0 - grow
+        out[i, 6] = x1 + grow
+        out[i, 7] = y1 + grow
+    return out
 
 
 @kernel
-def all_crossings(pa, pb):
+def all_crossings(pa, pb, boxes_a, boxes_b, out, scratch):
     """Crossings of every piece of ``pa`` with every piece of ``pb`` whose bounding boxes meet:
-    ``(table, count)``; table columns x, y, piece of a, piece of b, t on a, t on b."""
+    ``(table, count)``; table columns x, y, piece of a, piece of b, t on a, t on b. The table is
+    ``out``, the pieces' boxes are made in ``boxes_a``, ``boxes_b``, and ``scratch`` holds a pair
+    of pieces' crossings (workspace arrays, :func:`workspace`)."""
     na = pa.shape[0]
     nb = pb.shape[0]
-    scratch = np.empty((4, 4))
-    out = np.empty((4 * na * nb, 6))
-    box_a = piece_boxes(pa)
-    box_b = piece_boxes(pb)
+    box_a = piece_boxes(pa, boxes_a)
+    box_b = piece_boxes(pb, boxes_b)
+    # the box of all of b's boxes: a piece of a outside it meets none of them (a NaN: no shortcut)
+    u_lo_x = u_lo_y = math.inf
+    u_hi_x = u_hi_y = -math.inf
+    for j in range(nb):
+        if not (box_b[j, 0] >= -math.inf and box_b[j, 1] >= -math.inf and box_b[j, 2] <= math.inf
+                and box_b[j, 3] <= math.inf):
+            u_lo_x = u_lo_y = -math.inf
+            u_hi_x = u_hi_y = math.inf
+            break
+        u_lo_x = min(u_lo_x, box_b[j, 0])
+        u_lo_y = min(u_lo_y, box_b[j, 1])
+        u_hi_x = max(u_hi_x, box_b[j, 2])
+        u_hi_y = max(u_hi_y, box_b[j, 3])
     m = 0
     for i in range(na):
         a_lo_x = box_a[i, 0]
         a_lo_y = box_a[i, 1]
         a_hi_x = box_a[i, 2]
         a_hi_y = box_a[i, 3]
+        if a_lo_x > u_hi_x or u_lo_x > a_hi_x or a_lo_y > u_hi_y or u_lo_y > a_hi_y:
+            continue
         # a rounded arc's tight box, against a piece other than an ellipse's (whose crossings with
         # a circle come from the pencil of the two conics, not the closed forms)
         tight_a = box_a[i, 4] == box_a[i, 4]
@@ -553,7 +581,7 @@ def all_crossings(pa, pb):
                     if (box_a[i, ca] > box_b[j, cb + 2] or box_b[j, cb] > box_a[i, ca + 2]
                             or box_a[i, ca + 1] > box_b[j, cb + 3] or box_b[j, cb + 1] > box_a[i, ca + 3]):
                         continue
-            k = piece_crossings(pa[i], pb[j], scratch, int(0))
+            k = piece_crossings(piece_row(pa, i), piece_row(pb, j), scratch, int(0))
             for c in range(k):
                 out[m, 0] = scratch[c, 0]
                 out[m, 1] = scratch[c, 1]
@@ -605,69 +633,78 @@ def _edge_offset(x0, y0, x1, y1, x, y):
 
 
 @kernel
-def kept(kind, core, r, ell, x, y, keep_on, tol):
-    """``d < -tol or (keep_on and d <= tol)`` for ``d = depth(kind, core, r, ell, x, y)``, the
-    test of :func:`inside_area`, with the same answer: decided from squared distances (no square
-    root) where the point is farther than :data:`_DEPTH_SLACK` from the thresholds, else from
-    :func:`depth` itself."""
-    n = core.shape[0]
-    if kind == ELLIPSE or not r < 1.0 or not tol < 1.0:
-        d = depth(kind, core, r, ell, x, y)
-        return d < -tol or (keep_on and d <= tol)
-    if n == 1:
-        dx = x - core[0, 0]
-        dy = y - core[0, 1]
-        best2 = dx * dx + dy * dy
-        inside = False
-    else:
-        best2 = math.inf
-        inside = n >= 3
-        for i in range(n):
-            j = (i + 1) % n
-            ux, uy, right = _edge_offset(core[i, 0], core[i, 1], core[j, 0], core[j, 1], x, y)
-            best2 = min(best2, ux * ux + uy * uy)
-            if right:
-                inside = False
+def kept_by_distance(inside, best2, r, keep_on, tol):
+    """The test of :func:`inside_area`, ``d < -tol or (keep_on and d <= tol)`` for ``d =
+    depth(...)`` in a rounded or polygon region of radius ``r`` (below 1, as ``tol``), decided
+    from the squared distance ``best2`` of the point to the core and whether it lies inside the
+    core, without a square root, where the point is farther than :data:`_DEPTH_SLACK` from the
+    thresholds: 1 kept, 0 not kept, -1 undecided (:func:`depth` decides)."""
     if not best2 < 16.0:  # far outside (or a NaN): the full computation
-        d = depth(kind, core, r, ell, x, y)
-        return d < -tol or (keep_on and d <= tol)
+        return -1
     # d = best - r outside the core, -best - r inside it (best = sqrt(best2) up to rounding)
     if inside:
         if keep_on or r - tol > _DEPTH_SLACK:  # -best - r <= 0 <= tol; -best - r <= -r < -tol
-            return True
+            return 1
     else:
         low = r - tol  # kept when best < low
         if low - _DEPTH_SLACK > 0.0 and best2 < (low - _DEPTH_SLACK) ** 2:
-            return True
+            return 1
         high = r + tol if keep_on else low  # else not kept when best > high
         if best2 > (high + _DEPTH_SLACK) ** 2:
-            return False
-    d = depth(kind, core, r, ell, x, y)
-    return d < -tol or (keep_on and d <= tol)
+            return 0
+    return -1
 
 
 @kernel
-def inside_area(pa, cross, column, kind_b, core_b, r_b, ell_b, keep_on, tol):
+def _region_box(kind, core, r, tol):
+    """``(x lo, y lo, x hi, y hi)``: a box outside which every point has a :func:`depth` above
+    ``tol`` in a rounded or polygon region (the core's box grown by ``r + tol`` and twice
+    :data:`_DEPTH_SLACK`, beyond the rounding of :func:`depth`; the distance to the core is at least
+    the distance to its box); the whole plane for an ellipse."""
+    if kind == ELLIPSE:
+        return -math.inf, -math.inf, math.inf, math.inf
+    lo_x = hi_x = core[0, 0]
+    lo_y = hi_y = core[0, 1]
+    for i in range(1, core.shape[0]):
+        lo_x = min(lo_x, core[i, 0])
+        hi_x = max(hi_x, core[i, 0])
+        lo_y = min(lo_y, core[i, 1])
+        hi_y = max(hi_y, core[i, 1])
+    grow = r + tol + 2.0 * _DEPTH_SLACK
+    if not (grow < 1.0 and lo_x == lo_x and lo_y == lo_y and hi_x == hi_x and hi_y == hi_y):
+        return -math.inf, -math.inf, math.inf, math.inf
+    return lo_x - grow, lo_y - grow, hi_x + grow, hi_y + grow
+
+
+@kernel
+def inside_area(pa, boxes, cross, column, kind_b, core_b, r_b, ell_b, keep_on, tol, order):
     """Green's theorem over the pieces of ``pa`` that lie inside region ``b``: ``(sum of chord
     cross products, sum of arc segment areas)``. The pieces are split at the crossings (the same
     floats as on ``b``); a sub-piece counts when its middle has ``depth < -tol``, or ``|depth| <=
-    tol`` and ``keep_on`` (a piece on both boundaries is counted from one side only).
-    ``column``: 0 when ``pa`` is the first shape of the crossing table, 1 the second."""
+    tol`` and ``keep_on`` (a piece on both boundaries is counted from one side only; the test:
+    :func:`kept_by_distance`, else :func:`depth`).
+    ``column``: 0 when ``pa`` is the first shape of the crossing table, 1 the second; ``boxes``
+    the pieces' boxes (:func:`piece_boxes`): a piece whose box lies outside :func:`_region_box` of
+    ``b`` has every middle outside ``b`` and is skipped (the same answer, without its middles);
+    ``order``: a workspace array of 3 rows of at least ``len(cross) + 2`` (:func:`workspace`), for
+    the sub-pieces' ends (parameter, x, y) in order."""
     m = cross.shape[0]
     chord = 0.0
     arcs = 0.0
-    ts = np.empty(m + 2)
-    xs = np.empty(m + 2)
-    ys = np.empty(m + 2)
+    lo_x, lo_y, hi_x, hi_y = _region_box(kind_b, core_b, r_b, tol)
+    # the middles' test: from squared distances to the core (kept_by_distance) where it decides
+    n_b = core_b.shape[0]
+    by_distance = kind_b != ELLIPSE and r_b < 1.0 and tol < 1.0
     for i in range(pa.shape[0]):
-        p = pa[i]
-        closed = p[0] == ARC and p[12] - p[11] >= TWO_PI
-        lo = p[11] if p[0] == ARC else 0.0
-        hi = p[12] if p[0] == ARC else 1.0
+        if boxes[i, 0] > hi_x or lo_x > boxes[i, 2] or boxes[i, 1] > hi_y or lo_y > boxes[i, 3]:
+            continue
+        closed = pa[i, 0] == ARC and pa[i, 12] - pa[i, 11] >= TWO_PI
+        lo = pa[i, 11] if pa[i, 0] == ARC else 0.0
+        hi = pa[i, 12] if pa[i, 0] == ARC else 1.0
         k = 0
-        ts[0] = lo
-        xs[0] = p[1]
-        ys[0] = p[2]
+        order[0, 0] = lo
+        order[1, 0] = pa[i, 1]
+        order[2, 0] = pa[i, 2]
         k = 1
         for c in range(m):
             if int(cross[c, 2 + column]) == i:
@@ -680,44 +717,66 @@ def inside_area(pa, cross, column, kind_b, core_b, r_b, ell_b, keep_on, tol):
                 t = min(max(t, lo), hi)
                 # insertion in order of t
                 j = k
-                while j > 1 and ts[j - 1] > t:
-                    ts[j] = ts[j - 1]
-                    xs[j] = xs[j - 1]
-                    ys[j] = ys[j - 1]
+                while j > 1 and order[0, j - 1] > t:
+                    order[0, j] = order[0, j - 1]
+                    order[1, j] = order[1, j - 1]
+                    order[2, j] = order[2, j - 1]
                     j -= 1
-                ts[j] = t
-                xs[j] = cross[c, 0]
-                ys[j] = cross[c, 1]
+                order[0, j] = t
+                order[1, j] = cross[c, 0]
+                order[2, j] = cross[c, 1]
                 k += 1
-        ts[k] = hi
-        xs[k] = p[3]
-        ys[k] = p[4]
+        order[0, k] = hi
+        order[1, k] = pa[i, 3]
+        order[2, k] = pa[i, 4]
+        arc = pa[i, 0] == ARC
+        x0, y0, x1, y1 = pa[i, 1], pa[i, 2], pa[i, 3], pa[i, 4]
+        cx, cy, a, b, ux, uy = pa[i, 5], pa[i, 6], pa[i, 7], pa[i, 8], pa[i, 9], pa[i, 10]
         for j in range(k):
-            t0 = ts[j]
-            t1 = ts[j + 1]
-            mx, my = point_at(p, 0.5 * (t0 + t1))
-            if kept(kind_b, core_b, r_b, ell_b, mx, my, keep_on, tol):
-                chord += xs[j] * ys[j + 1] - ys[j] * xs[j + 1]
-                if p[0] == ARC:
-                    arcs += p[7] * p[8] * segment_area(t1 - t0)
+            t0 = order[0, j]
+            t1 = order[0, j + 1]
+            mx, my = point_on(arc, x0, y0, x1, y1, cx, cy, a, b, ux, uy, 0.5 * (t0 + t1))
+            decided = -1
+            if by_distance:
+                if n_b == 1:
+                    dx = mx - core_b[0, 0]
+                    dy = my - core_b[0, 1]
+                    best2 = dx * dx + dy * dy
+                    inside = False
+                else:
+                    best2 = math.inf
+                    inside = n_b >= 3
+                    for e in range(n_b):
+                        f = (e + 1) % n_b
+                        ex, ey, right = _edge_offset(core_b[e, 0], core_b[e, 1], core_b[f, 0], core_b[f, 1], mx, my)
+                        best2 = min(best2, ex * ex + ey * ey)
+                        if right:
+                            inside = False
+                decided = kept_by_distance(inside, best2, r_b, keep_on, tol)
+            if decided == -1:
+                d = depth(kind_b, core_b, r_b, ell_b, mx, my)
+                decided = 1 if d < -tol or (keep_on and d <= tol) else 0
+            if decided == 1:
+                chord += order[1, j] * order[2, j + 1] - order[2, j] * order[1, j + 1]
+                if pa[i, 0] == ARC:
+                    arcs += pa[i, 7] * pa[i, 8] * segment_area(t1 - t0)
     return chord, arcs
 
 
 @kernel
-def pair_frame(ka, pa, va, kb, pb, vb):
+def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b):
     """Scale (a power of two), cores, radii, origin and piece tables of a pair:
-    ``(scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b)``: a
-    world point ``w`` is ``(w * scale) - (ox, oy)`` in the pair's frame; ``size`` the half-width of
-    the smaller shape there; the ellipses' rows ``(cx, cy, a, b, ux, uy)`` in the pair's frame
-    (zeros for other kinds)."""
+    ``(scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b)``: a world point ``w`` is
+    ``(w * scale) - (ox, oy)`` in the pair's frame; ``size`` the half-width of the smaller shape
+    there. The arrays are made in the workspace arrays ``cores_*``, ``tables_*`` (:func:`workspace`,
+    large enough for the pair: :func:`grown_capacity`), and ``ell_a``, ``ell_b`` receive the
+    ellipses' rows ``(cx, cy, a, b, ux, uy)`` in the pair's frame (meaningful for ellipses only)."""
     hi = max(largest_number(ka, pa, va), largest_number(kb, pb, vb))
     scale = 1.0
     if hi > 0.0 and math.isfinite(hi):
         scale = math.ldexp(1.0, -math.frexp(hi)[1])
-    core_a, r_a = core_vertices(ka, pa, va, scale)
-    core_b, r_b = core_vertices(kb, pb, vb, scale)
-    size_a = extent(ka, core_a, r_a, pa, scale)
-    size_b = extent(kb, core_b, r_b, pb, scale)
+    core_a, r_a, size_a = core_vertices(ka, pa, va, scale, cores_a)
+    core_b, r_b, size_b = core_vertices(kb, pb, vb, scale, cores_b)
     if size_a <= size_b:
         ox = core_a[0, 0]
         oy = core_a[0, 1]
@@ -730,11 +789,36 @@ def pair_frame(ka, pa, va, kb, pb, vb):
     for i in range(core_b.shape[0]):
         core_b[i, 0] -= ox
         core_b[i, 1] -= oy
-    pieces_a = build_pieces(ka, core_a, r_a, pa, scale, 0.0, 0.0)
-    pieces_b = build_pieces(kb, core_b, r_b, pb, scale, 0.0, 0.0)
-    ell_a = np.zeros(6)
-    ell_b = np.zeros(6)
+    pieces_a = build_pieces(ka, core_a, r_a, pa, scale, 0.0, 0.0, tables_a)
+    pieces_b = build_pieces(kb, core_b, r_b, pb, scale, 0.0, 0.0, tables_b)
     for i in range(6):
         ell_a[i] = pieces_a[0, 5 + i]
         ell_b[i] = pieces_b[0, 5 + i]
-    return scale, ox, oy, min(size_a, size_b), core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b
+    return scale, ox, oy, min(size_a, size_b), core_a, r_a, pieces_a, core_b, r_b, pieces_b
+
+
+# -- the workspace: every array of a pair's computation, made once per batch (or per single call) --
+
+
+@kernel
+def workspace(cap_a, cap_b):
+    """Arrays for pairs of at most ``cap_a`` and ``cap_b`` pieces (:func:`piece_capacity`):
+    ``(cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, cross, scratch,
+    order)``: the arguments of :func:`pair_frame`, :func:`all_crossings` and :func:`inside_area`."""
+    ca = max(cap_a, 2)
+    cb = max(cap_b, 2)
+    m = 4 * ca * cb
+    return (np.empty((ca, 2)), np.empty((cb, 2)), np.empty((ca, WIDTH)), np.empty((cb, WIDTH)), np.empty(6),
+            np.empty(6), np.empty((ca, 8)), np.empty((cb, 8)), np.empty((m, 6)), np.empty((4, 4)),
+            np.empty((3, m + 2)))
+
+
+@kernel
+def grown_capacity(have_a, have_b, ka, pa, kb, pb):
+    """``(0, 0)`` when a workspace whose piece tables have ``have_a``, ``have_b`` rows holds the
+    pair, else the capacities of one that holds it and as much as that one."""
+    cap_a = piece_capacity(ka, pa)
+    cap_b = piece_capacity(kb, pb)
+    if cap_a <= have_a and cap_b <= have_b:
+        return 0, 0
+    return max(cap_a, have_a), max(cap_b, have_b)

@@ -1,20 +1,15 @@
 """Batch loops of the rounded kind's overlay kernels (:mod:`area_rounded`, :mod:`points_rounded`):
-``out[k]`` for the pair of rows ``pa[ia[k]]``, ``pb[ib[k]]`` of kinds ``ka``, ``kb``."""
+``out[k]`` for the pair of rows ``pa[ia[k]]``, ``pb[ib[k]]`` of kinds ``ka``, ``kb``. The pair
+tables' loops run their rows in one workspace (:func:`area_rounded.area_rounded_rows`,
+:func:`points_rounded.points_rounded_rows`): no array is made per pair."""
 
 from numba import prange
 
 from collide2d._jit import loop
 
-from .area_rounded import area_rounded_ellipse, area_rounded_polygon, area_rounded_region, area_rounded_rounded
-from .points_rounded import (
-    points_rounded_any,
-    points_rounded_ellipse,
-    points_rounded_line,
-    points_rounded_point,
-    points_rounded_polygon,
-    points_rounded_rounded,
-    points_rounded_segment,
-)
+from .area_rounded import area_rounded_region, area_rounded_rows
+from .boundary_rounded import ELLIPSE, LINE_KIND, POLYGON, ROUNDED, SEGMENT_KIND
+from .points_rounded import points_rounded_any, points_rounded_point, points_rounded_rows
 
 
 @loop
@@ -31,32 +26,27 @@ def points_rounded_any_loop(ka, pa, va, ia, kb, pb, vb, ib, out, count):
 
 @loop
 def points_rounded_rounded_loop(pa, va, ia, pb, vb, ib, relation, out, count):
-    for k in prange(ia.shape[0]):
-        count[k] = points_rounded_rounded(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+    points_rounded_rows(int(ROUNDED), pa, va, ia, pb, vb, ib, relation, out, count)
 
 
 @loop
 def points_rounded_ellipse_loop(pa, va, ia, pb, vb, ib, relation, out, count):
-    for k in prange(ia.shape[0]):
-        count[k] = points_rounded_ellipse(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+    points_rounded_rows(int(ELLIPSE), pa, va, ia, pb, vb, ib, relation, out, count)
 
 
 @loop
 def points_rounded_polygon_loop(pa, va, ia, pb, vb, ib, relation, out, count):
-    for k in prange(ia.shape[0]):
-        count[k] = points_rounded_polygon(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+    points_rounded_rows(int(POLYGON), pa, va, ia, pb, vb, ib, relation, out, count)
 
 
 @loop
 def points_rounded_segment_loop(pa, va, ia, pb, vb, ib, relation, out, count):
-    for k in prange(ia.shape[0]):
-        count[k] = points_rounded_segment(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+    points_rounded_rows(int(SEGMENT_KIND), pa, va, ia, pb, vb, ib, relation, out, count)
 
 
 @loop
 def points_rounded_line_loop(pa, va, ia, pb, vb, ib, relation, out, count):
-    for k in prange(ia.shape[0]):
-        count[k] = points_rounded_line(pa[ia[k]], va, pb[ib[k]], vb, relation[k], out[k])
+    points_rounded_rows(int(LINE_KIND), pa, va, ia, pb, vb, ib, relation, out, count)
 
 
 @loop
@@ -67,17 +57,14 @@ def points_rounded_point_loop(pa, va, ia, pb, vb, ib, relation, out, count):
 
 @loop
 def area_rounded_rounded_loop(pa, va, ia, pb, vb, ib, relation, out):
-    for k in prange(ia.shape[0]):
-        out[k] = area_rounded_rounded(pa[ia[k]], va, pb[ib[k]], vb, relation[k])
+    area_rounded_rows(int(ROUNDED), pa, va, ia, pb, vb, ib, relation, out)
 
 
 @loop
 def area_rounded_ellipse_loop(pa, va, ia, pb, vb, ib, relation, out):
-    for k in prange(ia.shape[0]):
-        out[k] = area_rounded_ellipse(pa[ia[k]], va, pb[ib[k]], vb, relation[k])
+    area_rounded_rows(int(ELLIPSE), pa, va, ia, pb, vb, ib, relation, out)
 
 
 @loop
 def area_rounded_polygon_loop(pa, va, ia, pb, vb, ib, relation, out):
-    for k in prange(ia.shape[0]):
-        out[k] = area_rounded_polygon(pa[ia[k]], va, pb[ib[k]], vb, relation[k])
+    area_rounded_rows(int(POLYGON), pa, va, ia, pb, vb, ib, relation, out)

@@ -16,7 +16,18 @@ import math
 from collide2d._jit import kernel
 
 from ..codes import DISJOINT, EQUAL, TOUCHING
-from .boundary_rounded import ELLIPSE, LINE_KIND, POLYGON, ROUNDED, SEGMENT_KIND, all_crossings, pair_frame
+from .boundary_rounded import (
+    ELLIPSE,
+    LINE_KIND,
+    POLYGON,
+    ROUNDED,
+    SEGMENT_KIND,
+    all_crossings,
+    grown_capacity,
+    pair_frame,
+    piece_capacity,
+    workspace,
+)
 
 _SAME_POINT = 2.0**-40
 
@@ -24,8 +35,27 @@ _SAME_POINT = 2.0**-40
 @kernel
 def points_rounded_any(ka, pa, va, kb, pb, vb, out):
     """Write the boundary meeting points of a pair into ``out``; return their count."""
-    scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b, ell_a, ell_b = pair_frame(ka, pa, va, kb, pb, vb)
-    cross, m = all_crossings(pieces_a, pieces_b)
+    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+        piece_capacity(ka, pa), piece_capacity(kb, pb))
+    return points_rounded_in(ka, pa, va, kb, pb, vb, out, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a,
+                             boxes_b, table, scratch)
+
+
+@kernel
+def points_rounded_in(ka, pa, va, kb, pb, vb, out, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b,
+                      table, scratch):
+    """:func:`points_rounded_any` in the arrays of a workspace (:func:`boundary_rounded.workspace`,
+    large enough for the pair)."""
+    scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
+        ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
+    cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
+    return distinct_points(cross, m, size, scale, ox, oy, out)
+
+
+@kernel
+def distinct_points(cross, m, size, scale, ox, oy, out):
+    """The first ``m`` crossings of a pair's table (its frame: ``scale``, origin ``ox, oy``, the
+    smaller shape's ``size``), back in the world and each once, into ``out``; their count."""
     tol = _SAME_POINT * size
     count = 0
     e = math.frexp(scale)[1] - 1
@@ -59,7 +89,38 @@ def points_rounded_any(ka, pa, va, kb, pb, vb, out):
 def _points_rounded_pair(kind_b, pa, va, pb, vb, relation, out):
     if relation == DISJOINT or relation == EQUAL:
         return 0
-    count = points_rounded_any(int(ROUNDED), pa, va, kind_b, pb, vb, out)
+    return _points_decided(relation, points_rounded_any(int(ROUNDED), pa, va, kind_b, pb, vb, out))
+
+
+@kernel
+def points_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out, count):
+    """The pair kernels' answers on rows ``pa[ia[k]]``, ``pb[ib[k]]`` (the rounded rows first, of
+    kind ``kind_b`` the others) into ``out[k]`` and ``count[k]``: one workspace for the whole
+    loop, grown when a pair needs more pieces than it holds."""
+    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+        int(8), int(8))
+    for k in range(ia.shape[0]):
+        rel = relation[k]
+        if rel == DISJOINT or rel == EQUAL:
+            count[k] = 0
+            continue
+        row_a = pa[ia[k]]
+        row_b = pb[ib[k]]
+        cap_a, cap_b = grown_capacity(tables_a.shape[0], tables_b.shape[0], int(ROUNDED), row_a, kind_b, row_b)
+        if cap_a:
+            cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+                cap_a, cap_b)
+        # the body of points_rounded_in, whose 17 array arguments would cost atomic reference counts
+        scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
+            int(ROUNDED), row_a, va, kind_b, row_b, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
+        cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
+        count[k] = _points_decided(int(rel), distinct_points(cross, m, size, scale, ox, oy, out[k]))
+
+
+@kernel
+def _points_decided(relation, count):
+    """The count of :func:`points_rounded_any` for a pair of relation ``relation``, with the
+    runner's decision codes (see above)."""
     if count == 0 and relation == TOUCHING:
         return -3
     if count >= 2 and relation == TOUCHING:

@@ -49,7 +49,10 @@ exact predicate. Ellipse pairs are decided in floating point within a documented
 kernels of :mod:`collide2d._kernels.measure.distance_ellipse`) minus ``r`` gives DISJOINT beyond
 ``+band``, TOUCHING within ``±band``; ``A`` lies in the ellipse when every disc ``D(v, r)`` about a
 core vertex does (the separation of ``v`` is at most ``-r``, within the band). Whether the ellipse
-lies in ``A`` (the largest distance of its boundary from ``K`` at most ``r``) is exact: the best of
+lies in ``A`` (the largest distance of its boundary from ``K`` at most ``r``) is exact: first the
+support functions, ``h_E <= h_K + r`` sampled over each core vertex's normal cone with a bound of
+the second derivative between samples (:func:`_support_inside`), certify "inside" or "outside" to
+within about 3e-4 of the pair's size; else the best of
 :data:`ELLIPSE_SAMPLES` boundary samples plus a Lipschitz bound certifies "inside", a point found
 beyond ``r`` (refined by golden-section search) "outside"; between the two the kernel returns
 UNDECIDED and the ladder decides on the stored numbers by support functions over the normal cones
@@ -886,6 +889,9 @@ def _ellipse_inside(pe, pa, va, band):
     pair's scale, far below ``band``)."""
     if _ellipse_tips(pe, pa, va)[1] > pa[2] + 2 * band:  # an end of an axis outside
         return _NO
+    certain = _support_inside(pe, pa, va, band, ELLIPSE_CONE_STEPS)
+    if certain != _MAYBE:
+        return certain
     sampled, refined = _ellipse_farthest(pe, pa, va)
     r = pa[2]
     if refined > r + band:
@@ -893,6 +899,111 @@ def _ellipse_inside(pe, pa, va, band):
     if sampled + max(pe[2], pe[3]) * (math.pi / ELLIPSE_SAMPLES) + band <= r:
         return _YES
     return _MAYBE
+
+
+# Steps of the support-function certificate per full turn (module notes, :func:`_support_inside`):
+# its slack is ``M (2 pi / steps)^2 / 8``, about 3e-4 of the pair's size at 128 steps (the sampled
+# test above leaves a slack of pi / ELLIPSE_SAMPLES, 3e-2, of the ellipse's size).
+ELLIPSE_CONE_STEPS = 128
+
+
+@kernel
+def _support_gap(dx, dy, r, a, b, ux, uy, t):
+    """``F(t) = (v - c).u + r - h_E(u)`` at ``u = (cos t, sin t)``: the gap between the support
+    function of the disc ``D(v, r)`` and that of the ellipse (centre ``c``, radius ``a`` along the
+    unit ``(ux, uy)``, ``b`` across), with ``(dx, dy) = v - c``."""
+    ct = math.cos(t)
+    st = math.sin(t)
+    along = a * (ct * ux + st * uy)
+    across = b * (st * ux - ct * uy)
+    return dx * ct + dy * st + r - math.sqrt(along * along + across * across)
+
+
+@kernel
+def _support_inside(pe, pa, va, band, steps):
+    """Whether the ellipse ``pe`` lies in the rounded row, from its support function sampled over
+    the normal cones of the core's vertices: ``_YES``, ``_NO`` with a certificate, else ``_MAYBE``.
+
+    Both shapes are convex: the ellipse ``E`` lies in ``A = K + D(r)`` iff ``h_E(u) <= h_K(u) + r``
+    for every unit ``u`` (support functions), and ``h_K(u) >= v.u`` for every vertex ``v`` of the
+    core, with equality on ``v``'s normal cone (the directions between the outward normals of its
+    two edges). So ``F_v(t) = (v - c).u + r - h_E(u) > 0`` on each vertex's cone, the cones
+    covering the circle, proves ``E`` in ``A``. On a cone ``F_v`` is smooth: ``(v - c).u`` has
+    second derivative ``-(v - c).u <= |v - c|``, and ``-h_E`` has ``h_E - rho`` (``h + h'' = rho``,
+    the radius of curvature, for a support function), at most ``a_max - a_min^2 / a_max``. With
+    ``F'' <= M`` on a step of width ``w``, ``F`` stays above the chord between its ends less
+    ``M w^2 / 8``, so samples each above ``M w^2 / 8`` plus a margin prove ``F > 0`` there. A
+    sample below minus the margin proves ``h_E(u) > h_K(u) + r`` (the sample's vertex attains
+    ``h_K`` on its cone): the ellipse is not inside.
+
+    Rounding: everything is scaled by a power of two to a largest number in ``[0.5, 1)`` (exact);
+    each ``F`` is then accurate to a few ulps of 4 (its terms are at most about that), the cones'
+    end angles to an ulp of ``2 pi`` (the points of a gap between cones lie within 1e-15 rad of an
+    end, where ``F`` moves by at most ``|v - c| + a_max`` per radian): all far below the margin,
+    two bands (``band`` is ``2**-40`` of the pair's scale); a sample off its vertex's true cone by
+    such an angle loses at most an edge's length times it. A core with a repeated vertex, or whose
+    cones do not sum to a full turn within rounding, is not decided here."""
+    scale = _scale(pa, va, pe)
+    k = -math.frexp(scale)[1]
+    cx = math.ldexp(pe[0], k)
+    cy = math.ldexp(pe[1], k)
+    a = math.ldexp(pe[2], k)
+    b = math.ldexp(pe[3], k)
+    r = math.ldexp(pa[2], k)
+    margin = math.ldexp(2 * band, k)
+    norm = math.hypot(pe[4], pe[5])
+    ux = pe[4] / norm
+    uy = pe[5] / norm
+    big = max(a, b)
+    bend = big - min(a, b) * min(a, b) / big  # the bound of -h_E'' (docstring)
+    row, n = core_row(pa)
+    if n == 1:
+        dx = math.ldexp(pa[3], k) - cx
+        dy = math.ldexp(pa[4], k) - cy
+        return _cone_gap(dx, dy, r, a, b, ux, uy, 0.0, 2 * math.pi, steps, bend, margin)
+    # the outward normal angle (ey, -ex) of the edge from the last vertex to vertex 0, then each edge's
+    x0, y0 = vertex_of(row, va, n, n - 1)
+    x1, y1 = vertex_of(row, va, n, int(0))
+    if x0 == x1 and y0 == y1:
+        return _MAYBE
+    lo = math.atan2(x0 - x1, y1 - y0)
+    total = 0.0
+    out = _YES
+    for i in range(n):
+        x0, y0 = vertex_of(row, va, n, i)
+        x1, y1 = vertex_of(row, va, n, i + 1 if i + 1 < n else 0)
+        if x0 == x1 and y0 == y1:
+            return _MAYBE
+        hi = math.atan2(x0 - x1, y1 - y0)
+        width = (hi - lo) % (2 * math.pi)
+        total += width
+        dx = math.ldexp(x0, k) - cx
+        dy = math.ldexp(y0, k) - cy
+        cone = _cone_gap(dx, dy, r, a, b, ux, uy, lo, width, max(2, int(math.ceil(steps * width / (2 * math.pi)))), bend, margin)
+        if cone == _NO:
+            return _NO
+        if cone == _MAYBE:
+            out = _MAYBE
+        lo = hi
+    return out if abs(total - 2 * math.pi) <= 1e-9 else _MAYBE
+
+
+@kernel
+def _cone_gap(dx, dy, r, a, b, ux, uy, lo, width, steps, bend, margin):
+    """:func:`_support_gap` on ``[lo, lo + width]`` at ``steps + 1`` evenly spaced samples:
+    ``_YES`` when each is above ``margin + M w^2 / 8`` (``M = |v - c| + bend``, ``w`` the step),
+    ``_NO`` when one is below ``-margin``, else ``_MAYBE`` (:func:`_support_inside`)."""
+    w = width / steps
+    slack = margin + (math.hypot(dx, dy) + bend) * w * w / 8 * (1 + 2.0**-40)
+    out = _YES
+    for j in range(steps + 1):
+        t = lo + width if j == steps else lo + j * w
+        gap = _support_gap(dx, dy, r, a, b, ux, uy, t)
+        if gap < -margin:
+            return _NO
+        if not gap > slack:
+            out = _MAYBE
+    return out
 
 
 @kernel
@@ -1029,16 +1140,24 @@ def rounded_ellipse_facts(pa, va, pb, vb):
     """``(code, a_in_b, band)`` of rounded a and the ellipse b: ``code`` DISJOINT or TOUCHING when
     the separation decides (within :data:`ELLIPSE_BAND`), else -1; ``a_in_b`` whether a lies in the
     ellipse (every disc about a core vertex in it, within the band). Bounds first (notes above)."""
+    return _facts_in_bounds(pa, va, pb, vb, _grown_bounds(pa, va), _ellipse_bounds(pb))
+
+
+@kernel
+def _facts_in_bounds(pa, va, pb, vb, A, E):
+    """:func:`rounded_ellipse_facts` given the bounds ``A`` of the rounded row and ``E`` of the
+    ellipse (computed once by :func:`relate_rounded_ellipse`)."""
     r = pa[2]
     band = ELLIPSE_BAND * _scale(pa, va, pb)
-    A = _grown_bounds(pa, va)
-    E = _ellipse_bounds(pb)
     if _apart(A, E, 2 * band):
         return codes.DISJOINT, False, band
     d = _core_distance(pb[0], pb[1], pa, va)
-    if d - max(pb[2], pb[3]) - r > 2 * band or _ellipse_apart(pb, pa, va, 2 * band):
+    if d - max(pb[2], pb[3]) - r > 2 * band:
         return codes.DISJOINT, False, band
-    if not (d - min(pb[2], pb[3]) - r < -2 * band or _ellipse_tips(pb, pa, va)[0] < pa[2] - 2 * band):
+    overlap = d - min(pb[2], pb[3]) - r < -2 * band  # certain: then no edge line has it beyond
+    if not overlap and _ellipse_apart(pb, pa, va, 2 * band):
+        return codes.DISJOINT, False, band
+    if not (overlap or _ellipse_tips(pb, pa, va)[0] < pa[2] - 2 * band):
         s = ellipse_against_core(pb, vb, pa, va)[0] - r
         if s > band:
             return codes.DISJOINT, False, band
@@ -1064,11 +1183,13 @@ def rounded_ellipse_facts(pa, va, pb, vb):
 def relate_rounded_ellipse(pa, va, pb, vb, eps):
     """Rounded a against the ellipse b: DISJOINT and TOUCHING within :data:`ELLIPSE_BAND`, the
     ellipse in a decided with a certificate or UNDECIDED (module notes)."""
-    code, a_in_b, band = rounded_ellipse_facts(pa, va, pb, vb)
+    A = _grown_bounds(pa, va)
+    E = _ellipse_bounds(pb)
+    code, a_in_b, band = _facts_in_bounds(pa, va, pb, vb, A, E)
     if code >= 0:
         return code
     b_in_a = _NO
-    if not _sticks_out(_ellipse_bounds(pb), _grown_bounds(pa, va), 2 * band):
+    if not _sticks_out(E, A, 2 * band):
         b_in_a = _circle_inside(pb, pa, va, band) if pb[2] == pb[3] else _MAYBE
         if b_in_a == _MAYBE:
             b_in_a = _ellipse_inside(pb, pa, va, band)
@@ -1087,8 +1208,12 @@ def intersects_rounded_ellipse(pa, va, pb, vb, eps):
     if _apart(_grown_bounds(pa, va), _ellipse_bounds(pb), 2 * band):
         return 0
     d = _core_distance(pb[0], pb[1], pa, va)
-    if d - max(pb[2], pb[3]) - pa[2] > 2 * band or _ellipse_apart(pb, pa, va, 2 * band):
+    if d - max(pb[2], pb[3]) - pa[2] > 2 * band:
         return 0
-    if d - min(pb[2], pb[3]) - pa[2] < -2 * band or _ellipse_tips(pb, pa, va)[0] < pa[2] - 2 * band:
+    if d - min(pb[2], pb[3]) - pa[2] < -2 * band:  # certain: then no edge line has it beyond
+        return 1
+    if _ellipse_apart(pb, pa, va, 2 * band):
+        return 0
+    if _ellipse_tips(pb, pa, va)[0] < pa[2] - 2 * band:
         return 1
     return 1 if ellipse_against_core(pb, vb, pa, va)[0] - pa[2] <= band else 0
