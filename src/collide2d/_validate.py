@@ -37,6 +37,8 @@ def _real_array(value, name):
     """``value`` as a float64 array of real numbers (no copy of float64 input: callers copy what they
     keep), or a ``TypeError`` naming ``name``: strings, None, booleans (``True`` is not a length, a
     speed or a time), times, complex and object values; a ``ValueError`` for ragged sequences."""
+    if type(value) is np.ndarray and value.dtype == np.float64:  # (what the rules below return it as)
+        return value
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be a number or an array of numbers, got {type(value).__name__}")
     if _has_bool(value):
@@ -57,6 +59,8 @@ def _real_array(value, name):
 def as_limit_array(value, name, *, unit="inf for no limit"):
     """A limit (``t_max``, ``max_distance``) as a float64 array: real numbers, not booleans, not NaN,
     not negative; ``inf`` allowed (``unit`` says what it means in the error)."""
+    if type(value) is float and value >= 0.0:  # (a plain float that passes every rule below)
+        return np.array(value)
     array = _real_array(value, name)
     if np.any(np.isnan(array)) or np.any(array < 0):
         raise ValueError(f"{name} must be >= 0 ({unit}), got NaN or a negative value")

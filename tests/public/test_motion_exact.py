@@ -173,6 +173,7 @@ def test_kernel_gives_the_python_search_floats(monkeypatch):
         codes.extend(code.tolist())
         return code, out
 
+    monkeypatch.setattr(search, "_translation_batch", lambda *args: None)  # (batches through _translation_kernel)
     monkeypatch.setattr(search, "_translation_kernel", counted)
     [c2.time_of_impact(a, b, (0.0, 0.0), v, t_max=4.0) for a, b in pairs]
     assert codes.count(0) >= 20 and codes.count(1) >= 10  # hits and misses decided by the kernel
@@ -180,6 +181,7 @@ def test_kernel_gives_the_python_search_floats(monkeypatch):
     def handed_back(motion, rows, t_max):
         return np.full(rows.size, 3), np.zeros((rows.size, 5))
 
+    monkeypatch.setattr(search, "_translation_batch", lambda *args: None)  # (batches through _translation_kernel)
     monkeypatch.setattr(search, "_translation_kernel", handed_back)
     slow = [c2.time_of_impact(a, b, (0.0, 0.0), v, t_max=4.0) for a, b in pairs]
     _close_impacts(fast[0], slow[0], 4.0)  # (ellipse and circle: the Perram-Wertheim search)
@@ -297,6 +299,7 @@ def test_the_kernel_decides_grazes_and_near_misses(monkeypatch):
     def handed_back(motion, rows, t_max):
         return np.full(rows.size, 3), np.zeros((rows.size, 5))
 
+    monkeypatch.setattr(search, "_translation_batch", lambda *args: None)  # (batches through _translation_kernel)
     monkeypatch.setattr(search, "_translation_kernel", handed_back)
     monkeypatch.setattr(search, "_single_translation", lambda *args: None)  # single pairs: the batch path
     slow = every_call()
@@ -326,6 +329,7 @@ def test_the_kernel_decides_ellipse_grazes(monkeypatch):
 
     fast = every_call()
     assert searched == []
+    monkeypatch.setattr(search, "_translation_batch", lambda *args: None)  # (batches through _translation_kernel)
     monkeypatch.setattr(search, "_translation_kernel", lambda motion, rows, t_max: (np.full(rows.size, 3),
                                                                                      np.zeros((rows.size, 5))))
     for x, y in zip(fast, every_call()):

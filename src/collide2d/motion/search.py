@@ -102,12 +102,18 @@ def _frame_offsets(ref_a, ref_b, reach_a, reach_b):
     a multiple of ``G``, and every coordinate ``x`` of the pair is within ``D + G / 2 <= G`` of it,
     so ``x - c`` is exact whenever the ulp of ``x`` divides ``G`` and ``|x - c| < 2**53 ulp(x)``
     (Sterbenz's lemma, generalised: Muller et al., *Handbook of Floating-Point Arithmetic*, 2.4),
-    in particular for every coordinate of magnitude between ``G`` and ``2**52 G``.
+    in particular for every coordinate of magnitude between ``G`` and ``2**52 G``. A pair of
+    extent 0 (a point on a point or on a line's point) has ``c = ref_a`` where ``ref_a / G``
+    overflows (``G`` is then far below the ulp of ``ref_a``, whose multiple ``ref_a`` is: the
+    limit of the rounding).
     """
     span = np.maximum(reach_a, np.hypot(*(ref_b - ref_a).T) + reach_b)
     _, exponent = np.frexp(np.maximum(2.0 * span, np.finfo(np.float64).tiny))
     grid = np.ldexp(1.0, exponent)[:, None]  # a power of two >= 2 D
-    return np.rint(ref_a / grid) * grid  # exact: scaling by a power of two, an integer, scaled back
+    with np.errstate(over="ignore"):
+        scaled = ref_a / grid
+    # exact: scaling by a power of two, an integer, scaled back
+    return np.where(np.isfinite(scaled), np.rint(scaled) * grid, ref_a)
 
 
 class _Motion:
@@ -762,11 +768,12 @@ def _bound_turning(motion, live, t_max, free, upper, state):
     return np.setdiff1d(live, never, assume_unique=True), t_end
 
 
-def _impact_flat(motion, t_max):
+def _impact_flat(motion, t_max, translated=None):
     """Time, point and normal of every pair of a :class:`_Motion` (flat arrays): translating pairs
     by the compiled search (:mod:`collide2d._kernels.motion.toi`), turning pairs by theirs
     (:mod:`collide2d._kernels.motion.toi_turning`), the pairs they hand back by
-    :func:`_impact_search`."""
+    :func:`_impact_search`. ``translated``: the translation search's ``(code, out)`` of every
+    pair, when already run (:func:`_translation_batch`, a batch without turns)."""
     n = motion.ia.shape[0]
     time, point, normal = np.full(n, np.inf), np.full((n, 2), np.nan), np.full((n, 2), np.nan)
     decided = np.zeros(n, dtype=bool)
@@ -776,7 +783,7 @@ def _impact_flat(motion, t_max):
                          (np.flatnonzero(~motion.still), _turning_kernel)):
         if rows.size == 0 or (search is _turning_kernel and "rounded" in (run.kind_of(motion.a), run.kind_of(motion.b))):
             continue  # (the turning search of rounded pairs: the Python search below)
-        code, out = search(motion, rows, t_max[rows])
+        code, out = translated if search is _translation_kernel and translated is not None else search(motion, rows, t_max[rows])
         # hit, miss, overlapping at 0 (the codes of _kernels/motion/constants.py); the translation
         # search also ends with a hit through the band or at the minimum of the separation
         done = code <= _OVERLAP
@@ -865,6 +872,53 @@ def _kernel_rows(motion, rows, t_max):
     return index, numbers
 
 
+def _translation_batch(a, b, index_a, index_b, va, vb, wa, wb, t_max):
+    """``(time, point, normal)`` of a batch of translating pairs (no turn) of kinds without
+    vertex lists, as :func:`_impact_flat` finds them, or None for other kinds: the rows of the
+    search built in one compiled pass (:mod:`collide2d._kernels.motion.toi_rows`, the floats of
+    :class:`_Motion` and :func:`_kernel_rows`), then its loop; a :class:`_Motion` only when some
+    pair needs more than the loop (handed back, or through the band)."""
+    kind_a, kind_b = run.kind_of(a), run.kind_of(b)
+    if kind_a not in _ROW_KINDS or kind_b not in _ROW_KINDS or index_a.size == 0:
+        return None
+    (_, ga, gva), (_, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
+    c = np.ascontiguousarray
+    ga, gva, gb, gvb = c(ga), c(gva), c(gb), c(gvb)
+    shifted, index, numbers, fa, fb = _rows_kernel()(
+        _KIND_CODE[kind_a], _read_only(ga), _KIND_CODE[kind_b], _read_only(gb), _read_only(c(index_a)),
+        _read_only(c(index_b)), _read_only(va), _read_only(vb), _read_only(wa), _read_only(wb), _read_only(t_max))
+    if shifted:  # the rows in the frame, read-only as a moved shape's (one compiled type of the loop)
+        fa.flags.writeable = fb.flags.writeable = False
+        fva = fvb = _NO_VERTS
+    else:
+        fa, fva, fb, fvb = ga, gva, gb, gvb
+    code, out = _run_rows(kind_a, kind_b, ga, gva, gb, gvb, shifted, fa, fva, fb, fvb, index, numbers)
+    if bool((code <= _OVERLAP).all()):  # every pair decided in the loop (the floats _impact_flat keeps)
+        return out[:, 0].copy(), out[:, 1:3].copy(), out[:, 3:5].copy()
+    return _impact_flat(_Motion(a, b, index_a, index_b, va, vb, wa, wb), t_max, (code, out))
+
+
+def _flat_index(own, shape, n):
+    """The flat row of a side of batch shape ``own`` for each of the ``n`` pairs of the broadcast
+    batch ``shape`` (read-only, as a broadcast view)."""
+    if own == shape:
+        return _read_only(np.arange(n))
+    return np.broadcast_to(np.arange(math.prod(own)).reshape(own), shape).reshape(-1)
+
+
+def _read_only(array):
+    """A read-only view of ``array`` (the compiled row builder sees one array type)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def _rows_kernel():
+    """The compiled row builder :func:`collide2d._kernels.motion.toi_rows.translation_rows` (its
+    module loaded on first use, as the loops are)."""
+    return importlib.import_module("collide2d._kernels.motion.toi_rows").translation_rows
+
+
 def _translation_kernel(motion, rows, t_max):
     """The compiled search of the translating pairs ``rows``: outcome codes and ``(time, px, py,
     nx, ny)`` per pair (see :mod:`collide2d._kernels.motion.toi`)."""
@@ -936,6 +990,7 @@ _OVERLAP = 2  # the outcome codes up to this one are answers (constants.OVERLAP;
 # here would load a kernel family with collide2d), and
 _NEAR = 5  # a hit through the band of the floats (constants.NEAR): exactly decidable kinds get the exact one
 _MINIMUM = 6  # a hit at the minimum of the separation, within the band (constants.MINIMUM)
+_ROW_KINDS = frozenset(("ellipse", "segment", "line", "point"))  # the kinds of _translation_batch
 _ZERO_INDEX = np.zeros((1, 4), dtype=np.int64)  # one pair of single shapes, searched where they lie
 _NO_VERTS = np.zeros((0, 2))  # the vertex array of a kind without vertex lists (read-only, as a shape's)
 _NO_VERTS.flags.writeable = False
@@ -982,6 +1037,13 @@ def _rint(x):
     """``np.rint`` of a finite float, without NumPy (half to even, the sign of a zero kept)."""
     whole = float(round(x))
     return whole if whole != 0.0 else math.copysign(0.0, x)
+
+
+def _grid_point(x, grid):
+    """A coordinate of the frame of :func:`_frame_offsets`: ``x`` rounded to a multiple of
+    ``grid``, or ``x`` itself where ``x / grid`` overflows."""
+    scaled = x / grid  # (inf on overflow)
+    return _rint(scaled) * grid if math.isfinite(scaled) else x
 
 
 def _shifted_row(kind, p, dx, dy):
@@ -1059,7 +1121,7 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     bx, by, reach_b = _reach(kb, pb.tolist())
     span = max(reach_a, float(np.hypot(bx - ax, by - ay)) + reach_b)
     grid = math.ldexp(1.0, math.frexp(max(2.0 * span, 2.2250738585072014e-308))[1])
-    frame_x, frame_y = _rint(ax / grid) * grid, _rint(ay / grid) * grid
+    frame_x, frame_y = _grid_point(ax, grid), _grid_point(ay, grid)
     shifted = frame_x != 0.0 or frame_y != 0.0
     ga, gb = pa[None], pb[None]  # the rows as given (contiguous: a single shape's parameters)
     fa, fb = ga, gb
@@ -1551,10 +1613,12 @@ def time_of_impact(
             f"t_max {tm.shape}"
         ) from None
     n = math.prod(shape)
-    index_a = np.broadcast_to(np.arange(a.size).reshape(a.shape), shape).reshape(-1)
-    index_b = np.broadcast_to(np.arange(b.size).reshape(b.shape), shape).reshape(-1)
+    index_a = _flat_index(a.shape, shape, n)
+    index_b = _flat_index(b.shape, shape, n)
 
     def flat(x, extra=()):
+        if x.shape == shape + extra and x.flags.c_contiguous:  # (the view that broadcast_to would give)
+            return _read_only(x.reshape((n,) + extra))
         return np.ascontiguousarray(np.broadcast_to(x, shape + extra).reshape((n,) + extra), dtype=np.float64)
 
     groups = rounded.radius_groups(*given, index_a, index_b)
@@ -1562,8 +1626,12 @@ def time_of_impact(
         time, point, normal = rounded.joined(time_of_impact, groups, *given, index_a, index_b, flat(va, (2,)), flat(vb, (2,)),
                                              flat(wa), flat(wb), flat(tm))
     else:
-        motion = _Motion(a, b, index_a, index_b, flat(va, (2,)), flat(vb, (2,)), flat(wa), flat(wb))
-        time, point, normal = _impact_flat(motion, flat(tm))
+        found = None if wa.any() or wb.any() else _translation_batch(a, b, index_a, index_b, flat(va, (2,)),
+                                                                     flat(vb, (2,)), flat(wa), flat(wb), flat(tm))
+        if found is None:
+            motion = _Motion(a, b, index_a, index_b, flat(va, (2,)), flat(vb, (2,)), flat(wa), flat(wb))
+            found = _impact_flat(motion, flat(tm))
+        time, point, normal = found
     if not shape:
         return Impact(float(time[0]), point[0], normal[0])
     return Impact(time.reshape(shape), point.reshape(shape + (2,)), normal.reshape(shape + (2,)))
