@@ -183,9 +183,13 @@ def single_cores(kind_a, ga, fa, kind_b, gb, fb, numbers):
     ``numbers`` (in place, as :func:`run_turning`)."""
     sides = []
     for side, (kind, given, framed) in enumerate(((kind_a, ga, fa), (kind_b, gb, fb))):
-        if kind == "rounded":
-            _grown_numbers(numbers, side, given[:, 2], given[:, 1] == 1.0)
-            kind = str(_CORE_KINDS[int(given[0, 1])])
+        if kind == "rounded":  # (_grown_numbers on one row, in Python floats: the same floats)
+            radius, point_core = float(given[0, 2]), given[0, 1] == 1.0
+            row = numbers[0]
+            row[_RADIUS + side] = radius
+            if row[_SPIN + side] != 0.0:
+                row[_SPIN + side] = 0.0 if point_core else abs(float(row[_TURN + side])) * (float(row[_REACH + side]) - radius)
+            kind = "point" if point_core else "segment"
             given, framed = _core_rows(given, kind), _core_rows(framed, kind)
         sides.append((kind, given, framed))
     return sides
