@@ -8,8 +8,11 @@ signed distance to the Minkowski difference of the cores, grown by the disc of r
 touch when the distance of their cores first equals ``r_a + r_b``. Under a translation that
 separation is still a convex function of time, so the search of :mod:`collide2d.motion.search`
 runs unchanged on it: the compiled translation search with the rounded contact and relate kernels
-(:mod:`collide2d._kernels.toi_loops_rounded`), the Python search (grazes, turning pairs) with the
-contacts and exact predicates of the rounded glue. The rigid moves are those of the cores
+(:mod:`collide2d._kernels.toi_loops_rounded`), the Python search (the pairs the kernels hand back)
+with the contacts and exact predicates of the rounded glue. Turning pairs run in the compiled
+turning loop of their cores' kinds with the radii in the row (:func:`run_turning`; the search
+grows each contact of the cores by the radii: :mod:`collide2d._kernels.motion.toi_turning`), so
+that no loop is compiled for them alone. The rigid moves are those of the cores
 (:mod:`collide2d._kernels.motion.loops_rounded`); the extent of a rounded shape about its
 reference point is its core's plus ``r``.
 
@@ -113,6 +116,83 @@ def _disc(shape):
     rows[..., 3:5] = p[..., 0:2]
     rows[..., 5:7] = p[..., 0:2]
     return rounded_kernel_shape(rows, np.zeros((0, 2)))
+
+
+_CORE_KINDS = np.array(["point", "point", "segment", "polygon"])  # by a rounded row's vertex count (0: none)
+_RADIUS, _SPIN, _REACH, _TURN = 21, 18, 16, 6  # columns of collide2d._kernels.motion.toi_turning.ROW
+
+
+def _core_rows(params, kind):
+    """The rows of kind ``kind`` of the cores of rounded rows ``params`` (flat ``(n, 7)``), read-only
+    as a shape's rows (the loops then see the array types of the plain kinds: no new compile)."""
+    rows = np.ascontiguousarray(params[:, {"polygon": slice(0, 2), "segment": slice(3, 7), "point": slice(3, 5)}[kind]])
+    rows.flags.writeable = False
+    return rows
+
+
+def _grown_numbers(numbers, side, radius, point_core):
+    """The numbers of the pairs (:data:`collide2d._kernels.motion.toi_turning.ROW`, in place) whose
+    shape ``side`` (0: a, 1: b) is rounded with radii ``radius``: the radius column, and the speed
+    bound of the turn that of the core (``|w| (extent - r)``: the extent of a rounded shape is its
+    core's plus ``r``, rounded up; 0 for a point core, a disc turning into itself)."""
+    numbers[:, _RADIUS + side] = radius
+    spin, reach = numbers[:, _SPIN + side], numbers[:, _REACH + side]
+    core = np.abs(numbers[:, _TURN + side]) * (reach - radius)
+    numbers[:, _SPIN + side] = np.where((spin == 0.0) | point_core, 0.0, core)
+
+
+def run_turning(a, b, framed_a, framed_b, shifted, index, numbers, loop_of):
+    """The compiled turning search of pairs with a rounded shape (the arguments and results of
+    :func:`collide2d.motion.search._run_turning`; ``numbers`` is changed in place): each group of
+    pairs whose cores are of one pair of kinds runs in the turning loop of those kinds
+    (``loop_of(kind_a, kind_b)``: ``(loop, swapped, code_a, code_b)``), the cores' rows with the
+    radii in the numbers."""
+    n = index.shape[0]
+    kinds, arrays = [], []
+    for side, (given, framed) in enumerate(((a, framed_a), (b, framed_b))):
+        (kind, gp, gv), (_, fp, fv) = run.flat_rows(given), run.flat_rows(framed)
+        if kind != "rounded":
+            kinds.append(np.full(n, kind))
+            c = np.ascontiguousarray
+            arrays.append(lambda core, gp=c(gp), gv=c(gv), fp=c(fp), fv=c(fv): (gp, gv, fp, fv))
+            continue
+        p = gp[index[:, side]]
+        kinds.append(_CORE_KINDS[np.minimum(p[:, 1], 3.0).astype(np.int64)])
+        _grown_numbers(numbers, side, p[:, 2], p[:, 1] == 1.0)
+        arrays.append(lambda core, gp=gp, gv=gv, fp=fp, fv=fv: (_core_rows(gp, core), gv, _core_rows(fp, core), fv))
+    code = np.empty(n, dtype=np.int64)
+    out = np.empty((n, 5))
+    pairs = np.char.add(np.char.add(kinds[0], " "), kinds[1])
+    for key in np.unique(pairs).tolist():
+        kind_a, kind_b = key.split(" ")
+        rows = np.flatnonzero(pairs == key) if n > 1 else np.zeros(1, dtype=np.int64)
+        loop, swapped, code_a, code_b = loop_of(kind_a, kind_b)
+        loop = loop if rows.size > 1 else getattr(loop, "serial", loop)
+        (ga, gva, fa, fva), (gb, gvb, fb, fvb) = arrays[0](kind_a), arrays[1](kind_b)
+        found = np.empty((rows.size, 6))
+        loop(EPS, swapped, code_a, code_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, np.ascontiguousarray(index[rows]),
+             np.ascontiguousarray(numbers[rows]), found)
+        code[rows], out[rows] = found[:, 0].astype(np.int64), found[:, 1:]
+    return code, out
+
+
+def single_cores(kind_a, ga, fa, kind_b, gb, fb, numbers):
+    """The turning search of two single shapes with a capsule (:func:`direct_pair`;
+    :func:`collide2d.motion.search._single_turning`): ``(kind, given row, framed row)`` of each
+    shape as the loop of the cores takes them, the radii and the cores' speed bounds in
+    ``numbers`` (in place, as :func:`run_turning`)."""
+    sides = []
+    for side, (kind, given, framed) in enumerate(((kind_a, ga, fa), (kind_b, gb, fb))):
+        if kind == "rounded":  # (_grown_numbers on one row, in Python floats: the same floats)
+            radius, point_core = float(given[0, 2]), given[0, 1] == 1.0
+            row = numbers[0]
+            row[_RADIUS + side] = radius
+            if row[_SPIN + side] != 0.0:
+                row[_SPIN + side] = 0.0 if point_core else abs(float(row[_TURN + side])) * (float(row[_REACH + side]) - radius)
+            kind = "point" if point_core else "segment"
+            given, framed = _core_rows(given, kind), _core_rows(framed, kind)
+        sides.append((kind, given, framed))
+    return sides
 
 
 def direct_pair(a, b):

@@ -781,8 +781,8 @@ def _impact_flat(motion, t_max, translated=None):
     still_code = np.zeros(0, dtype=np.int64)  # the translation search's outcome per row of still
     for rows, search in ((still, _translation_kernel),
                          (np.flatnonzero(~motion.still), _turning_kernel)):
-        if rows.size == 0 or (search is _turning_kernel and "rounded" in (run.kind_of(motion.a), run.kind_of(motion.b))):
-            continue  # (the turning search of rounded pairs: the Python search below)
+        if rows.size == 0:
+            continue
         code, out = translated if search is _translation_kernel and translated is not None else search(motion, rows, t_max[rows])
         # hit, miss, overlapping at 0 (the codes of _kernels/motion/constants.py); the translation
         # search also ends with a hit through the band or at the minimum of the separation
@@ -933,8 +933,11 @@ def _turning_kernel(motion, rows, t_max):
     a, b = motion.given[:2]
     index, numbers = _kernel_rows(motion, rows, t_max)
     spins = np.stack([motion.reach_a[rows], motion.reach_b[rows], motion.ext_a[rows], motion.ext_b[rows],
-                      np.full(rows.size, float(_MAX_STEPS))], axis=1)
-    return _run_turning(a, b, motion.a, motion.b, motion.shifted, index, np.concatenate([numbers, spins], axis=1))
+                      np.full(rows.size, float(_MAX_STEPS)), np.zeros(rows.size), np.zeros(rows.size)], axis=1)
+    numbers = np.concatenate([numbers, spins], axis=1)
+    if run.kind_of(a) == "rounded" or run.kind_of(b) == "rounded":  # the loops of their cores (motion.rounded)
+        return rounded.run_turning(a, b, motion.a, motion.b, motion.shifted, index, numbers, _turning_loop)
+    return _run_turning(a, b, motion.a, motion.b, motion.shifted, index, numbers)
 
 
 def _run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
@@ -1071,7 +1074,7 @@ def _turn_numbers(ka, pa, reach_a, wa, kb, pb, reach_b, wb):
     circle_a = ka == "ellipse" and pa[2] == pa[3]  # (see _turn_extents)
     circle_b = kb == "ellipse" and pb[2] == pb[3]
     return [ext_a, ext_b, (0.0 if wa == 0.0 or circle_a else ext_a) * abs(wa),
-            (0.0 if wb == 0.0 or circle_b else ext_b) * abs(wb), float(_MAX_STEPS)]
+            (0.0 if wb == 0.0 or circle_b else ext_b) * abs(wb), float(_MAX_STEPS), 0.0, 0.0]
 
 
 def _turning_loop(kind_a, kind_b):
@@ -1089,11 +1092,14 @@ def _single_turning(ka, pa, reach_a, wa, kb, pb, reach_b, wb, shifted, ga, gb, f
     """The turning branch of :func:`_single_translation`: the serial loop of the pair's kinds called
     at once on the rows (given ``ga``, ``gb``; in the frame ``fa``, ``fb``) and the translation's
     ``numbers`` followed by :func:`_turn_numbers`; None when the search hands the pair back."""
-    loop, swapped, code_a, code_b = _turning_loop(ka, kb)
     turn = np.array([_turn_numbers(ka, pa, reach_a, wa, kb, pb, reach_b, wb)])
+    numbers = np.concatenate((numbers, turn), axis=1)
+    if ka == "rounded" or kb == "rounded":  # capsules: the loop of their cores (collide2d.motion.rounded)
+        (ka, ga, fa), (kb, gb, fb) = rounded.single_cores(ka, ga, fa, kb, gb, fb, numbers)
+    loop, swapped, code_a, code_b = _turning_loop(ka, kb)
     out = np.empty((1, 6))
     getattr(loop, "serial", loop)(EPS, swapped, code_a, code_b, shifted, ga, _NO_VERTS, gb, _NO_VERTS, fa, _NO_VERTS,
-                                  fb, _NO_VERTS, _ZERO_INDEX, np.concatenate((numbers, turn), axis=1), out)
+                                  fb, _NO_VERTS, _ZERO_INDEX, numbers, out)
     if out[0, 0] > _OVERLAP:
         return None
     return Impact(float(out[0, 1]), out[0, 2:4], out[0, 4:6])
@@ -1138,8 +1144,6 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     numbers = np.array([[given_shift[0], given_shift[1], va[0], va[1], vb[0], vb[1], wa, wb,
                          ax, ay, bx, by, frame_x, frame_y, max(reach_a, reach_b), tm]])
     if wa != 0.0 or wb != 0.0:  # the turning search, on the framed rows
-        if ka == "rounded" or kb == "rounded":
-            return None  # (the turning search of rounded pairs: the general path)
         return _single_turning(ka, pa, reach_a, wa, kb, pb, reach_b, wb, shifted, ga, gb, fa, fb, numbers)
     if ka == "rounded" or kb == "rounded":  # their loops (collide2d.motion.rounded), on the framed shapes
         framed_a = _kernel_shape(ka, fa) if shifted else a

@@ -261,7 +261,7 @@ def _kernel_pair(a, b, va, vb, wa, wb):
     motion = search._Motion(a, b, np.zeros(1, np.int64), np.zeros(1, np.int64), np.array([va], dtype=float),
                             np.array([vb], dtype=float), np.array([wa], dtype=float), np.array([wb], dtype=float))
     _, numbers = search._kernel_rows(motion, np.array([0]), np.array([2.0]))
-    spins = [motion.reach_a[0], motion.reach_b[0], motion.ext_a[0], motion.ext_b[0], 4000.0]
+    spins = [motion.reach_a[0], motion.reach_b[0], motion.ext_a[0], motion.ext_b[0], 4000.0, 0.0, 0.0]
     sides = []
     for shape in (motion.a, motion.b):
         kind, p, verts = run.flat_rows(shape)

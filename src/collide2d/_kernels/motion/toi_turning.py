@@ -42,6 +42,19 @@ then goes on, and warns if it too runs out).
 Frame: the pair's frame of :class:`collide2d.motion.search._Motion`; at time ``t`` ``a`` is turned
 by ``w_a t`` about its reference point and ``b`` turned by ``w_b t`` about its own, then shifted
 by ``(v_b - v_a) t``; witness points come back moved with ``a``'s translation.
+
+Rounded pairs (capsules, rounded polygons and boxes: a core grown by the disc of radius ``r``)
+run in the loop of their cores' kinds, with the radii in the row (``radius_a``, ``radius_b``; 0 for
+the plain kinds, which then take none of the branches below). The signed distance of two sets
+grown by discs is that of the sets less the sum of the radii (the Minkowski sum with a disc adds
+``r`` to the support function), so every contact of the cores is grown once (:func:`_grow`): the
+separation less ``r_a + r_b``, each witness point moved by its radius along the normal onto the
+rounded boundary (apart: the closest points; overlapping: the support points), the normal kept.
+The separation along an axis (the cheap rounds) is lowered by the same sum; the speed bounds of
+the turns are those of the cores (a disc turns into itself about its centre), the bounding discs
+those of the rounded shapes (the row's extents). The sign within the band is decided by the
+rounded predicates (the loops' ``grown`` kernel: exact for flat cores, within the documented
+band against an ellipse), as the Python search decides it.
 """
 
 import math
@@ -55,14 +68,19 @@ from .bracket import copy_contact as _copy
 from .bracket import illinois_update
 from .constants import BAND, CERTIFY, EXACT, GRAZE, HIT, MISS, NOISE, OVERLAP, ROUNDS, SLOW, TIME_TOL, ULP
 from .rigid import move_xy, turn_vector
-from .toi import ELLIPSE, LINE, POINT, POLYGON, SEGMENT, _row_facts, _scale_at, _shift_row, _signed, _store, _store_mirrored
+from .toi import (ELLIPSE, LINE, POINT, POLYGON, SEGMENT, _row_facts, _scale_at, _shift_row, _signed, _store,
+                  _store_mirrored, _tame_number)
 
 # The numbers of a pair (one row of the loops' ``rows`` table): those of the translation search
 # (:data:`collide2d._kernels.motion.toi.ROW`), then the extents of the shapes about their reference
 # points (inf: a line), the speed bounds of their turns ``|w| r`` (0 for a circle) and the number of
-# rounds before the pair is handed back (the Python search's ``_MAX_STEPS``, 4000: the same cap).
+# rounds before the pair is handed back (the Python search's ``_MAX_STEPS``, 4000: the same cap), and
+# the radii by which each shape is grown (0 for the plain kinds; see "Rounded pairs" below).
 ROW = ("gdx", "gdy", "vax", "vay", "vbx", "vby", "wa", "wb", "ref_ax", "ref_ay", "ref_bx", "ref_by",
-       "frame_x", "frame_y", "size", "t_max", "reach_a", "reach_b", "spin_a", "spin_b", "rounds")
+       "frame_x", "frame_y", "size", "t_max", "reach_a", "reach_b", "spin_a", "spin_b", "rounds",
+       "radius_a", "radius_b")
+RADIUS_A = 21  # the columns of the radii in ROW
+GROWN_ELLIPSE_BAND = 2.0**-40  # the band of the rounded-ellipse predicates (relate.rounded.ELLIPSE_BAND)
 SWEEP_AFTER = 32  # rounds of single steps before a crawl advances in batches of steps
 SWEEP_SAMPLES = 64  # steps per batch, twice as many as joined the time before, up to
 SWEEP_MOST = 8192
@@ -164,9 +182,27 @@ def _store_oriented(values, found, swapped):
 
 
 @kernel
+def _grow(values, radius_a, radius_b):
+    """The contact ``values`` of two cores as the contact of the cores grown by discs of radii
+    ``radius_a`` and ``radius_b`` (see the module notes): the separation less their sum, each
+    witness point moved by its radius along the normal (from a to b); a contact without a finite
+    normal keeps its points."""
+    nx, ny = values[1], values[2]
+    values[0] = values[0] - (radius_a + radius_b)
+    if math.isfinite(nx) and math.isfinite(ny):
+        values[3] += radius_a * nx
+        values[4] += radius_a * ny
+        values[5] -= radius_b * nx
+        values[6] -= radius_b * ny
+
+
+@kernel
 def _finish_at(kind_a, kind_b, swapped, found, row, t, ra, wka, rb, wkb, values):
     """The contact ``found`` of the moved rows into ``values`` (see :func:`_at`)."""
     _store_oriented(values, found, swapped)
+    margin = row[RADIUS_A] + row[RADIUS_A + 1]
+    if margin > 0.0:  # a rounded pair: the contact of the grown cores
+        _grow(values, row[RADIUS_A], row[RADIUS_A + 1])
     tame_a, scale_a = _row_facts(kind_a, ra, wka, wka.shape[0])  # (a polygon's vertices fill its work array)
     tame_b, scale_b = _row_facts(kind_b, rb, wkb, wkb.shape[0])
     vax, vay = row[2], row[3]
@@ -175,6 +211,8 @@ def _finish_at(kind_a, kind_b, swapped, found, row, t, ra, wka, rb, wkb, values)
     values[5] += vax * t
     values[6] += vay * t
     values[9] = _scale_at(kind_a, kind_b, values, row[8:10], row[10:12], vax, vay, row[4], row[5], t)
+    if margin > 0.0:
+        return tame_a and tame_b, scale_a + scale_b + margin
     return tame_a and tame_b, scale_a + scale_b
 
 
@@ -298,6 +336,10 @@ def _axis_gap(kind_a, fa, fva, kind_b, fb, fvb, row, nx, ny, t):
     slope = (vx * nx + vy * ny) + row[6] * ta + row[7] * tb
     rounding = AXIS_ROUNDING * (abs(dx) + abs(dy) + abs(ha) + abs(hb) + abs(row[10]) + abs(row[11])
                                 + abs(row[8]) + abs(row[9]))
+    margin = row[RADIUS_A] + row[RADIUS_A + 1]
+    if margin > 0.0:  # grown cores: the support functions of the rounded shapes add their radii
+        g = g - margin
+        rounding = rounding + AXIS_ROUNDING * margin
     return g, slope, rounding
 
 
@@ -450,21 +492,25 @@ def _closest_approach(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, r
 
 
 @register_jitable(inline="always")
-def _signed_at(relate, eps, swapped, ra, wka, rb, wkb, s, scale):
+def _signed_at(relate, grown, eps, swapped, kind_a, kind_b, row, ra, wka, rb, wkb, s, scale):
     """The sign of the exact predicates for the float separation ``s`` of the moved rows
-    (``measurement._sign_consistent``): ``(s, decided)``."""
+    (``measurement._sign_consistent``): ``(s, decided)``; of the rounded predicates (``grown``, the
+    loops' kernel of the cores grown by the row's radii) for a rounded pair."""
     if abs(s) > BAND * scale:
         return s, True
+    if row[RADIUS_A] + row[RADIUS_A + 1] > 0.0:
+        return _signed(grown(kind_a, ra, wka, row[RADIUS_A], kind_b, rb, wkb, row[RADIUS_A + 1], s, scale, eps), s)
     p, p_verts, q, q_verts = _ordered(swapped, ra, wka, rb, wkb)  # (the relation codes are their own mirrors)
     return _signed(relate(p, p_verts, q, q_verts, eps), s)
 
 
 @register_jitable(inline="always")
-def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb,
+def search_turning(contact, relate, grown, eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb,
                    row, out):
     """The time of impact of one turning pair: ``out[1:6] = (time, px, py, nx, ny)``; returns the
     outcome code. The arguments are those of :func:`collide2d._kernels.motion.toi.search_translation`,
-    ``row`` with the numbers of :data:`ROW`."""
+    ``row`` with the numbers of :data:`ROW`, and ``grown`` the relate kernel of rounded pairs (see
+    the module notes)."""
     gdx, gdy, vax, vay, vbx, vby, turn_a, turn_b = row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
     frame_x, frame_y, size, t_max = row[12], row[13], row[14], row[15]
     reach_a, reach_b, spin_a, spin_b = row[16], row[17], row[18], row[19]
@@ -485,10 +531,20 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
     _store_oriented(values, contact(p, p_verts, q, q_verts), swapped)
     tame_a, scale_a = _row_facts(kind_a, ra, wka, wka.shape[0])
     tame_b, scale_b = _row_facts(kind_b, rb, wkb, wkb.shape[0])
+    radius_a, radius_b = row[RADIUS_A], row[RADIUS_A + 1]
+    if radius_a + radius_b > 0.0:  # a rounded pair: the contact of the grown cores
+        _grow(values, radius_a, radius_b)
+        scale_b += radius_a + radius_b
+        tame_a = tame_a and _tame_number(radius_a) and _tame_number(radius_b)
+    # a rounded pair with an ellipse: its predicates decide within a band (the loops' grown kernel),
+    # which the certification before the answer must clear (below)
+    grown_band = GROWN_ELLIPSE_BAND * (scale_a + scale_b) if radius_a + radius_b > 0.0 and (
+        kind_a == ELLIPSE or kind_b == ELLIPSE) else 0.0
     if not (tame_a and tame_b):
         return EXACT
     raw = values[0]
-    values[0], decided = _signed_at(relate, eps, swapped, ra, wka, rb, wkb, raw, scale_a + scale_b)
+    values[0], decided = _signed_at(relate, grown, eps, swapped, kind_a, kind_b, row, ra, wka, rb, wkb, raw,
+                                    scale_a + scale_b)
     if not decided:
         return EXACT
     if shifted:
@@ -517,8 +573,8 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
         return MISS
     # the turns' tighter speed bounds (|w| (a - b) for an ellipse) and the curvature bound of the
     # separation along an axis (see _axis_advance); a line keeps the Python search's own steps
-    turn_rate_a, bend_a = _axis_constants(kind_a, fa, reach_a, turn_a)
-    turn_rate_b, bend_b = _axis_constants(kind_b, fb, reach_b, turn_b)
+    turn_rate_a, bend_a = _axis_constants(kind_a, fa, reach_a - radius_a, turn_a)  # (the cores' reach)
+    turn_rate_b, bend_b = _axis_constants(kind_b, fb, reach_b - radius_b, turn_b)
     axis_rate = min(spin_a, turn_rate_a) + min(spin_b, turn_rate_b)  # (the exact steps keep |w| r)
     axis = kind_a != LINE and kind_b != LINE
     bend = (bend_a + bend_b) * (1.0 + 2.0**-40)
@@ -640,6 +696,8 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
             noise = NOISE * state[9]
             rate = s / step if step > 0.0 else math.inf
             margin = max(CERTIFY * scale, 4.0 * noise / rate if rate > 0.0 else 0.0)
+            if grown_band > 0.0 and rate > 0.0:  # clear of the band of a rounded pair with an ellipse
+                margin = max(margin, 4.0 * max(grown_band, GROWN_ELLIPSE_BAND * 4.0 * state[9]) / rate)
             check = max(answer - margin * 1.0, 0.0)
             seen = free
             if check > 0.0:
@@ -647,7 +705,8 @@ def search_turning(contact, relate, eps, swapped, kind_a, kind_b, shifted, ga, g
                                      wkb, values)
                 if not tame:
                     return EXACT
-                values[0], decided = _signed_at(relate, eps, swapped, ra, wka, rb, wkb, values[0], scale_ab)
+                values[0], decided = _signed_at(relate, grown, eps, swapped, kind_a, kind_b, row, ra, wka, rb, wkb,
+                                                values[0], scale_ab)
                 if not decided or not values[0] > 0.0:
                     return EXACT  # undecided, or not apart: the Python search starts again below
                 if values[0] > NOISE * values[9]:
