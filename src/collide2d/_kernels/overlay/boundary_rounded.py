@@ -326,7 +326,10 @@ def _param_on(p, x, y):
         return t, p[12] - p[11] >= TWO_PI or t <= p[12] + _ON_PIECE
     dx = p[3] - p[1]
     dy = p[4] - p[2]
-    t = ((x - p[1]) * dx + (y - p[2]) * dy) / (dx * dx + dy * dy)
+    length2 = dx * dx + dy * dy
+    if length2 == 0.0:  # a piece whose squared length underflowed (far below the pair's scale): no interior
+        return 0.0, False
+    t = ((x - p[1]) * dx + (y - p[2]) * dy) / length2
     return t, p[0] == LINE or -_ON_PIECE <= t <= 1.0 + _ON_PIECE
 
 
@@ -627,7 +630,7 @@ def _edge_offset(x0, y0, x1, y1, x, y):
     wx = x - x0
     wy = y - y0
     e2 = ex * ex + ey * ey
-    t = (wx * ex + wy * ey) / e2
+    t = (wx * ex + wy * ey) / e2 if e2 != 0.0 else 0.0  # an edge whose squared length underflowed: its start
     t = min(max(t, 0.0), 1.0)
     return wx - t * ex, wy - t * ey, ex * wy - ey * wx < 0.0
 
