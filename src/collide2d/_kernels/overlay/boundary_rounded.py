@@ -107,8 +107,14 @@ def core_vertices(kind, row, verts, scale, buf):
         out = buf[:2]
         out[0, 0] = row[0] * scale
         out[0, 1] = row[1] * scale
-        out[1, 0] = row[2] * scale
-        out[1, 1] = row[3] * scale
+        if kind == LINE_KIND:  # a point and a direction (no size): the second point at a direction
+            # scaled by a power of two to a largest component in [0.5, 1), about the pair's scale
+            e = math.frexp(max(abs(row[2]), abs(row[3])))[1]
+            out[1, 0] = out[0, 0] + math.ldexp(row[2], -e)
+            out[1, 1] = out[0, 1] + math.ldexp(row[3], -e)
+        else:
+            out[1, 0] = row[2] * scale
+            out[1, 1] = row[3] * scale
         r = 0.0
     lo_x = hi_x = out[0, 0]
     lo_y = hi_y = out[0, 1]
@@ -138,7 +144,7 @@ def largest_number(kind, row, verts):
             for i in range(2 * n):
                 hi = max(hi, abs(row[3 + i]))
         return hi
-    for i in range(4):
+    for i in range(2 if kind == LINE_KIND else 4):  # a line's direction has no size
         hi = max(hi, abs(row[i]))
     return hi
 
