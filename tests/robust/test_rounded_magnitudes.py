@@ -222,7 +222,7 @@ def _with_unit_row(shape):
     if isinstance(shape, c2.RotatedBox):
         return c2.RotatedBox([shape.center, (0.0, 0.0)], [shape.half_size, (1.0, 0.5)], [float(shape.angle), 0.3],
                              **rounded)
-    return c2.Polygon(np.stack([shape.vertices, [[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]]]), **rounded)
+    return c2.Polygon(np.stack([shape.vertices, shape.vertices / np.abs(shape.vertices).max()]), **rounded)
 
 
 def _row0(answer):
@@ -299,3 +299,24 @@ def _circle_line_points(radius, point, direction):
     A, B, C = dx * dx + dy * dy, 2 * (px * dx + py * dy), px * px + py * py - r * r
     root = mpmath.sqrt(B * B - 4 * A * C)
     return [(float(px + t * dx), float(py + t * dy)) for t in ((-B - root) / (2 * A), (-B + root) / (2 * A))]
+
+
+HALVED = [  # rounded shapes of size ~1e-150 symmetric about the y axis, the edge x = 0 of LEFT_BOX
+    c2.Box((-3e-150, -2e-150), (3e-150, 2e-150), radius=1e-150),
+    c2.RotatedBox((0.0, 0.0), (2e-150, 1e-150), 0.7, radius=1e-150),  # symmetric about its centre
+    c2.Polygon([(-2e-150, -1e-150), (2e-150, -1e-150), (2e-150, 1e-150), (-2e-150, 1e-150)], radius=1e-150),
+]
+
+
+@pytest.mark.parametrize("case", range(len(HALVED)))
+def test_small_rounded_shape_halved_by_the_edge_of_a_far_larger_box(case):
+    """A line through a centrally symmetric shape's centre halves it: the overlap is half the
+    shape's own area (Steiner's formula), the meeting points lie on the edge x = 0."""
+    shape = HALVED[case]
+    half = float(c2.area(shape)) / 2.0
+    for got in _both_orders(c2.overlap_area, shape, LEFT_BOX):
+        assert abs(float(got) - half) <= 1e-12 * half
+    for got in _both_orders(c2.intersection_points, shape, LEFT_BOX):
+        got = np.asarray(got, dtype=float)
+        assert got.shape == (2, 2) and np.abs(got[:, 0]).max() <= 1e-12 * 3e-150
+        assert abs(got[0, 1] + got[1, 1]) <= 1e-12 * 3e-150  # symmetric about the centre

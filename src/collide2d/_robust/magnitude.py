@@ -23,7 +23,8 @@ a time:
 * Wider pairs (a 1e-150 circle beside a 1e150 box; an offset of 1e-300 beside a size of 1) have no
   such ``k``: predicates then run the exact twin (Fractions) directly. Measurements measure a shape
   far smaller than the rest of the pair as a point plus its support (:func:`contact_row`), take
-  nested areas from the inner shape (:func:`area_row`), and otherwise scale the largest number to
+  nested areas from the inner shape (:func:`area_row`), measure a small rounded shape's overlay with
+  a far larger polygon against the polygon's half-planes near it (:func:`rounded_local_pair`), and otherwise scale the largest number to
   about 1 when an ellipse is involved (so that no fourth power overflows; what underflows lies far
   below the measurement's accuracy), or centre the numbers for the flat kinds (lengths squared once).
 
