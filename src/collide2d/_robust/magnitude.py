@@ -24,9 +24,10 @@ a time:
   such ``k``: predicates then run the exact twin (Fractions) directly. Measurements measure a shape
   far smaller than the rest of the pair as a point plus its support (:func:`contact_row`), take
   nested areas from the inner shape (:func:`area_row`), measure a small rounded shape's overlay with
-  a far larger polygon against the polygon's half-planes near it (:func:`rounded_local_pair`), and otherwise scale the largest number to
-  about 1 when an ellipse is involved (so that no fourth power overflows; what underflows lies far
-  below the measurement's accuracy), or centre the numbers for the flat kinds (lengths squared once).
+  a far larger polygon against the polygon's half-planes near it (:func:`rounded_local_pair`), and
+  otherwise scale the largest number to about 1 when an ellipse is involved (so that no fourth power
+  overflows; what underflows lies far below the measurement's accuracy), or centre the numbers for
+  the flat kinds (lengths squared once).
 
 The supported range (``_validate.MAGNITUDE_MAX``, ``_validate.SIZE_MIN``) keeps every coordinate
 below ``2**500`` and every size above ``2**-500``, so the span of the sizes and coordinates of a pair
@@ -410,7 +411,8 @@ def rounded_points_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, out):
     the kernel's count, with its decision codes): as :func:`rounded_area_row`."""
     from collide2d._kernels import codes
 
-    if relation != codes.DISJOINT and relation != codes.EQUAL and rounded_shift(kind_a, pa, va, kind_b, pb, vb)[1] is None:
+    meet = relation != codes.DISJOINT and relation != codes.EQUAL
+    if meet and rounded_shift(kind_a, pa, va, kind_b, pb, vb)[1] is None:
         local = rounded_local_pair(kind_a, pa, va, kind_b, pb, vb)
         if local is not None:
             row_a, verts_a, row_b, verts_b, cx, cy, e = local
