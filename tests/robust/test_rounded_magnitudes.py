@@ -142,3 +142,181 @@ def test_rotation_about_the_centroid_of_a_polygon_of_size_1e150(radius):
     expected = np.array([[float(cx - (y - cy)), float(cy + (x - cx))] for x, y in v])  # a quarter turn about c
     for turned in (c2.rotate(single, np.pi / 2).vertices, *c2.rotate(batch, np.pi / 2).vertices):
         assert np.abs(turned - expected).max() <= 1e-12 * s
+
+
+# -- overlay (intersection_points, overlap_area, iou) of rounded pairs with sizes far apart ------------
+# A capsule of size 3e-150 on the edge of a box of size 8e149, and a capsule of core 1e-149 and
+# radius 1e150 against a line, raised ZeroDivisionError: the rounded overlay kernels scale the
+# pair's largest number to about 1, where the small shape's squared lengths underflow. References
+# in mpmath at 400 digits (every sum of the stored floats exact), in the capsule's own frame.
+
+
+def _capsule_frame(a, b):
+    mpmath.mp.dps = 400
+    ax, ay, bx, by = (mpmath.mpf(float(v)) for v in (*a, *b))
+    length = mpmath.hypot(bx - ax, by - ay)
+    return ax, ay, (bx - ax) / length, (by - ay) / length, length
+
+
+def _capsule_line_points(a, b, radius, p, q):
+    """Meeting points of the boundary of Capsule(a, b, radius) with the line through p and q."""
+    ax, ay, ux, uy, length = _capsule_frame(a, b)
+    r = mpmath.mpf(float(radius))
+    px, py, qx, qy = (mpmath.mpf(float(v)) for v in (*p, *q))
+    # the line in the capsule's frame (u along the core from a, v to its left): P + t D
+    P = ((px - ax) * ux + (py - ay) * uy, (py - ay) * ux - (px - ax) * uy)
+    D = ((qx - px) * ux + (qy - py) * uy, (qy - py) * ux - (qx - px) * uy)
+    ts = []
+    if D[1] != 0:
+        for side in (-r, r):  # the flats v = +-r, 0 <= u <= length
+            t = (side - P[1]) / D[1]
+            if 0 <= P[0] + t * D[0] <= length:
+                ts.append(t)
+    for end, outside in ((0, lambda u: u < 0), (length, lambda u: u > length)):  # the end half-circles
+        # the foot of the end's centre on the line, then the half chord about it (no cancellation)
+        A = D[0] ** 2 + D[1] ** 2
+        t0 = -((P[0] - end) * D[0] + P[1] * D[1]) / A
+        f2 = (P[0] - end + t0 * D[0]) ** 2 + (P[1] + t0 * D[1]) ** 2
+        if f2 <= r * r:
+            half = mpmath.sqrt((r * r - f2) / A)
+            for t in (t0 - half, t0 + half):
+                if outside(P[0] + t * D[0]):
+                    ts.append(t)
+    return [(float(px + t * (qx - px)), float(py + t * (qy - py))) for t in ts]
+
+
+def _capsule_half_plane_area(a, b, radius, p, q):
+    """Area of the part of Capsule(a, b, radius) left of the directed line p -> q: the integral over
+    the capsule's width v of the length of its chord along u clipped to the half-plane."""
+    ax, ay, ux, uy, length = _capsule_frame(a, b)
+    r = mpmath.mpf(float(radius))
+    px, py, qx, qy = (mpmath.mpf(float(v)) for v in (*p, *q))
+    ex, ey = qx - px, qy - py
+    # left of the line: ex (y - py) - ey (x - px) >= 0, with (x, y) = a + u U + v V
+    alpha = ey * ux - ex * uy  # coefficient of u in the negated test: alpha u + beta v <= gamma
+    beta = ey * (-uy) - ex * ux
+    gamma = ex * (ay - py) - ey * (ax - px)
+
+    def chord(v):
+        half = mpmath.sqrt(max(r * r - v * v, 0))
+        lo, hi = -half, length + half
+        if alpha == 0:
+            return hi - lo if beta * v <= gamma else mpmath.mpf(0)
+        bound = (gamma - beta * v) / alpha
+        lo, hi = (lo, min(hi, bound)) if alpha > 0 else (max(lo, bound), hi)
+        return max(hi - lo, 0)
+
+    mpmath.mp.dps = 30
+    return float(mpmath.quad(chord, [-r, -r / 2, 0, r / 2, r]))
+
+
+def _with_unit_row(shape):
+    """``shape`` as row 0 of a batch of 2, beside a tame unit shape of the same class."""
+    if isinstance(shape, c2.Capsule):
+        return c2.Capsule([shape.a, (0.0, 0.0)], [shape.b, (1.0, 0.0)], [float(shape.radius), 0.5])
+    if isinstance(shape, c2.Line):
+        return c2.Line([shape.point, (0.0, 3.0)], [shape.direction, (1.0, 0.0)])
+    rounded = {"radius": [float(shape.fields["radius"]), 0.5]} if "radius" in shape.fields else {}
+    if isinstance(shape, c2.Box):
+        return c2.Box([shape.min, (-1.0, -1.0)], [shape.max, (1.0, 1.0)], **rounded)
+    if isinstance(shape, c2.RotatedBox):
+        return c2.RotatedBox([shape.center, (0.0, 0.0)], [shape.half_size, (1.0, 0.5)], [float(shape.angle), 0.3],
+                             **rounded)
+    return c2.Polygon(np.stack([shape.vertices, shape.vertices / np.abs(shape.vertices).max()]), **rounded)
+
+
+def _row0(answer):
+    """Row 0 of a batch's answer (intersection points: ``(points NaN-padded, counts)``)."""
+    if isinstance(answer, tuple):
+        points, counts = answer
+        return points[0][: counts[0]]
+    return answer[0]
+
+
+def _both_orders(op, a, b):
+    """``op`` of (a, b) and (b, a), single and as row 0 of batches on either side."""
+    return [op(a, b), op(b, a), _row0(op(_with_unit_row(a), b)), _row0(op(b, _with_unit_row(a))),
+            _row0(op(a, _with_unit_row(b))), _row0(op(_with_unit_row(b), a))]
+
+
+BIG_BOX = c2.Box((-4e149, -3.2e149), (4e149, 3.2e149))
+LEFT_BOX = c2.Box((-8e149, -3.2e149), (0.0, 3.2e149))
+BIG_TRIANGLE = c2.Polygon([(-3e149, -1e149), (3e149, 1e149), (-1e149, 2.5e149)])  # an edge through the origin
+EDGE_CASES = [  # (capsule a, b, radius, polygon, the polygon's edge p -> q (counter-clockwise) the capsule crosses)
+    ((4e149, -2.955e-150), (4e149, 2.955e-150), 3e-150, BIG_BOX, (4e149, -3.2e149), (4e149, 3.2e149)),
+    ((-1e-150, 1e149), (2.5e-150, 1e149), 2e-150, LEFT_BOX, (0.0, -3.2e149), (0.0, 3.2e149)),
+    ((-1e-150, 2e-150), (3e-150, -1e-150), 2e-150, BIG_TRIANGLE, (-3e149, -1e149), (3e149, 1e149)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(EDGE_CASES)))
+def test_small_capsule_on_the_edge_of_a_far_larger_polygon(case):
+    a, b, radius, polygon, p, q = EDGE_CASES[case]
+    capsule = c2.Capsule(a, b, radius)
+    area = _capsule_half_plane_area(a, b, radius, p, q)
+    assert area > 0.0
+    for got in _both_orders(c2.overlap_area, capsule, polygon):
+        assert abs(float(got) - area) <= 1e-9 * area
+    union = float(c2.area(capsule)) + float(c2.area(polygon)) - area
+    for got in _both_orders(c2.iou, capsule, polygon):
+        assert float(got) == pytest.approx(area / union, rel=1e-9, abs=0.0)
+    expected = sorted(_capsule_line_points(a, b, radius, p, q))
+    assert len(expected) == 2
+    size = float(np.hypot(*np.subtract(b, a))) + radius
+    for got in _both_orders(c2.intersection_points, capsule, polygon):
+        got = sorted(map(tuple, np.asarray(got, dtype=float)))
+        assert len(got) == 2
+        for g, e in zip(got, expected):
+            assert np.abs(np.subtract(g, e)).max() <= 1e-9 * size + 4 * np.spacing(np.abs(e)).max()
+
+
+LINE_CASES = [  # a rounded shape of core 1e-149 and radius 1e150, a line through it
+    c2.Capsule((-9.8e-150, -2e-150), (9.8e-150, 2e-150), 1e150),
+    c2.Box((-1e-149, -2e-149), (1e-149, 1e-149), radius=1e150),
+    c2.RotatedBox((1e-149, 0.0), (2e-149, 1e-149), 0.4, radius=1e150),
+    c2.Polygon([(0.0, 0.0), (2e-149, 0.0), (0.0, 1e-149)], radius=1e150),
+]
+
+
+@pytest.mark.parametrize("case", range(len(LINE_CASES)))
+def test_line_through_a_rounded_shape_of_tiny_core_and_huge_radius(case):
+    shape = LINE_CASES[case]
+    line = c2.Line((2e150, 1e149), (9.95e148, 9.98e147))
+    # the core lies within 3e-149 of the origin, far below the answer's accuracy: the boundary is
+    # the circle of radius 1e150 about the origin to within it (a capsule of zero core in mpmath)
+    expected = sorted(_circle_line_points(1e150, (2e150, 1e149), (9.95e148, 9.98e147)))
+    for got in _both_orders(c2.intersection_points, shape, line):
+        got = sorted(map(tuple, np.asarray(got, dtype=float)))
+        assert len(got) == 2
+        for g, e in zip(got, expected):
+            assert np.abs(np.subtract(g, e)).max() <= 1e-12 * 1e150
+
+
+def _circle_line_points(radius, point, direction):
+    """Meeting points of the circle of ``radius`` about the origin and a line, in mpmath."""
+    mpmath.mp.dps = 50
+    px, py, dx, dy, r = (mpmath.mpf(float(v)) for v in (*point, *direction, radius))
+    A, B, C = dx * dx + dy * dy, 2 * (px * dx + py * dy), px * px + py * py - r * r
+    root = mpmath.sqrt(B * B - 4 * A * C)
+    return [(float(px + t * dx), float(py + t * dy)) for t in ((-B - root) / (2 * A), (-B + root) / (2 * A))]
+
+
+HALVED = [  # rounded shapes of size ~1e-150 symmetric about the y axis, the edge x = 0 of LEFT_BOX
+    c2.Box((-3e-150, -2e-150), (3e-150, 2e-150), radius=1e-150),
+    c2.RotatedBox((0.0, 0.0), (2e-150, 1e-150), 0.7, radius=1e-150),  # symmetric about its centre
+    c2.Polygon([(-2e-150, -1e-150), (2e-150, -1e-150), (2e-150, 1e-150), (-2e-150, 1e-150)], radius=1e-150),
+]
+
+
+@pytest.mark.parametrize("case", range(len(HALVED)))
+def test_small_rounded_shape_halved_by_the_edge_of_a_far_larger_box(case):
+    """A line through a centrally symmetric shape's centre halves it: the overlap is half the
+    shape's own area (Steiner's formula), the meeting points lie on the edge x = 0."""
+    shape = HALVED[case]
+    half = float(c2.area(shape)) / 2.0
+    for got in _both_orders(c2.overlap_area, shape, LEFT_BOX):
+        assert abs(float(got) - half) <= 1e-12 * half
+    for got in _both_orders(c2.intersection_points, shape, LEFT_BOX):
+        got = np.asarray(got, dtype=float)
+        assert got.shape == (2, 2) and np.abs(got[:, 0]).max() <= 1e-12 * 3e-150
+        assert abs(got[0, 1] + got[1, 1]) <= 1e-12 * 3e-150  # symmetric about the centre

@@ -61,15 +61,15 @@ def contact_row(entry, kind_a, pa, va, kind_b, pb, vb, lookup):
 def area_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, lookup):
     """Rung 2 for an overlap area (see :func:`collide2d._robust.magnitude.area_row`); ``lookup`` is
     the table's (a clipped square runs the ellipse-polygon kernel)."""
-    if kind_a == "rounded":  # the rounded overlay kernels scale the pair by a power of two themselves
-        return float(entry.kernel(pa, va, pb, vb, relation))
+    if kind_a == "rounded":  # the kernels scale the pair themselves; a small shape beside a huge polygon: local
+        return magnitude.rounded_area_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, relation)
     return magnitude.area_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, relation, lookup)
 
 
 def points_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, out):
     """Rung 2 for intersection points into ``out``; returns the count."""
-    if kind_a == "rounded":  # the rounded overlay kernels scale the pair by a power of two themselves
-        return int(entry.kernel(pa, va, pb, vb, relation, out))
+    if kind_a == "rounded":  # as area_row
+        return magnitude.rounded_points_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, relation, out)
     return magnitude.points_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, relation, out, resolve_points)
 
 

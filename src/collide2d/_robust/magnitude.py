@@ -23,9 +23,11 @@ a time:
 * Wider pairs (a 1e-150 circle beside a 1e150 box; an offset of 1e-300 beside a size of 1) have no
   such ``k``: predicates then run the exact twin (Fractions) directly. Measurements measure a shape
   far smaller than the rest of the pair as a point plus its support (:func:`contact_row`), take
-  nested areas from the inner shape (:func:`area_row`), and otherwise scale the largest number to
-  about 1 when an ellipse is involved (so that no fourth power overflows; what underflows lies far
-  below the measurement's accuracy), or centre the numbers for the flat kinds (lengths squared once).
+  nested areas from the inner shape (:func:`area_row`), measure a small rounded shape's overlay with
+  a far larger polygon against the polygon's half-planes near it (:func:`rounded_local_pair`), and
+  otherwise scale the largest number to about 1 when an ellipse is involved (so that no fourth power
+  overflows; what underflows lies far below the measurement's accuracy), or centre the numbers for
+  the flat kinds (lengths squared once).
 
 The supported range (``_validate.MAGNITUDE_MAX``, ``_validate.SIZE_MIN``) keeps every coordinate
 below ``2**500`` and every size above ``2**-500``, so the span of the sizes and coordinates of a pair
@@ -331,6 +333,97 @@ def rounded_contact_row(kernel, kind_a, pa, va, kind_b, pb, vb, lookup):
     if k is not None and kind_b != "ellipse":
         return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k, "scale")), k)
     return _core_contact(kind_a, pa, va, kind_b, pb, vb, lookup)
+
+
+def _rounded_core_points(row, verts):
+    """A rounded row's core vertices (polygon) or end points (capsule, disc), as an ``(n, 2)`` array."""
+    count = int(row[1])
+    if count >= 3:
+        offset = int(row[0])
+        return np.asarray(verts[offset : offset + count], dtype=np.float64)
+    return np.asarray(row[3 : 3 + 2 * count], dtype=np.float64).reshape(-1, 2)
+
+
+def rounded_local_pair(kind_a, pa, va, kind_b, pb, vb):
+    """A small rounded shape (``a``) beside a far larger polygon (``b``), moved to the small shape's
+    first core vertex ``c`` and scaled by ``2**-e`` to about 1, or None when the pair is not of that kind:
+    ``(row_a, verts_a, row_b, verts_b, cx, cy, e)``, world point ``w = c + 2**e x``.
+
+    No power of two suits both sizes (the rounded overlay kernels scale the largest number to
+    about 1, where the small shape's squared lengths underflow). Near the small shape the polygon
+    is a set of half-planes whose offsets keep their relative accuracy
+    (:func:`_polygon_half_planes`); a square of half-side twice the small shape's size about
+    ``c``, clipped by them, meets the small shape exactly where the polygon does (its own edges lie
+    outside the small shape), as :func:`_local_area` does for a small ellipse.
+    """
+    if kind_a != "rounded" or kind_b != "polygon":
+        return None
+    core = _rounded_core_points(pa, va)
+    radius = float(pa[2])
+    cx, cy = float(core[0, 0]), float(core[0, 1])
+    local = core - np.array([cx, cy])  # the small shape's own differences: exact or rounded once
+    size = float(np.max(np.abs(local), initial=0.0)) + radius
+    if not size > 0.0 or _extent("polygon", pb, vb) < math.ldexp(size, SPAN_MAX):
+        return None
+    e = _exponent(size)
+    side = 2.0 * size
+    square = [(-side, -side), (side, -side), (side, side), (-side, side)]
+    for nx, ny, h in _polygon_half_planes(pb, vb, cx, cy):
+        if h >= 4.0 * side:  # the whole square is inside this half-plane
+            continue
+        square = _clip(square, nx, ny, h)
+        if not square:
+            break
+    row_a = np.array(pa, dtype=np.float64)
+    row_a[2] = math.ldexp(radius, -e)
+    local = np.ldexp(local, -e)
+    if int(pa[1]) >= 3:
+        row_a[0] = 0.0
+        verts_a = local
+    else:
+        row_a[3 : 3 + local.size] = local.ravel()
+        verts_a = np.zeros((0, 2))
+    verts_b = np.ldexp(np.array(square, dtype=np.float64).reshape(-1, 2), -e)
+    row_b = np.array([0.0, float(len(square))])
+    return _frozen(row_a), _frozen(verts_a), _frozen(row_b), _frozen(verts_b), cx, cy, e
+
+
+def rounded_area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
+    """Overlap area of one pair with a rounded shape (the rounded row first; NaN for a nested
+    pair, as the kernel). The kernel scales the pair itself; a small rounded shape beside a polygon
+    too large for one scaling runs against the polygon's half-planes near it
+    (:func:`rounded_local_pair`)."""
+    from collide2d._kernels import codes
+
+    if relation == codes.OVERLAPPING and rounded_shift(kind_a, pa, va, kind_b, pb, vb)[1] is None:
+        local = rounded_local_pair(kind_a, pa, va, kind_b, pb, vb)
+        if local is not None:
+            row_a, verts_a, row_b, verts_b, _, _, e = local
+            if row_b[1] < 3:
+                return _TINY  # overlapping, in an area far below the floats' resolution
+            area = math.ldexp(float(kernel(row_a, verts_a, row_b, verts_b, relation)), 2 * e)
+            return area if area > 0.0 else _TINY
+    return float(kernel(pa, va, pb, vb, relation))
+
+
+def rounded_points_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, out):
+    """Intersection points of one pair with a rounded shape into ``out`` (the rounded row first;
+    the kernel's count, with its decision codes): as :func:`rounded_area_row`."""
+    from collide2d._kernels import codes
+
+    meet = relation != codes.DISJOINT and relation != codes.EQUAL
+    if meet and rounded_shift(kind_a, pa, va, kind_b, pb, vb)[1] is None:
+        local = rounded_local_pair(kind_a, pa, va, kind_b, pb, vb)
+        if local is not None:
+            row_a, verts_a, row_b, verts_b, cx, cy, e = local
+            if row_b[1] < 3:
+                return -3 if relation == codes.TOUCHING else 0
+            count = int(kernel(row_a, verts_a, row_b, verts_b, relation, out))
+            found = count if count >= 0 else (-10 - count if count <= -10 else 0)
+            out[:found, 0] = np.ldexp(out[:found, 0], e) + cx
+            out[:found, 1] = np.ldexp(out[:found, 1], e) + cy
+            return count
+    return int(kernel(pa, va, pb, vb, relation, out))
 
 
 def _core(kind, row, verts):

@@ -525,3 +525,25 @@ def test_batches_grow_their_workspace_for_many_sided_rows():
                     assert count[k] == len(expected) > 0
                     np.testing.assert_array_equal(points[k, : count[k]], expected)
     assert _relative(overlap_area(big, partners[0])[1], reference_area(big[1], partners[0])) < 1e-13
+
+
+def test_line_meeting_points_use_its_direction():
+    """A line is stored as a point and a direction: the rounded kernels took the direction for a
+    second point of the line (Capsule((-1, 0), (1, 0), 1) met the line through (1.5, 0) along
+    (1, 1) at (1.8, -0.6) and (1, 1), points of the line through (1.5, 0) and (1, 1)). Reference:
+    the line y = x - 1.5 meets the flat y = -1 at (0.5, -1) and the circle about (1, 0) at x =
+    (5 + sqrt 7) / 4, exactly. Both orders, single and batched."""
+    capsule = c2.Capsule((-1, 0), (1, 0), 1.0)
+    line = c2.Line((1.5, 0.0), (1.0, 1.0))
+    x = (5 + mpmath.sqrt(7)) / 4
+    expected = np.array([[0.5, -1.0], [float(x), float(x - mpmath.mpf(1.5))]])
+    batch = c2.Capsule([(-1, 0), (-9, 9)], [(1, 0), (-8, 9)], [1.0, 0.5])  # row 1 far from the line
+    lines = c2.Line([(1.5, 0.0), (1.5, 0.0)], [(1.0, 1.0), (2.0, 2.0)])  # the same line, a longer direction
+    answers = [intersection_points(capsule, line), intersection_points(line, capsule)]
+    for points, count in (intersection_points(batch, line), intersection_points(line, batch),
+                          intersection_points(capsule, lines), intersection_points(lines, capsule)):
+        answers += [points[k, : count[k]] for k in range(len(count)) if count[k]]
+    assert len(answers) == 8  # 2 single, 2 from the capsule batches (row 1 meets nothing), 4 from the line batches
+    for got in answers:
+        got = np.asarray(sorted(map(tuple, got)))
+        assert got.shape == (2, 2) and np.abs(got - expected).max() <= 1e-15

@@ -107,8 +107,14 @@ def core_vertices(kind, row, verts, scale, buf):
         out = buf[:2]
         out[0, 0] = row[0] * scale
         out[0, 1] = row[1] * scale
-        out[1, 0] = row[2] * scale
-        out[1, 1] = row[3] * scale
+        if kind == LINE_KIND:  # a point and a direction (no size): the second point at a direction
+            # scaled by a power of two to a largest component in [0.5, 1), about the pair's scale
+            e = math.frexp(max(abs(row[2]), abs(row[3])))[1]
+            out[1, 0] = out[0, 0] + math.ldexp(row[2], -e)
+            out[1, 1] = out[0, 1] + math.ldexp(row[3], -e)
+        else:
+            out[1, 0] = row[2] * scale
+            out[1, 1] = row[3] * scale
         r = 0.0
     lo_x = hi_x = out[0, 0]
     lo_y = hi_y = out[0, 1]
@@ -138,7 +144,7 @@ def largest_number(kind, row, verts):
             for i in range(2 * n):
                 hi = max(hi, abs(row[3 + i]))
         return hi
-    for i in range(4):
+    for i in range(2 if kind == LINE_KIND else 4):  # a line's direction has no size
         hi = max(hi, abs(row[i]))
     return hi
 
@@ -326,7 +332,10 @@ def _param_on(p, x, y):
         return t, p[12] - p[11] >= TWO_PI or t <= p[12] + _ON_PIECE
     dx = p[3] - p[1]
     dy = p[4] - p[2]
-    t = ((x - p[1]) * dx + (y - p[2]) * dy) / (dx * dx + dy * dy)
+    length2 = dx * dx + dy * dy
+    if length2 == 0.0:  # a piece whose squared length underflowed (far below the pair's scale): no interior
+        return 0.0, False
+    t = ((x - p[1]) * dx + (y - p[2]) * dy) / length2
     return t, p[0] == LINE or -_ON_PIECE <= t <= 1.0 + _ON_PIECE
 
 
@@ -627,7 +636,7 @@ def _edge_offset(x0, y0, x1, y1, x, y):
     wx = x - x0
     wy = y - y0
     e2 = ex * ex + ey * ey
-    t = (wx * ex + wy * ey) / e2
+    t = (wx * ex + wy * ey) / e2 if e2 != 0.0 else 0.0  # an edge whose squared length underflowed: its start
     t = min(max(t, 0.0), 1.0)
     return wx - t * ex, wy - t * ey, ex * wy - ey * wx < 0.0
 
