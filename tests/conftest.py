@@ -164,6 +164,27 @@ def pytest_report_header(config):
 _HUGE = np.array([1.0e6, -1.0e6])
 
 
+@pytest.fixture
+def outcome_codes(monkeypatch):
+    """``watch(module, name)``: replace ``module.name``, a search returning ``(code, out)``, by a
+    wrapper that appends every outcome code it returns to the list ``watch`` returns (for tests
+    that assert which searches decided their pairs)."""
+
+    def watch(module, name):
+        codes = []
+        original = getattr(module, name)
+
+        def counted(*args):
+            code, out = original(*args)
+            codes.extend(code.tolist())
+            return code, out
+
+        monkeypatch.setattr(module, name, counted)
+        return codes
+
+    return watch
+
+
 def _regular(n, radius=1.0, center=(0.0, 0.0), phase=0.0):
     t = phase + 2 * np.pi * np.arange(n) / n
     return np.stack([center[0] + radius * np.cos(t), center[1] + radius * np.sin(t)], axis=-1)

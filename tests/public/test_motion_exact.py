@@ -144,7 +144,7 @@ def _close_impacts(x, y, t_max, normal_tol=1e-9):
         assert np.allclose(p, q, rtol=0.0, atol=tol, equal_nan=True)
 
 
-def test_kernel_gives_the_python_search_floats(monkeypatch):
+def test_kernel_gives_the_python_search_floats(monkeypatch, outcome_codes):
     """Every pair the compiled search decides gets the floats of the Python search, bit for bit
     (random translating pairs of every family of kinds, single and batched); a flat pair that the
     closed form decides (``_kernels/motion/toi_closed.py``) gets the exact contact instead (the
@@ -165,16 +165,8 @@ def test_kernel_gives_the_python_search_floats(monkeypatch):
     # the exact check decides; here both searches are compared without it)
     monkeypatch.setattr(search, "_exact_translation", lambda *args: None)
     fast = [c2.time_of_impact(a, b, (0.0, 0.0), v, t_max=4.0) for a, b in pairs]
-    codes = []
-    original = search._translation_kernel
-
-    def counted(*args):
-        code, out = original(*args)
-        codes.extend(code.tolist())
-        return code, out
-
     monkeypatch.setattr(search, "_translation_batch", lambda *args: None)  # (batches through _translation_kernel)
-    monkeypatch.setattr(search, "_translation_kernel", counted)
+    codes = outcome_codes(search, "_translation_kernel")
     [c2.time_of_impact(a, b, (0.0, 0.0), v, t_max=4.0) for a, b in pairs]
     assert codes.count(0) >= 20 and codes.count(1) >= 10  # hits and misses decided by the kernel
 

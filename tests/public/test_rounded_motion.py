@@ -584,22 +584,14 @@ def _brute_force(a, b, va, vb, wa, wb, time, t_max, samples=120):
 
 
 @pytest.mark.parametrize("name_a", ROUNDED)
-def test_turning_rounded_pairs_in_the_compiled_loops_against_brute_force(name_a, monkeypatch):
+def test_turning_rounded_pairs_in_the_compiled_loops_against_brute_force(name_a, outcome_codes):
     """Each rounded kind turning against every kind (and each rounded kind), both orders, batched
     and one pair at a time: the compiled turning loops of the cores decide them (but a few pairs
     the float filters hand back), a pair alone and in its batch the same floats, both orders the
     same time to 1e-9, and every time passes the brute-force reference."""
     from collide2d.motion import rounded
 
-    codes = []
-    original = rounded.run_turning
-
-    def counted(*args):
-        code, out = original(*args)
-        codes.extend(code.tolist())
-        return code, out
-
-    monkeypatch.setattr(rounded, "run_turning", counted)
+    codes = outcome_codes(rounded, "run_turning")
     rng = np.random.default_rng(sum(map(ord, name_a)))
     n, t_max = 3, 2.0
     for name_b, make in TURNING_PARTNERS.items():

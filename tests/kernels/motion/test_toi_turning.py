@@ -79,20 +79,6 @@ def _approach(rng, kind_a, kind_b, n, spin=5.0, thin=1.0):
     return a, b, va, vb, wa, wb
 
 
-def _codes(monkeypatch):
-    """The outcome codes of the kernel's calls (batches and single pairs), collected."""
-    codes = []
-    original = search._run_turning
-
-    def counted(*args):
-        code, out = original(*args)
-        codes.extend(code.tolist())
-        return code, out
-
-    monkeypatch.setattr(search, "_run_turning", counted)
-    return codes
-
-
 def _identical(x, y):
     for field in range(3):
         p, q = np.asarray(x[field], dtype=float), np.asarray(y[field], dtype=float)
@@ -145,7 +131,7 @@ def _check_reference(a, b, va, vb, wa, wb, time, t_max):
 
 
 @pytest.mark.parametrize("kind_a,kind_b", PAIRS)
-def test_kernel_against_a_reference(kind_a, kind_b, monkeypatch):
+def test_kernel_against_a_reference(kind_a, kind_b, monkeypatch, outcome_codes):
     """Random turning pairs of every pair of kinds, both orders, batched and one at a time: the
     kernel decides them (but turning lines), alone and in a batch the same floats, the times
     pass the brute-force reference, and both orders the same time."""
@@ -154,7 +140,7 @@ def test_kernel_against_a_reference(kind_a, kind_b, monkeypatch):
     a, b, va, vb, wa, wb = _approach(rng, kind_a, kind_b, n)
     times = []
     for x, y, vx, vy, wx, wy in ((a, b, va, vb, wa, wb), (b, a, vb, va, wb, wa)):
-        codes = _codes(monkeypatch)
+        codes = outcome_codes(search, "_run_turning")
         batch = c2.time_of_impact(x, y, vx, vy, angular_velocity_a=wx, angular_velocity_b=wy, t_max=t_max)
         singles = [c2.time_of_impact(x[k], y[k], tuple(vx[k].tolist()), tuple(vy[k].tolist()),
                                      angular_velocity_a=float(wx[k]), angular_velocity_b=float(wy[k]), t_max=t_max)
@@ -195,7 +181,7 @@ def test_outcome_codes():
 
 
 @pytest.mark.parametrize("case", ["graze", "crawl", "fast turn", "periodic"])
-def test_slow_cases_decided_in_the_kernel(case, monkeypatch):
+def test_slow_cases_decided_in_the_kernel(case, monkeypatch, outcome_codes):
     """The kernel's graze search, batched crawl, disc window and one-period bound: decided by the
     kernel (one HIT), within 1e-9 of the Python search's time (an independent search: its own
     steps), and the reference's contract."""
@@ -214,7 +200,7 @@ def test_slow_cases_decided_in_the_kernel(case, monkeypatch):
         args = (c2.Ellipse((0, 0), (2, 0.5), direction=(0, 1)), c2.Circle((2.9, 0), 1))
         kwargs = dict(angular_velocity_a=1.0, t_max=math.inf)
     monkeypatch.setattr(search, "_single_translation", lambda *a: None)  # single pairs: the batch path
-    codes = _codes(monkeypatch)
+    codes = outcome_codes(search, "_run_turning")
     got = c2.time_of_impact(*args, **kwargs)
     assert codes == [constants.HIT]
     assert math.isfinite(got.time)
