@@ -332,3 +332,29 @@ def test_turning_in_step_and_drifting(monkeypatch):
     for (w, v), got in zip(cases, skipped):
         want = c2.time_of_impact(e, o, (0, 0), v, angular_velocity_a=w, angular_velocity_b=w, t_max=10).time
         assert got == pytest.approx(want, abs=1e-11)  # approx(inf) equals inf only
+
+
+_SMALL = {"segment": lambda p, q: c2.Segment(p, q), "capsule": lambda p, q: c2.Capsule(p, q, 0.906)}
+
+
+@pytest.mark.parametrize("name", sorted(_SMALL))
+@pytest.mark.parametrize("spin", [0.0, 2.0], ids=["translating", "turning"])
+def test_motion_beside_an_ellipse_of_size_1e149_is_answered(name, spin):
+    """A unit segment or capsule translating (or turning too) beside an ellipse of size 1e149:
+    the compiled searches evaluated the contact kernel before checking that the ellipse's row lies
+    outside the tame magnitudes, and the kernel divided by an underflowed length
+    (ZeroDivisionError). Now the row goes on to the Python search. Reference (bounding discs, exact
+    in Fractions): the ellipse lies outside the disc of radius ``|c| - a_max`` about the origin and
+    the moving shape, turning about a point of itself, inside the disc of radius
+    ``reach + |v| t_max``, which is far smaller, so they never touch in [0, t_max]."""
+    p, q = (0.3456, 0.8216), (0.3304, -1.3032)
+    single, batch = _SMALL[name](p, q), _SMALL[name](np.array([p]), np.array([q]))
+    big = c2.Ellipse((9e148, 4e148), (5e148, 4.5e148), direction=(1.0, 0.9))
+    v, t_max = (1.0, 0.5), 1.0
+    c = [Fraction(x) for x in (9e148, 4e148)]
+    reach = max(abs(Fraction(x)) for x in (*p, *q)) * 4 + Fraction(0.906)
+    assert (Fraction(5e148) + reach + 2 * Fraction(t_max)) ** 2 < c[0] ** 2 + c[1] ** 2  # |c| > a_max + reach + |v| t_max
+    for small in (single, batch):
+        for a, b, va, vb, spins in ((small, big, v, (0.0, 0.0), (spin, 0.0)), (big, small, (0.0, 0.0), v, (0.0, spin))):
+            got = c2.time_of_impact(a, b, va, vb, angular_velocity_a=spins[0], angular_velocity_b=spins[1], t_max=t_max)
+            assert np.all(np.asarray(got.time) == math.inf) and np.shape(got.time) == (() if small is single else (1,))

@@ -206,14 +206,21 @@ def _signed(code, s):
 
 @register_jitable(inline="always")
 def _evaluate(contact, swapped, kind_b, p_b, verts_b, dx, dy, ra, wa, rb, wb, count_b, values):
-    """The contact of ``a`` (moved row ``ra``) and ``b`` shifted by ``(dx, dy)`` into ``values``
-    (the 9 numbers); returns ``(tame, scale_a + scale_b)`` of the moved rows."""
+    """The contact of ``a`` (moved row ``ra``, tame) and ``b`` shifted by ``(dx, dy)`` into
+    ``values`` (the 9 numbers); returns ``(tame, scale)`` of ``b``'s moved row. A row outside the
+    tame magnitudes gets no contact (NaN values; the caller hands the pair to the Python search):
+    the contact kernels may divide by an underflowed length there (a segment of size 1 against an
+    ellipse of size 1e149), which only the magnitude rungs of :mod:`collide2d._robust.magnitude`
+    handle."""
     _shift_row(kind_b, p_b, verts_b, dx, dy, rb, wb)
-    if swapped:  # (no value assigned in both branches: Numba's inliner wants none)
+    tame_b, scale_b = _row_facts(kind_b, rb, wb, count_b)
+    if not tame_b:
+        for i in range(9):
+            values[i] = math.nan
+    elif swapped:  # (no value assigned in both branches: Numba's inliner wants none)
         _store_mirrored(values, contact(rb, wb, ra, wa))
     else:
         _store(values, contact(ra, wa, rb, wb))
-    tame_b, scale_b = _row_facts(kind_b, rb, wb, count_b)
     return tame_b, scale_b
 
 
@@ -436,8 +443,10 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
     # time 0: the shapes as given, witness points shifted into the frame (the exact sign decides)
     _shift_row(kind_a, ga, gva, 0.0, 0.0, ra, wa)
     tame_a, scale_a = _row_facts(kind_a, ra, wa, count_a)
+    if not tame_a:
+        return EXACT
     tame_b, scale_b = _evaluate(contact, swapped, kind_b, gb, gvb, gdx, gdy, ra, wa, rb, wb, count_b, values)
-    if not (tame_a and tame_b):
+    if not tame_b:
         return EXACT
     raw = values[0]
     if not abs(raw) > BAND * (scale_a + scale_b):  # the sign of the exact relation (see _signed)

@@ -197,6 +197,18 @@ def _grow(values, radius_a, radius_b):
 
 
 @kernel
+def _rows_tame(kind_a, kind_b, ra, wka, rb, wkb, values):
+    """Whether both moved rows lie within the tame magnitudes; if not, ``values`` become NaN and
+    the caller hands the pair to the Python search without evaluating the contact kernel, which
+    may divide by an underflowed length there (a unit segment against an ellipse of size 1e149)."""
+    if _row_facts(kind_a, ra, wka, wka.shape[0])[0] and _row_facts(kind_b, rb, wkb, wkb.shape[0])[0]:
+        return True
+    for i in range(values.shape[0]):
+        values[i] = math.nan
+    return False
+
+
+@kernel
 def _finish_at(kind_a, kind_b, swapped, found, row, t, ra, wka, rb, wkb, values):
     """The contact ``found`` of the moved rows into ``values`` (see :func:`_at`)."""
     _store_oriented(values, found, swapped)
@@ -225,6 +237,8 @@ def _at(contact, swapped, kind_a, kind_b, fa, fva, fb, fvb, row, t, ra, wka, rb,
     pair's contact kernel; everything else is in kernels compiled once (:func:`_move_pair`,
     :func:`_finish_at`), so that each inlined copy is three calls."""
     _move_pair(kind_a, kind_b, fa, fva, fb, fvb, row, t, ra, wka, rb, wkb)
+    if not _rows_tame(kind_a, kind_b, ra, wka, rb, wkb, values):
+        return False, 0.0
     p, p_verts, q, q_verts = _ordered(swapped, ra, wka, rb, wkb)
     return _finish_at(kind_a, kind_b, swapped, contact(p, p_verts, q, q_verts), row, t, ra, wka, rb, wkb, values)
 
@@ -527,6 +541,8 @@ def search_turning(contact, relate, grown, eps, swapped, kind_a, kind_b, shifted
     # time 0: the shapes as given, witness points shifted into the frame (the exact sign decides)
     _shift_row(kind_a, ga, gva, 0.0, 0.0, ra, wka)
     _shift_row(kind_b, gb, gvb, gdx, gdy, rb, wkb)
+    if not _rows_tame(kind_a, kind_b, ra, wka, rb, wkb, values):
+        return EXACT
     p, p_verts, q, q_verts = _ordered(swapped, ra, wka, rb, wkb)
     _store_oriented(values, contact(p, p_verts, q, q_verts), swapped)
     tame_a, scale_a = _row_facts(kind_a, ra, wka, wka.shape[0])
