@@ -164,7 +164,7 @@ def build_pieces(kind, core, r, row, scale, ox, oy, buf):
     """The piece table of a scaled row (``core``, ``r`` from :func:`core_vertices`) about the
     origin ``(ox, oy)`` (subtracted from every point), in the first rows of ``buf``."""
     if kind == ELLIPSE:
-        p = _zeroed(buf, 1)
+        p = _zeroed(buf, int(1))
         cx, cy, a, b, ux, uy = unit_frame(row)
         cx = core[0, 0] - ox
         cy = core[0, 1] - oy
@@ -184,7 +184,7 @@ def build_pieces(kind, core, r, row, scale, ox, oy, buf):
         return p
     n = core.shape[0]
     if kind == SEGMENT_KIND or kind == LINE_KIND:
-        p = _zeroed(buf, 1)
+        p = _zeroed(buf, int(1))
         p[0, 0] = SEGMENT if kind == SEGMENT_KIND else LINE
         p[0, 1] = core[0, 0] - ox
         p[0, 2] = core[0, 1] - oy
@@ -202,7 +202,7 @@ def build_pieces(kind, core, r, row, scale, ox, oy, buf):
             p[i, 4] = core[j, 1] - oy
         return p
     if n == 1:  # a disc
-        p = _zeroed(buf, 1)
+        p = _zeroed(buf, int(1))
         cx = core[0, 0] - ox
         cy = core[0, 1] - oy
         p[0, 0] = ARC
@@ -761,7 +761,7 @@ def inside_area(pa, boxes, cross, column, kind_b, core_b, r_b, ell_b, keep_on, t
                         best2 = min(best2, ex * ex + ey * ey)
                         if right:
                             inside = False
-                decided = kept_by_distance(inside, best2, r_b, keep_on, tol)
+                decided = kept_by_distance(bool(inside), best2, r_b, keep_on, tol)
             if decided == -1:
                 d = depth(kind_b, core_b, r_b, ell_b, mx, my)
                 decided = 1 if d < -tol or (keep_on and d <= tol) else 0

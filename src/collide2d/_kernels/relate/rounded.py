@@ -889,7 +889,7 @@ def _ellipse_inside(pe, pa, va, band):
     pair's scale, far below ``band``)."""
     if _ellipse_tips(pe, pa, va)[1] > pa[2] + 2 * band:  # an end of an axis outside
         return _NO
-    certain = _support_inside(pe, pa, va, band, ELLIPSE_CONE_STEPS)
+    certain = _support_inside(pe, pa, va, band, int(ELLIPSE_CONE_STEPS))
     if certain != _MAYBE:
         return certain
     sampled, refined = _ellipse_farthest(pe, pa, va)
