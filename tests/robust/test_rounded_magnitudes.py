@@ -320,3 +320,67 @@ def test_small_rounded_shape_halved_by_the_edge_of_a_far_larger_box(case):
         got = np.asarray(got, dtype=float)
         assert got.shape == (2, 2) and np.abs(got[:, 0]).max() <= 1e-12 * 3e-150
         assert abs(got[0, 1] + got[1, 1]) <= 1e-12 * 3e-150  # symmetric about the centre
+
+
+# A small rounded shape beside a circle of radius 1e149 whose boundary passes through the origin
+# (sizes 2**495 apart): the ellipse kernels decide the separation within a band relative to the
+# pair's scale, so a capsule 2.5 outside came out TOUCHING. Reference: exact rationals; the core's
+# nearest point to the centre (the projection on each edge, clamped), its squared distance against
+# (r + rho)^2; within the circle when every core vertex is within rho - r of the centre.
+HUGE_CIRCLE = ((-1e149, 0.0), 1e149)
+NEAR_CIRCLE = [  # (shape, core vertices)
+    (c2.Capsule((3.0, 0.0), (4.0, 0.5), 0.5), [(3.0, 0.0), (4.0, 0.5)]),  # 2.5 outside (the reported pair)
+    (c2.Capsule((0.5000000000000001, 0.0), (4.0, 0.5), 0.5), [(0.5000000000000001, 0.0), (4.0, 0.5)]),  # 1 ulp out
+    (c2.Capsule((0.5, 0.0), (4.0, 0.5), 0.5), [(0.5, 0.0), (4.0, 0.5)]),  # touching at the origin
+    (c2.Capsule((0.25, 0.0), (4.0, 0.5), 0.5), [(0.25, 0.0), (4.0, 0.5)]),  # 0.25 in
+    (c2.Capsule((-3.0, 0.0), (-4.0, 0.5), 0.5), [(-3.0, 0.0), (-4.0, 0.5)]),  # inside
+    (c2.Box((0.5, -1.0), (2.0, 1.0), radius=0.5), [(0.5, -1.0), (2.0, -1.0), (2.0, 1.0), (0.5, 1.0)]),  # touching
+    (c2.Box((0.5, -1.0), (2.0, 1.0), radius=0.4375), [(0.5, -1.0), (2.0, -1.0), (2.0, 1.0), (0.5, 1.0)]),
+    (c2.Polygon([(1.0, 0.0), (3.0, -1.0), (3.0, 1.0)], radius=0.5), [(1.0, 0.0), (3.0, -1.0), (3.0, 1.0)]),
+    (c2.Polygon([(1.0, 0.0), (3.0, -1.0), (3.0, 1.0)], radius=1.0), [(1.0, 0.0), (3.0, -1.0), (3.0, 1.0)]),
+    (c2.Polygon([(1.0, 0.0), (3.0, -1.0), (3.0, 1.0)], radius=1.5), [(1.0, 0.0), (3.0, -1.0), (3.0, 1.0)]),
+]
+
+
+def _circle_reference(core, radius):
+    """The exact relation code of the rounded shape (core vertices, radius; the centre outside the
+    core) and :data:`HUGE_CIRCLE`, as seen from the rounded shape."""
+    (cx, cy), rho = (Fraction(v) for v in HUGE_CIRCLE[0]), Fraction(HUGE_CIRCLE[1])
+    core = [(Fraction(x), Fraction(y)) for x, y in core]
+    r = Fraction(radius)
+    edges = list(zip(core, core[1:] + core[:1])) if len(core) >= 3 else [(core[0], core[1])]
+
+    def nearest2(a, b):
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        t = min(max(((cx - a[0]) * ex + (cy - a[1]) * ey) / (ex * ex + ey * ey), Fraction(0)), Fraction(1))
+        return (a[0] + t * ex - cx) ** 2 + (a[1] + t * ey - cy) ** 2
+
+    gap = min(nearest2(a, b) for a, b in edges) - (r + rho) ** 2
+    if gap != 0:
+        if gap > 0:
+            return c2.Relation.DISJOINT
+        inside = all((x - cx) ** 2 + (y - cy) ** 2 <= (rho - r) ** 2 for x, y in core)
+        return c2.Relation.WITHIN if inside else c2.Relation.OVERLAPPING
+    return c2.Relation.TOUCHING
+
+
+def _with_unit_circle(center, radius):
+    return c2.Ellipse([center, (0.0, 0.0)], [(radius, radius), (1.0, 1.0)])
+
+
+@pytest.mark.parametrize("case", range(len(NEAR_CIRCLE)))
+def test_small_rounded_shape_beside_a_circle_of_radius_1e149_relates_exactly(case):
+    shape, core = NEAR_CIRCLE[case]
+    expected = _circle_reference(core, float(shape.fields["radius"]))
+    circle = c2.Ellipse(HUGE_CIRCLE[0], (HUGE_CIRCLE[1], HUGE_CIRCLE[1]))
+    swapped = {c2.Relation.WITHIN: c2.Relation.CONTAINS}.get(expected, expected)
+    batch, circles = _with_unit_row(shape), _with_unit_circle(*HUGE_CIRCLE)
+    assert [int(c2.relate(shape, circle)), int(c2.relate(batch, circle)[0]), int(c2.relate(shape, circles)[0])] == [expected] * 3
+    assert [int(c2.relate(circle, shape)), int(c2.relate(circle, batch)[0]), int(c2.relate(circles, shape)[0])] == [swapped] * 3
+    meets = expected != c2.Relation.DISJOINT
+    assert [bool(c2.intersects(shape, circle)), bool(c2.intersects(circle, shape)), bool(c2.intersects(batch, circle)[0]),
+            bool(c2.intersects(circles, shape)[0])] == [meets] * 4
+    for separation in (c2.distance(shape, circle), c2.distance(circle, shape), c2.distance(batch, circle)[0],
+                       c2.distance(circles, shape)[0], c2.contact(shape, circle).separation):
+        # the separation's sign follows the relation (0 when touching, <= 0 when the interiors meet)
+        assert separation > 0.0 if not meets else separation == 0.0 if expected == c2.Relation.TOUCHING else separation <= 0.0
