@@ -69,8 +69,7 @@ def _ray_onto_segment(origin, v, s0, s1):
     return (w[0] * e[1] - w[1] * e[0]) / cross
 
 
-@pytest.mark.parametrize("kind", ["segment", "capsule"])
-@pytest.mark.parametrize("big_kind", ["ellipse", "segment"])
+@pytest.mark.parametrize("kind,big_kind", [("segment", "ellipse"), ("capsule", "ellipse"), ("segment", "segment")])
 def test_a_shape_moved_far_enough_to_collapse_is_answered(kind, big_kind):
     """A unit segment or capsule translating toward a shape of size 1e149 with ``t_max = inf``:
     the search reaches it near 4e148, where the segment's ends round to one point. It raised
@@ -135,6 +134,29 @@ def test_a_segment_collapsed_in_a_turned_ellipse_s_frame_is_measured_as_a_point(
             assert s == d
             toward = np.array(centre) / scale * (1.0 if a is segment else -1.0)  # from a to b, nearly
             assert abs(np.hypot(*normal) - 1.0) <= 1e-15 and normal @ toward > 0.99
+
+
+@pytest.mark.parametrize("radius", [0.0, 1.0])
+def test_a_segment_below_the_resolution_of_a_circle_s_frame_is_its_end(radius):
+    """A segment (or capsule core) of length 1e-17 at the origin and a circle of radius 1.5 about
+    (3, 0) (rhostile's finding): its ends are one point in the circle's frame, and ``distance``,
+    ``contact`` and the rounded ``relate`` raised ``ZeroDivisionError``. Exact reference
+    (Fractions): the distance of the ends from the circle, ``3 - 1e-17 - 1.5`` and ``1.5``, both
+    1.5 in floats, minus the capsule's radius; the normal (1, 0) from a to b."""
+    circle = c2.Circle((3.0, 0.0), 1.5)
+    gaps = [Fraction(3) - Fraction(x) - Fraction(1.5) - Fraction(radius) for x in (0.0, 1e-17)]
+    expected = float(min(gaps))
+    assert expected == float(max(gaps))
+    for batched in (False, True):
+        ends = (np.array([(0.0, 0.0)]), np.array([(1e-17, 0.0)])) if batched else ((0.0, 0.0), (1e-17, 0.0))
+        tiny = c2.Segment(*ends) if radius == 0.0 else c2.Capsule(*ends, np.array([radius]) if batched else radius)
+        for a, b, sign in ((tiny, circle, 1.0), (circle, tiny, -1.0)):
+            got = c2.contact(a, b)
+            assert np.asarray(c2.distance(a, b)).reshape(-1)[0] == expected
+            assert np.asarray(got.separation).reshape(-1)[0] == expected
+            assert np.asarray(got.normal).reshape(-1, 2)[0].tolist() == [sign, 0.0]
+            relation = np.asarray(c2.relate(a, b)).reshape(-1)[0]
+            assert relation == c2.Relation.DISJOINT
 
 
 def _first_contact_with_circle(end, v, centre, radius):
