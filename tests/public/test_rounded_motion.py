@@ -638,10 +638,6 @@ def test_turning_rounded_pairs_at_every_magnitude_against_mpmath(name_a, name_b)
     """A turning rounded pair at lengths times 1, 1e-150 and 1e150 (velocities too; the turns and
     times unchanged), both orders, single and batched: the time of the mpmath reference of the
     distance of the cores (module notes) to 1e-9 at every magnitude, aspects to 1e4."""
-    from collide2d._kernels.motion import toi_turning
-    from collide2d._kernels.relate import rounded as relate_rounded
-
-    assert toi_turning.GROWN_ELLIPSE_BAND == relate_rounded.ELLIPSE_BAND  # (a copy: motion imports no relate kernels)
     va, vb, wa, wb = (0.3, -0.2), (-2.1, -0.1), 1.7, -0.9
     a0, b0 = _scaled(name_a, 1.0), c2.translate(_scaled(name_b, 1.0), (2.4, 0.3))
     expected = _toi_reference(a0, b0, va, vb, wa, wb, 2.0, samples=200)

@@ -1,4 +1,5 @@
-"""Relation codes returned by the ``relate_*`` kernels (int8 in batches).
+"""Relation codes returned by the ``relate_*`` kernels (int8 in batches), and the constants that
+more than one family of kernels reads (this module imports nothing: every family may import it).
 
 ``CROSSING`` is internal: the interiors meet but the pair does not *overlap* in shapely's sense
 (different dimensions, or two curves meeting at isolated points). The public ``relate`` reports it
@@ -16,3 +17,9 @@ CROSSING = 6  # interiors meet, no containment, not OVERLAPPING
 
 # Sign values returned by vec.certain_sign; UNKNOWN_SIGN means "the float bound cannot tell".
 UNKNOWN_SIGN = 2
+
+# Band of the ellipse pairs, relative to the pair's scale (its largest coordinate or size): the
+# ellipse contact kernels are accurate to a few ulps of the sizes involved (about 1e-15), so a
+# separation beyond the band has its exact sign. Read by the rounded-ellipse predicates
+# (relate.rounded) and by the turning search's grown contacts (motion.toi_turning).
+ELLIPSE_BAND = 2.0**-40

@@ -845,10 +845,45 @@ def _exact_translation(motion, rows, t_max, time, point, normal, minimum=()):
             moved.append(r)
     if moved:  # the point and normal of the contact there (the normal is that of the shapes apart)
         rows = np.array(moved)
-        sub = motion.subset(rows)
-        values = sub.contact(np.arange(rows.size), time[rows], exact=False)
-        point[rows] = 0.5 * (values[:, 3:5] + values[:, 5:7]) + sub.frame
-        normal[rows] = np.where((values[:, 0] >= 0.0)[:, None], values[:, 1:3], np.nan)
+        point[rows], normal[rows] = _contact_at(motion, rows, time[rows])
+
+
+def _contact_at(motion, rows, t):
+    """Point and normal (NaN if overlapping) of the translating pairs ``rows`` of exactly
+    computable kinds at the times ``t``, each evaluated with the shape whose stored coordinates in
+    the pair's frame are the smaller (by more than a factor 2) moved relative to the other.
+
+    :class:`_Motion` moves ``b`` by ``(v_b - v_a) t``; when ``b`` has far larger coordinates than
+    ``a`` (a circle of radius 1e149 centred 1e149 away and a unit segment beside its boundary),
+    that move rounds away and the contact at the exact time is that of the shapes at 0 (the
+    witness point (-1.5, 0) for (0, 0)). Moving ``a`` by ``(v_a - v_b) t`` instead (the pair in
+    the other order) keeps the move: the same point in both orders."""
+    a, b, index_a, index_b, va, vb, wa, wb, offset_b = motion.args
+    sub = motion.subset(rows)
+    spread = []
+    for shape, ref, reach in ((sub.a, sub.ref_a, sub.reach_a), (sub.b, sub.ref_b, sub.reach_b)):
+        own = run.kind_of(shape) in ("ellipse", "line")  # a centre or a line's point: no vertex beyond it
+        spread.append(np.abs(ref).max(axis=1) + (0.0 if own else np.where(np.isfinite(reach), reach, 0.0)))
+    swap = spread[1] > 2.0 * spread[0]
+    point, normal = np.empty((rows.size, 2)), np.empty((rows.size, 2))
+    for flip in (False, True):
+        k = np.flatnonzero(swap == flip)
+        if k.size == 0:
+            continue
+        if flip:  # the pair in the other order: a moves by (v_a - v_b) t, b lies where it is
+            r = rows[k]
+            pair = _Motion(b, a, index_b[r], index_a[r], vb[r], va[r], wb[r], wa[r],
+                           None if offset_b is None else -offset_b[r])
+            values = pair.contact(np.arange(k.size), t[k], exact=False)
+            values[:, 1:3] = 0.0 - values[:, 1:3]  # (0.0 -: no -0.0 components)
+            frame = pair.frame if offset_b is None else pair.frame + offset_b[r]  # (b's place, offset)
+        else:
+            pair = sub if k.size == rows.size else motion.subset(rows[k])
+            values = pair.contact(np.arange(k.size), t[k], exact=False)
+            frame = pair.frame
+        point[k] = 0.5 * (values[:, 3:5] + values[:, 5:7]) + frame
+        normal[k] = np.where((values[:, 0] >= 0.0)[:, None], values[:, 1:3], np.nan)
+    return point, normal
 
 
 def _kernel_rows(motion, rows, t_max):

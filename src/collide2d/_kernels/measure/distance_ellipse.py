@@ -628,6 +628,11 @@ def contact_ellipse_segment(pa, va, pb, vb):
     bn1 = 0.0
     bvert = -1
     for sgn in (1.0, -1.0):
+        if el == 0.0:
+            # the ends round to one point in the ellipse's frame (a unit segment beside an ellipse
+            # of size 1e149, or moved to 4e148 by a search): a point, whose candidates are the
+            # ends' normals below; a segment's own normal needs a direction
+            break
         n0 = -sgn * ey / el
         n1 = sgn * ex / el
         gv, _ = _segment_g(al, bl, q0x, q0y, q1x, q1y, n0, n1, int(-1))
@@ -713,6 +718,8 @@ def contact_ellipse_polygon(pa, va, pb, vb):
         e0 = ux * ex + uy * ey
         e1 = ux * ey - uy * ex
         el = hypot(e0, e1)
+        if el == 0.0:  # an edge whose ends round to one point (see contact_ellipse_segment)
+            continue
         n0 = -e1 / el
         n1 = e0 / el
         gv, _ = _polygon_g(al, bl, cx, cy, ux, uy, S, vb, off, cnt, n0, n1, int(-1))

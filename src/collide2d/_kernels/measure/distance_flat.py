@@ -472,6 +472,8 @@ def _edge_candidates(VA, offa, na, VB, offb, nb, V, off, cnt, sign, best, bx, by
             ex = V[off + i1, 0] - V[off + i, 0]
             ey = V[off + i1, 1] - V[off + i, 1]
             length = hypot(ex, ey)
+            if length == 0.0:  # coincident vertices (rounded together by a move): no edge there
+                continue
             ux = sign * ey / length  # outward normal of a counter-clockwise edge: (ey, -ex) / |e|
             uy = -sign * ex / length
             g = axis_gap(VA, offa, na, VB, offb, nb, ux, uy)
@@ -481,6 +483,8 @@ def _edge_candidates(VA, offa, na, VB, offb, nb, V, off, cnt, sign, best, bx, by
         ex = V[off + 1, 0] - V[off, 0]
         ey = V[off + 1, 1] - V[off, 1]
         length = hypot(ex, ey)
+        if length == 0.0:  # a segment whose ends coincide: no axis of its own (see contact_convex)
+            return best, bx, by
         ex /= length
         ey /= length
         for k in range(4):  # left normal, right normal, forward, backward
@@ -529,8 +533,21 @@ def _axis_scale(VA, offa, na, VB, offb, nb, ux, uy):
 
 
 @kernel
+def _distinct_count(V, off, n):
+    """``n``, or 1 when the ``n`` vertices of the list are one point: a segment or polygon whose
+    vertices rounded together (a unit segment moved to 4e148 by a search) is that point."""
+    for i in range(1, n):
+        if V[off + i, 0] != V[off, 0] or V[off + i, 1] != V[off, 1]:
+            return n
+    return min(n, 1)
+
+
+@kernel
 def contact_convex(VA, offa, na, VB, offb, nb):
-    """Contact of two vertex lists (polygon, segment or point each); see the module notes."""
+    """Contact of two vertex lists (polygon, segment or point each); see the module notes. A list
+    whose vertices are one point is that point (:func:`_distinct_count`)."""
+    na = _distinct_count(VA, offa, na)
+    nb = _distinct_count(VB, offb, nb)
     if na == 1 and nb == 1:  # two points: the gap vector, or (1, 0) when they coincide
         dx = VB[offb, 0] - VA[offa, 0]
         dy = VB[offb, 1] - VA[offa, 1]

@@ -64,6 +64,7 @@ from numba.extending import register_jitable
 
 from collide2d._jit import kernel
 
+from ..codes import ELLIPSE_BAND  # the band of the rounded-ellipse predicates (relate.rounded)
 from .bracket import copy_contact as _copy
 from .bracket import illinois_update
 from .constants import BAND, CERTIFY, EXACT, GRAZE, HIT, MISS, NOISE, OVERLAP, ROUNDS, SLOW, TIME_TOL, ULP
@@ -80,7 +81,6 @@ ROW = ("gdx", "gdy", "vax", "vay", "vbx", "vby", "wa", "wb", "ref_ax", "ref_ay",
        "frame_x", "frame_y", "size", "t_max", "reach_a", "reach_b", "spin_a", "spin_b", "rounds",
        "radius_a", "radius_b")
 RADIUS_A = 21  # the columns of the radii in ROW
-GROWN_ELLIPSE_BAND = 2.0**-40  # the band of the rounded-ellipse predicates (relate.rounded.ELLIPSE_BAND)
 SWEEP_AFTER = 32  # rounds of single steps before a crawl advances in batches of steps
 SWEEP_SAMPLES = 64  # steps per batch, twice as many as joined the time before, up to
 SWEEP_MOST = 8192
@@ -555,7 +555,7 @@ def search_turning(contact, relate, grown, eps, swapped, kind_a, kind_b, shifted
         tame_a = tame_a and _tame_number(radius_a) and _tame_number(radius_b)
     # a rounded pair with an ellipse: its predicates decide within a band (the loops' grown kernel),
     # which the certification before the answer must clear (below)
-    grown_band = GROWN_ELLIPSE_BAND * (scale_a + scale_b) if radius_a + radius_b > 0.0 and (
+    grown_band = ELLIPSE_BAND * (scale_a + scale_b) if radius_a + radius_b > 0.0 and (
         kind_a == ELLIPSE or kind_b == ELLIPSE) else 0.0
     if not (tame_a and tame_b):
         return EXACT
@@ -714,7 +714,7 @@ def search_turning(contact, relate, grown, eps, swapped, kind_a, kind_b, shifted
             rate = s / step if step > 0.0 else math.inf
             margin = max(CERTIFY * scale, 4.0 * noise / rate if rate > 0.0 else 0.0)
             if grown_band > 0.0 and rate > 0.0:  # clear of the band of a rounded pair with an ellipse
-                margin = max(margin, 4.0 * max(grown_band, GROWN_ELLIPSE_BAND * 4.0 * state[9]) / rate)
+                margin = max(margin, 4.0 * max(grown_band, ELLIPSE_BAND * 4.0 * state[9]) / rate)
             check = max(answer - margin * 1.0, 0.0)
             seen = free
             if check > 0.0:

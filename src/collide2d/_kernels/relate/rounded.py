@@ -65,7 +65,7 @@ import math
 from collide2d._jit import kernel
 
 from .. import codes
-from ..codes import UNKNOWN_SIGN
+from ..codes import ELLIPSE_BAND, UNKNOWN_SIGN
 from ..measure.distance_ellipse import _ellipse_point_core as ellipse_point_core
 from ..measure.distance_flat import point_edge
 from ..measure.distance_rounded import ellipse_against_core
@@ -77,10 +77,6 @@ _NO = 0
 _YES = 1
 _MAYBE = 2
 
-# Band of the ellipse pairs, relative to the pair's scale (its largest coordinate or size): the
-# ellipse contact kernels are accurate to a few ulps of the sizes involved (about 1e-15), so a
-# separation beyond the band has its exact sign.
-ELLIPSE_BAND = 2.0**-40
 ELLIPSE_SAMPLES = 96
 
 
@@ -1065,6 +1061,8 @@ def _ellipse_apart(pe, pa, va, margin):
             bx, by = vertex_of(row, va, n, int(1))
             x0, y0, nx, ny = (bx, by, bx - ax, by - ay) if i == 2 else (ax, ay, ax - bx, ay - by)
         length = math.hypot(nx, ny)
+        if length == 0.0:  # vertices rounded together (a core moved to 4e148 by a search): no line
+            continue
         nx /= length
         ny /= length
         reach = math.hypot(pe[2] * (ux * nx + uy * ny), pe[3] * (ux * ny - uy * nx))
@@ -1125,8 +1123,12 @@ def _circle_inside(pe, pa, va, band):
             j = off + (i + 1 if i + 1 < n else 0)
             ex = va[j, 0] - va[off + i, 0]
             ey = va[j, 1] - va[off + i, 1]
+            if ex == 0.0 and ey == 0.0:  # vertices rounded together: no edge line there
+                continue
             cross = ex * (pe[1] - va[off + i, 1]) - ey * (pe[0] - va[off + i, 0])
             depth = min(depth, cross / math.hypot(ex, ey))
+        if depth == math.inf:  # every vertex on one point: the core is that point (as n < 3)
+            return _NO
         d = (rho - r) - depth
     if d < -2 * band:
         return _YES
