@@ -339,45 +339,25 @@ def _param_on(p, x, y):
     return t, p[0] == LINE or -_ON_PIECE <= t <= 1.0 + _ON_PIECE
 
 
-# A pair of pieces meets in at most four points (two conics); the crossing helpers below return
-# them as a tuple of numbers ``(k, c0, c1, c2, c3)``, ``k`` the count and each ``c = (x, y, t on p,
-# t on q)``, not through an array: an array argument costs atomic reference counts on every call,
-# which took about a third of a pair's time.
-_UNUSED = (0.0, 0.0, 0.0, 0.0)
-
-
 @kernel
-def _no_crossings():
-    """The empty tuple of crossings."""
-    return int(0), _UNUSED, _UNUSED, _UNUSED, _UNUSED
-
-
-@kernel
-def _add(found, p, q, x, y):
-    """``found`` with the crossing ``(x, y)`` of pieces ``p`` and ``q`` appended (x, y, t on p, t
-    on q) when it lies on both and fewer than four are held."""
+def _add(out, m, p, q, x, y):
+    """Append crossing ``(x, y)`` of pieces ``p`` and ``q`` to ``out`` (columns x, y, t on p, t on
+    q) when it lies on both; return the new count."""
     tp, on_p = _param_on(p, x, y)
     if not on_p:
-        return found
+        return m
     tq, on_q = _param_on(q, x, y)
-    if not on_q:
-        return found
-    k, c0, c1, c2, c3 = found
-    c = (x, y, tp, tq)
-    if k == 0:
-        return int(1), c, c1, c2, c3
-    if k == 1:
-        return int(2), c0, c, c2, c3
-    if k == 2:
-        return int(3), c0, c1, c, c3
-    if k == 3:
-        return int(4), c0, c1, c2, c
-    return found
+    if on_q and m < out.shape[0]:
+        out[m, 0] = x
+        out[m, 1] = y
+        out[m, 2] = tp
+        out[m, 3] = tq
+        return m + 1
+    return m
 
 
 @kernel
-def _straight_straight(p, q):
-    found = _no_crossings()
+def _straight_straight(p, q, out, m):
     x0 = p[1]
     y0 = p[2]
     dx = p[3] - x0
@@ -389,24 +369,23 @@ def _straight_straight(p, q):
     den = dx * ey - dy * ex
     if den == 0.0:
         if wx * dy - wy * dx != 0.0 or (p[0] == LINE and q[0] == LINE):
-            return found  # parallel apart, or equal lines (no finite set)
+            return m  # parallel apart, or equal lines (no finite set)
         # collinear: the ends of the shared piece
         if p[0] == SEGMENT:
-            found = _add(found, p, q, p[1], p[2])
-            found = _add(found, p, q, p[3], p[4])
+            m = _add(out, m, p, q, p[1], p[2])
+            m = _add(out, m, p, q, p[3], p[4])
         if q[0] == SEGMENT:
-            found = _add(found, p, q, q[1], q[2])
-            found = _add(found, p, q, q[3], q[4])
-        return found
+            m = _add(out, m, p, q, q[1], q[2])
+            m = _add(out, m, p, q, q[3], q[4])
+        return m
     s = (wx * ey - wy * ex) / den
-    return _add(found, p, q, x0 + s * dx, y0 + s * dy)
+    return _add(out, m, p, q, x0 + s * dx, y0 + s * dy)
 
 
 @kernel
-def _straight_arc(p, q):
+def _straight_arc(p, q, out, m):
     """Crossings of a segment or line ``p`` with the ellipse of arc ``q``, in its unit frame:
     ``|P0 + s D|^2 = 1``, a quadratic in ``s`` solved without cancellation."""
-    found = _no_crossings()
     cx, cy, a, b, ux, uy = q[5], q[6], q[7], q[8], q[9], q[10]
     x0 = p[1]
     y0 = p[2]
@@ -418,7 +397,7 @@ def _straight_arc(p, q):
     DY = (ux * dy - uy * dx) / b
     A = DX * DX + DY * DY
     if not A > 0.0:
-        return found
+        return m
     # the foot of the centre on the line, and the half chord about it
     s0 = -(X0 * DX + Y0 * DY) / A
     FX = X0 + s0 * DX
@@ -426,43 +405,42 @@ def _straight_arc(p, q):
     f2 = FX * FX + FY * FY
     h2 = 1.0 - f2
     if h2 < -_ON_PIECE:
-        return found
+        return m
     if h2 <= _ON_PIECE * 2.0**-10:  # tangent within rounding: the foot once
-        return _add(found, p, q, x0 + s0 * dx, y0 + s0 * dy)
+        return _add(out, m, p, q, x0 + s0 * dx, y0 + s0 * dy)
     h = math.sqrt(max(h2, 0.0) / A)
-    s = s0 - h
-    found = _add(found, p, q, x0 + s * dx, y0 + s * dy)
-    s = s0 + h
-    return _add(found, p, q, x0 + s * dx, y0 + s * dy)
+    for sign in (-1.0, 1.0):
+        s = s0 + sign * h
+        m = _add(out, m, p, q, x0 + s * dx, y0 + s * dy)
+    return m
 
 
 @kernel
-def _arc_arc(p, q):
+def _arc_arc(p, q, out, m):
     """Crossings of two arcs: two circles in closed form, else the ellipse-pair point kernel of
     :mod:`points_ellipse` (the pencil of the two conics) on their full ellipses."""
-    found = _no_crossings()
     if p[7] == p[8] and q[7] == q[8]:
         dx = q[5] - p[5]
         dy = q[6] - p[6]
         d2 = dx * dx + dy * dy
         if d2 == 0.0:
-            return found  # concentric (equal circles share an arc, not points)
+            return m  # concentric (equal circles share an arc, not points)
         d = math.sqrt(d2)
         r1 = p[7]
         r2 = q[7]
         along = 0.5 * (d + (r1 - r2) * (r1 + r2) / d)  # from p's centre towards q's
         h2 = (r1 - along) * (r1 + along)
         if h2 < -_ON_PIECE * r1 * r1:
-            return found
+            return m
         ex = dx / d
         ey = dy / d
         mx = p[5] + along * ex
         my = p[6] + along * ey
         if h2 <= _ON_PIECE * 2.0**-10 * r1 * r1:
-            return _add(found, p, q, mx, my)
+            return _add(out, m, p, q, mx, my)
         h = math.sqrt(h2)
-        found = _add(found, p, q, mx - h * ey, my + h * ex)
-        return _add(found, p, q, mx + h * ey, my - h * ex)
+        m = _add(out, m, p, q, mx - h * ey, my + h * ex)
+        return _add(out, m, p, q, mx + h * ey, my - h * ex)
     pa = np.empty(6)
     pb = np.empty(6)
     for c in range(6):
@@ -481,29 +459,25 @@ def _arc_arc(p, q):
         else:
             X, Y = X3, Y3
         x, y = from_frame(X, Y, cx, cy, a, b, ux, uy)
-        found = _add(found, p, q, x, y)
-    return found
+        m = _add(out, m, p, q, x, y)
+    return m
 
 
 @kernel
-def _swapped(found):
-    """Crossings with their two parameters exchanged (of ``(q, p)`` as of ``(p, q)``)."""
-    k, c0, c1, c2, c3 = found
-    return (k, (c0[0], c0[1], c0[3], c0[2]), (c1[0], c1[1], c1[3], c1[2]), (c2[0], c2[1], c2[3], c2[2]),
-            (c3[0], c3[1], c3[3], c3[2]))
-
-
-@kernel
-def piece_crossings(p, q):
-    """The crossings of pieces ``p`` and ``q`` (:func:`piece_row`): ``(k, c0, c1, c2, c3)``, ``k``
-    of them, each ``(x, y, t on p, t on q)``."""
+def piece_crossings(p, q, out, m):
+    """Append the crossings of pieces ``p`` and ``q`` (:func:`piece_row`) to ``out`` from row ``m``; return the count."""
     if p[0] == ARC and q[0] == ARC:
-        return _arc_arc(p, q)
+        return _arc_arc(p, q, out, m)
     if p[0] == ARC:
-        return _swapped(_straight_arc(q, p))
+        k = _straight_arc(q, p, out, m)
+        for c in range(m, k):  # the columns of the two parameters in the order (p, q)
+            t = out[c, 2]
+            out[c, 2] = out[c, 3]
+            out[c, 3] = t
+        return k
     if q[0] == ARC:
-        return _straight_arc(p, q)
-    return _straight_straight(p, q)
+        return _straight_arc(p, q, out, m)
+    return _straight_straight(p, q, out, m)
 
 
 # A rounded arc of radius at least this (in the pair's frame) gets a tight box (see piece_boxes).
@@ -571,11 +545,11 @@ def piece_boxes(p, buf):
 
 
 @kernel
-def all_crossings(pa, pb, boxes_a, boxes_b, out):
+def all_crossings(pa, pb, boxes_a, boxes_b, out, scratch):
     """Crossings of every piece of ``pa`` with every piece of ``pb`` whose bounding boxes meet:
     ``(table, count)``; table columns x, y, piece of a, piece of b, t on a, t on b. The table is
-    ``out`` and the pieces' boxes are made in ``boxes_a``, ``boxes_b`` (workspace arrays,
-    :func:`workspace`)."""
+    ``out``, the pieces' boxes are made in ``boxes_a``, ``boxes_b``, and ``scratch`` holds a pair
+    of pieces' crossings (workspace arrays, :func:`workspace`)."""
     na = pa.shape[0]
     nb = pb.shape[0]
     box_a = piece_boxes(pa, boxes_a)
@@ -605,7 +579,6 @@ def all_crossings(pa, pb, boxes_a, boxes_b, out):
         # a circle come from the pencil of the two conics, not the closed forms)
         tight_a = box_a[i, 4] == box_a[i, 4]
         elliptic_a = pa[i, 0] == ARC and pa[i, 7] != pa[i, 8]
-        p = piece_row(pa, i)
         for j in range(nb):
             if a_lo_x > box_b[j, 2] or box_b[j, 0] > a_hi_x or a_lo_y > box_b[j, 3] or box_b[j, 1] > a_hi_y:
                 continue
@@ -617,15 +590,14 @@ def all_crossings(pa, pb, boxes_a, boxes_b, out):
                     if (box_a[i, ca] > box_b[j, cb + 2] or box_b[j, cb] > box_a[i, ca + 2]
                             or box_a[i, ca + 1] > box_b[j, cb + 3] or box_b[j, cb + 1] > box_a[i, ca + 3]):
                         continue
-            k, c0, c1, c2, c3 = piece_crossings(p, piece_row(pb, j))
+            k = piece_crossings(piece_row(pa, i), piece_row(pb, j), scratch, int(0))
             for c in range(k):
-                x, y, tp, tq = c0 if c == 0 else (c1 if c == 1 else (c2 if c == 2 else c3))
-                out[m, 0] = x
-                out[m, 1] = y
+                out[m, 0] = scratch[c, 0]
+                out[m, 1] = scratch[c, 1]
                 out[m, 2] = i
                 out[m, 3] = j
-                out[m, 4] = tp
-                out[m, 5] = tq
+                out[m, 4] = scratch[c, 2]
+                out[m, 5] = scratch[c, 3]
                 m += 1
     return out, m
 
@@ -840,12 +812,13 @@ def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell
 @kernel
 def workspace(cap_a, cap_b):
     """Arrays for pairs of at most ``cap_a`` and ``cap_b`` pieces (:func:`piece_capacity`):
-    ``(cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, cross, order)``: the arguments of :func:`pair_frame`, :func:`all_crossings` and :func:`inside_area`."""
+    ``(cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, cross, scratch,
+    order)``: the arguments of :func:`pair_frame`, :func:`all_crossings` and :func:`inside_area`."""
     ca = max(cap_a, 2)
     cb = max(cap_b, 2)
     m = 4 * ca * cb
     return (np.empty((ca, 2)), np.empty((cb, 2)), np.empty((ca, WIDTH)), np.empty((cb, WIDTH)), np.empty(6),
-            np.empty(6), np.empty((ca, 8)), np.empty((cb, 8)), np.empty((m, 6)),
+            np.empty(6), np.empty((ca, 8)), np.empty((cb, 8)), np.empty((m, 6)), np.empty((4, 4)),
             np.empty((3, m + 2)))
 
 

@@ -35,20 +35,20 @@ _SAME_POINT = 2.0**-40
 @kernel
 def points_rounded_any(ka, pa, va, kb, pb, vb, out):
     """Write the boundary meeting points of a pair into ``out``; return their count."""
-    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, order = workspace(
+    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
         piece_capacity(ka, pa), piece_capacity(kb, pb))
     return points_rounded_in(ka, pa, va, kb, pb, vb, out, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a,
-                             boxes_b, table)
+                             boxes_b, table, scratch)
 
 
 @kernel
 def points_rounded_in(ka, pa, va, kb, pb, vb, out, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b,
-                      table):
+                      table, scratch):
     """:func:`points_rounded_any` in the arrays of a workspace (:func:`boundary_rounded.workspace`,
     large enough for the pair)."""
     scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
         ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
-    cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table)
+    cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
     return distinct_points(cross, m, size, scale, ox, oy, out)
 
 
@@ -97,7 +97,7 @@ def points_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out, count):
     """The pair kernels' answers on rows ``pa[ia[k]]``, ``pb[ib[k]]`` (the rounded rows first, of
     kind ``kind_b`` the others) into ``out[k]`` and ``count[k]``: one workspace for the whole
     loop, grown when a pair needs more pieces than it holds."""
-    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, order = workspace(
+    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
         int(8), int(8))
     for k in range(ia.shape[0]):
         rel = relation[k]
@@ -108,12 +108,12 @@ def points_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out, count):
         row_b = pb[ib[k]]
         cap_a, cap_b = grown_capacity(tables_a.shape[0], tables_b.shape[0], int(ROUNDED), row_a, kind_b, row_b)
         if cap_a:
-            cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, order = workspace(
+            cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
                 cap_a, cap_b)
-        # the body of points_rounded_in, whose 16 array arguments would cost atomic reference counts
+        # the body of points_rounded_in, whose 17 array arguments would cost atomic reference counts
         scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
             int(ROUNDED), row_a, va, kind_b, row_b, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
-        cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table)
+        cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
         count[k] = _points_decided(int(rel), distinct_points(cross, m, size, scale, ox, oy, out[k]))
 
 
