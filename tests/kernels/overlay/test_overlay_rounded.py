@@ -346,6 +346,32 @@ def test_small_capsule_across_the_flat_of_a_huge_rounded_box_of_small_radius():
     assert count.tolist() == [2, 2] and np.all(np.abs(points[:, :2, 1] - flat) <= 1e-12 * flat)
 
 
+def test_small_capsule_on_the_vertex_of_a_huge_ellipse_runs_against_its_tangent_half_plane():
+    """A capsule of size 1e-140 centred on the vertex (0, 0) of an ellipse of semi-axes 2**495
+    and 2**494 (curvature radius 2**493 there): the ellipse is its tangent half-plane x <= 0 to far
+    below rounding, which cuts the centrally symmetric capsule in half (mpmath, 50 digits). The
+    overlap rung is called with the relation OVERLAPPING directly (the pair's ``relate`` answers
+    TOUCHING today, a separate defect); before, the pair was scaled as one and the points kernel
+    divided by zero."""
+    from collide2d._glue import registry
+    from collide2d._kernels import codes
+    from collide2d._robust import magnitude
+
+    big = 2.0**495
+    ellipse = c2.Ellipse((-big, 0.0), (big, big / 2), 0.0)
+    r = 1e-140
+    capsule = c2.Capsule((-r, -r), (r, r), r)
+    with mpmath.workdps(50):
+        half = (2 * mpmath.mpf(r) * mpmath.sqrt(8 * mpmath.mpf(r) ** 2) + mpmath.pi * mpmath.mpf(r) ** 2) / 2
+    rows = ("rounded", capsule._params, capsule._verts, "ellipse", ellipse._params, ellipse._verts)
+    area = magnitude.rounded_area_row(registry.entry("area", "rounded", "ellipse").kernel, *rows, codes.OVERLAPPING)
+    assert _relative(area, half) < 1e-12
+    out = np.full((8, 2), np.nan)
+    count = magnitude.rounded_points_row(registry.entry("points", "rounded", "ellipse").kernel, *rows,
+                                         codes.OVERLAPPING, out)
+    assert count == 2 and np.all(np.abs(out[:2, 0]) <= 1e-12 * r)
+
+
 def test_overlap_area_against_shapely_buffer_coarse():
     shapely = pytest.importorskip("shapely")
     for a in ROUNDED.values():
