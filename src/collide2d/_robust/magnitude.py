@@ -349,31 +349,80 @@ def _rounded_core_points(row, verts):
     return np.asarray(row[3 : 3 + 2 * count], dtype=np.float64).reshape(-1, 2)
 
 
+def _rounded_extent(row, verts):
+    """The size of a rounded row: its core's coordinate extent plus its radius."""
+    core = _rounded_core_points(row, verts)
+    return float(np.max(np.max(core, axis=0) - np.min(core, axis=0))) + float(row[2])
+
+
+def _clipped_core(row, verts, cx, cy, half):
+    """A rounded row's polygon core near ``(cx, cy)``: the square of half-side ``half`` about it
+    clipped by the core's half-planes (offsets from error-free cross products), relative to
+    ``c``; None when the core is not a polygon."""
+    if int(row[1]) < 3:
+        return None
+    square = [(-half, -half), (half, -half), (half, half), (-half, half)]
+    for nx, ny, h in _polygon_half_planes(row, verts, cx, cy):
+        if h >= 4.0 * half:
+            continue
+        square = _clip(square, nx, ny, h)
+        if not square:
+            break
+    return square
+
+
 def rounded_local_pair(kind_a, pa, va, kind_b, pb, vb):
-    """A small rounded shape (``a``) beside a far larger polygon (``b``), moved to the small shape's
-    first core vertex ``c`` and scaled by ``2**-e`` to about 1, or None when the pair is not of that kind:
-    ``(row_a, verts_a, row_b, verts_b, cx, cy, e)``, world point ``w = c + 2**e x``.
+    """A small rounded shape (``a``) beside a far larger polygon, ellipse or rounded shape
+    (``b``), moved to the small shape's first core vertex ``c`` and scaled by ``2**-e`` to about
+    1, or None when the pair is not of that kind: ``(row_a, verts_a, row_b, verts_b, cx, cy, e,
+    rounded_b)``, world point ``w = c + 2**e x``; ``row_b`` a polygon (``rounded_b`` false) or a
+    rounded polygon (true).
 
     No power of two suits both sizes (the rounded overlay kernels scale the largest number to
-    about 1, where the small shape's squared lengths underflow). Near the small shape the polygon
-    is a set of half-planes whose offsets keep their relative accuracy
-    (:func:`_polygon_half_planes`); a square of half-side twice the small shape's size about
-    ``c``, clipped by them, meets the small shape exactly where the polygon does (its own edges lie
-    outside the small shape), as :func:`_local_area` does for a small ellipse.
+    about 1, where the small shape's squared lengths underflow). Near the small shape the large
+    one is a set of half-planes whose offsets keep their relative accuracy: a polygon's edges
+    (:func:`_polygon_half_planes`), the tangent half-plane of an ellipse whose curvature is
+    negligible there (:func:`_ellipse_half_plane`). A square of half-side twice the small shape's size about ``c``,
+    clipped by them, meets the small shape exactly where the large shape does (its own edges lie
+    outside the small shape), as :func:`_local_area` does for a small ellipse. A rounded shape
+    with a polygon core and a radius below ``FLAT_CURVATURE`` times the small size runs as that
+    core clipped to a square of half-side twice the small size plus its radius, rounded by its
+    radius (the rounded-rounded kernel); one of a larger radius, or with a segment core, is not
+    handled here (None: its boundary's offset from ``c`` would need the core's distance beyond
+    one float's accuracy).
     """
-    if kind_a != "rounded" or kind_b != "polygon":
+    if kind_a != "rounded" or kind_b not in ("polygon", "ellipse", "rounded"):
         return None
     core = _rounded_core_points(pa, va)
     radius = float(pa[2])
     cx, cy = float(core[0, 0]), float(core[0, 1])
     local = core - np.array([cx, cy])  # the small shape's own differences: exact or rounded once
     size = float(np.max(np.abs(local), initial=0.0)) + radius
-    if not size > 0.0 or _extent("polygon", pb, vb) < math.ldexp(size, SPAN_MAX):
+    if not size > 0.0:
+        return None
+    big = {"polygon": lambda: _extent("polygon", pb, vb), "ellipse": lambda: _extent("ellipse", pb, vb),
+           "rounded": lambda: _rounded_extent(pb, vb)}[kind_b]()
+    if big < math.ldexp(size, SPAN_MAX):
         return None
     e = _exponent(size)
     side = 2.0 * size
     square = [(-side, -side), (side, -side), (side, side), (-side, side)]
-    for nx, ny, h in _polygon_half_planes(pb, vb, cx, cy):
+    rounded_b = False
+    if kind_b == "polygon":
+        planes = _polygon_half_planes(pb, vb, cx, cy)
+    elif kind_b == "ellipse":
+        lo, hi = sorted((float(pb[2]), float(pb[3])))
+        if lo / hi * lo < _FLAT_CURVATURE * size:
+            return None
+        planes = [_ellipse_half_plane(pb, cx, cy)]
+    elif float(pb[2]) >= _FLAT_CURVATURE * size:  # its boundary's offset from c is not known to that accuracy
+        return None
+    else:
+        square = _clipped_core(pb, vb, cx, cy, 2.0 * (size + float(pb[2])))
+        if square is None:  # a capsule's segment core: not handled locally
+            return None
+        planes, rounded_b = [], True
+    for nx, ny, h in planes:
         if h >= 4.0 * side:  # the whole square is inside this half-plane
             continue
         square = _clip(square, nx, ny, h)
@@ -389,8 +438,25 @@ def rounded_local_pair(kind_a, pa, va, kind_b, pb, vb):
         row_a[3 : 3 + local.size] = local.ravel()
         verts_a = np.zeros((0, 2))
     verts_b = np.ldexp(np.array(square, dtype=np.float64).reshape(-1, 2), -e)
-    row_b = np.array([0.0, float(len(square))])
-    return _frozen(row_a), _frozen(verts_a), _frozen(row_b), _frozen(verts_b), cx, cy, e
+    if rounded_b:
+        row_b = np.array([0.0, float(len(square)), math.ldexp(float(pb[2]), -e), 0.0, 0.0, 0.0, 0.0])
+    else:
+        row_b = np.array([0.0, float(len(square))])
+    return _frozen(row_a), _frozen(verts_a), _frozen(row_b), _frozen(verts_b), cx, cy, e, rounded_b
+
+
+def _local_kernel(operation, kernel, kind_b, rounded_b):
+    """The kernel of a local pair (:func:`rounded_local_pair`): the table's for a polygon, else
+    the rounded-polygon or rounded-rounded one of the same operation."""
+    if kind_b == "polygon" and not rounded_b:
+        return kernel
+    if operation == "area":
+        from collide2d._kernels.overlay import area_rounded as module
+
+        return module.area_rounded_rounded if rounded_b else module.area_rounded_polygon
+    from collide2d._kernels.overlay import points_rounded as module
+
+    return module.points_rounded_rounded if rounded_b else module.points_rounded_polygon
 
 
 def rounded_area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
@@ -403,9 +469,10 @@ def rounded_area_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation):
     if relation == codes.OVERLAPPING and rounded_shift(kind_a, pa, va, kind_b, pb, vb)[1] is None:
         local = rounded_local_pair(kind_a, pa, va, kind_b, pb, vb)
         if local is not None:
-            row_a, verts_a, row_b, verts_b, _, _, e = local
+            row_a, verts_a, row_b, verts_b, _, _, e, rounded_b = local
             if row_b[1] < 3:
                 return _TINY  # overlapping, in an area far below the floats' resolution
+            kernel = _local_kernel("area", kernel, kind_b, rounded_b)
             area = math.ldexp(float(kernel(row_a, verts_a, row_b, verts_b, relation)), 2 * e)
             return area if area > 0.0 else _TINY
     return float(kernel(pa, va, pb, vb, relation))
@@ -420,9 +487,10 @@ def rounded_points_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, out):
     if meet and rounded_shift(kind_a, pa, va, kind_b, pb, vb)[1] is None:
         local = rounded_local_pair(kind_a, pa, va, kind_b, pb, vb)
         if local is not None:
-            row_a, verts_a, row_b, verts_b, cx, cy, e = local
+            row_a, verts_a, row_b, verts_b, cx, cy, e, rounded_b = local
             if row_b[1] < 3:
                 return -3 if relation == codes.TOUCHING else 0
+            kernel = _local_kernel("points", kernel, kind_b, rounded_b)
             count = int(kernel(row_a, verts_a, row_b, verts_b, relation, out))
             found = count if count >= 0 else (-10 - count if count <= -10 else 0)
             out[:found, 0] = np.ldexp(out[:found, 0], e) + cx

@@ -319,6 +319,59 @@ def test_overlap_area_at_extreme_magnitudes_and_size_ratios(exponent):
     assert _relative(overlap_area(edge, big) / (s * s), 0.5 * (2e-12 + math.pi * 1e-12)) < 1e-6
 
 
+def test_small_capsule_across_the_flat_of_a_huge_rounded_box_of_small_radius():
+    """A capsule of size 1e-140 centred on the top flat of a rounded box of size 2**466 (1.9e140)
+    and radius 2e-140 (its flat at y = 2e-140 exactly): centrally symmetric about a point of the
+    straight boundary, it is cut in half. The reference is half the capsule's area at 50 digits
+    (mpmath); the meeting points lie on the flat (y within rounding of 2e-140) at the capsule's
+    two sides. Both orders, single and batched (before: 0 and no points, the pair scaled as one)."""
+    big_size = 2.0**465
+    r, d, u = 1e-140, 3e-140, 1e-140
+    flat = 2e-140
+    capsule = c2.Capsule((-d, flat - u), (d, flat + u), r)
+    box = c2.Box((-big_size, -2.0 * big_size), (big_size, 0.0), radius=flat)
+    with mpmath.workdps(50):
+        length = 2 * mpmath.sqrt(mpmath.mpf(d) ** 2 + mpmath.mpf(u) ** 2)
+        half = (2 * mpmath.mpf(r) * length + mpmath.pi * mpmath.mpf(r) ** 2) / 2
+    batch_a = c2.Capsule([capsule.a] * 2, [capsule.b] * 2, [r, r])
+    batch_b = c2.Box([box.min] * 2, [box.max] * 2, radius=[flat, flat])
+    for value in (overlap_area(capsule, box), overlap_area(box, capsule), *overlap_area(batch_a, batch_b),
+                  *overlap_area(batch_b, batch_a)):
+        assert _relative(value, half) < 1e-12
+    for found in (intersection_points(capsule, box), intersection_points(box, capsule)):
+        assert found.shape == (2, 2)
+        assert np.all(np.abs(found[:, 1] - flat) <= 1e-12 * flat)
+        assert sorted(np.sign(found[:, 0]).tolist()) == [-1.0, 1.0]
+    points, count = intersection_points(batch_a, batch_b)
+    assert count.tolist() == [2, 2] and np.all(np.abs(points[:, :2, 1] - flat) <= 1e-12 * flat)
+
+
+def test_small_capsule_on_the_vertex_of_a_huge_ellipse_runs_against_its_tangent_half_plane():
+    """A capsule of size 1e-140 centred on the vertex (0, 0) of an ellipse of semi-axes 2**495
+    and 2**494 (curvature radius 2**493 there): the ellipse is its tangent half-plane x <= 0 to far
+    below rounding, which cuts the centrally symmetric capsule in half (mpmath, 50 digits). The
+    overlap rung is called with the relation OVERLAPPING directly (the pair's ``relate`` answers
+    TOUCHING today, a separate defect); before, the pair was scaled as one and the points kernel
+    divided by zero."""
+    from collide2d._glue import registry
+    from collide2d._kernels import codes
+    from collide2d._robust import magnitude
+
+    big = 2.0**495
+    ellipse = c2.Ellipse((-big, 0.0), (big, big / 2), 0.0)
+    r = 1e-140
+    capsule = c2.Capsule((-r, -r), (r, r), r)
+    with mpmath.workdps(50):
+        half = (2 * mpmath.mpf(r) * mpmath.sqrt(8 * mpmath.mpf(r) ** 2) + mpmath.pi * mpmath.mpf(r) ** 2) / 2
+    rows = ("rounded", capsule._params, capsule._verts, "ellipse", ellipse._params, ellipse._verts)
+    area = magnitude.rounded_area_row(registry.entry("area", "rounded", "ellipse").kernel, *rows, codes.OVERLAPPING)
+    assert _relative(area, half) < 1e-12
+    out = np.full((8, 2), np.nan)
+    count = magnitude.rounded_points_row(registry.entry("points", "rounded", "ellipse").kernel, *rows,
+                                         codes.OVERLAPPING, out)
+    assert count == 2 and np.all(np.abs(out[:2, 0]) <= 1e-12 * r)
+
+
 def test_overlap_area_against_shapely_buffer_coarse():
     shapely = pytest.importorskip("shapely")
     for a in ROUNDED.values():
