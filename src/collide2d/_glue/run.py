@@ -467,7 +467,7 @@ class PointsSig(Signature):
         relation, capacity = extra[0], extra[1]
         out = np.full((capacity, 2), np.nan)
         if not tame:
-            count = ladder.points_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, out)
+            count = ladder.points_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, out, registry.entry)
         else:
             count = entry.kernel(pa, va, pb, vb, relation, out)
             count = ladder.resolve_points(pa, pb, relation, out, count)
@@ -477,7 +477,7 @@ class PointsSig(Signature):
 
     @staticmethod
     def row(entry, kind_a, pa, va, kind_b, pb, vb, relation, buf, k):
-        buf[1][k] = ladder.points_row(entry, kind_a, pa, va, kind_b, pb, vb, int(relation), buf[0][k])
+        buf[1][k] = ladder.points_row(entry, kind_a, pa, va, kind_b, pb, vb, int(relation), buf[0][k], registry.entry)
 
     @staticmethod
     def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, extra, buf):

@@ -66,11 +66,12 @@ def area_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, lookup):
     return magnitude.area_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, relation, lookup)
 
 
-def points_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, out):
-    """Rung 2 for intersection points into ``out``; returns the count."""
+def points_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, out, lookup=None):
+    """Rung 2 for intersection points into ``out``; returns the count (``lookup``: as
+    :func:`area_row`)."""
     if kind_a == "rounded":  # as area_row
         return magnitude.rounded_points_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, relation, out)
-    return magnitude.points_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, relation, out, resolve_points)
+    return magnitude.points_row(entry.kernel, kind_a, pa, va, kind_b, pb, vb, relation, out, resolve_points, lookup)
 
 
 # -- rung 4: the sign of a separation follows the exact relation ------------------------------------

@@ -675,13 +675,19 @@ def contact_row(kernel, kind_a, pa, va, kind_b, pb, vb, lookup):
     return (s, nx, ny, pax, pay, pbx, pby, ka, kb)
 
 
-def points_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, out, tangent):
+def points_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, out, tangent, lookup=None):
     """Intersection points of one pair into ``out`` (scaled back); returns the count.
 
     ``tangent(params_a, params_b, relation, out, count)`` settles a negative count (an exact
-    decision of the ellipse-pair kernels).
+    decision of the ellipse-pair kernels). A small ellipse beside a far larger ellipse or
+    polygon that no power of two tames runs against the large shape's half-planes near it
+    (:func:`_local_points`); ``lookup`` is the glue's table lookup, as for :func:`contact_row`.
     """
-    k, _ = pair_shift(kind_a, pa, va, kind_b, pb, vb)
+    k, centred = pair_shift(kind_a, pa, va, kind_b, pb, vb)
+    if not centred and lookup is not None:
+        local = _local_points(kind_a, pa, va, kind_b, pb, vb, relation, out, lookup)
+        if local is not None:
+            return local
     ra, wa, rb, wb = scaled_pair(kind_a, pa, va, kind_b, pb, vb, k, "scale")
     count = int(kernel(ra, wa, rb, wb, relation, out))
     if count < 0:
@@ -743,13 +749,53 @@ def _local_area(kind_a, pa, va, kind_b, pb, vb, lookup):
     For sizes more than ``2**SPAN_MAX`` apart no power of two suits both shapes: the large
     shape's numbers squared overflow once the small one is scaled to 1 (an ellipse of radii
     1e-120 and 1e-150 on the corner of a polygon of size 1e150 had an area of 5e-324). Near the
-    small ellipse the large shape is a set of half-planes ``n.y >= -h`` in ``y = x - c`` (its
-    edges, or the tangent half-plane of a large ellipse whose curvature is negligible there),
-    whose offsets ``h`` keep their relative accuracy (:func:`line_foot`'s error-free cross
-    products, the level of :func:`points_ellipse.offset_at`). A square of side four radii about
-    the centre clipped by those half-planes (Sutherland and Hodgman, "Reentrant polygon
-    clipping", CACM 17, 1974) has the same intersection with the ellipse; that pair, scaled to
-    about 1, runs the ellipse-polygon kernel.
+    small ellipse the large shape is a set of half-planes (:func:`_local_square`); the ellipse and
+    that clipped square, scaled to about 1, run the ellipse-polygon kernel.
+    """
+    if kind_a == "polygon" and kind_b == "ellipse" or kind_b == "polygon" and kind_a == "ellipse":
+        ellipse, row, verts = (pb, pa, va) if kind_a == "polygon" else (pa, pb, vb)
+        if _extent("polygon", row, verts) < max(float(ellipse[2]), float(ellipse[3])):
+            return _small_polygon_area(ellipse, row, verts)
+    local = _local_square(kind_a, pa, va, kind_b, pb, vb)
+    if local is None or isinstance(local, float):
+        return local
+    row_e, row_p, verts, e, _, _ = local
+    from collide2d._kernels import codes
+
+    kernel = lookup("area", "ellipse", "polygon").kernel
+    return math.ldexp(float(kernel(row_e, np.zeros((0, 2)), row_p, verts, codes.OVERLAPPING)), 2 * e)
+
+
+def _local_points(kind_a, pa, va, kind_b, pb, vb, relation, out, lookup):
+    """Intersection points of a small ellipse with a far larger ellipse or polygon into ``out``,
+    as :func:`_local_area`: the ellipse's crossings with the clipped square about its centre
+    (whose added sides lie outside the ellipse, so every crossing is one with the large shape's
+    boundary), moved back by the centre. Returns the count, or None when the pair is not of that
+    kind (then one scaling serves the pair)."""
+    local = _local_square(kind_a, pa, va, kind_b, pb, vb)
+    if local is None:
+        return None
+    if isinstance(local, float):
+        return 0
+    row_e, row_p, verts, e, cx, cy = local
+    kernel = lookup("points", "ellipse", "polygon").kernel
+    count = int(kernel(row_e, np.zeros((0, 2)), row_p, verts, relation, out))
+    out[:count] = np.ldexp(out[:count], e) + np.array([cx, cy])
+    return count
+
+
+def _local_square(kind_a, pa, va, kind_b, pb, vb):
+    """A small ellipse and the far larger shape near it, in coordinates relative to the
+    ellipse's centre and scaled by ``2**-e`` to about 1: ``(row_e, row_p, verts, e, cx, cy)``;
+    ``0.0`` when the large shape misses the square about the ellipse; None when the pair is not
+    of that kind.
+
+    Near the small ellipse the large shape is a set of half-planes ``n.y >= -h`` in
+    ``y = x - c`` (its edges, or the tangent half-plane of a large ellipse whose curvature is
+    negligible there), whose offsets ``h`` keep their relative accuracy (:func:`line_foot`'s
+    error-free cross products, the level of :func:`points_ellipse.offset_at`). A square of side
+    four radii about the centre clipped by those half-planes (Sutherland and Hodgman, "Reentrant
+    polygon clipping", CACM 17, 1974) meets the ellipse as the large shape does.
     """
     if kind_a == "ellipse" and kind_b in ("ellipse", "polygon"):
         small, kind_big, big, verts_big = pa, kind_b, pb, vb
@@ -757,10 +803,10 @@ def _local_area(kind_a, pa, va, kind_b, pb, vb, lookup):
         small, kind_big, big, verts_big = pb, kind_a, pa, va
     else:
         return None
-    if kind_big == "polygon" and _extent("polygon", big, verts_big) < max(float(small[2]), float(small[3])):
-        return _small_polygon_area(small, big, verts_big)
     cx, cy, ra, rb = (float(v) for v in small[:4])
     radius = max(ra, rb)
+    if kind_big == "polygon" and _extent("polygon", big, verts_big) < radius:
+        return None
     if kind_big == "ellipse":
         if max(float(big[2]), float(big[3])) < radius:
             small, big = big, small
@@ -786,13 +832,10 @@ def _local_area(kind_a, pa, va, kind_b, pb, vb, lookup):
             return 0.0
     if len(square) < 3:
         return 0.0
-    from collide2d._kernels import codes
-
-    kernel = lookup("area", "ellipse", "polygon").kernel
     row_e = np.array([0.0, 0.0, math.ldexp(ra, -e), math.ldexp(rb, -e), float(small[4]), float(small[5])])
     verts = np.ldexp(np.array(square, dtype=np.float64), -e)
     row_p = np.array([0.0, float(len(square))])
-    return math.ldexp(float(kernel(row_e, np.zeros((0, 2)), row_p, verts, codes.OVERLAPPING)), 2 * e)
+    return row_e, row_p, verts, e, cx, cy
 
 
 def _small_polygon_area(ellipse, row, verts):

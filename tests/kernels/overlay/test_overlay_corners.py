@@ -639,3 +639,55 @@ def test_intersection_points_long_tilted_segments_and_lines():
                         assert ratio <= 8.0, (ellipse, shape, got, expected)
                         worst = max(worst, ratio)
     assert worst <= 8.0
+
+
+def _ref_points_wide(a, b):
+    """Reference crossings at 640 digits of the pairs of :func:`_mixed_magnitude_pairs`: the real
+    common points of two ellipses (:func:`_crossings`), or each polygon edge's roots of the
+    quadratic ``q(p0 + u (p1 - p0)) = 1`` with ``u`` in ``[0, 1]``."""
+    with mp.workdps(640):
+        if a._kind == "ellipse" and b._kind == "ellipse":
+            ea = _ell(a)
+            ts = _crossings(ea, _ell(b), imag_tol=mpf(10) ** -200, merge=mpf(10) ** -320)
+            return [tuple(float(v) for v in _point(ea, t)) for t in ts]
+        e, p = (a, b) if a._kind == "ellipse" else (b, a)
+        cx, cy, ra, rb, ux, uy = _ell(e)
+        verts = [(mpf(float(x)), mpf(float(y))) for x, y in p._verts]
+        found = []
+        for (x0, y0), (x1, y1) in zip(verts, verts[1:] + verts[:1]):
+            # the edge in the ellipse's frame, scaled to the unit circle: s + u d
+            sx, sy = (ux * (x0 - cx) + uy * (y0 - cy)) / ra, (ux * (y0 - cy) - uy * (x0 - cx)) / rb
+            dx, dy = (ux * (x1 - x0) + uy * (y1 - y0)) / ra, (ux * (y1 - y0) - uy * (x1 - x0)) / rb
+            qa, qb, qc = dx * dx + dy * dy, 2 * (sx * dx + sy * dy), sx * sx + sy * sy - 1
+            disc = qb * qb - 4 * qa * qc
+            if disc < 0:
+                continue
+            for sign in (-1, 1):
+                u = (-qb + sign * mpm.sqrt(disc)) / (2 * qa)
+                if 0 <= u <= 1:
+                    found.append((float(x0 + u * (x1 - x0)), float(y0 + u * (y1 - y0))))
+        return found
+
+
+def test_intersection_points_sizes_1e150_apart():
+    # The crossings of the pairs of test_overlap_area_sizes_1e150_apart, measured as their areas are:
+    # the small ellipse against the large shape's half-planes near its centre. Each point within
+    # 4 eps of the small ellipse's size of a 640-digit reference point, the same count, both
+    # orders, single and batched. Before: a ZeroDivisionError on a circle's boundary in one order
+    # and points 1e147 away from the small ellipse in the other (the pair scaled as one).
+    for a, b in _mixed_magnitude_pairs():
+        ref = _ref_points_wide(a, b)
+        size = min(max(s._params[2], s._params[3]) for s in (a, b) if s._kind == "ellipse")
+        assert len(ref) == 2, (a, b, ref)
+        for first, second in ((a, b), (b, a)):
+            points = intersection_points(first, second)
+            assert len(points) == len(ref), (first, second, points, ref)
+            for x, y in points:
+                error = min(math.hypot(x - rx, y - ry) for rx, ry in ref) / (EPS * size)
+                assert error <= 4.0, (first, second, points, ref)
+    pairs = [p for p in _mixed_magnitude_pairs() if p[1]._kind == "ellipse"]
+    batch_a, batch_b = _batch([p[0] for p in pairs]), _batch([p[1] for p in pairs])
+    for first, second, rows in ((batch_a, batch_b, pairs), (batch_b, batch_a, [p[::-1] for p in pairs])):
+        points, count = intersection_points(first, second)
+        for i, (x, y) in enumerate(rows):
+            np.testing.assert_array_equal(points[i, : count[i]], intersection_points(x, y))
