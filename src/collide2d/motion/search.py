@@ -902,13 +902,13 @@ def _taken(shape, index):
     return shape[np.unravel_index(index, shape.shape)], np.arange(index.size)
 
 
-def _framed_loop(a, b, kind_a, kind_b, index_a, index_b, va, vb, wa, wb, t_max):
+def _framed_loop(a, b, kind_a, kind_b, index_a, index_b, va, vb, wa, wb, t_max, single=False):
     """The rows of :func:`_translation_batch` (every argument a read-only contiguous array but
     the shapes and kinds) and its loop: ``(shifted, code, out)``, whether the batch's rows are
-    shifted into frames, and ``code, out`` as :func:`_run_rows`."""
+    shifted into frames, and ``code, out`` as :func:`_run_rows`; with ``single`` (one pair), the
+    code and the loop's row ``(code, time, px, py, nx, ny)`` of the pair, from its serial loop."""
     (_, ga, gva), (_, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
-    ro, c = _read_only, np.ascontiguousarray
-    ga, gva, gb, gvb = ro(c(ga)), ro(c(gva)), ro(c(gb)), ro(c(gvb))
+    ga, gva, gb, gvb = _frozen(ga), _frozen(gva), _frozen(gb), _frozen(gvb)
     shifted, index, numbers, fa, fva, fb, fvb = _rows_kernel()(
         _KIND_CODE[kind_a], ga, gva, _given_references(a), _KIND_CODE[kind_b], gb, gvb, _given_references(b),
         index_a, index_b, va, vb, wa, wb, t_max)
@@ -916,7 +916,20 @@ def _framed_loop(a, b, kind_a, kind_b, index_a, index_b, va, vb, wa, wb, t_max):
         fa.flags.writeable = fb.flags.writeable = fva.flags.writeable = fvb.flags.writeable = False
     else:
         fa, fva, fb, fvb = ga, gva, gb, gvb
+    if single:
+        loop, swapped, code_a, code_b = _translation_loop(kind_a, kind_b)
+        out = np.empty((1, 6))
+        loop.serial(EPS, swapped, code_a, code_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, numbers, out)
+        return out[0, 0], out[0]
     return (shifted,) + _run_rows(kind_a, kind_b, ga, gva, gb, gvb, shifted, fa, fva, fb, fvb, index, numbers)
+
+
+def _frozen(array):
+    """``array`` itself when it is read-only and contiguous (a shape's rows), else such a view or
+    copy (the compiled row builder sees one array type)."""
+    if array.flags.c_contiguous and not array.flags.writeable:
+        return array
+    return _read_only(np.ascontiguousarray(array))
 
 
 def _given_references(shape):
@@ -945,8 +958,14 @@ def _read_only(array):
 
 def _rows_kernel():
     """The compiled row builder :func:`collide2d._kernels.motion.toi_rows.translation_rows` (its
-    module loaded on first use, as the loops are)."""
-    return importlib.import_module("collide2d._kernels.motion.toi_rows").translation_rows
+    module loaded on first use, as the loops are; then kept)."""
+    global _ROWS_KERNEL
+    if _ROWS_KERNEL is None:
+        _ROWS_KERNEL = importlib.import_module("collide2d._kernels.motion.toi_rows").translation_rows
+    return _ROWS_KERNEL
+
+
+_ROWS_KERNEL = None
 
 
 def _translation_kernel(motion, rows, t_max):
@@ -1214,13 +1233,15 @@ def _single_polygon(a, b, velocity_a, velocity_b, angular_velocity_a, angular_ve
     va, vb = _plain_vector(velocity_a), _plain_vector(velocity_b)
     if va is None or vb is None:
         return None
-    ro = _read_only
-    _, code, out = _framed_loop(a, b, kind_a, kind_b, _ONE_ROW, _ONE_ROW, ro(np.array([va])), ro(np.array([vb])),
-                                ro(np.array([wa])), ro(np.array([wb])), ro(np.array([tm])))
-    if code[0] > _OVERLAP and not (code[0] >= _NEAR and not exact.exact_capable(kind_a, run.flat_rows(a)[1], kind_b,
-                                                                               run.flat_rows(b)[1])[0]):
+    # the motion of the one pair as rows of one read-only table (views of one row: contiguous)
+    moves = np.array([[va[0], va[1], vb[0], vb[1], wa, wb, tm]])
+    moves.flags.writeable = False
+    code, found = _framed_loop(a, b, kind_a, kind_b, _ONE_ROW, _ONE_ROW, moves[:, 0:2], moves[:, 2:4], moves[:, 4],
+                               moves[:, 5], moves[:, 6], single=True)
+    if code > _OVERLAP and not (code >= _NEAR and not exact.exact_capable(kind_a, run.flat_rows(a)[1], kind_b,
+                                                                         run.flat_rows(b)[1])[0]):
         return None  # handed on, or a hit through the band that the exact path decides
-    return Impact(float(out[0, 0]), out[0, 1:3].copy(), out[0, 3:5].copy())
+    return Impact(float(found[1]), found[2:4], found[4:6])
 
 
 def _impact_search(motion, t_max):

@@ -42,6 +42,7 @@ from .toi import ELLIPSE, LINE, POLYGON, SEGMENT
 
 GROW = 1.0 + 8 * 2.0**-52  # the extents rounded up (collide2d.motion.rigid._extents)
 TINY = 2.2250738585072014e-308  # the smallest normal float: the frame of a pair of extent 0
+SQUARE_LO, SQUARE_HI = 2.0**-900, 2.0**1000  # squares of distances as accurate as their products
 
 
 @register_jitable
@@ -97,6 +98,29 @@ def _scaled(x, exponent, power):
 
 
 @register_jitable
+def _farthest(verts, first, count, rx, ry):
+    """The largest ``hypot`` of the vertices ``verts[first:first + count]`` less ``(rx, ry)``, the
+    float that ``np.hypot`` and a maximum give, with few calls of ``hypot``: only vertices whose
+    squared distance, as computed, is within ``2**-40`` of the largest can have the largest
+    ``hypot`` (both are within a few ulps of the exact distance and its square), when the squares
+    neither overflow nor lose digits to underflow (else every vertex's ``hypot``)."""
+    top = 0.0
+    for j in range(first, first + count):
+        dx = verts[j, 0] - rx
+        dy = verts[j, 1] - ry
+        top = max(top, dx * dx + dy * dy)
+    if not SQUARE_LO <= top <= SQUARE_HI:
+        top = 0.0  # (every vertex)
+    r = 0.0
+    for j in range(first, first + count):
+        dx = verts[j, 0] - rx
+        dy = verts[j, 1] - ry
+        if dx * dx + dy * dy >= top * (1.0 - 2.0**-40):
+            r = max(r, math.hypot(dx, dy))
+    return r
+
+
+@register_jitable
 def _reach(kind, p, verts, refs, given, i):
     """Reference point and extent of row ``i`` of ``p`` (a line's extent: inf); a polygon's
     reference point is ``refs[i]`` when ``given`` (boxes), else its centroid."""
@@ -105,11 +129,7 @@ def _reach(kind, p, verts, refs, given, i):
             rx, ry = refs[i, 0], refs[i, 1]
         else:
             rx, ry = _centroid(p, verts, i)
-        first = int(p[i, 0])
-        r = 0.0
-        for j in range(first, first + int(p[i, 1])):
-            r = max(r, math.hypot(verts[j, 0] - rx, verts[j, 1] - ry))
-        return rx, ry, r * GROW
+        return rx, ry, _farthest(verts, int(p[i, 0]), int(p[i, 1]), rx, ry) * GROW
     if kind == SEGMENT:
         rx = 0.5 * (p[i, 0] + p[i, 2])
         ry = 0.5 * (p[i, 1] + p[i, 3])
