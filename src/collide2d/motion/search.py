@@ -22,7 +22,7 @@ from collide2d.motion import exact, rounded
 from collide2d.motion.rigid import (_ULP, _check, _extents, _kernel_shape, _motion_numbers, _moved, _turn_extents, _turns,
                                     reference_points)
 from collide2d._tolerances import EPS
-from collide2d.shapes import Shape
+from collide2d.shapes import Box, RotatedBox, Shape
 from collide2d.typing import Batch, FloatArray, Pair, Real, Single
 
 # Time of impact: the iteration stops when the next certified step is below _TIME_TOL * t_max
@@ -126,7 +126,7 @@ class _Motion:
     translation (``+ v_a t``); :func:`_impact_flat` adds ``frame`` to the point it returns.
     """
 
-    def __init__(self, a, b, index_a, index_b, va, vb, wa, wb, offset_b=None):
+    def __init__(self, a, b, index_a, index_b, va, vb, wa, wb, offset_b=None, shifted=None):
         n = index_a.shape[0]
         self.args = (a, b, index_a, index_b, va, vb, wa, wb, offset_b)
         self.va, self.vb, self.wa, self.wb = va, vb, wa, wb
@@ -140,7 +140,8 @@ class _Motion:
         self.frame = _frame_offsets(ref_a, ref_b, finite(ext_a), finite(ext_b)) if n else np.zeros((0, 2))
         # the shapes at 0 as given (the exact decision at 0 is on them) ...
         self.given = (a, b, index_a, index_b, ref_a, ref_b, offset_b)
-        self.shifted = offset_b is not None or bool(self.frame.any())
+        # (``shifted`` given: the pairs are part of a batch that is, or is not, shifted as a whole)
+        self.shifted = offset_b is not None or bool(self.frame.any()) if shifted is None else shifted
         if not self.shifted:
             self.a, self.b, self.ia, self.ib, self.ref_a, self.ref_b, self.offset_b = self.given
         else:  # ... and shifted into the frame of each pair, once (one rounding of each coordinate)
@@ -908,29 +909,71 @@ def _kernel_rows(motion, rows, t_max):
 
 
 def _translation_batch(a, b, index_a, index_b, va, vb, wa, wb, t_max):
-    """``(time, point, normal)`` of a batch of translating pairs (no turn) of kinds without
-    vertex lists, as :func:`_impact_flat` finds them, or None for other kinds: the rows of the
+    """``(time, point, normal)`` of a batch of translating pairs (no turn) of the plain kinds, as
+    :func:`_impact_flat` finds them, or None for other kinds (rounded shapes): the rows of the
     search built in one compiled pass (:mod:`collide2d._kernels.motion.toi_rows`, the floats of
     :class:`_Motion` and :func:`_kernel_rows`), then its loop; a :class:`_Motion` only when some
     pair needs more than the loop (handed back, or through the band)."""
     kind_a, kind_b = run.kind_of(a), run.kind_of(b)
     if kind_a not in _ROW_KINDS or kind_b not in _ROW_KINDS or index_a.size == 0:
         return None
+    ro, c = _read_only, np.ascontiguousarray
+    shifted, code, out = _framed_loop(a, b, kind_a, kind_b, ro(c(index_a)), ro(c(index_b)), ro(va), ro(vb), ro(wa),
+                                      ro(wb), ro(t_max))
+    time, point, normal = out[:, 0].copy(), out[:, 1:3].copy(), out[:, 3:5].copy()  # (the floats _impact_flat keeps)
+    rest = np.flatnonzero(code > _OVERLAP)
+    if rest.size:  # the pairs the loop hands on: a _Motion of those alone (their rows' floats, per pair)
+        (sub_a, rows_a), (sub_b, rows_b) = _taken(a, index_a[rest]), _taken(b, index_b[rest])
+        motion = _Motion(sub_a, sub_b, rows_a, rows_b, va[rest], vb[rest], wa[rest], wb[rest], shifted=shifted)
+        time[rest], point[rest], normal[rest] = _impact_flat(motion, t_max[rest], (code[rest], out[rest]))
+    return time, point, normal
+
+
+def _taken(shape, index):
+    """The rows ``index`` (flat) of a batch as a batch of their own, and its index (the same
+    floats per row); a single shape as it is."""
+    if not shape.shape:
+        return shape, index
+    return shape[np.unravel_index(index, shape.shape)], np.arange(index.size)
+
+
+def _framed_loop(a, b, kind_a, kind_b, index_a, index_b, va, vb, wa, wb, t_max, single=False):
+    """The rows of :func:`_translation_batch` (every argument a read-only contiguous array but
+    the shapes and kinds) and its loop: ``(shifted, code, out)``, whether the batch's rows are
+    shifted into frames, and ``code, out`` as :func:`_run_rows`; with ``single`` (one pair), the
+    code and the loop's row ``(code, time, px, py, nx, ny)`` of the pair, from its serial loop."""
     (_, ga, gva), (_, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
-    c = np.ascontiguousarray
-    ga, gva, gb, gvb = c(ga), c(gva), c(gb), c(gvb)
-    shifted, index, numbers, fa, fb = _rows_kernel()(
-        _KIND_CODE[kind_a], _read_only(ga), _KIND_CODE[kind_b], _read_only(gb), _read_only(c(index_a)),
-        _read_only(c(index_b)), _read_only(va), _read_only(vb), _read_only(wa), _read_only(wb), _read_only(t_max))
+    ga, gva, gb, gvb = _frozen(ga), _frozen(gva), _frozen(gb), _frozen(gvb)
+    shifted, index, numbers, fa, fva, fb, fvb = _rows_kernel()(
+        _KIND_CODE[kind_a], ga, gva, _given_references(a), _KIND_CODE[kind_b], gb, gvb, _given_references(b),
+        index_a, index_b, va, vb, wa, wb, t_max)
     if shifted:  # the rows in the frame, read-only as a moved shape's (one compiled type of the loop)
-        fa.flags.writeable = fb.flags.writeable = False
-        fva = fvb = _NO_VERTS
+        fa.flags.writeable = fb.flags.writeable = fva.flags.writeable = fvb.flags.writeable = False
     else:
         fa, fva, fb, fvb = ga, gva, gb, gvb
-    code, out = _run_rows(kind_a, kind_b, ga, gva, gb, gvb, shifted, fa, fva, fb, fvb, index, numbers)
-    if bool((code <= _OVERLAP).all()):  # every pair decided in the loop (the floats _impact_flat keeps)
-        return out[:, 0].copy(), out[:, 1:3].copy(), out[:, 3:5].copy()
-    return _impact_flat(_Motion(a, b, index_a, index_b, va, vb, wa, wb), t_max, (code, out))
+    if single:
+        loop, swapped, code_a, code_b = _translation_loop(kind_a, kind_b)
+        out = np.empty((1, 6))
+        loop.serial(EPS, swapped, code_a, code_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, numbers, out)
+        return out[0, 0], out[0]
+    return (shifted,) + _run_rows(kind_a, kind_b, ga, gva, gb, gvb, shifted, fa, fva, fb, fvb, index, numbers)
+
+
+def _frozen(array):
+    """``array`` itself when it is read-only and contiguous (a shape's rows), else such a view or
+    copy (the compiled row builder sees one array type)."""
+    if array.flags.c_contiguous and not array.flags.writeable:
+        return array
+    return _read_only(np.ascontiguousarray(array))
+
+
+def _given_references(shape):
+    """The reference points of a box or rotated box batch (their centres, which are not their
+    vertices' centroids: :func:`collide2d.motion.rigid.reference_points`) for the compiled row
+    builder; an empty array for other kinds (a polygon's is its centroid, computed there)."""
+    if isinstance(shape, (Box, RotatedBox)):
+        return _read_only(np.ascontiguousarray(reference_points(shape)))
+    return _NO_VERTS
 
 
 def _flat_index(own, shape, n):
@@ -950,8 +993,14 @@ def _read_only(array):
 
 def _rows_kernel():
     """The compiled row builder :func:`collide2d._kernels.motion.toi_rows.translation_rows` (its
-    module loaded on first use, as the loops are)."""
-    return importlib.import_module("collide2d._kernels.motion.toi_rows").translation_rows
+    module loaded on first use, as the loops are; then kept)."""
+    global _ROWS_KERNEL
+    if _ROWS_KERNEL is None:
+        _ROWS_KERNEL = importlib.import_module("collide2d._kernels.motion.toi_rows").translation_rows
+    return _ROWS_KERNEL
+
+
+_ROWS_KERNEL = None
 
 
 def _translation_kernel(motion, rows, t_max):
@@ -1028,8 +1077,10 @@ _OVERLAP = 2  # the outcome codes up to this one are answers (constants.OVERLAP;
 # here would load a kernel family with collide2d), and
 _NEAR = 5  # a hit through the band of the floats (constants.NEAR): exactly decidable kinds get the exact one
 _MINIMUM = 6  # a hit at the minimum of the separation, within the band (constants.MINIMUM)
-_ROW_KINDS = frozenset(("ellipse", "segment", "line", "point"))  # the kinds of _translation_batch
+_ROW_KINDS = frozenset(("ellipse", "polygon", "segment", "line", "point"))  # the kinds of _translation_batch
 _ZERO_INDEX = np.zeros((1, 4), dtype=np.int64)  # one pair of single shapes, searched where they lie
+_ONE_ROW = np.zeros(1, dtype=np.int64)  # the row of a single shape (read-only, as the batches' indices)
+_ONE_ROW.flags.writeable = False
 _NO_VERTS = np.zeros((0, 2))  # the vertex array of a kind without vertex lists (read-only, as a shape's)
 _NO_VERTS.flags.writeable = False
 _TOI_LOOPS: dict = {}  # (kind_a, kind_b) -> the loop of the compiled search (see _translation_loop)
@@ -1147,8 +1198,10 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     (shifted into the frame of :func:`_frame_offsets`) and numbers that :class:`_Motion` would give
     it. None for anything else, or when the search hands the pair back: the general path then
     takes it (and checks the arguments)."""
-    if not (isinstance(a, Shape) and isinstance(b, Shape)) or not rounded.direct_pair(a, b):  # (no vertex lists)
+    if not (isinstance(a, Shape) and isinstance(b, Shape)):
         return None
+    if not rounded.direct_pair(a, b):  # (vertex lists)
+        return _single_polygon(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max)
     (ka, pa, _), (kb, pb, _) = run.shape_rows(a), run.shape_rows(b)
     if pa.ndim != 1 or pb.ndim != 1:
         return None
@@ -1197,6 +1250,33 @@ def _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angula
     return Impact(float(out[0, 1]), out[0, 2:4], out[0, 4:6])
 
 
+
+
+def _single_polygon(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max):
+    """:func:`_single_translation` of two single translating shapes of the plain kinds, one a
+    polygon (or box, or rotated box), given as plain Python numbers: the rows built by the compiled
+    pass of a batch (:func:`_framed_loop`) for the one pair and its loop, the floats that
+    :func:`time_of_impact` gets for it through :func:`_translation_batch`. None for anything else
+    (a turn, rounded shapes, batches), or when the loop hands the pair on."""
+    kind_a, kind_b = run.kind_of(a), run.kind_of(b)
+    if kind_a not in _ROW_KINDS or kind_b not in _ROW_KINDS or a.shape or b.shape:
+        return None
+    wa, wb = _plain_number(angular_velocity_a), _plain_number(angular_velocity_b)
+    tm = math.inf if type(t_max) is float and t_max == math.inf else _plain_number(t_max)
+    if wa != 0.0 or wb != 0.0 or tm is None or not tm >= 0.0:  # (None: not plain; a turn: the general path)
+        return None
+    va, vb = _plain_vector(velocity_a), _plain_vector(velocity_b)
+    if va is None or vb is None:
+        return None
+    # the motion of the one pair as rows of one read-only table (views of one row: contiguous)
+    moves = np.array([[va[0], va[1], vb[0], vb[1], wa, wb, tm]])
+    moves.flags.writeable = False
+    code, found = _framed_loop(a, b, kind_a, kind_b, _ONE_ROW, _ONE_ROW, moves[:, 0:2], moves[:, 2:4], moves[:, 4],
+                               moves[:, 5], moves[:, 6], single=True)
+    if code > _OVERLAP and not (code >= _NEAR and not exact.exact_capable(kind_a, run.flat_rows(a)[1], kind_b,
+                                                                         run.flat_rows(b)[1])[0]):
+        return None  # handed on, or a hit through the band that the exact path decides
+    return Impact(float(found[1]), found[2:4], found[4:6])
 
 
 def _impact_search(motion, t_max):

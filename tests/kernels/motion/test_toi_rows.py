@@ -15,7 +15,7 @@ import collide2d as c2
 from collide2d._glue import run
 from collide2d.motion import search
 
-KINDS = ("ellipse", "circle", "segment", "line", "point")
+KINDS = ("ellipse", "circle", "segment", "line", "point", "box", "rotated", "polygon", "16-gon")
 # (scale of the shapes, offset of the batch from the origin)
 PLACES = [(1.0, 0.0), (1.0, 0.75), (1.0, 1e6), (1e-6, 3.0), (1.0, 2.0**52), (1e10, 1e15), (1e-140, 1e-135),
           (1e140, 1e145), (1e-140, 1e140)]
@@ -31,6 +31,18 @@ def _shapes(kind, n, rng, scale, offset):
         return c2.Segment(centre, centre + rng.uniform(0.5, 1.0, (n, 2)) * max(scale, abs(offset) * 1e-12))
     if kind == "line":
         return c2.Line(centre, rng.uniform(-1.0, 1.0, (n, 2)))
+    scale = max(scale, abs(offset) * 1e-12) if kind in ("box", "rotated", "polygon", "16-gon") else scale
+    if kind == "box":
+        return c2.Box(centre, centre + rng.uniform(0.1, 1.0, (n, 2)) * scale)
+    if kind == "rotated":
+        return c2.RotatedBox(centre, rng.uniform(0.1, 1.0, (n, 2)) * scale, rng.uniform(-3.0, 3.0, n))
+    if kind in ("polygon", "16-gon"):  # convex, counter-clockwise, radii 0.2 to 1 of the scale
+        k = 5 if kind == "polygon" else 16
+        phase = np.linspace(0.0, 2.0 * np.pi, k, endpoint=False) + rng.uniform(0.0, 1.0, (n, 1))
+        if k == 5:  # irregular
+            phase = phase + rng.uniform(0.0, 0.6, (n, k))
+        radius = rng.uniform(0.2, 1.0, (n, 1)) * scale
+        return c2.Polygon(centre[:, None, :] + radius[..., None] * np.stack([np.cos(phase), np.sin(phase)], axis=-1))
     return c2.Point(centre)
 
 
@@ -62,16 +74,20 @@ def test_rows_match_the_numpy_construction(kind_a, kind_b):
             va, vb, wa, wb, t_max = _motions(rng, n)
             motion = search._Motion(shape_a, shape_b, ia, ib, va, vb, wa, wb)
             index, numbers = search._kernel_rows(motion, np.arange(n), t_max)
-            (ka, ga, _), (kb, gb, _) = run.flat_rows(shape_a), run.flat_rows(shape_b)
-            shifted, index2, numbers2, fa, fb = search._rows_kernel()(
-                search._KIND_CODE[ka], ro(np.ascontiguousarray(ga)), search._KIND_CODE[kb], ro(np.ascontiguousarray(gb)),
-                ro(ia), ro(ib), ro(va), ro(vb), ro(wa), ro(wb), ro(t_max))
+            (ka, ga, gva), (kb, gb, gvb) = run.flat_rows(shape_a), run.flat_rows(shape_b)
+            c = np.ascontiguousarray
+            shifted, index2, numbers2, fa, fva, fb, fvb = search._rows_kernel()(
+                search._KIND_CODE[ka], ro(c(ga)), ro(c(gva)), search._given_references(shape_a), search._KIND_CODE[kb],
+                ro(c(gb)), ro(c(gvb)), search._given_references(shape_b), ro(ia), ro(ib), ro(va), ro(vb), ro(wa), ro(wb),
+                ro(t_max))
             assert shifted == motion.shifted
             assert _bits(index2) == _bits(index)
             assert _bits(numbers2) == _bits(numbers), (scale, offset)
             if shifted:
                 assert _bits(fa) == _bits(run.flat_rows(motion.a)[1])
                 assert _bits(fb) == _bits(run.flat_rows(motion.b)[1])
+                assert _bits(fva) == _bits(run.flat_rows(motion.a)[2])
+                assert _bits(fvb) == _bits(run.flat_rows(motion.b)[2])
 
 
 def _general(a, b, va, vb, t_max):
@@ -99,7 +115,9 @@ def _grazing_batch(kind_a, kind_b, rng, n, offset):
 
 
 @pytest.mark.parametrize("kind_a, kind_b", [("circle", "circle"), ("ellipse", "point"), ("point", "ellipse"),
-                                            ("segment", "point"), ("segment", "line"), ("line", "ellipse")])
+                                            ("segment", "point"), ("segment", "line"), ("line", "ellipse"),
+                                            ("16-gon", "16-gon"), ("box", "polygon"), ("rotated", "point"),
+                                            ("polygon", "segment"), ("line", "box"), ("circle", "16-gon")])
 def test_batches_match_the_general_path(kind_a, kind_b):
     rng = np.random.default_rng(5)
     n = 24
