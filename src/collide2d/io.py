@@ -93,6 +93,7 @@ _ROUNDABLE = ("box", "rotated_box", "polygon")
 _ORIENTED = ("ellipse", "rotated_box")
 _KIND_OF_CLASS = {cls: kind for kind, (cls, _) in _KINDS.items()}
 _OPTIONAL = {"angle"}
+_ANY_FIELD = frozenset(name for kind in _KINDS for name in _KINDS[kind][1]) | {"direction", "radius"}
 
 
 def _fields(kind):
@@ -495,9 +496,11 @@ def _column_shapes(kinds, values, filled, vertices, degrees, where):
         kwargs = {}
         for field, names in _formats.CATALOGUE_FIELDS[kind]:
             if not all(name in filled for name in names):
-                if _formats.optional_column(kind, names[0]):
+                if _formats.optional_column(kind, names[0]) and not any(name in filled for name in names):
                     continue
-                return None  # a column the kind needs is missing: the records say which
+                return None  # a column the kind needs is missing (or half a direction): the records say which
+            if len(names) == 2 and np.any(filled[names[0]][lo:hi] != filled[names[1]][lo:hi]):
+                return None  # half a direction given (dx without dy): the records name the row
             if not filled[names[0]][lo]:
                 continue  # an optional field left empty: the angle, or the radius of a plain shape
             if names == ("vertices",):
@@ -624,6 +627,9 @@ def _check_record(record, where):
     missing = [name for name in fields if name not in record and not _optional(kind, name)]
     if missing:
         raise InputError(f"{where}: a {kind} needs the field(s) {', '.join(missing)}")
+    foreign = [name for name in record if name in _ANY_FIELD and name not in fields]
+    if foreign:  # a field of another kind (the radius of a segment): refused, as a CSV column is, not dropped
+        raise InputError(f"{where}: a {kind} has no field {foreign[0]} (its fields: {', '.join(fields)})")
     return kind
 
 
