@@ -47,6 +47,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import csv
+import errno
 import itertools
 import json
 import math
@@ -193,6 +194,8 @@ def parse_shape(text):
         if kind not in _ROUNDABLE:
             raise InputError(f"shape {text!r}: only a box, rotated_box or polygon takes r=RADIUS")
         radius = _number(words.pop()[2:], f"shape {text!r}: r=")
+    if any(word.lower().startswith("r=") for word in words[1:]):
+        raise InputError(f"shape {text!r}: r=RADIUS is given once, as the last word")
     v = [_number(word, f"shape {text!r}") for word in words[1:]]
     if kind == "polygon":
         if len(v) < 6 or len(v) % 2:
@@ -905,7 +908,8 @@ def _replacing(path):
     the same suffix (so writers that go by the suffix pick the same format). On any exception,
     Ctrl-C included, it is removed and an existing ``path`` is left untouched. A symbolic link is
     written through: its target gets the new content and the link stays. An existing file keeps
-    its permissions. A device or a named pipe (``/dev/null``, ``/dev/stdout``) is written to
+    its permissions; one this process may not write (``os.access``) is refused with a
+    ``PermissionError``, as ``open(path, "w")`` would refuse it, not replaced. A device or a named pipe (``/dev/null``, ``/dev/stdout``) is written to
     directly: it cannot be replaced, and must not be.
     """
     path = pathlib.Path(path)
@@ -919,6 +923,8 @@ def _replacing(path):
     directory = path.parent
     if not directory.is_dir():
         raise InputError(f"{path}: no such directory {str(directory)!r}")
+    if path.exists() and not os.access(path, os.W_OK):  # as open(path, "w") would refuse it: not replaced behind its back
+        raise PermissionError(errno.EACCES, "permission denied (the file is not writable; collide2d does not replace it)", str(path))
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{path.suffix}", dir=directory)
     except OSError as error:

@@ -247,3 +247,48 @@ def test_geo_interface_and_rounded_path_name_their_rules():
         convert.rounded_path(c2.Capsule(np.zeros((2, 2)), (1, 0), 0.5))
     with pytest.raises(TypeError, match="rounded shape"):
         convert.rounded_path(c2.Circle((0, 0), 1))
+
+
+def test_an_output_that_may_not_be_written_is_refused_not_replaced(tmp_path, monkeypatch, capsys):
+    import os
+
+    scene = tmp_path / "scene.csv"
+    scene.write_text("kind,x0,y0,x1,y1,radius\ncapsule,0,0,2,0,0.5\ncapsule,1,0,3,0,0.5\n")
+    kept = tmp_path / "kept.csv"
+    kept.write_text("precious\n")
+    kept.chmod(0o444)
+    real_access = os.access
+    # as an unprivileged user sees it (the tests may run as root, whom os.access lets write anything)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if str(path) == str(kept) else real_access(path, mode, **kw))
+    assert main(["pairs", str(scene), "-o", str(kept), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not writable" in err and str(kept) in err
+    assert kept.read_text() == "precious\n"
+    with pytest.raises(PermissionError):
+        io.write_shapes(kept, [c2.Capsule((0, 0), (1, 0), 0.5)])
+    assert kept.read_text() == "precious\n"
+
+
+@pytest.mark.parametrize("text", ["rotated_box 0 0 1 1 r=0.5 30deg", "box 0 0 1 1 r=0.5 r=0.25", "polygon 0 0 1 0 r=0.1 0 1"])
+def test_inline_radius_out_of_place_is_named(text):
+    with pytest.raises(io.InputError, match="r=RADIUS is given once, as the last word"):
+        io.parse_shape(text)
+    assert io.parse_shape("rotated_box 0 0 1 1 30deg r=0.5").radius == 0.5
+
+
+@pytest.mark.parametrize("scale", [2.0**460, 2.0**-460])
+def test_from_shapely_reads_buffers_far_from_size_one(scale):
+    shapely = pytest.importorskip("shapely")
+    # the buffers of size 1 scaled by a power of two (exact): the same shapes, scaled
+    for geometry, expected in (
+        (shapely.Point(1, 2).buffer(0.5), ((1.0, 2.0), (1.0, 2.0), 0.5)),
+        (shapely.LineString([(0, 0), (2, 1)]).buffer(0.5), ((0.0, 0.0), (2.0, 1.0), 0.5)),
+    ):
+        big = shapely.affinity.scale(geometry, scale, scale, origin=(0, 0))
+        shape = c2.from_shapely(big, rounded=True)
+        assert type(shape) is c2.Capsule
+        np.testing.assert_allclose(shape.radius / scale, expected[2], rtol=1e-12)
+        np.testing.assert_allclose(np.array([shape.a, shape.b]) / scale, np.array(expected[:2]), atol=1e-12)
+    box = c2.from_shapely(shapely.affinity.scale(shapely.box(0, 0, 2, 1).buffer(0.25), scale, scale, origin=(0, 0)), rounded=True)
+    assert isinstance(box, c2.Box)
+    np.testing.assert_allclose([*box.min / scale, *box.max / scale, box.radius / scale], [0, 0, 2, 1, 0.25], rtol=1e-12, atol=1e-12)
