@@ -458,7 +458,9 @@ def rounded_path(shape: _shapes.Shape) -> Any:
 
     _check_shape(shape)
     if not _rounded.is_rounded(shape):
-        raise TypeError(f"shape must be a rounded shape (a Capsule, or a polygon or box given a radius), got a {type(shape).__name__}")
+        raise TypeError(
+            f"shape must be a rounded shape (a Capsule, or a polygon or box given a radius), got a {type(shape).__name__}"
+        )
     if shape.shape:
         raise ValueError(f"shape must be a single shape, got a batch of shape {shape.shape}: take its elements (shape[i])")
     v, r = _rounded_core(shape)

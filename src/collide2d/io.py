@@ -909,8 +909,9 @@ def _replacing(path):
     Ctrl-C included, it is removed and an existing ``path`` is left untouched. A symbolic link is
     written through: its target gets the new content and the link stays. An existing file keeps
     its permissions; one this process may not write (``os.access``) is refused with a
-    ``PermissionError``, as ``open(path, "w")`` would refuse it, not replaced. A device or a named pipe (``/dev/null``, ``/dev/stdout``) is written to
-    directly: it cannot be replaced, and must not be.
+    ``PermissionError``, as ``open(path, "w")`` would refuse it, not replaced. A device or a named
+    pipe (``/dev/null``, ``/dev/stdout``) is written to directly: it cannot be replaced, and must
+    not be.
     """
     path = pathlib.Path(path)
     if path.is_symlink():
@@ -924,7 +925,9 @@ def _replacing(path):
     if not directory.is_dir():
         raise InputError(f"{path}: no such directory {str(directory)!r}")
     if path.exists() and not os.access(path, os.W_OK):  # as open(path, "w") would refuse it: not replaced behind its back
-        raise PermissionError(errno.EACCES, "permission denied (the file is not writable; collide2d does not replace it)", str(path))
+        raise PermissionError(
+            errno.EACCES, "permission denied (the file is not writable; collide2d does not replace it)", str(path)
+        )
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{path.suffix}", dir=directory)
     except OSError as error:

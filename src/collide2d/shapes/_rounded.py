@@ -51,8 +51,10 @@ def _radius(value):
 
 def _rounded(shape, cls, radius, *args, **kwargs):
     """Build ``shape`` as the base shape of ``args`` rounded by ``radius`` (an instance of the
-    private subclass ``cls`` from then on). False when the radius is 0 everywhere: the caller then
-    builds its plain shape, bit for bit today's."""
+    private subclass ``cls`` from then on). False when the radius is the number 0: the caller then
+    builds its plain shape, bit for bit today's. A radius array of zeros builds the plain shape here,
+    over the batch that the radius broadcasts it to (a ValueError naming the radius when they do not
+    broadcast), and gives True."""
     r = _radius(radius)
     base = cls.__mro__[2]  # (cls, _RoundedMixin, the public class, ...)
     if not np.any(r):
