@@ -367,11 +367,16 @@ def _circumcircle(a, b, c):
     """Centre and radius of the circle through three points (radius inf when collinear)."""
     bx, by = b[0] - a[0], b[1] - a[1]
     cx, cy = c[0] - a[0], c[1] - a[1]
+    # the products below are cubes of the lengths: far from 1 (a buffer of radius 1e140 or 1e-140)
+    # they would overflow or underflow, so the offsets are scaled by a power of two (exact) first
+    size = max(abs(bx), abs(by), abs(cx), abs(cy))
+    exponent = math.frexp(size)[1] if size and not 2.0**-300 <= size <= 2.0**300 else 0
+    bx, by, cx, cy = (math.ldexp(t, -exponent) for t in (bx, by, cx, cy))
     d = 2.0 * (bx * cy - by * cx)
     if d == 0.0:
         return None, math.inf
     b2, c2 = bx * bx + by * by, cx * cx + cy * cy
-    ux, uy = (cy * b2 - by * c2) / d, (bx * c2 - cx * b2) / d
+    ux, uy = math.ldexp((cy * b2 - by * c2) / d, exponent), math.ldexp((bx * c2 - cx * b2) / d, exponent)
     return (a[0] + ux, a[1] + uy), math.hypot(ux, uy)
 
 

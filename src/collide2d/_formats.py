@@ -456,6 +456,9 @@ def run_fields(kind, frame, lo, hi, degrees):
     missing = [c for c in needed if c not in frame and not optional_column(kind, c)]
     if missing:
         raise ValueError(f"df: rows {lo}.. are {kind}s and need the columns {', '.join(missing)}")
+    if kind in ANGLE_OPTIONAL and ("dx" in frame) != ("dy" in frame):  # half a direction: not dropped in silence
+        given, lacking = ("dx", "dy") if "dx" in frame else ("dy", "dx")
+        raise ValueError(f"df: rows {lo}.. ({kind}) have the column {given} but not {lacking}: the direction needs both")
     values = {}
     for name in needed:
         if name == "vertices":
@@ -468,11 +471,32 @@ def run_fields(kind, frame, lo, hi, degrees):
         del values["radius"]  # the plain shapes
     if kind in ANGLE_OPTIONAL and "dx" in values and np.isnan(values["dx"]).all() and np.isnan(values["dy"]).all():
         del values["dx"], values["dy"]  # built from an angle
+    if kind in ANGLE_OPTIONAL and "dx" in values and "angle" not in frame:
+        del values["angle"]  # built from a direction, no angle column: not the angle 0 besides it
     if degrees and "angle" in values:
         values["angle"] = np.radians(values["angle"])
     if kind == "polygon":
         return frame["vertices"].iloc[lo:hi].tolist(), {k: v for k, v in values.items() if k == "radius"}
     return shape_fields(kind, values)
+
+
+def stray_values(kinds, frame):
+    """Raise ``ValueError`` for a row that gives a value (not NaN or None) in a catalogue column its
+    kind does not have (the ``radius`` of a segment, the ``x0`` of a box): the shape would silently
+    differ from the row, so it is refused, as in a CSV or Parquet catalogue. ``kinds`` are the rows'
+    kinds (strings)."""
+    for name in frame:
+        if name in ("kind", "id"):
+            continue
+        foreign = ~np.isin(kinds, [kind for kind, columns in CATALOGUE_COLUMNS.items() if name in columns])
+        if not foreign.any():
+            continue
+        bad = np.flatnonzero(foreign & frame[name].notna().to_numpy(dtype=bool))
+        if len(bad):
+            row = int(bad[0])
+            raise ValueError(
+                f"df row {row}: a {kinds[row]} has no {name}; leave it NaN or None (got {frame[name].iloc[row]!r})"
+            )
 
 
 def run_keys(kinds, frame, n):

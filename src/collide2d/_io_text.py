@@ -550,6 +550,13 @@ def catalogue_record(kind, names, raw_of, number_of, where, blank="empty"):
         raise InputError(f"{where}: a {kind} needs the column(s) {', '.join(missing)}")
     record = {"kind": kind}
     for field, columns in _formats.CATALOGUE_FIELDS[kind]:
+        given = [name for name in columns if name in values]
+        if given and len(given) < len(columns):  # half a direction (dx without dy): not dropped in silence
+            lacking = next(name for name in columns if name not in values)
+            state = f"is {blank}" if lacking in names else "is missing"
+            raise InputError(
+                f"{where}, column {lacking} {state} while {given[0]} is given: the {field} needs both {' and '.join(columns)}"
+            )
         if all(name in values for name in columns):
             record[field] = [values[name] for name in columns] if len(columns) == 2 else values[columns[0]]
     return record

@@ -416,6 +416,13 @@ def _vector(value):
     return " ".join(repr(float(x)) for x in np.ravel(value))
 
 
+def _is_region(shape):
+    """Whether a single shape has an area: the region kinds, and a capsule of radius > 0 (a polygon
+    or box given a radius is one of the region kinds already)."""
+    name = type(shape).__name__
+    return name in _REGIONS or (name == "Capsule" and shape.radius > 0.0)
+
+
 def _check(args):
     from collide2d import measurement, overlay, predicates
 
@@ -424,7 +431,7 @@ def _check(args):
     a, b = io.parse_shape(args.a), io.parse_shape(args.b)
     contact = measurement.contact(a, b)
     points = overlay.intersection_points(a, b)
-    regions = type(a).__name__ in _REGIONS and type(b).__name__ in _REGIONS
+    regions = _is_region(a) and _is_region(b)
     result = {
         "a": io.format_shape(a),
         "b": io.format_shape(b),
@@ -894,7 +901,8 @@ def _termination_raises():
 
 
 def main(argv=None):
-    """Run the command line; return the exit code (0 success, 2 bad input or usage)."""
+    """Run the command line; return the exit code (0 success, 2 bad input or usage, 1 an internal
+    error: a defect of collide2d, named in one line)."""
     args = build_parser().parse_args(argv)
     try:
         with _termination_raises(), _warnings_on_stderr():
@@ -917,3 +925,12 @@ def main(argv=None):
         message = str(error) if not isinstance(error, OSError) or not error.filename else f"{error.filename}: {error.strerror}"
         print(f"collide2d: error: {message}", file=sys.stderr)
         return 2
+    except Exception as error:  # a defect of collide2d, not of the input: one line, and the traceback on request
+        if os.environ.get("COLLIDE2D_TRACEBACK"):
+            raise
+        print(
+            f"collide2d: internal error: {type(error).__name__}: {error} (a defect of collide2d, please report it "
+            "with the command and its input; COLLIDE2D_TRACEBACK=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return 1

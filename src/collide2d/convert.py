@@ -80,6 +80,17 @@ def _check_shape(shape):
 # -- shapely and GeoJSON ----------------------------------------------------------------------------
 
 
+def _tolerance(tolerance):
+    """The ``tolerance`` of :func:`to_shapely` and :func:`geo_interface`: None, or a positive finite
+    real number (not a bool or a string), checked whether or not the shape has a curve to use it."""
+    if tolerance is None:
+        return None
+    tolerance = _formats.real_value(tolerance, "tolerance")
+    if not (0.0 < tolerance < math.inf):
+        raise ValueError(f"tolerance must be a positive finite number, got {tolerance!r}")
+    return tolerance
+
+
 def to_shapely(shape: _shapes.Shape, *, tolerance: float | None = None) -> Any:
     """Return the shape as a shapely geometry (an array of them for a batch).
 
@@ -124,6 +135,7 @@ def to_shapely(shape: _shapes.Shape, *, tolerance: float | None = None) -> Any:
     import shapely
 
     _check_shape(shape)
+    tolerance = _tolerance(tolerance)
     if _rounded.is_rounded(shape):  # inscribed polygons of the outlines
         return _rounded.to_shapely(shape, tolerance)
     kind, coordinates = _formats.flat_coordinates(run.shape_rows(shape), tolerance)
@@ -151,7 +163,8 @@ def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> di
     Parameters
     ----------
     shape : Shape
-        Single shape or batch; not a line.
+        Single shape or batch; not a line, nor a rounded shape (a ``TypeError``, as for
+        ``shape.__geo_interface__``).
     tolerance : float, optional
         As for :func:`to_shapely`.
 
@@ -168,6 +181,12 @@ def geo_interface(shape: _shapes.Shape, *, tolerance: float | None = None) -> di
     (((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)),)
     """
     _check_shape(shape)
+    tolerance = _tolerance(tolerance)
+    if _rounded.is_rounded(shape):  # as shape.__geo_interface__ says
+        raise TypeError(
+            f"a rounded {type(shape).__name__} has no GeoJSON geometry (not implemented): "
+            "to_shapely(shape).__geo_interface__ gives that of its inscribed polygon"
+        )
     return _formats.geo_mapping(run.shape_rows(shape), tolerance)
 
 
@@ -437,6 +456,13 @@ def rounded_path(shape: _shapes.Shape) -> Any:
     """
     from matplotlib.path import Path
 
+    _check_shape(shape)
+    if not _rounded.is_rounded(shape):
+        raise TypeError(
+            f"shape must be a rounded shape (a Capsule, or a polygon or box given a radius), got a {type(shape).__name__}"
+        )
+    if shape.shape:
+        raise ValueError(f"shape must be a single shape, got a batch of shape {shape.shape}: take its elements (shape[i])")
     v, r = _rounded_core(shape)
     if len(v) == 1:
         arcs = [(v[0], 0.0, 360.0)]

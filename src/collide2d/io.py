@@ -47,6 +47,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import csv
+import errno
 import itertools
 import json
 import math
@@ -93,6 +94,7 @@ _ROUNDABLE = ("box", "rotated_box", "polygon")
 _ORIENTED = ("ellipse", "rotated_box")
 _KIND_OF_CLASS = {cls: kind for kind, (cls, _) in _KINDS.items()}
 _OPTIONAL = {"angle"}
+_ANY_FIELD = frozenset(name for kind in _KINDS for name in _KINDS[kind][1]) | {"direction", "radius"}
 
 
 def _fields(kind):
@@ -192,6 +194,8 @@ def parse_shape(text):
         if kind not in _ROUNDABLE:
             raise InputError(f"shape {text!r}: only a box, rotated_box or polygon takes r=RADIUS")
         radius = _number(words.pop()[2:], f"shape {text!r}: r=")
+    if any(word.lower().startswith("r=") for word in words[1:]):
+        raise InputError(f"shape {text!r}: r=RADIUS is given once, as the last word")
     v = [_number(word, f"shape {text!r}") for word in words[1:]]
     if kind == "polygon":
         if len(v) < 6 or len(v) % 2:
@@ -495,9 +499,11 @@ def _column_shapes(kinds, values, filled, vertices, degrees, where):
         kwargs = {}
         for field, names in _formats.CATALOGUE_FIELDS[kind]:
             if not all(name in filled for name in names):
-                if _formats.optional_column(kind, names[0]):
+                if _formats.optional_column(kind, names[0]) and not any(name in filled for name in names):
                     continue
-                return None  # a column the kind needs is missing: the records say which
+                return None  # a column the kind needs is missing (or half a direction): the records say which
+            if len(names) == 2 and np.any(filled[names[0]][lo:hi] != filled[names[1]][lo:hi]):
+                return None  # half a direction given (dx without dy): the records name the row
             if not filled[names[0]][lo]:
                 continue  # an optional field left empty: the angle, or the radius of a plain shape
             if names == ("vertices",):
@@ -624,6 +630,9 @@ def _check_record(record, where):
     missing = [name for name in fields if name not in record and not _optional(kind, name)]
     if missing:
         raise InputError(f"{where}: a {kind} needs the field(s) {', '.join(missing)}")
+    foreign = [name for name in record if name in _ANY_FIELD and name not in fields]
+    if foreign:  # a field of another kind (the radius of a segment): refused, as a CSV column is, not dropped
+        raise InputError(f"{where}: a {kind} has no field {foreign[0]} (its fields: {', '.join(fields)})")
     return kind
 
 
@@ -899,8 +908,10 @@ def _replacing(path):
     the same suffix (so writers that go by the suffix pick the same format). On any exception,
     Ctrl-C included, it is removed and an existing ``path`` is left untouched. A symbolic link is
     written through: its target gets the new content and the link stays. An existing file keeps
-    its permissions. A device or a named pipe (``/dev/null``, ``/dev/stdout``) is written to
-    directly: it cannot be replaced, and must not be.
+    its permissions; one this process may not write (``os.access``) is refused with a
+    ``PermissionError``, as ``open(path, "w")`` would refuse it, not replaced. A device or a named
+    pipe (``/dev/null``, ``/dev/stdout``) is written to directly: it cannot be replaced, and must
+    not be.
     """
     path = pathlib.Path(path)
     if path.is_symlink():
@@ -913,6 +924,10 @@ def _replacing(path):
     directory = path.parent
     if not directory.is_dir():
         raise InputError(f"{path}: no such directory {str(directory)!r}")
+    if path.exists() and not os.access(path, os.W_OK):  # as open(path, "w") would refuse it: not replaced behind its back
+        raise PermissionError(
+            errno.EACCES, "permission denied (the file is not writable; collide2d does not replace it)", str(path)
+        )
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{path.suffix}", dir=directory)
     except OSError as error:

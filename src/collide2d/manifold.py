@@ -73,9 +73,16 @@ _array = np.array
 def _margin(value):
     if isinstance(value, np.ndarray) and value.shape == ():  # a 0-d array: its number (np.bool_ stays refused)
         value = value[()]
-    if not _validate.is_real_scalar(value) or math.isnan(value):
-        raise TypeError(f"margin must be a real number or inf (the largest separation kept), got {value!r}")
-    return float(value)
+    rule = "margin must be a real number or inf (the largest separation kept)"
+    if not _validate.is_real_scalar(value):
+        raise TypeError(f"{rule}, got {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond float64 (10**400): refused as the other arguments refuse it
+        raise TypeError(f"{rule}, got an integer beyond float64") from None
+    if math.isnan(number):
+        raise TypeError(f"{rule}, got {value!r}")
+    return number
 
 
 @overload

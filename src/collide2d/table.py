@@ -292,6 +292,7 @@ def _table_from_dataframe(df, columns, degrees):
         unknown = sorted(set(kinds.tolist()) - set(_CLASSES))
         if unknown:
             raise ValueError(f"df: unknown kind {unknown[0]!r}; use one of {', '.join(_CLASSES)}")
+        _formats.stray_values(kinds, frame)
     else:
         kinds = np.full(n, _formats.kind_of_columns(names), dtype=object)
     # a run: consecutive rows of one kind, all rounded (a radius) or all plain (none), all built

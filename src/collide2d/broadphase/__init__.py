@@ -313,8 +313,9 @@ def measure_pairs(shapes: Shapes, pairs: ArrayLike, /, *, shifts: ArrayLike | No
     PairMeasures
         ``relation`` (int8 codes of :class:`collide2d.Relation`), ``separation``, ``normal``,
         ``point_a``, ``point_b``, ``curvature_a``, ``curvature_b``, ``overlap_area``, ``iou``.
-        ``overlap_area`` and ``iou`` are NaN for a pair with a rounded shape (a capsule, or a
-        polygon or box with a radius) while the overlap area of rounded shapes is not implemented.
+        ``overlap_area`` is 0 and ``iou`` NaN for a pair that is not two regions (a point, a
+        segment, a line, or a capsule of radius 0, is involved); a capsule, or a polygon or box
+        with a radius, of radius > 0 is a region.
 
     Raises
     ------

@@ -3,6 +3,7 @@ shares (the kernel row, the radius check, bounds, area, perimeter, centroid)."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
@@ -41,21 +42,34 @@ def _radius(value):
             raise ValueError(f"radius must be >= 0, got {r!r}")
         if r != 0.0:
             check_sizes(np.array([r]), "radius")
-        return r
+        return r + 0.0  # -0.0 is stored as 0.0 (the same set; a -0.0 field would read back as a sign)
     if r.size and not np.all(r >= 0.0):
         raise ValueError(f"radius must be >= 0, got {float(r[~(r >= 0.0)].flat[0])!r}")
     check_sizes(r[r != 0.0], "radius")
-    return r
+    return r + 0.0  # a new array (never the caller's), -0.0 stored as 0.0
 
 
 def _rounded(shape, cls, radius, *args, **kwargs):
     """Build ``shape`` as the base shape of ``args`` rounded by ``radius`` (an instance of the
-    private subclass ``cls`` from then on). False when the radius is 0 everywhere: the caller then
-    builds its plain shape, bit for bit today's."""
+    private subclass ``cls`` from then on). False when the radius is the number 0: the caller then
+    builds its plain shape, bit for bit today's. A radius array of zeros builds the plain shape here,
+    over the batch that the radius broadcasts it to (a ValueError naming the radius when they do not
+    broadcast), and gives True."""
     r = _radius(radius)
-    if not np.any(r):
-        return False
     base = cls.__mro__[2]  # (cls, _RoundedMixin, the public class, ...)
+    if not np.any(r):
+        if type(r) is float:
+            return False
+        # a radius array of zeros: the plain shape, over the batch the radius broadcasts it to
+        base.__init__(shape, *args, **kwargs)
+        batch = broadcast_batch({"the shape": shape.shape, "radius": r.shape})
+        if batch != shape.shape:
+            fields = {}
+            for name, value in shape._fields.items():  # rebuilt from its fields: type(s)(**s.fields) is s
+                trailing = value.shape[len(shape.shape):]
+                fields[name] = np.broadcast_to(value, batch + trailing)
+            base.__init__(shape, **fields)
+        return True
     base.__init__(shape, *args, **kwargs)  # the plain shape: its own checks, rows and fields
     batch = broadcast_batch({"the shape": shape.shape, "radius": np.shape(r)})
     r = np.broadcast_to(np.asarray(r, dtype=np.float64), batch)
@@ -118,6 +132,12 @@ def _rounded_centroid(v, r):
         return 0.5 * (v[0] + v[1])
     origin = v[0]
     d = v - origin
+    # The sums below multiply three lengths (area times a position, r * length * a position): at
+    # sizes beyond 2**300 (or below 2**-300) they would overflow (or underflow), so such a shape is
+    # measured scaled by a power of two (exact) and the centroid scaled back; other shapes as given.
+    size = max(float(np.max(np.abs(d))), r)
+    scale = 1.0 if 2.0**-300 <= size <= 2.0**300 else 2.0 ** math.frexp(size)[1]
+    d, r = d / scale, r / scale
     q = np.roll(d, -1, axis=0)
     e = q - d
     length = np.hypot(e[:, 0], e[:, 1])
@@ -140,7 +160,7 @@ def _rounded_centroid(v, r):
     reach = 4.0 * r * np.sin(half) / (3.0 * turn)
     total = total.ravel() + (sector[:, None] * (d + reach[:, None] * bisector)).sum(axis=0)
     weight += sector.sum()
-    return origin + total / weight
+    return origin + (total / weight) * scale
 
 
 class _RoundedMixin:
