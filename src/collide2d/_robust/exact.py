@@ -104,37 +104,19 @@ def run(name, kind_a, params_a, verts_a, kind_b, params_b, verts_b):
     ``relate_ellipse_ellipse`` or ``intersects_ellipse_ellipse``) exactly on the stored numbers
     of one pair; counted under ``name``.
 
-    ``relate_rounded_ellipse`` (rounded first): a circle exactly (:func:`rounded_circle_code`, also
-    for ``intersects_rounded_ellipse``); another ellipse by the separation's band decision of the
-    compiled kernel, then whether the ellipse lies in the rounded shape, exactly
-    (:func:`rounded_ellipse_code`)."""
+    ``relate_rounded_ellipse`` and ``intersects_rounded_ellipse`` (rounded first): a circle by
+    :func:`rounded_circle_code`, another ellipse by
+    :func:`collide2d._robust.rounded_ellipse.relation`, both exact at any magnitudes."""
     _counts[name] += 1
-    if name in ("relate_rounded_ellipse", "intersects_rounded_ellipse") and params_b[2] == params_b[3]:
-        return rounded_circle_code(name, params_a, verts_a, params_b)
-    if name == "relate_rounded_ellipse":
-        return rounded_ellipse_code(params_a, verts_a, params_b, verts_b)
+    if name in ("relate_rounded_ellipse", "intersects_rounded_ellipse"):
+        if params_b[2] == params_b[3]:
+            return rounded_circle_code(name, params_a, verts_a, params_b)
+        from collide2d._robust import rounded_ellipse
+
+        return rounded_ellipse.relation(name, params_a, verts_a, params_b)
     row_a, fverts_a = exact_row(kind_a, params_a, verts_a)
     row_b, fverts_b = exact_row(kind_b, params_b, verts_b)
     return int(kernel_function(name)(row_a, fverts_a, row_b, fverts_b, 0))
-
-
-def rounded_ellipse_code(pa, va, pb, vb):
-    """The relation code of the rounded row ``pa`` and the ellipse row ``pb``: DISJOINT, TOUCHING
-    and "a in the ellipse" as the kernel decides them (within its band), "the ellipse in a" exactly
-    (:func:`collide2d._robust.ellipse_in_rounded.ellipse_in_rounded`)."""
-    from collide2d._kernels import codes
-    from collide2d._kernels.relate import rounded
-    from collide2d._robust.ellipse_in_rounded import ellipse_in_rounded
-
-    code, a_in_b, _ = rounded.rounded_ellipse_facts(pa, va, pb, vb)
-    if code >= 0:
-        return int(code)
-    count = int(pa[1])
-    core = va[int(pa[0]) : int(pa[0]) + count].tolist() if count >= 3 else np.asarray(pa[3 : 3 + 2 * count]).reshape(-1, 2).tolist()
-    b_in_a = ellipse_in_rounded(pb, core, pa[2])
-    if a_in_b:
-        return codes.EQUAL if b_in_a else codes.WITHIN
-    return codes.CONTAINS if b_in_a else codes.OVERLAPPING
 
 
 def _core_vertices(pa, va):
