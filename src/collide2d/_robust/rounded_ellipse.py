@@ -94,12 +94,13 @@ class _Ellipse:
         return self.q(x - self.cx, y - self.cy) <= self.k
 
 
-def _segment_distance2(px, py, p0, p1):
-    """Squared distance of ``p`` from the segment ``p0 p1`` (exact: the foot's parameter clamped)."""
-    ex, ey = p1[0] - p0[0], p1[1] - p0[1]
+def _segment_distance2(px, py, a, b):
+    """The squared distance of the point ``p`` from the segment ``ab`` (exact: the nearest point
+    is ``a + t (b - a)``, ``t`` the projection clamped to ``[0, 1]``)."""
+    ex, ey = b[0] - a[0], b[1] - a[1]
     length2 = ex * ex + ey * ey
-    t = 0 if length2 == 0 else min(max(((px - p0[0]) * ex + (py - p0[1]) * ey) / length2, 0), 1)
-    dx, dy = px - p0[0] - t * ex, py - p0[1] - t * ey
+    t = Fraction(0) if length2 == 0 else min(max(((px - a[0]) * ex + (py - a[1]) * ey) / length2, Fraction(0)), Fraction(1))
+    dx, dy = px - a[0] - t * ex, py - a[1] - t * ey
     return dx * dx + dy * dy
 
 
@@ -296,9 +297,11 @@ def _core(pa, va):
 def relation(name, pa, va, pb):
     """The exact code of the rounded row ``pa`` (vertices ``va``) and the ellipse row ``pb`` for the
     kernel ``name``: ``relate_rounded_ellipse`` (a relation code, the rounded shape first) or
-    ``intersects_rounded_ellipse`` (1 or 0). Module notes."""
+    ``intersects_rounded_ellipse`` (1 or 0). Module notes; a circle by :func:`circle_relation`."""
     from collide2d._robust.ellipse_in_rounded import ellipse_in_rounded
 
+    if pb[2] == pb[3]:
+        return circle_relation(name, pa, va, pb)
     core, r = _core(pa, va)
     E = _Ellipse(pb)
     sign = separation_sign(core, r, E)
@@ -320,6 +323,45 @@ def relation(name, pa, va, pb):
     return codes.CONTAINS if b_in_a else codes.OVERLAPPING
 
 
+def circle_relation(name, pa, va, pb):
+    """The exact relation code (``relate_rounded_ellipse``) or meeting (``intersects_...``) of the
+    rounded row ``pa`` (core ``K``, radius ``r``) and the circle ``pb`` (an ellipse row of equal
+    semi-axes: centre ``c``, radius ``rho``) on the stored numbers.
+
+    ``A = K + D(r)`` and the disc ``D(c, rho)`` are convex; with ``d = dist(c, K)``: they meet iff
+    ``d <= r + rho`` (touching at equality); ``A`` lies in the disc iff every core vertex ``v`` has
+    ``|v - c| <= rho - r`` (the farthest point of a convex core is a vertex); the disc lies in ``A``
+    iff ``d <= r - rho`` (``rho <= r``) or, for a polygon core and ``rho > r``, every edge line
+    has ``c`` at least ``rho - r`` on its inner side (the support functions add: ``D(c, rho - r)``
+    in ``K``). Every comparison is made on squares of exact Fractions."""
+    core, r = _core(pa, va)
+    cx, cy, rho = Fraction(float(pb[0])), Fraction(float(pb[1])), Fraction(float(pb[2]))
+    n = len(core)
+    edges = [(core[i], core[(i + 1) % n]) for i in range(n)] if n >= 3 else [(core[0], core[-1])]
+    crosses = [(b[0] - a[0]) * (cy - a[1]) - (b[1] - a[1]) * (cx - a[0]) for a, b in edges]
+    if n >= 3:  # the polygon's orientation: crosses of an interior point are >= 0 when counter-clockwise
+        twice_area = sum(a[0] * b[1] - a[1] * b[0] for a, b in edges)
+        crosses = [x if twice_area > 0 else -x for x in crosses]
+    inside_core = n >= 3 and all(x >= 0 for x in crosses)
+    d2 = Fraction(0) if inside_core else min(_segment_distance2(cx, cy, a, b) for a, b in edges)
+    reach = r + rho
+    if name.startswith("intersects"):
+        return int(d2 <= reach * reach)
+    if d2 > reach * reach:
+        return codes.DISJOINT
+    if d2 == reach * reach:
+        return codes.TOUCHING
+    a_in_b = rho >= r and all((x - cx) ** 2 + (y - cy) ** 2 <= (rho - r) ** 2 for x, y in core)
+    if rho <= r:
+        b_in_a = d2 <= (r - rho) ** 2
+    else:
+        b_in_a = n >= 3 and all(x >= 0 and x * x >= (rho - r) ** 2 * ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2)
+                                for x, (a, b) in zip(crosses, edges))
+    if a_in_b:
+        return codes.EQUAL if b_in_a else codes.WITHIN
+    return codes.CONTAINS if b_in_a else codes.OVERLAPPING
+
+
 # -- contact at the small shape's scale ------------------------------------------------------------
 # When the core does not meet the ellipse, the contact is that of the nearest feature of the core
 # (step 2 above) with the radius taken off. Its distance is computed in decimal arithmetic at a
@@ -328,7 +370,7 @@ def relation(name, pa, va, pb):
 # ulps of 2.5, not of 1e149: the nearest point of a vertex by Eberly's root of the distance
 # equation ("Distance from a Point to an Ellipse, an Ellipsoid, or a Hyperellipsoid", Geometric
 # Tools, 2013; ``F(s) = (r0 z0 / (s + r0))^2 + (z1 / (s + 1))^2 - 1``, convex and decreasing, so
-# Newton's steps from the lower bound ``z1 - 1`` rise monotonically to the root), the inside of an
+# Newton's steps from the lower bound ``|z| - 1`` rise monotonically to the root), the inside of an
 # edge by its support point ``x_s`` in closed form.
 
 _GUARD_DIGITS = 40
@@ -367,9 +409,7 @@ def _nearest_on_ellipse(yx, yy, E, frame):
     y0, y1 = abs(Y0), abs(Y1)
     z0, z1 = y0 / a, y1 / b
     r0 = (a / b) ** 2
-    s = z1 - 1
-    if s < 0:
-        s = 0 * s  # F(0) >= 0 outside the ellipse: 0 is a lower bound too
+    s = (z0 * z0 + z1 * z1).sqrt() - 1  # a lower bound: F(s) >= (z0^2 + z1^2) / (s + 1)^2 - 1 (r0 >= 1)
     tiny = Decimal(10) ** (5 - getcontext().prec)  # the relative step at which Newton has converged
     for _ in range(4000):
         p0, p1 = r0 * z0 / (s + r0), z1 / (s + 1)
@@ -435,4 +475,5 @@ def _curvature(qx, qy, E, frame):
     ux, uy = frame
     a, b = _decimal(E.a), _decimal(E.b)
     x0, x1 = qx * ux + qy * uy, qy * ux - qx * uy
-    return 1 / (a * a * b * b * ((x0 / (a * a)) ** 2 + (x1 / (b * b)) ** 2) ** 3).sqrt()
+    level = (x0 / (a * a)) ** 2 + (x1 / (b * b)) ** 2  # |grad| / 2 of x0^2 / a^2 + x1^2 / b^2, squared
+    return 1 / (a * a * b * b * (level**3).sqrt())  # 1 / (a^2 b^2 level^(3/2))
