@@ -190,3 +190,27 @@ def test_generic_small_shapes_beside_an_ellipse_of_size_1e149():
             assert abs(float(d) - want) <= 1e-14
         for contact in (c2.contact(shape, ellipse), c2.contact(ellipse, shape)):
             assert abs(contact.separation - float(expected)) <= 1e-14
+
+
+# -- time of impact: the search moved the huge ellipse by the relative motion, lost in its rounding --
+
+IMPACTS = [  # (rounded shape, ellipse, velocity of the shape, time of first contact)
+    (c2.Capsule((3.0, 0.0), (4.0, 0.5), 0.5), AXIS, (-1.0, 0.0), 2.5),  # the disc about (3, 0) meets the end of the axis
+    (c2.Capsule((3.0, 0.0), (4.0, 0.5), 0.5), c2.Ellipse((-K, 0.0), (K, K)), (-1.0, 0.0), 2.5),  # a circle
+    (c2.Capsule((3.0, 0.0), (4.0, 0.5), 0.5), TILT, (-1.0, 0.0), 13.0 / 6.0),  # 0.6 (3 - t) = 0.5 on the tangent line
+    (FLAT, c2.Ellipse((0.0, 5 * T), (3 * T, T)), (0.0, T), 4.0),  # the flat rises 4 T to the ellipse's bottom
+]
+
+
+@pytest.mark.parametrize("case", range(len(IMPACTS)))
+def test_time_of_impact_beside_an_ellipse_of_a_far_other_size(case):
+    """Both orders (the ellipse moving the other way): the time of first contact, not 0 or 5e-324
+    (the band's TOUCHING) nor a miss. Times to 1e-12 of t_max = 5; the normal from the first shape."""
+    shape, ellipse, velocity, expected = IMPACTS[case]
+    back = tuple(-v for v in velocity)
+    hit = c2.time_of_impact(shape, ellipse, velocity, t_max=5.0)
+    mirrored = c2.time_of_impact(ellipse, shape, (0.0, 0.0), velocity, t_max=5.0)
+    moving = c2.time_of_impact(ellipse, shape, back, t_max=5.0)
+    for impact in (hit, mirrored, moving):
+        assert abs(impact.time - expected) <= 5e-12
+    assert np.abs(hit.normal + mirrored.normal).max() <= 1e-12 and np.abs(hit.point - mirrored.point).max() <= 1e-12

@@ -192,6 +192,40 @@ def plain_if_zero(shape):
     return shape
 
 
+def far_apart(a, b):
+    """Whether single shapes ``a`` and ``b`` are a rounded shape and an ellipse whose numbers no
+    power of two tames (sizes far apart): their predicates are decided exactly and their contact
+    is measured at the small shape's scale (:mod:`collide2d._robust.rounded_ellipse`), the float
+    kernels' not."""
+    from collide2d._robust import magnitude
+
+    if {a._kind, b._kind} != {"rounded", "ellipse"} or a._params.ndim != 1 or b._params.ndim != 1:
+        return False
+    for shape in (a, b):  # the common case first: both tame (plain floats, no arrays)
+        p = shape._params.tolist()
+        if shape._kind == "ellipse":
+            values = p[:4] if magnitude._direction_tame(p[4], p[5]) else [math.inf]
+        else:
+            values = p[2:7] + (shape._verts[int(p[0]) : int(p[0]) + int(p[1])].ravel().tolist() if p[1] >= 3 else [])
+        if not all(map(magnitude.tame_number, values)):
+            break
+    else:
+        return False
+    r, e = (a, b) if a._kind == "rounded" else (b, a)
+    return magnitude.rounded_shift("rounded", r._params, r._verts, "ellipse", e._params, e._verts)[1] is None
+
+
+def small_moves(a, b):
+    """Whether a motion search of the single shapes ``(a, b)`` should run as ``(b, a)``: a pair of
+    :func:`far_apart`, ``a`` the smaller. The search moves ``b`` by the relative motion, and a
+    shift of 2.5 of an ellipse of size 1e149 is lost in its rounding (the search never saw the
+    pair come closer)."""
+    from collide2d._robust import magnitude
+
+    return far_apart(a, b) and magnitude.single_extent(a._kind, a._params, a._verts) < magnitude.single_extent(
+        b._kind, b._params, b._verts)
+
+
 def not_implemented(operation, a, b=None):
     """Raise ``NotImplementedError`` naming ``operation`` and the rounded kind."""
     names = [type(s).__name__ for s in (a, b) if s is not None and s._kind == "rounded"]
