@@ -214,3 +214,31 @@ def test_time_of_impact_beside_an_ellipse_of_a_far_other_size(case):
     for impact in (hit, mirrored, moving):
         assert abs(impact.time - expected) <= 5e-12
     assert np.abs(hit.normal + mirrored.normal).max() <= 1e-12 and np.abs(hit.point - mirrored.point).max() <= 1e-12
+
+
+DEEP = [  # (rounded shape whose core meets the ellipse, ellipse, separation): the ellipse is the half-plane
+    # x <= 0 (AXIS) or 0.6 x + 0.8 y <= 0 (TILT) to within 1e-148 near the origin, so the separation is
+    # minus the farthest reach of the shape across that line
+    (c2.Capsule((-3.0, 0.0), (-4.0, 0.5), 0.5), AXIS, -4.5),
+    (c2.Capsule((-0.25, 0.3), (1.0, 0.3), 0.5), AXIS, -0.75),
+    (c2.Polygon([(-1.0, -1.0), (1.0, -0.5), (0.0, 1.0)], radius=0.25), TILT, -1.65),
+]
+
+
+@pytest.mark.parametrize("case", range(len(DEEP)))
+def test_contact_of_a_core_inside_an_ellipse_of_size_1e149(case):
+    """The separation (the penetration depth, negated) to a few ulps of the small shape, not of
+    1e149, both orders, single and batched; the witness on the ellipse on its boundary line."""
+    shape, ellipse, expected = DEEP[case]
+    normal = np.array([-1.0, 0.0]) if ellipse is AXIS else np.array([-0.6, -0.8])
+    def row0(contact):
+        return type(contact)(*(np.asarray(field)[0] for field in contact))
+
+    contacts = [c2.contact(shape, ellipse), row0(c2.contact(_batch(shape), ellipse)), row0(c2.contact(shape, _batch(ellipse)))]
+    back = [c2.contact(ellipse, shape), row0(c2.contact(ellipse, _batch(shape))), row0(c2.contact(_batch(ellipse), shape))]
+    for contact in contacts:
+        assert abs(contact.separation - expected) <= 1e-14
+        assert np.abs(contact.normal - normal).max() <= 1e-14
+        assert abs(float(np.dot(contact.point_b, normal))) <= 1e-14  # on the tangent line
+    for contact, first in zip(back, contacts):
+        assert contact.separation == first.separation and np.abs(contact.normal + first.normal).max() <= 1e-14
