@@ -484,8 +484,10 @@ _FAR = 2**20  # how much the ellipse's least radius of curvature exceeds the rou
 
 
 def _penetration(core, r, E, pa, va, pb):
-    """The contact of a small core that meets a far larger ellipse (its least radius of curvature
-    :data:`_FAR` times the rounded shape's size), or None for other pairs.
+    """The contact of a small core that meets a far larger ellipse near its boundary (its least
+    radius of curvature :data:`_FAR` times the rounded shape's size; the core's first vertex on a
+    level of the ellipse's quadratic form within ``1 / _FAR`` of its boundary's), or None for other
+    pairs (measured at the pair's scale, the scale of such a penetration).
 
     The signed separation of convex sets is ``max`` over unit ``n`` of ``s(n) = min_{x in E} x.n -
     max_{y in K} y.n = min_v (c - v).n - sqrt(n.S n)`` (its negative, the penetration depth, when
@@ -502,6 +504,8 @@ def _penetration(core, r, E, pa, va, pb):
     xs, ys = [x for x, _ in core], [y for _, y in core]
     lo, hi = min(E.a, E.b), max(E.a, E.b)
     if lo * lo / hi <= _FAR * (max(max(xs) - min(xs), max(ys) - min(ys)) + r):  # its least radius of curvature
+        return None
+    if E.q(core[0][0] - E.cx, core[0][1] - E.cy) < (1 - Fraction(1, _FAR)) * E.k:  # not near its boundary
         return None
     with localcontext() as ctx:
         ctx.prec = _digits(pa, va, pb)
