@@ -192,6 +192,33 @@ def plain_if_zero(shape):
     return shape
 
 
+def far_apart(a, b, tame_rows):
+    """Whether single shapes ``a`` and ``b`` are a rounded shape and an ellipse whose numbers no
+    power of two tames (sizes far apart): their predicates are decided exactly and their contact
+    is measured at the small shape's scale (:mod:`collide2d._robust.rounded_ellipse`), the float
+    kernels' not. ``tame_rows``: :func:`collide2d._glue.run.tame_rows` (passed in: the flag it
+    caches on each shape answers the common case)."""
+    from collide2d._robust import magnitude
+
+    if {a._kind, b._kind} != {"rounded", "ellipse"} or a._params.ndim != 1 or b._params.ndim != 1:
+        return False
+    if tame_rows(a) is True and tame_rows(b) is True:  # the common case
+        return False
+    r, e = (a, b) if a._kind == "rounded" else (b, a)
+    return magnitude.rounded_shift("rounded", r._params, r._verts, "ellipse", e._params, e._verts)[1] is None
+
+
+def small_moves(a, b, tame_rows):
+    """Whether a motion search of the single shapes ``(a, b)`` should run as ``(b, a)``: a pair of
+    :func:`far_apart`, ``a`` the smaller. The search moves ``b`` by the relative motion, and a
+    shift of 2.5 of an ellipse of size 1e149 is lost in its rounding (the search never saw the
+    pair come closer)."""
+    from collide2d._robust import magnitude
+
+    return far_apart(a, b, tame_rows) and magnitude.single_extent(a._kind, a._params, a._verts) < magnitude.single_extent(
+        b._kind, b._params, b._verts)
+
+
 def not_implemented(operation, a, b=None):
     """Raise ``NotImplementedError`` naming ``operation`` and the rounded kind."""
     names = [type(s).__name__ for s in (a, b) if s is not None and s._kind == "rounded"]

@@ -104,100 +104,17 @@ def run(name, kind_a, params_a, verts_a, kind_b, params_b, verts_b):
     ``relate_ellipse_ellipse`` or ``intersects_ellipse_ellipse``) exactly on the stored numbers
     of one pair; counted under ``name``.
 
-    ``relate_rounded_ellipse`` (rounded first): a circle exactly (:func:`rounded_circle_code`, also
-    for ``intersects_rounded_ellipse``); another ellipse by the separation's band decision of the
-    compiled kernel, then whether the ellipse lies in the rounded shape, exactly
-    (:func:`rounded_ellipse_code`)."""
+    A rounded shape against an ellipse is decided by :mod:`collide2d._robust.rounded_ellipse`
+    (through :func:`collide2d._robust.ladder.exact_code`), not here."""
     _counts[name] += 1
-    if name in ("relate_rounded_ellipse", "intersects_rounded_ellipse") and params_b[2] == params_b[3]:
-        return rounded_circle_code(name, params_a, verts_a, params_b)
-    if name == "relate_rounded_ellipse":
-        return rounded_ellipse_code(params_a, verts_a, params_b, verts_b)
     row_a, fverts_a = exact_row(kind_a, params_a, verts_a)
     row_b, fverts_b = exact_row(kind_b, params_b, verts_b)
     return int(kernel_function(name)(row_a, fverts_a, row_b, fverts_b, 0))
 
 
-def rounded_ellipse_code(pa, va, pb, vb):
-    """The relation code of the rounded row ``pa`` and the ellipse row ``pb``: DISJOINT, TOUCHING
-    and "a in the ellipse" as the kernel decides them (within its band), "the ellipse in a" exactly
-    (:func:`collide2d._robust.ellipse_in_rounded.ellipse_in_rounded`)."""
-    from collide2d._kernels import codes
-    from collide2d._kernels.relate import rounded
-    from collide2d._robust.ellipse_in_rounded import ellipse_in_rounded
-
-    code, a_in_b, _ = rounded.rounded_ellipse_facts(pa, va, pb, vb)
-    if code >= 0:
-        return int(code)
-    count = int(pa[1])
-    core = va[int(pa[0]) : int(pa[0]) + count].tolist() if count >= 3 else np.asarray(pa[3 : 3 + 2 * count]).reshape(-1, 2).tolist()
-    b_in_a = ellipse_in_rounded(pb, core, pa[2])
-    if a_in_b:
-        return codes.EQUAL if b_in_a else codes.WITHIN
-    return codes.CONTAINS if b_in_a else codes.OVERLAPPING
-
-
-def _core_vertices(pa, va):
-    """A rounded row's core vertices (polygon), end points (capsule) or centre (disc), as exact
-    ``(x, y)`` pairs of Fractions."""
-    count = int(pa[1])
-    if count >= 3:
-        offset = int(pa[0])
-        return [(Fraction(float(x)), Fraction(float(y))) for x, y in va[offset : offset + count]]
-    ends = [Fraction(float(x)) for x in pa[3 : 3 + 2 * count]]
-    return list(zip(ends[0::2], ends[1::2]))
-
-
-def _segment_distance2(px, py, a, b):
-    """The squared distance of the point ``p`` from the segment ``ab`` (exact: the nearest point
-    is ``a + t (b - a)``, ``t`` the projection clamped to ``[0, 1]``)."""
-    ex, ey = b[0] - a[0], b[1] - a[1]
-    length2 = ex * ex + ey * ey
-    t = Fraction(0) if length2 == 0 else min(max(((px - a[0]) * ex + (py - a[1]) * ey) / length2, Fraction(0)), Fraction(1))
-    dx, dy = px - a[0] - t * ex, py - a[1] - t * ey
-    return dx * dx + dy * dy
-
-
-def rounded_circle_code(name, pa, va, pb):
-    """The exact relation code (``relate_rounded_ellipse``) or meeting (``intersects_...``) of the
-    rounded row ``pa`` (core ``K``, radius ``r``) and the circle ``pb`` (an ellipse row of equal
-    semi-axes: centre ``c``, radius ``rho``) on the stored numbers.
-
-    ``A = K + D(r)`` and the disc ``D(c, rho)`` are convex; with ``d = dist(c, K)``: they meet iff
-    ``d <= r + rho`` (touching at equality); ``A`` lies in the disc iff every core vertex ``v`` has
-    ``|v - c| <= rho - r`` (the farthest point of a convex core is a vertex); the disc lies in ``A``
-    iff ``d <= r - rho`` (``rho <= r``) or, for a polygon core and ``rho > r``, every edge line
-    has ``c`` at least ``rho - r`` on its inner side (the support functions add: ``D(c, rho - r)``
-    in ``K``). Every comparison is made on squares of exact Fractions."""
-    from collide2d._kernels import codes
-
-    core = _core_vertices(pa, va)
-    r = Fraction(float(pa[2]))
-    cx, cy, rho = Fraction(float(pb[0])), Fraction(float(pb[1])), Fraction(float(pb[2]))
-    n = len(core)
-    edges = [(core[i], core[(i + 1) % n]) for i in range(n)] if n >= 3 else [(core[0], core[-1])]
-    crosses = [(b[0] - a[0]) * (cy - a[1]) - (b[1] - a[1]) * (cx - a[0]) for a, b in edges]
-    if n >= 3:  # the polygon's orientation: crosses of an interior point are >= 0 when counter-clockwise
-        twice_area = sum(a[0] * b[1] - a[1] * b[0] for a, b in edges)
-        crosses = [x if twice_area > 0 else -x for x in crosses]
-    inside_core = n >= 3 and all(x >= 0 for x in crosses)
-    d2 = Fraction(0) if inside_core else min(_segment_distance2(cx, cy, a, b) for a, b in edges)
-    reach = r + rho
-    if name.startswith("intersects"):
-        return int(d2 <= reach * reach)
-    if d2 > reach * reach:
-        return codes.DISJOINT
-    if d2 == reach * reach:
-        return codes.TOUCHING
-    a_in_b = rho >= r and all((x - cx) ** 2 + (y - cy) ** 2 <= (rho - r) ** 2 for x, y in core)
-    if rho <= r:
-        b_in_a = d2 <= (r - rho) ** 2
-    else:
-        b_in_a = n >= 3 and all(x >= 0 and x * x >= (rho - r) ** 2 * ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2)
-                                for x, (a, b) in zip(crosses, edges))
-    if a_in_b:
-        return codes.EQUAL if b_in_a else codes.WITHIN
-    return codes.CONTAINS if b_in_a else codes.OVERLAPPING
+def count(name):
+    """Count one exact decision of kernel ``name`` made outside :func:`run`."""
+    _counts[name] += 1
 
 
 def relate(name, kind_a, params_a, verts_a, kind_b, params_b, verts_b):

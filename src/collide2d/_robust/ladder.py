@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from collide2d._robust import exact, magnitude
+from collide2d._robust import exact, magnitude, rounded_ellipse
 from collide2d._kernels import codes
 from collide2d._tolerances import BAND, EPS, PW_SIZE_RATIO
 
@@ -38,15 +38,23 @@ table_tame = magnitude.table_tame
 wild_mask = magnitude.wild_mask  # (index_a, index_b, tame_a, tame_b): None, or the rows to take one at a time
 
 
+_ROUNDED_ELLIPSE = ("relate_rounded_ellipse", "intersects_rounded_ellipse")
+
+
 def exact_code(name, kind_a, pa, va, kind_b, pb, vb):
-    """Rung 3: the exact twin of kernel ``name`` on the stored numbers of one pair."""
+    """Rung 3: the exact twin of kernel ``name`` on the stored numbers of one pair; a rounded
+    shape against an ellipse by :func:`collide2d._robust.rounded_ellipse.relation` (the twin of
+    that kernel decides within its band)."""
+    if name in _ROUNDED_ELLIPSE:
+        exact.count(name)
+        return rounded_ellipse.relation(name, pa, va, pb)
     return exact.run(name, kind_a, pa, va, kind_b, pb, vb)
 
 
 def code_row(entry, kind_a, pa, va, kind_b, pb, vb):
     """Rungs 2 and 3 for a relate or intersects code: the scaled float kernel, else exact."""
     if kind_a == "rounded":  # a rounded shape comes first in its kernels
-        return magnitude.rounded_relate_row(entry.name, entry.kernel, kind_a, pa, va, kind_b, pb, vb, EPS, exact.run)
+        return magnitude.rounded_relate_row(entry.name, entry.kernel, kind_a, pa, va, kind_b, pb, vb, EPS, exact_code)
     return magnitude.relate_row(entry.name, entry.kernel, kind_a, pa, va, kind_b, pb, vb, EPS, exact.run)
 
 

@@ -307,10 +307,10 @@ def rounded_relate_row(name, kernel, kind_a, pa, va, kind_b, pb, vb, eps, exact)
     from collide2d._kernels import codes
 
     tame, k = rounded_shift(kind_a, pa, va, kind_b, pb, vb)
-    if kind_b == "ellipse" and not tame and pb[2] == pb[3]:
+    if kind_b == "ellipse" and not tame:
         # The ellipse kernels decide the separation within a band relative to the pair's scale, no
-        # proof at sizes far apart (a capsule 2.5 from a circle of radius 1e149 came out TOUCHING):
-        # a circle is decided exactly (the exact rung's circle test).
+        # proof at sizes far apart (a capsule 2.5 from an ellipse of size 1e149 came out TOUCHING):
+        # decided exactly (the exact rung's circle test, or collide2d._robust.rounded_ellipse).
         return exact(name, kind_a, pa, va, kind_b, pb, vb)
     if kind_b != "ellipse":
         if not tame:
@@ -327,9 +327,12 @@ def rounded_contact_row(kernel, kind_a, pa, va, kind_b, pb, vb, lookup):
     """The contact 9-tuple of one pair with a rounded shape (see above).
 
     A tame pair runs the kernel as it is; a pair that one power of two tames (and has no
-    ellipse) runs it scaled. Any other pair (an ellipse, whose kernels raise lengths to the
-    fourth power in the pair's own numbers; sizes too far apart for one scaling) is measured
-    through its cores (:func:`_core_contact`). ``lookup``: the glue's table lookup (see
+    ellipse) runs it scaled. An ellipse whose distance from the core is positive is measured at
+    the pair's full span of precision (:func:`collide2d._robust.rounded_ellipse.contact`: a
+    capsule 2.5 from an ellipse of size 1e149 to a few ulps of 2.5). Any other pair (an ellipse
+    that meets the core, whose kernels raise lengths to the fourth power in the pair's own
+    numbers; sizes too far apart for one scaling) is measured through its cores
+    (:func:`_core_contact`). ``lookup``: the glue's table lookup (see
     :func:`contact_row`).
     """
     tame, k = rounded_shift(kind_a, pa, va, kind_b, pb, vb)
@@ -337,6 +340,12 @@ def rounded_contact_row(kernel, kind_a, pa, va, kind_b, pb, vb, lookup):
         return kernel(pa, va, pb, vb)
     if k is not None and kind_b != "ellipse":
         return unscale_contact(kernel(*scaled_pair(kind_a, pa, va, kind_b, pb, vb, k, "scale")), k)
+    if kind_b == "ellipse":  # the nearest feature at the pair's full span of precision, when the core is apart
+        from collide2d._robust import rounded_ellipse
+
+        r = rounded_ellipse.contact(pa, va, pb)
+        if r is not None:
+            return r
     return _core_contact(kind_a, pa, va, kind_b, pb, vb, lookup)
 
 

@@ -1711,6 +1711,10 @@ def time_of_impact(
     >>> c2.time_of_impact(c2.Capsule((0, 0), (2, 0), 0.5), c2.Box((4, -1), (5, 1), radius=0.25), (1, 0), t_max=5).time
     1.25
     """
+    if isinstance(a, Shape) and isinstance(b, Shape) and run.rounded().small_moves(a, b, run.tame_rows):  # the small one moves
+        hit = time_of_impact(b, a, velocity_b, velocity_a, angular_velocity_a=angular_velocity_b,
+                             angular_velocity_b=angular_velocity_a, t_max=t_max)
+        return Impact(hit.time, hit.point, 0.0 - hit.normal)
     fast = _single_translation(a, b, velocity_a, velocity_b, angular_velocity_a, angular_velocity_b, t_max)
     if fast is not None:
         return fast
