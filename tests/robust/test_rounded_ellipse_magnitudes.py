@@ -242,3 +242,43 @@ def test_contact_of_a_core_inside_an_ellipse_of_size_1e149(case):
         assert abs(float(np.dot(contact.point_b, normal))) <= 1e-14  # on the tangent line
     for contact, first in zip(back, contacts):
         assert contact.separation == first.separation and np.abs(contact.normal + first.normal).max() <= 1e-14
+
+
+# -- tame pairs at tangency: exact, not within the kernel's band ------------------------------------
+
+AXIS_1 = c2.Ellipse((-1.0, 0.0), (1.0, 0.7))  # the end of its first axis at the origin, tangent x = 0
+TILT_1 = c2.Ellipse((-3.0, -4.0), (5.0, 3.5), direction=(3, 4))  # the same at (0, 0), normal (0.6, 0.8)
+INNER_UP = math.nextafter(-0.25, 0.0)  # a disc of radius 0.25 about it reaches one ulp beyond x = 0
+TAME = [  # (rounded shape, ellipse, relation): the constructions above at size 1, one ulp from tangency
+    (c2.Capsule((0.5, -1.0), (0.5, 1.0), 0.5), AXIS_1, "TOUCHING"),
+    (c2.Capsule((UP, -1.0), (UP, 1.0), 0.5), AXIS_1, "DISJOINT"),
+    (c2.Capsule((DOWN, -1.0), (DOWN, 1.0), 0.5), AXIS_1, "OVERLAPPING"),
+    (c2.Box((UP, -1.0), (2.0, 1.0), radius=0.5), AXIS_1, "DISJOINT"),
+    (c2.Box((DOWN, -1.0), (2.0, 1.0), radius=0.5), AXIS_1, "OVERLAPPING"),
+    (c2.Capsule((0.375, 0.5), (1.125, 1.5), 0.625), TILT_1, "TOUCHING"),
+    (c2.Polygon([(0.375, 0.5), (1.0, 3.0), (-2.0, 3.0)], radius=0.625), TILT_1, "TOUCHING"),
+    (c2.Polygon([(0.375, 0.5), (1.0, 3.0), (-2.0, 3.0)], radius=math.nextafter(0.625, 0.0)), TILT_1, "DISJOINT"),
+    (c2.Polygon([(0.375, 0.5), (1.0, 3.0), (-2.0, 3.0)], radius=math.nextafter(0.625, 1.0)), TILT_1, "OVERLAPPING"),
+    # a disc touching the end of the axis from inside (its radius 0.25 below the ellipse's radius of
+    # curvature there, 0.49, the least of the boundary's: the disc lies inside)
+    (c2.Capsule((-0.25, 0.0), (-0.5, 0.0), 0.25), AXIS_1, "WITHIN"),
+    (c2.Capsule((INNER_UP, 0.0), (-0.5, 0.0), 0.25), AXIS_1, "OVERLAPPING"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(TAME)))
+def test_tame_rounded_shape_one_ulp_from_an_ellipse_is_decided_exactly(case):
+    # Before: every pair within 2**-40 of the pair's scale of tangency was TOUCHING (the kernel's
+    # float band), so the ulp-apart and ulp-overlapping rows came out TOUCHING, and a disc one ulp
+    # outside the ellipse's inner tangency WITHIN. The references are exact by construction (module
+    # notes), both orders, single and batched; the predicates agree.
+    shape, ellipse, expected = TAME[case]
+    first, second = _both_orders(c2.relate, shape, ellipse)
+    assert [c2.Relation(int(x)).name for x in first] == [expected] * 3
+    assert [c2.Relation(int(x)).name for x in second] == [_MIRROR.get(expected, expected)] * 3
+    meets, touches = expected != "DISJOINT", expected == "TOUCHING"
+    for op, want in ((c2.intersects, meets), (c2.touches, touches), (c2.disjoint, not meets)):
+        first, second = _both_orders(op, shape, ellipse)
+        assert [bool(x) for x in first + second] == [want] * 6
+    distances = _both_orders(c2.distance, shape, ellipse)
+    assert all((float(d) > 0.0) == (expected == "DISJOINT") for d in distances[0] + distances[1])

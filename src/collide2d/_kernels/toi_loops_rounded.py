@@ -29,7 +29,7 @@ from .measure.distance_rounded import (
 from .motion.toi import search_translation
 from .relate.rounded import (
     relate_rounded_rounded,
-    relate_rounded_ellipse,
+    relate_rounded_ellipse_in_band,
     relate_rounded_polygon,
     relate_rounded_segment,
     relate_rounded_line,
@@ -51,7 +51,7 @@ def toi_rounded_rounded_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb,
 def toi_rounded_ellipse_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_rounded_ellipse, relate_rounded_ellipse, eps, swapped, kind_a, kind_b, shifted,
+        out[k, 0] = search_translation(contact_rounded_ellipse, relate_rounded_ellipse_in_band, eps, swapped, kind_a, kind_b, shifted,
                                        ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
 
 

@@ -85,7 +85,7 @@ def grown(kind_a, ra, wka, radius_a, kind_b, rb, wkb, radius_b, s, scale, eps):
     are their own mirrors). Two flat cores (points, segments, polygons): the exact sign of the
     distance of the cores less ``radius_a + radius_b`` (:func:`cores_sign`); an ellipse (which is
     never grown): ``s`` against :data:`ELLIPSE_BAND` times ``scale``, as
-    :func:`~collide2d._kernels.relate.rounded.relate_rounded_ellipse` decides it; a line: its
+    :func:`~collide2d._kernels.relate.rounded.relate_rounded_ellipse_in_band` decides it; a line: its
     relate kernel on the grown row."""
     if kind_a == ELLIPSE or kind_b == ELLIPSE:
         band = ELLIPSE_BAND * scale

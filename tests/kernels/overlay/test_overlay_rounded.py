@@ -529,23 +529,33 @@ def test_collinear_core_vertices_give_no_spurious_arc():
 
 def test_touching_curved_pairs_meet_at_one_point_flat_ones_along_the_shared_stretch():
     """Two touching convex regions share a point, or a segment when both boundaries are flat there.
-    A tangency decided within the ellipse band (the shapes overlap by 1e-13) used to give two
-    crossings about sqrt(1e-13) apart: now the contact's witness on the first shape, once; both
-    orders, single and batched."""
+    An exact tangency (a capsule's cap on a circle, on an ellipse's vertex, a rounded box's flat
+    on a circle) gives the contact's witness on the first shape, once, not two crossings a hair
+    apart; the same pairs overlapping by 1e-13 are OVERLAPPING (decided exactly, not within the
+    ellipse band) with their two crossings; both orders, single and batched."""
     import collide2d as c2
 
     curved = [
+        (c2.Capsule((0, 0), (0, 0), 1.0), c2.Circle((2.0, 0.0), 1.0)),
+        (c2.Capsule((0, 0), (0, 1), 1.0), c2.Ellipse((0, 3.0), (2, 1))),
+        (c2.Box((0, 0), (1, 1), radius=0.5), c2.Circle((0.5, 2.5), 1.0)),
+    ]
+    overlapping = [
         (c2.Capsule((0, 0), (0, 0), 1.0), c2.Circle((2 - 1e-13, 0.0), 1.0)),
         (c2.Capsule((0, 0), (0, 1), 1.0), c2.Ellipse((0, 3 - 2e-13), (2, 1))),
         (c2.Box((0, 0), (1, 1), radius=0.5), c2.Circle((0.5, 2.5 - 1e-13), 1.0)),
     ]
+    for a, b in overlapping:
+        for x, y in ((a, b), (b, a)):
+            assert c2.relate(x, y) == c2.Relation.OVERLAPPING
+            assert c2.intersection_points(x, y).shape == (2, 2)
     for a, b in curved:
         for x, y in ((a, b), (b, a)):
             assert c2.relate(x, y) == c2.Relation.TOUCHING
             points = c2.intersection_points(x, y)
             assert points.shape == (1, 2)
             np.testing.assert_array_equal(points[0], c2.contact(x, y).point_a)
-    circles = c2.Circle([(2 - 1e-13, 0.0)] * 3, [1.0] * 3)
+    circles = c2.Circle([(2.0, 0.0)] * 3, [1.0] * 3)
     discs = c2.Capsule([(0, 0)] * 3, [(0, 0)] * 3, [1.0, 1.0, 0.0])  # the last: radius 0, a point
     for x, y in ((discs, circles), (circles, discs)):
         points, count = c2.intersection_points(x, y)

@@ -44,11 +44,14 @@ Relation codes of ``A = K + D(r)`` (a region with ``r > 0``; the boundary has no
 Ellipses
 --------
 The boundary of an ellipse rounded by a disc is an offset curve of degree 8, which has no short
-exact predicate. Ellipse pairs are decided in floating point within a documented band
-(:data:`ELLIPSE_BAND`): the separation of the ellipse and the core (the exact-feature contact
-kernels of :mod:`collide2d._kernels.measure.distance_ellipse`) minus ``r`` gives DISJOINT beyond
-``+band``, TOUCHING within ``±band``; ``A`` lies in the ellipse when every disc ``D(v, r)`` about a
-core vertex does (the separation of ``v`` is at most ``-r``, within the band). Whether the ellipse
+exact predicate. Ellipse pairs are filtered in floating point with a band (:data:`ELLIPSE_BAND`):
+the separation of the ellipse and the core (the exact-feature contact kernels of
+:mod:`collide2d._kernels.measure.distance_ellipse`) minus ``r`` gives DISJOINT beyond ``+band``;
+``A`` lies in the ellipse when every disc ``D(v, r)`` about a core vertex does (the separation of
+``v`` below ``-r - band``). Within ``±band`` of either the kernel returns UNDECIDED and the ladder
+decides on the stored numbers (:mod:`collide2d._robust.rounded_ellipse`);
+:func:`relate_rounded_ellipse_in_band`, the time of impact searches' relate, says TOUCHING there
+(and "within" for a vertex's disc), as those searches certify their times with the band. Whether the ellipse
 lies in ``A`` (the largest distance of its boundary from ``K`` at most ``r``) is exact: first the
 support functions, ``h_E <= h_K + r`` sampled over each core vertex's normal cone with a bound of
 the second derivative between samples (:func:`_support_inside`), certify "inside" or "outside" to
@@ -76,6 +79,7 @@ from .polygon import relate_polygon_line, relate_polygon_point, relate_polygon_p
 _NO = 0
 _YES = 1
 _MAYBE = 2
+_IN_BAND = -2  # a rounded-ellipse separation within ELLIPSE_BAND (see _facts_in_bounds)
 
 ELLIPSE_SAMPLES = 96
 
@@ -1142,13 +1146,16 @@ def rounded_ellipse_facts(pa, va, pb, vb):
     """``(code, a_in_b, band)`` of rounded a and the ellipse b: ``code`` DISJOINT or TOUCHING when
     the separation decides (within :data:`ELLIPSE_BAND`), else -1; ``a_in_b`` whether a lies in the
     ellipse (every disc about a core vertex in it, within the band). Bounds first (notes above)."""
-    return _facts_in_bounds(pa, va, pb, vb, _grown_bounds(pa, va), _ellipse_bounds(pb))
+    return _facts_in_bounds(pa, va, pb, vb, _grown_bounds(pa, va), _ellipse_bounds(pb), bool(True))
 
 
 @kernel
-def _facts_in_bounds(pa, va, pb, vb, A, E):
+def _facts_in_bounds(pa, va, pb, vb, A, E, strict):
     """:func:`rounded_ellipse_facts` given the bounds ``A`` of the rounded row and ``E`` of the
-    ellipse (computed once by :func:`relate_rounded_ellipse`)."""
+    ellipse (computed once by :func:`relate_rounded_ellipse`). ``strict``: a separation within
+    the band, or a disc about a core vertex within the band of the ellipse's boundary, gives
+    ``_IN_BAND`` (the exact rung decides); else TOUCHING and "within" there, as the time of impact
+    searches certify their times with the band."""
     r = pa[2]
     band = ELLIPSE_BAND * _scale(pa, va, pb)
     if _apart(A, E, 2 * band):
@@ -1164,7 +1171,7 @@ def _facts_in_bounds(pa, va, pb, vb, A, E):
         if s > band:
             return codes.DISJOINT, False, band
         if s >= -band:
-            return codes.TOUCHING, False, band
+            return (_IN_BAND if strict else codes.TOUCHING), False, band
     if _sticks_out(A, E, 2 * band):
         return -1, False, band
     row, n = core_row(pa)
@@ -1176,18 +1183,39 @@ def _facts_in_bounds(pa, va, pb, vb, A, E):
             ey = ((py - pb[1]) * pb[4] - (px - pb[0]) * pb[5]) / (norm * pb[3])
             if ex * ex + ey * ey > 1.0 + 2.0**-30:
                 return -1, False, band
-        if ellipse_point_core(pb, px, py)[0] > -r + band:
+        depth = ellipse_point_core(pb, px, py)[0]
+        if depth > -r + band:
             return -1, False, band
+        if strict and depth >= -r - band:  # the disc about v within the band of the ellipse's boundary
+            return _IN_BAND, False, band
     return -1, True, band
 
 
 @kernel
 def relate_rounded_ellipse(pa, va, pb, vb, eps):
-    """Rounded a against the ellipse b: DISJOINT and TOUCHING within :data:`ELLIPSE_BAND`, the
-    ellipse in a decided with a certificate or UNDECIDED (module notes)."""
+    """Rounded a against the ellipse b: DISJOINT beyond :data:`ELLIPSE_BAND`, the pairs within it
+    UNDECIDED (the ladder decides them exactly on the stored numbers), the ellipse in a decided
+    with a certificate or UNDECIDED (module notes)."""
+    return _relate_ellipse(pa, va, pb, vb, bool(True))
+
+
+@kernel
+def relate_rounded_ellipse_in_band(pa, va, pb, vb, eps):
+    """:func:`relate_rounded_ellipse` with the pairs within :data:`ELLIPSE_BAND` TOUCHING (and a
+    core vertex's disc within the band of the boundary inside): the relate of the time of impact
+    searches, which certify a time of first contact with the band (a touching pair there is the
+    answer, not a question for the exact rung)."""
+    return _relate_ellipse(pa, va, pb, vb, bool(False))
+
+
+@kernel
+def _relate_ellipse(pa, va, pb, vb, strict):
+    """:func:`relate_rounded_ellipse` (``strict``) and :func:`relate_rounded_ellipse_in_band`."""
     A = _grown_bounds(pa, va)
     E = _ellipse_bounds(pb)
-    code, a_in_b, band = _facts_in_bounds(pa, va, pb, vb, A, E)
+    code, a_in_b, band = _facts_in_bounds(pa, va, pb, vb, A, E, strict)
+    if code == _IN_BAND:
+        return codes.UNDECIDED
     if code >= 0:
         return code
     b_in_a = _NO
@@ -1218,4 +1246,7 @@ def intersects_rounded_ellipse(pa, va, pb, vb, eps):
         return 0
     if _ellipse_tips(pb, pa, va)[0] < pa[2] - 2 * band:
         return 1
-    return 1 if ellipse_against_core(pb, vb, pa, va)[0] - pa[2] <= band else 0
+    s = ellipse_against_core(pb, vb, pa, va)[0] - pa[2]
+    if s > band:
+        return 0
+    return 1 if s < -band else codes.UNDECIDED
