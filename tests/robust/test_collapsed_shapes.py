@@ -213,3 +213,27 @@ def test_the_band_of_the_rounded_ellipse_pairs_is_defined_once():
     from collide2d._kernels.relate import rounded
 
     assert toi_turning.ELLIPSE_BAND is codes.ELLIPSE_BAND and rounded.ELLIPSE_BAND is codes.ELLIPSE_BAND
+
+
+@pytest.mark.parametrize("length", [1e-18, 1e-300])
+def test_a_capsule_core_below_its_radius_s_resolution_is_a_disc_in_the_overlay(length):
+    # A capsule of radius 1 whose core is shorter than an ulp of the radius: the overlay built the
+    # normals of a zero edge (ZeroDivisionError compiled, NaN pieces without the compiler). Now
+    # the disc of radius 1: against the circle of radius 1/2 about (1, 0) the crossings are
+    # (7/8, +-sqrt(15)/8) exactly (x^2 + y^2 = 1, (x - 1)^2 + y^2 = 1/4), and a circle inside the
+    # capsule has none; both orders, single and batched.
+    capsule = c2.Capsule((0.0, 0.0), (length, 0.0), 1.0)
+    crossing, inside = c2.Circle((1.0, 0.0), 0.5), c2.Circle((0.1, 0.0), 0.5)
+    y = math.sqrt(15) / 8
+    for first, second in ((capsule, crossing), (crossing, capsule)):
+        points = sorted(map(tuple, c2.intersection_points(first, second).tolist()))
+        assert len(points) == 2
+        for (px, py), (rx, ry) in zip(points, [(0.875, -y), (0.875, y)]):
+            assert abs(px - rx) <= 4e-16 and abs(py - ry) <= 4e-16
+    for first, second in ((capsule, inside), (inside, capsule)):
+        assert c2.intersection_points(first, second).shape == (0, 2)
+    batch = c2.Capsule([(0.0, 0.0)] * 2, [(length, 0.0)] * 2, [1.0, 1.0])
+    circles = c2.Circle([(1.0, 0.0), (0.1, 0.0)], [0.5, 0.5])
+    for x, y_ in ((batch, circles), (circles, batch)):
+        _, count = c2.intersection_points(x, y_)
+        assert count.tolist() == [2, 0]

@@ -160,6 +160,16 @@ def _zeroed(buf, n):
 
 
 @kernel
+def _one_point(core, n):
+    """Whether the ``n`` core vertices are one point in floats (a capsule of length 1e-300 beside
+    its radius 1: its edge has no normal)."""
+    for i in range(1, n):
+        if core[i, 0] != core[0, 0] or core[i, 1] != core[0, 1]:
+            return False
+    return True
+
+
+@kernel
 def build_pieces(kind, core, r, row, scale, ox, oy, buf):
     """The piece table of a scaled row (``core``, ``r`` from :func:`core_vertices`) about the
     origin ``(ox, oy)`` (subtracted from every point), in the first rows of ``buf``."""
@@ -201,7 +211,7 @@ def build_pieces(kind, core, r, row, scale, ox, oy, buf):
             p[i, 3] = core[j, 0] - ox
             p[i, 4] = core[j, 1] - oy
         return p
-    if n == 1:  # a disc
+    if n == 1 or _one_point(core, n):  # a disc (a core below the resolution of its coordinates too)
         p = _zeroed(buf, int(1))
         cx = core[0, 0] - ox
         cy = core[0, 1] - oy
