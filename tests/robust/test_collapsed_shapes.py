@@ -237,3 +237,22 @@ def test_a_capsule_core_below_its_radius_s_resolution_is_a_disc_in_the_overlay(l
     for x, y_ in ((batch, circles), (circles, batch)):
         _, count = c2.intersection_points(x, y_)
         assert count.tolist() == [2, 0]
+
+
+@pytest.mark.parametrize("length", [1e-17, 1e-300])
+def test_a_capsule_core_below_its_radius_s_resolution_rests_on_one_point(length):
+    # A capsule of radius 1 with a core of length 1e-17 end-on against a box's face: the clipped
+    # incident face gave count 2 with one point twice (its ends round together once moved out by
+    # the radius). Now one point, as a disc of radius 1 at the origin gives: separation 1, witness
+    # (1, 0) on the capsule and (2, 0) on the box; both orders, single and batched.
+    capsule, box = c2.Capsule((0.0, 0.0), (length, 0.0), 1.0), c2.Box((2.0, -1.0), (3.0, 1.0))
+    disc = c2.contact_manifold(c2.Circle((0.0, 0.0), 1.0), box)
+    for first, second, sign in ((capsule, box, 1.0), (box, capsule, -1.0)):
+        m = c2.contact_manifold(first, second)
+        assert m.count == 1 and m.separations[0] == 1.0 and m.normal.tolist() == [sign, 0.0]
+        on_capsule, on_box = (m.points_a, m.points_b) if sign > 0 else (m.points_b, m.points_a)
+        assert on_capsule[0].tolist() == disc.points_a[0].tolist() == [1.0, 0.0]
+        assert on_box[0].tolist() == [2.0, 0.0]
+    batch = c2.Capsule([(0.0, 0.0)] * 2, [(length, 0.0), (0.0, 1.0)], [1.0, 1.0])
+    assert c2.contact_manifold(batch, box).count.tolist() == [1, 2]  # the second core lies along the face
+    assert c2.contact_manifold(box, batch).count.tolist() == [1, 2]

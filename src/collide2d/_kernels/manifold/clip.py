@@ -171,6 +171,8 @@ def _clip(V1, off1, cnt1, i1, V2, off2, cnt2, radius_1, radius_2, margin, refere
     r_up_x, r_up_y = up_x - (s_up - radius_1) * mx, up_y - (s_up - radius_1) * my
     i_lo_x, i_lo_y = lo_x - radius_2 * mx, lo_y - radius_2 * my
     i_up_x, i_up_y = up_x - radius_2 * mx, up_y - radius_2 * my
+    if r_lo_x == r_up_x and r_lo_y == r_up_y and i_lo_x == i_up_x and i_lo_y == i_up_y:
+        count = 1  # one point in floats (a capsule whose core is below its coordinates' resolution)
     if reference_is_a:
         return _keep(mx + 0.0, my + 0.0, s_lo - radius, r_lo_x, r_lo_y, i_lo_x, i_lo_y,
                      s_up - radius, r_up_x, r_up_y, i_up_x, i_up_y, count, margin)
