@@ -225,6 +225,36 @@ def shifted_row(p, dx, dy):
     return [p[0], p[1], p[2], p[3] + dx, p[4] + dy, p[5] + dx, p[6] + dy]
 
 
+def _read_only(array):
+    """``array`` contiguous, as a read-only view (the compiled loop sees one array type)."""
+    view = np.ascontiguousarray(array).view()
+    view.flags.writeable = False
+    return view
+
+
+def translation_batch(a, b, index_a, index_b, va, vb, t_max, search):
+    """``(time, point, normal)`` of the translating pairs ``a[index_a[k]]``, ``b[index_b[k]]`` (flat
+    indices; velocities ``va``, ``vb``, ``t_max`` per pair) with a rounded shape, against a
+    rounded shape, a polygon, a segment or a point: the closed form of
+    :mod:`collide2d._kernels.motion.toi_closed_rounded` on the rows as given, in one compiled
+    pass, before any frame is built; the pairs it leaves undecided by ``search(rows)`` (the
+    certified search, which asks the same closed form first: the same answers as a batch of those
+    pairs alone). None for other kinds (an ellipse, a line: the search alone)."""
+    (kind_a, ga, gva), (kind_b, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
+    if not {kind_a, kind_b} <= {"rounded", "polygon", "segment", "point"}:
+        return None
+    loop = importlib.import_module("collide2d._kernels.toi_loops_rounded").closed_rounded_loop
+    out = np.empty((index_a.shape[0], 6))
+    r = _read_only
+    loop(_KIND_CODE[kind_a], r(ga), r(gva), _KIND_CODE[kind_b], r(gb), r(gvb), r(index_a), r(index_b), r(va), r(vb),
+         r(t_max), out)
+    time, point, normal = out[:, 1].copy(), out[:, 2:4].copy(), out[:, 4:6].copy()
+    rest = np.flatnonzero(out[:, 0] < 0.0)  # (HIT 0, MISS 1; -1: undecided)
+    if rest.size:
+        time[rest], point[rest], normal[rest] = search(rest)
+    return time, point, normal
+
+
 def run_translation(a, b, framed_a, framed_b, shifted, index, numbers):
     """The compiled translation search of pairs with a rounded shape (the arguments and results
     of :func:`collide2d.motion.search._run_translation`): the loop ``toi_rounded_<other>_loop``,
