@@ -148,3 +148,67 @@ def test_public_answers_batched_single_both_orders(scale):
         times = c2.time_of_impact(batch_a, batch_b, velocity_b=velocity, t_max=t_max).time
         singles = [c2.time_of_impact(a, b, velocity_b=vb, t_max=t).time for a, b, vb, t in pairs]
         assert times.tolist() == singles, (name_a, name_b)
+
+
+def _hard_cases():
+    """``(name, a, b, vb, t_max)``: grazes at the sum of the radii (exactly, and 1e-12 or an ulp
+    inside or outside), faces sliding at it or nearly, touching and overlapping at the start, a
+    contact at ``t_max`` exactly and just after it, sizes 1e6 apart."""
+    r = 0.25
+    box = c2.Box((0.0, 0.0), (1.0, 1.0), radius=r)
+    cases = []
+    for name, y in (("graze", 1.5), ("graze inside 1e-12", 1.5 - 1e-12), ("graze outside 1e-12", 1.5 + 1e-12),
+                    ("graze inside 1 ulp", np.nextafter(1.5, 0.0)), ("graze outside 1 ulp", np.nextafter(1.5, 2.0))):
+        cases.append((name + " (disc past a corner)", box, c2.Capsule((-3.0, y), (-3.0, y), r), (2.0, 0.0), math.inf))
+        cases.append((name + " (capsule along a face)", box, c2.Capsule((-4.0, y), (-3.0, y), r), (2.0, 0.0), math.inf))
+    for name, gap in (("faces sliding at the radii", 0.0), ("faces sliding apart", 1e-9)):
+        cases.append((name, box, c2.Box((-3.0, 1.5 + gap), (-2.0, 2.5), radius=r), (2.0, 0.0), math.inf))
+    cases.append(("faces closing while sliding", box, c2.Box((-0.2, 1.51), (0.8, 2.5), radius=r), (0.1, -0.01), 10.0))
+    cases.append(("touching at the start", box, c2.Capsule((1.5, 0.5), (2.5, 0.5), r), (1.0, 1.0), 1.0))
+    cases.append(("overlapping at the start", box, c2.Capsule((1.0, 0.5), (2.5, 0.5), r), (1.0, 1.0), 1.0))
+    cases.append(("contact at t_max", box, c2.Capsule((4.5, 0.5), (5.5, 0.5), r), (-2.0, 0.0), 1.5))
+    cases.append(("contact just after t_max", box, c2.Capsule((4.5, 0.5), (5.5, 0.5), r), (-2.0, 0.0),
+                  float(np.nextafter(1.5, 0.0))))
+    cases.append(("small at large", c2.Box((-500.0, -500.0), (500.0, 500.0), radius=10.0),
+                  c2.Capsule((900.0, 3.0), (900.001, 3.0007), 1e-4), (-100.0, 1.0), 10.0))
+    cases.append(("large at small", c2.Capsule((0.0, 0.0), (1e-3, 5e-4), 1e-4),
+                  c2.RotatedBox((900.0, 0.0), (400.0, 300.0), 0.3, radius=10.0), (-100.0, 0.0), math.inf))
+    return cases
+
+
+@pytest.mark.parametrize("case", _hard_cases(), ids=lambda case: case[0])
+def test_hard_cases_against_the_exact_first_contact(case):
+    """Grazes, faces sliding, the start, ``t_max`` and sizes 1e6 apart, both orders, single and
+    in a batch: the public answer within the tolerance of the exact first contact; the closed
+    form's own answer, where it gives one, never after it."""
+    _, a, b, vb, t_max = case
+    exact = first_contact(a, b, (0.0, 0.0), vb, t_max)
+    for x, y, vx, vy in ((a, b, (0.0, 0.0), vb), (b, a, vb, (0.0, 0.0))):
+        single = c2.time_of_impact(x, y, vx, vy, t_max=t_max)
+        batch = c2.time_of_impact(_batch([x, x]), _batch([y, y]), np.array([vx, vx]), np.array([vy, vy]), t_max=t_max)
+        assert batch.time.tolist() == [single.time, single.time]
+        check(single.time, exact, t_max)
+        (code,), (out,) = _closed(x, y, np.array(vx), np.array(vy), t_max)
+        if code >= 0:
+            check(out[0], exact if code == 0 else None, t_max, strict=True)
+
+
+def test_circles_in_a_batch_of_ellipses_as_single_circles():
+    """A batch of ellipses mixing circles with other ellipses against rounded shapes, both orders:
+    each circle's answer is its single call's (a rounded point in the closed form either way), bit
+    for bit, within the tolerance of the exact first contact."""
+    rng = np.random.default_rng(5)
+    shapes = _rounded_shapes(rng, (0.0, 0.0))
+    centres = np.array([_aimed(rng)[0] for _ in range(6)])
+    velocity = -centres / 3.0 + rng.uniform(-0.3, 0.3, (6, 2))
+    semi = np.array([[0.5, 0.5], [0.4, 0.3], [0.7, 0.7], [0.6, 0.2], [0.3, 0.3], [0.9, 0.9]])
+    ellipses = c2.Ellipse(centres, semi, 0.3)
+    for name, a in shapes.items():
+        for k in np.flatnonzero(semi[:, 0] == semi[:, 1]).tolist():
+            circle = c2.Circle(centres[k], semi[k, 0])
+            exact = first_contact(a, circle, (0.0, 0.0), velocity[k], math.inf)
+            forward = c2.time_of_impact(a, ellipses, velocity_b=velocity, t_max=math.inf).time[k]
+            backward = c2.time_of_impact(ellipses, a, velocity_a=velocity, t_max=math.inf).time[k]
+            single = c2.time_of_impact(a, circle, velocity_b=velocity[k], t_max=math.inf).time
+            assert forward == backward == single, name
+            check(single, exact, math.inf)

@@ -5,6 +5,12 @@ contact kernel ``contact_rounded_<b>`` of :mod:`collide2d._kernels.measure.dista
 the relate kernel ``relate_rounded_<b>`` of :mod:`collide2d._kernels.relate.rounded` (the rounded
 shape first; ``swapped``: the pair given as ``(b, rounded)``).
 
+Each loop asks the closed form of :mod:`collide2d._kernels.motion.toi_closed_rounded` first (the
+ray against the grown Minkowski difference of the cores; a rounded shape against a rounded shape,
+a polygon, a segment, a point or a circle) and searches only the pairs it leaves undecided (lines,
+ellipses other than circles, grazes, the start); :func:`closed_rounded_loop` runs the closed form
+alone on a batch as given, before any frame is built (:func:`collide2d.motion.rounded.translation_batch`).
+
 The search is the one of the other kinds, unchanged: the separation of a rounded pair is the
 distance of the cores less the sum of the radii (the signed distance to the Minkowski difference
 grown by the disc of radius ``r_a + r_b``), convex in time under a translation as for every convex
@@ -64,8 +70,11 @@ def toi_rounded_rounded_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb,
 def toi_rounded_ellipse_loop(eps, swapped, kind_a, kind_b, shifted, ga, gva, gb, gvb, fa, fva, fb, fvb, index, rows, out):
     for k in prange(index.shape[0]):
         i = index[k]
-        out[k, 0] = search_translation(contact_rounded_ellipse, relate_rounded_ellipse, eps, swapped, kind_a, kind_b, shifted,
-                                       ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        code = _closed(kind_a, ga[i[0]], gva, kind_b, gb[i[1]], gvb, rows[k], out[k])
+        if code < 0:
+            code = search_translation(contact_rounded_ellipse, relate_rounded_ellipse, eps, swapped, kind_a, kind_b,
+                                      shifted, ga[i[0]], gva, gb[i[1]], gvb, fa[i[2]], fva, fb[i[3]], fvb, rows[k], out[k])
+        out[k, 0] = code
 
 
 @loop(rows=_ROWS)

@@ -6,10 +6,14 @@ A rounded shape is its core (a point, a segment or a convex polygon) grown by th
 signed distance to the Minkowski difference of the cores, grown by the disc of radius
 ``r_a + r_b``; :mod:`collide2d._kernels.measure.distance_rounded`), so two moving shapes first
 touch when the distance of their cores first equals ``r_a + r_b``. Under a translation that
-separation is still a convex function of time, so the search of :mod:`collide2d.motion.search`
-runs unchanged on it: the compiled translation search with the rounded contact and relate kernels
-(:mod:`collide2d._kernels.toi_loops_rounded`), the Python search (the pairs the kernels hand back)
-with the contacts and exact predicates of the rounded glue. Turning pairs run in the compiled
+separation is still a convex function of time: a translating pair first touches where the ray of
+the relative motion enters the Minkowski difference of the cores grown by ``r_a + r_b``, which
+the closed form of :mod:`collide2d._kernels.motion.toi_closed_rounded` finds and certifies
+(:func:`translation_batch`: one compiled pass over a batch as given); what it leaves (lines,
+ellipses other than circles, grazes, pairs touching at the start) the search of
+:mod:`collide2d.motion.search` takes, unchanged: the compiled translation search with the rounded
+contact and relate kernels (:mod:`collide2d._kernels.toi_loops_rounded`), the Python search (the
+pairs the kernels hand back) with the contacts and exact predicates of the rounded glue. Turning pairs run in the compiled
 turning loop of their cores' kinds with the radii in the row (:func:`run_turning`; the search
 grows each contact of the cores by the radii: :mod:`collide2d._kernels.motion.toi_turning`), so
 that no loop is compiled for them alone. The rigid moves are those of the cores
@@ -235,14 +239,14 @@ def _read_only(array):
 def translation_batch(a, b, index_a, index_b, va, vb, t_max, search):
     """``(time, point, normal)`` of the translating pairs ``a[index_a[k]]``, ``b[index_b[k]]`` (flat
     indices; velocities ``va``, ``vb``, ``t_max`` per pair) with a rounded shape, against a
-    rounded shape, a polygon, a segment or a point: the closed form of
+    rounded shape, a polygon, a segment, a point or a circle: the closed form of
     :mod:`collide2d._kernels.motion.toi_closed_rounded` on the rows as given, in one compiled
     pass, before any frame is built; the pairs it leaves undecided by ``search(rows)`` (the
     certified search, which asks the same closed form first: the same answers as a batch of those
-    pairs alone). None for other kinds (an ellipse, a line: the search alone)."""
+    pairs alone). None for a line (the search alone)."""
     (kind_a, ga, gva), (kind_b, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
-    if not {kind_a, kind_b} <= {"rounded", "polygon", "segment", "point"}:
-        return None
+    if not {kind_a, kind_b} <= {"rounded", "polygon", "segment", "point", "ellipse"}:
+        return None  # (lines: the search; the closed form hands back ellipses other than circles)
     loop = importlib.import_module("collide2d._kernels.toi_loops_rounded").closed_rounded_loop
     out = np.empty((index_a.shape[0], 6))
     r = _read_only

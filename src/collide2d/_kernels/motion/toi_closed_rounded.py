@@ -52,6 +52,7 @@ from numba.extending import register_jitable
 
 from collide2d._jit import kernel
 
+from ..vec import two_product, two_sum
 from .constants import HIT, MISS, TIME_TOL
 from .toi_closed import FLOOR, UNDECIDED
 
@@ -66,7 +67,8 @@ inline = register_jitable(inline="always")
 
 @kernel
 def _fill(kind, p, verts, pts, start, count):
-    """The corners of a row's core into ``pts[start : start + count]`` (a polygon's counter-clockwise)."""
+    """The corners of a row's core into ``pts[start : start + count]`` (a polygon's counter-clockwise;
+    a circle's centre)."""
     if kind == POLYGON or count >= 3:
         first = int(p[0])
         for j in range(count):
@@ -82,10 +84,12 @@ def _fill(kind, p, verts, pts, start, count):
 @kernel
 def _after(kind_a, pa, verts_a, na, ra, kind_b, pb, verts_b, nb, rb):
     """Whether the row ``a`` comes after ``b`` in a fixed order of rows (kind, corner count, radius,
-    then the corners): the pair is worked out in that order whichever way it is given, so that
-    both orders get the same floats."""
-    if kind_a != kind_b:
-        return kind_a > kind_b
+    then the corners; a circle counts as the rounded point it is): the pair is worked out in that
+    order whichever way it is given, so that both orders get the same floats."""
+    order_a = ROUNDED if kind_a == ELLIPSE else kind_a
+    order_b = ROUNDED if kind_b == ELLIPSE else kind_b
+    if order_a != order_b:
+        return order_a > order_b
     if na != nb:
         return na > nb
     if ra != rb:
@@ -123,26 +127,6 @@ def _unit_scale(pts, radius, sx, sy, vax, vay, vbx, vby):
     return factor if exact else 1.0
 
 
-@inline
-def _offset(pts, i, j, sx, sy, vx, vy, t, shifted):
-    """``(dx, dy, ex, ey)``: ``d = (b_j - a_i) + s + V t`` (``pts[j]`` a corner of ``b``, ``pts[i]``
-    of ``a``) and bounds on the rounding of its coordinates. With ``d0 = b_j - a_i``, ``d1 = d0 +
-    s``, ``d2 = V t`` as computed (each ``fl(x) = x (1 + e)``, ``|e| <= u``; ``V`` itself one rounding
-    off): ``|d - d_exact| <= u (|d0| + |d1| + 2 |d2| + |d|) (1 + 4u)`` per coordinate (no ``|d1|``
-    without a shift), plus what underflow may lose."""
-    d0x = pts[j, 0] - pts[i, 0]
-    d0y = pts[j, 1] - pts[i, 1]
-    d1x = d0x + sx
-    d1y = d0y + sy
-    d2x = vx * t
-    d2y = vy * t
-    dx = d1x + d2x
-    dy = d1y + d2y
-    ex = U * (abs(d0x) + shifted * abs(d1x) + 2.0 * abs(d2x) + abs(dx)) * (1.0 + 4.0 * U) + FLOOR
-    ey = U * (abs(d0y) + shifted * abs(d1y) + 2.0 * abs(d2y) + abs(dy)) * (1.0 + 4.0 * U) + FLOOR
-    return dx, dy, ex, ey
-
-
 @kernel
 def _edge_count(na, nb):
     """The edges of two cores of ``na`` and ``nb`` corners (a segment's two sides; a point none)."""
@@ -170,101 +154,205 @@ def _relative(pts, i, o, sx, sy, sign):
 
 
 @inline
-def _dot_bound(nx, ny, dx, dy, ex, ey):
-    """``(n . d, bound)``: the float dot product of the exact ``n`` with ``d`` known to ``(ex, ey)``,
-    and a bound on its distance from the exact one (two products and a sum: ``2u (|n_x d_x| +
-    |n_y d_y|)``), widened for its own rounding and for that of a sum or difference with it."""
-    value = nx * dx + ny * dy
-    bound = abs(nx) * ex + abs(ny) * ey + 2.0 * U * (abs(nx * dx) + abs(ny * dy))
-    return value, bound * (1.0 + 16.0 * U) + 2.0 * U * abs(value) + FLOOR
+def _offset(pts, i, j, sx, sy, vx, vlx, vy, vly, t):
+    """``d = (b_j - a_i) + s + V t`` (``pts[j]`` a corner of ``b``, ``pts[i]`` of ``a``; ``V = (vx +
+    vlx, vy + vly)`` exactly) as unevaluated sums ``h + l`` per coordinate (Knuth's TwoSum,
+    Dekker's TwoProduct: :mod:`collide2d._kernels.vec`): ``(hx, lx, hy, ly, ex, ey)``, ``e`` the
+    sum of the magnitudes of the five parts of ``l`` (each within a unit of ``h``'s last place;
+    their sum rounds, ``l`` is within ``4u e`` of the exact one)."""
+    hx, lx = two_sum(pts[j, 0], -pts[i, 0])
+    hy, ly = two_sum(pts[j, 1], -pts[i, 1])
+    hx, ex = two_sum(hx, sx)
+    hy, ey = two_sum(hy, sy)
+    px, pex = two_product(vx, t)
+    py, pey = two_product(vy, t)
+    hx, fx = two_sum(hx, px)
+    hy, fy = two_sum(hy, py)
+    tail_x = abs(lx) + abs(ex) + abs(pex) + abs(vlx * t) + abs(fx)
+    tail_y = abs(ly) + abs(ey) + abs(pey) + abs(vly * t) + abs(fy)
+    return hx, (((lx + ex) + pex) + vlx * t) + fx, hy, (((ly + ey) + pey) + vly * t) + fy, tail_x, tail_y
+
+
+@inline
+def _term(pts, i, j, sx, sy, vx, vlx, vy, vly, t, nx, ny):
+    """``(head, tail, bound)``: ``n . d = head + tail`` for the offset ``d`` of :func:`_offset`, within
+    ``bound``: the dot product kept as an unevaluated sum too, so that only the small parts round
+    (a few units of their size, far below the rounding of the offset itself; the sum ``head +
+    tail`` rounds once more)."""
+    hx, lx, hy, ly, tail_x, tail_y = _offset(pts, i, j, sx, sy, vx, vlx, vy, vly, t)
+    ax, aex = two_product(nx, hx)
+    ay, aey = two_product(ny, hy)
+    head, se = two_sum(ax, ay)
+    tail = (((se + aex) + aey) + nx * lx) + ny * ly
+    small = abs(se) + abs(aex) + abs(aey) + abs(nx * lx) + abs(ny * ly)
+    return head, tail, 8.0 * U * small + 8.0 * U * (abs(nx) * tail_x + abs(ny) * tail_y) + FLOOR
+
+
+@inline
+def _reach(nx, ny, ra, rb):
+    """``(high, low, bound)``: ``R |n| = high + low`` (``R = r_a + r_b``) within ``bound``: ``|n|^2`` as
+    an unevaluated sum, its square root refined by one Newton step (``sqrt(s) + (s - r^2) / 2r``:
+    a relative error of order ``u^2``), the products kept as sums too."""
+    p1, e1 = two_product(nx, nx)
+    p2, e2 = two_product(ny, ny)
+    square, es = two_sum(p1, p2)
+    root = math.sqrt(square)
+    rr, err = two_product(root, root)
+    fix = (((square - rr) - err) + ((es + e1) + e2)) / (2.0 * root) if root > 0.0 else 0.0
+    rh, rl = two_sum(ra, rb)
+    high, pe = two_product(rh, root)
+    low = (pe + rh * fix) + rl * root
+    bound = 8.0 * U * (abs(pe) + abs(rh * fix) + abs(rl * root)) + 8.0 * U * U * abs(high) + FLOOR
+    return high, low, bound
 
 
 @kernel
-def _gap(pts, na, nb, i, nx, ny, radius, sx, sy, vx, vy, t):
+def _gap(pts, na, nb, i, nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, t):
     """A lower bound of ``G_n(t) = min_j n . (b_j + s + V t) - max_k n . a_k - R |n|`` (see the
-    module), each term measured from the corner ``a_i`` (small differences near the contact)."""
-    shifted = 0.0 if sx == 0.0 and sy == 0.0 else 1.0  # (see _offset)
+    module), each term measured from the corner ``a_i`` (small differences near the contact),
+    evaluated by :func:`_term` and less ``R |n|`` (:func:`_reach`) before it rounds."""
+    reach_hi, reach_lo, reach_bound = _reach(nx, ny, ra, rb)
     low = math.inf
     for j in range(na, na + nb):
-        dx, dy, ex, ey = _offset(pts, i, j, sx, sy, vx, vy, t, shifted)
-        value, bound = _dot_bound(nx, ny, dx, dy, ex, ey)
+        head, tail, bound = _term(pts, i, j, sx, sy, vx, vlx, vy, vly, t, nx, ny)
+        gh, ge = two_sum(head, -reach_hi)
+        rest = (ge + tail) - reach_lo
+        value = gh + rest
+        bound += reach_bound + 2.0 * U * (abs(ge) + abs(tail) + abs(reach_lo)) + 2.0 * U * abs(value)
         low = min(low, value - bound)
     high = -math.inf
     for k in range(na):
-        dx = pts[k, 0] - pts[i, 0]
-        dy = pts[k, 1] - pts[i, 1]
-        value, bound = _dot_bound(nx, ny, dx, dy, U * abs(dx) * (1.0 + 2.0 * U) + FLOOR,
-                                  U * abs(dy) * (1.0 + 2.0 * U) + FLOOR)
-        high = max(high, value + bound)
-    reach = radius * math.hypot(nx, ny) * (1.0 + 8.0 * U)  # (R, |n| and their product: a rounding each)
-    gap = low - high - reach
-    return gap - 2.0 * U * (abs(low) + abs(high) + reach) - FLOOR
+        head, tail, bound = _term(pts, i, k, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, nx, ny)
+        value = head + tail
+        high = max(high, value + bound + 2.0 * U * abs(value))
+    gap = low - high
+    return gap - 2.0 * U * (abs(low) + abs(high)) - FLOOR
 
 
 @inline
-def _in_disc(dx, dy, ex, ey, radius):
-    """Whether the point ``d`` (known to ``(ex, ey)``) lies within ``R`` of the origin, for sure."""
-    square = dx * dx + dy * dy
-    bound = 2.0 * (abs(dx) * ex + abs(dy) * ey) + ex * ex + ey * ey + 4.0 * U * square + FLOOR
-    return square + bound <= (radius * radius) * (1.0 - 4.0 * U)
-
-
-@inline
-def _in_band(dx, dy, ex, ey, fx, fy, radius):
-    """Whether the point ``d`` (known to ``(ex, ey)``) lies within ``R`` of the segment from the
-    origin to ``f`` (the float difference of two corners: within ``u`` of the exact one per
-    coordinate), its foot on the segment, for sure."""
-    size = (abs(fx) + abs(fy)) * (abs(dx) + abs(dy) + ex + ey)
-    cross = fx * dy - fy * dx
-    along = fx * dx + fy * dy
-    e_cross = abs(fx) * ey + abs(fy) * ex + 4.0 * U * size + FLOOR
-    e_along = abs(fx) * ex + abs(fy) * ey + 4.0 * U * size + FLOOR
-    square = fx * fx + fy * fy
-    width = radius * math.sqrt(square) * (1.0 - 8.0 * U)
-    return (abs(cross) + e_cross <= width) & (along - e_along >= 0.0) & (along + e_along <= square * (1.0 - 8.0 * U))
+def _plain(x):
+    """``x`` is 0 or of a size whose products are exact to split (no underflow, no overflow)."""
+    m = abs(x)
+    return (m == 0.0) | ((m >= 2.0**-450) & (m <= 2.0**450))
 
 
 @kernel
-def _touching(pts, feature, i, j, k, sx, sy, vx, vy, t, radius):
+def _exact_gap(pts, na, nb, i, nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, t):
+    """``G_n(t)`` (:func:`_gap`) exactly, when its evaluation rounds nowhere (exact data: small
+    integers, dyadic fractions, a normal whose length is a float), else NaN."""
+    p1, e1 = two_product(nx, nx)
+    p2, e2 = two_product(ny, ny)
+    square, es = two_sum(p1, p2)
+    root = math.sqrt(square)
+    rr, err = two_product(root, root)
+    rh, rl = two_sum(ra, rb)
+    reach, pe = two_product(rh, root)
+    if not ((e1 == 0.0) & (e2 == 0.0) & (es == 0.0) & (rr == square) & (err == 0.0) & (rl == 0.0) & (pe == 0.0)
+            & _plain(nx) & _plain(ny) & _plain(root) & _plain(rh) & _plain(vx * t) & _plain(vy * t)):
+        return math.nan
+    low = math.inf
+    high = -math.inf
+    for j in range(na + nb):
+        moving = 1.0 if j >= na else 0.0  # (a's corners: n . (a_j - a_i), no shift, no motion)
+        hx, _, hy, _, tail_x, tail_y = _offset(pts, i, j, moving * sx, moving * sy, moving * vx, moving * vlx,
+                                               moving * vy, moving * vly, moving * t)
+        ax, aex = two_product(nx, hx)
+        ay, aey = two_product(ny, hy)
+        head, se = two_sum(ax, ay)
+        if not ((tail_x == 0.0) & (tail_y == 0.0) & (aex == 0.0) & (aey == 0.0) & (se == 0.0) & _plain(hx) & _plain(hy)):
+            return math.nan
+        if j < na:
+            high = max(high, head)
+        else:
+            g, ge = two_sum(head, -reach)
+            if ge != 0.0:
+                return math.nan
+            low = min(low, g)
+    gap, e = two_sum(low, -high)
+    return gap if e == 0.0 else math.nan
+
+
+@inline
+def _in_reach(pts, i, j, sx, sy, vx, vlx, vy, vly, t, ra, rb):
+    """Whether the corners ``b_j`` and ``a_i`` lie within ``R = r_a + r_b`` of each other at ``t``, for
+    sure: ``|d|^2 - R^2`` in unevaluated sums (:func:`_offset`; ``R = rh + rl`` by TwoSum),
+    below minus its bound."""
+    hx, lx, hy, ly, tail_x, tail_y = _offset(pts, i, j, sx, sy, vx, vlx, vy, vly, t)
+    rh, rl = two_sum(ra, rb)
+    xx, exx = two_product(hx, hx)
+    yy, eyy = two_product(hy, hy)
+    rr, err = two_product(rh, rh)
+    head, e1 = two_sum(xx, yy)
+    head, e2 = two_sum(head, -rr)
+    parts = (e1, e2, exx, eyy, -err, 2.0 * hx * lx, 2.0 * hy * ly, -2.0 * rh * rl)
+    tail = 0.0
+    small = 0.0
+    for part in parts:
+        tail += part
+        small += abs(part)
+    value = head + tail
+    bound = (2.0 * U * abs(value) + 16.0 * U * small + 8.0 * U * (abs(hx) * tail_x + abs(hy) * tail_y)
+             + lx * lx + ly * ly + rl * rl + FLOOR)
+    return value + bound < 0.0
+
+
+@inline
+def _in_band(pts, i, j, sign, fx, fy, sx, sy, vx, vlx, vy, vly, t, radius):
+    """Whether a corner lies within ``R`` of an edge ``f`` (the float difference of two corners:
+    within ``u`` of the exact one per coordinate) at ``t``, its foot on the edge, for sure: the
+    corner ``b_j`` from ``a_i`` (``sign`` 1: the offset ``d`` of :func:`_offset`), or ``a_i`` from
+    ``b_j`` (``sign`` -1: ``-d``); its height ``m . (sign d)`` (``m = (f_y, -f_x)``) at most ``R |f|``
+    in size, ``f . (sign d)`` within ``[0, |f|^2]``."""
+    head, tail, e_height = _term(pts, i, j, sx, sy, vx, vlx, vy, vly, t, sign * fy, -sign * fx)
+    height = head + tail
+    e_height += 2.0 * U * abs(height)
+    head, tail, e_along = _term(pts, i, j, sx, sy, vx, vlx, vy, vly, t, sign * fx, sign * fy)
+    along = head + tail
+    e_along += 2.0 * U * abs(along)
+    hx, _, hy, _, _, _ = _offset(pts, i, j, sx, sy, vx, vlx, vy, vly, t)
+    slack = 2.0 * U * (abs(fx) + abs(fy)) * (abs(hx) + abs(hy))  # (the exact edge, not the float one)
+    square = fx * fx + fy * fy
+    width = radius * math.sqrt(square) * (1.0 - 8.0 * U)
+    return ((abs(height) + e_height + slack <= width) & (along - e_along - slack >= 0.0)
+            & (along + e_along + slack <= square * (1.0 - 8.0 * U)))
+
+
+@kernel
+def _touching(pts, feature, i, j, k, sx, sy, vx, vlx, vy, vly, t, ra, rb):
     """Whether the piece found is touched or entered at ``t``, for sure: ``feature`` 0, the corner
     ``b_j`` within ``R`` of the edge ``a_i -> a_k`` (or of its ends); 1, the corner ``a_i`` within
     ``R`` of the edge ``b_j -> b_k`` (or of its ends); 2, ``b_j`` within ``R`` of ``a_i``."""
-    shifted = 0.0 if sx == 0.0 and sy == 0.0 else 1.0  # (see _offset)
-    dx, dy, ex, ey = _offset(pts, i, j, sx, sy, vx, vy, t, shifted)
-    if _in_disc(dx, dy, ex, ey, radius):
+    if _in_reach(pts, i, j, sx, sy, vx, vlx, vy, vly, t, ra, rb):
         return True
     if feature == 2:
         return False
+    radius = ra + rb
     if feature == 0:
         fx, fy = pts[k, 0] - pts[i, 0], pts[k, 1] - pts[i, 1]
-        if _in_band(dx, dy, ex, ey, fx, fy, radius):
-            return True
-        dx, dy, ex, ey = _offset(pts, k, j, sx, sy, vx, vy, t, shifted)
-        return _in_disc(dx, dy, ex, ey, radius)
-    fx, fy = pts[k, 0] - pts[j, 0], pts[k, 1] - pts[j, 1]  # a_i - b_j - s - V t = -d, from b_j
-    if _in_band(-dx, -dy, ex, ey, fx, fy, radius):
-        return True
-    dx, dy, ex, ey = _offset(pts, i, k, sx, sy, vx, vy, t, shifted)
-    return _in_disc(dx, dy, ex, ey, radius)
+        return (_in_band(pts, i, j, 1.0, fx, fy, sx, sy, vx, vlx, vy, vly, t, radius)
+                or _in_reach(pts, k, j, sx, sy, vx, vlx, vy, vly, t, ra, rb))
+    fx, fy = pts[k, 0] - pts[j, 0], pts[k, 1] - pts[j, 1]
+    return (_in_band(pts, i, j, -1.0, fx, fy, sx, sy, vx, vlx, vy, vly, t, radius)
+            or _in_reach(pts, i, k, sx, sy, vx, vlx, vy, vly, t, ra, rb))
 
 
 @kernel
-def _apart_over(pts, na, nb, i, nx, ny, radius, sx, sy, vx, vy, t_end):
+def _apart_over(pts, na, nb, i, nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, t_end):
     """Whether the gap along ``n`` (measured from ``a_i``) is positive all over ``[0, t_end]`` for
     sure: at 0 and at ``t_end`` (it is linear in ``t``)."""
-    if not (nx != 0.0 or ny != 0.0) or not _gap(pts, na, nb, i, nx, ny, radius, sx, sy, vx, vy, 0.0) > 0.0:
+    if not (nx != 0.0 or ny != 0.0) or not _gap(pts, na, nb, i, nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, 0.0) > 0.0:
         return False
-    return t_end == 0.0 or _gap(pts, na, nb, i, nx, ny, radius, sx, sy, vx, vy, t_end) > 0.0
+    return t_end == 0.0 or _gap(pts, na, nb, i, nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, t_end) > 0.0
 
 
 @kernel
-def _receding_from(pts, na, nb, radius, sx, sy, vx, vy):
+def _receding_from(pts, na, nb, ra, rb, sx, sy, vx, vlx, vy, vly):
     """A time from which the shapes are apart for sure, for ever (inf: none found): the gap along
     ``V`` itself grows at ``|V|^2``; from its bound at 0, the time it is positive."""
     grow = (vx * vx + vy * vy) * (1.0 - 4.0 * U) - FLOOR  # below V_float . V_exact
     if not grow > 0.0:
         return math.inf
-    start = _gap(pts, na, nb, 0, vx, vy, radius, sx, sy, vx, vy, 0.0)
+    start = _gap(pts, na, nb, 0, vx, vy, ra, rb, sx, sy, vx, vlx, vy, vly, 0.0)
     if not math.isfinite(start):
         return math.inf
     if start > 0.0:
@@ -276,16 +364,17 @@ def _receding_from(pts, na, nb, radius, sx, sy, vx, vy):
 
 
 @kernel
-def _missed(pts, na, nb, radius, sx, sy, vx, vy, t_max, still):
+def _missed(pts, na, nb, ra, rb, sx, sy, vx, vlx, vy, vly, t_max, still):
     """Whether the shapes stay apart over ``[0, t_max]`` for sure (a miss): a direction whose gap
     is positive at both ends of ``[0, t_end]``, where ``t_end`` is ``t_max``, or without ``t_max``
     the time from which the gap along ``V`` is positive (:func:`_receding_from`). Tried: the
     direction from the corner pair nearest to the path ``[0, t_end]`` to its nearest point, then
     the edge normal along which the gap over the path is widest (the nearest piece of the grown
     difference is one or the other)."""
+    radius = ra + rb
     t_end = 0.0 if still else t_max
     if not math.isfinite(t_end):
-        t_end = _receding_from(pts, na, nb, radius, sx, sy, vx, vy)
+        t_end = _receding_from(pts, na, nb, ra, rb, sx, sy, vx, vlx, vy, vly)
         if not math.isfinite(t_end):
             return False
     speed = math.hypot(vx, vy)
@@ -302,7 +391,7 @@ def _missed(pts, na, nb, radius, sx, sy, vx, vy, t_max, still):
             gap = math.hypot(cx, cy)
             if gap < closest:
                 closest, near_x, near_y, near_i = gap, cx, cy, i
-    if _apart_over(pts, na, nb, near_i, near_x, near_y, radius, sx, sy, vx, vy, t_end):
+    if _apart_over(pts, na, nb, near_i, near_x, near_y, ra, rb, sx, sy, vx, vlx, vy, vly, t_end):
         return True
     face = -math.inf
     face_x = face_y = 0.0
@@ -324,7 +413,7 @@ def _missed(pts, na, nb, radius, sx, sy, vx, vy, t_max, still):
         gap = (lowest + min(0.0, slope * t_end)) / length - radius
         if gap > face:  # (the gap from a to b: along m from a's edges, along -m from b's)
             face, face_x, face_y, face_i = gap, sign * fy, -sign * fx, (i if sign > 0.0 else nearest)
-    return face > 0.0 and _apart_over(pts, na, nb, face_i, face_x, face_y, radius, sx, sy, vx, vy, t_end)
+    return face > 0.0 and _apart_over(pts, na, nb, face_i, face_x, face_y, ra, rb, sx, sy, vx, vlx, vy, vly, t_end)
 
 
 @kernel
@@ -333,7 +422,6 @@ def _face_point(pts, lo, hi, i, sx, sy, vx, vy, t, fx, fy, mx, my, sign, near):
     ``pts[i]`` of one core (``sign`` 1: of ``a``; -1: of ``b``) against the corners ``pts[lo:hi]``
     of the other within ``near`` of the nearest along ``m`` (the shift and the motion move them all
     alike): their feet on the edge at ``t``, clipped to it; returned as a fraction of ``f``."""
-    shifted = 0.0 if sx == 0.0 and sy == 0.0 else 1.0  # (see _offset)
     best = math.inf
     for c in range(lo, hi):
         best = min(best, mx * (pts[c, 0] - pts[i, 0]) + my * (pts[c, 1] - pts[i, 1]))
@@ -342,9 +430,9 @@ def _face_point(pts, lo, hi, i, sx, sy, vx, vy, t, fx, fy, mx, my, sign, near):
     for c in range(lo, hi):
         if mx * (pts[c, 0] - pts[i, 0]) + my * (pts[c, 1] - pts[i, 1]) <= best + near:
             if sign > 0.0:
-                dx, dy, _, _ = _offset(pts, i, c, sx, sy, vx, vy, t, shifted)
+                dx, _, dy, _, _, _ = _offset(pts, i, c, sx, sy, vx, 0.0, vy, 0.0, t)
             else:
-                dx, dy, _, _ = _offset(pts, c, i, sx, sy, vx, vy, t, shifted)
+                dx, _, dy, _, _, _ = _offset(pts, c, i, sx, sy, vx, 0.0, vy, 0.0, t)
                 dx, dy = -dx, -dy
             along = fx * dx + fy * dy
             first = min(first, along)
@@ -359,16 +447,17 @@ def _face_point(pts, lo, hi, i, sx, sy, vx, vy, t, fx, fy, mx, my, sign, near):
 @kernel
 def closed_rounded(kind_a, pa, verts_a, kind_b, pb, verts_b, sx, sy, vax, vay, vbx, vby, t_max, out):
     """The time of impact of a translating pair with a rounded shape (the other rounded, a polygon,
-    a segment or a point; rows as given, ``b`` shifted by ``(sx, sy)``) by the ray against the
+    a segment, a point or a circle; rows as given, ``b`` shifted by ``(sx, sy)``) by the ray against the
     grown Minkowski difference: :data:`~.constants.HIT` with ``out[1:6] = (time, px, py, nx, ny)``,
     :data:`~.constants.MISS` (``out[1] = inf``), or :data:`~.toi_closed.UNDECIDED` (``out``
     untouched): see the module."""
-    if kind_a == ELLIPSE or kind_a == LINE or kind_b == ELLIPSE or kind_b == LINE:
-        return UNDECIDED
+    if kind_a == LINE or kind_b == LINE or (kind_a == ELLIPSE and not pa[2] == pa[3]) or (
+            kind_b == ELLIPSE and not pb[2] == pb[3]):
+        return UNDECIDED  # (a circle is the rounded point it is; other ellipses and lines: the search)
     na = int(pa[1]) if kind_a == ROUNDED or kind_a == POLYGON else (2 if kind_a == SEGMENT else 1)
     nb = int(pb[1]) if kind_b == ROUNDED or kind_b == POLYGON else (2 if kind_b == SEGMENT else 1)
-    ra = pa[2] if kind_a == ROUNDED else 0.0
-    rb = pb[2] if kind_b == ROUNDED else 0.0
+    ra = pa[2] if kind_a == ROUNDED or kind_a == ELLIPSE else 0.0
+    rb = pb[2] if kind_b == ROUNDED or kind_b == ELLIPSE else 0.0
     radius = ra + rb
     sx = sx + 0.0  # (-0.0 as 0.0: the shift of a pair searched where it lies)
     sy = sy + 0.0
@@ -400,6 +489,8 @@ def closed_rounded(kind_a, pa, verts_a, kind_b, pb, verts_b, sx, sy, vax, vay, v
         ra, rb, radius = ra * factor, rb * factor, radius * factor
         sx, sy, vax, vay, vbx, vby = sx * factor, sy * factor, vax * factor, vay * factor, vbx * factor, vby * factor
         vx, vy = vx * factor, vy * factor
+    vlx = two_sum(vbx, -vax)[1]  # V = (vx + vlx, vy + vly) exactly
+    vly = two_sum(vby, -vay)[1]
     best = math.inf  # the earliest piece: its time, kind (0: a's edge, 1: b's edge, 2: a corner) and corners
     feature = -1
     fi = fj = fk = 0
@@ -452,13 +543,13 @@ def closed_rounded(kind_a, pa, verts_a, kind_b, pb, verts_b, sx, sy, vax, vay, v
                     if t < best:
                         best, feature, fi, fj, fk = t, 2, i, j, 0
     if not (best <= t_max and best < math.inf):  # a miss, if a direction proves it
-        if not _missed(pts, na, nb, radius, sx, sy, vx, vy, t_max, still):
+        if not _missed(pts, na, nb, ra, rb, sx, sy, vx, vlx, vy, vly, t_max, still):
             return UNDECIDED
         out[1] = math.inf
         for c in range(2, 6):
             out[c] = math.nan
         return MISS
-    # a hit at `best`: the contact normal n (from a to b) of the piece, the margin from the rounding
+    # a hit at `best`: the contact normal n (from a to b) of the piece
     if feature == 0:
         nx, ny = pts[fk, 1] - pts[fi, 1], pts[fi, 0] - pts[fk, 0]
         qx, qy = (pts[fj, 0] - pts[fi, 0]) + sx, (pts[fj, 1] - pts[fi, 1]) + sy
@@ -472,36 +563,44 @@ def closed_rounded(kind_a, pa, verts_a, kind_b, pb, verts_b, sx, sy, vax, vay, v
         nx, ny = qx + vx * best, qy + vy * best
         base = fi
     norm = math.hypot(nx, ny)
-    slope = nx * vx + ny * vy
-    closing = -slope - 3.0 * U * (abs(nx * vx) + abs(ny * vy)) - FLOOR  # below -(n . V) (V: a rounding off)
+    slope = nx * vx + ny * vy  # -(n . V) lies within err of -slope (V: a rounding off)
+    err = 3.0 * U * (abs(nx * vx) + abs(ny * vy)) + FLOOR
+    closing, closing_hi = -slope - err, -slope + err
     if not (norm > 0.0 and closing > 0.0 and math.isfinite(norm) and math.isfinite(closing)):
         return UNDECIDED
-    # apart at t_lo: G_n is linear in t with slope n . V, so G_n(t_lo) >= G_n(best) + closing (best - t_lo)
-    # with the bound of G_n(best) (about 0: the rounding of the positions, and of best, over the speed)
-    start = _gap(pts, na, nb, base, nx, ny, radius, sx, sy, vx, vy, best)
+    # apart at t_lo: G_n is linear in t with slope n . V = -closing, so from its bound at best, the
+    # time where that bound meets 0 (a Newton step: at most the rounding from the root of G_n, a
+    # lower bound of the first contact), one ulp earlier, is certified apart
+    start = _gap(pts, na, nb, base, nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, best)
     if not math.isfinite(start):
         return UNDECIDED
-    back = (max(-start, 0.0) / closing) * (1.0 + 2.0**-20) + 2.0**-52 * best
-    t_lo = best - back
-    back = best - t_lo  # (exact: t_lo is within a factor 2 of best, else it fails below)
-    if not (t_lo > 0.5 * best and start + (closing * back) * (1.0 - 4.0 * U) > 4.0 * U * abs(start) + FLOOR):
+    t_lo = np.nextafter(best + start / (closing_hi if start > 0.0 else closing), -math.inf)
+    step = t_lo - best  # (exact: within a factor 2 of best, else it fails below)
+    rate = closing_hi if step > 0.0 else closing
+    if not (0.5 * best < t_lo <= 2.0 * best and start - (rate * step) * (1.0 + 4.0 * U) > 4.0 * U * abs(start) + FLOOR):
         return UNDECIDED
-    # touching at t_hi: the corner within R of its piece, tried at ahead, 4 ahead, 16 ahead
+    # touching at t_hi: the corner within R of its piece, tried a little after t_lo (twice the
+    # step that got there), then 4, 16, ... times as far, up to the tolerance
     scale = t_max if math.isfinite(t_max) else max(best, 1.0)
-    ahead = back + 2.0**-52 * best
+    ahead = 2.0 * max(abs(step), 2.0**-52 * best)
     certified = False
-    for _ in range(3):
-        t_hi = best + ahead
+    for _ in range(8):
+        t_hi = t_lo + ahead
         if not (t_hi <= t_max and t_hi - t_lo <= TIME_TOL * scale):
             return UNDECIDED
-        if _touching(pts, feature, fi, fj, fk, sx, sy, vx, vy, t_hi, radius):
+        if _touching(pts, feature, fi, fj, fk, sx, sy, vx, vlx, vy, vly, t_hi, ra, rb):
             certified = True
             break
         ahead *= 4.0
     if not certified:
         return UNDECIDED
-    size = abs(qx) + abs(qy) + abs(vx * best) + abs(vy * best) + radius
+    for _ in range(2):  # exact data: the float at the contact itself, where the gap there is 0 exactly
+        t_up = np.nextafter(t_lo, math.inf)
+        if not (t_up < t_hi and _exact_gap(pts, na, nb, base, nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, t_up) >= 0.0):
+            break
+        t_lo = t_up
     # the contact point at t_lo: on a's rounded boundary, moved with a (b's for b's edge)
+    size = abs(qx) + abs(qy) + abs(vx * best) + abs(vy * best) + radius
     t = t_lo
     ux, uy = nx / norm, ny / norm
     if feature == 0:
