@@ -113,15 +113,21 @@ def _pairs():
             yield kind_a, kind_b
 
 
+def store_cases(inputs, kind_a, kind_b, cases):
+    """The fields of both sides of the cases ``(fields_a, fields_b, family, ...)`` of a pair of kinds
+    into ``inputs``, stacked, and their families."""
+    for side, kind, k in (("A", kind_a, 0), ("B", kind_b, 1)):
+        for name, value in base._stack(kind, [c[k] for c in cases]).items():
+            inputs[f"pair|{kind_a}|{kind_b}|{side}|{name}"] = value
+    inputs[f"pair|{kind_a}|{kind_b}|family"] = np.array([c[2] for c in cases])
+
+
 def make_inputs():
     rng = np.random.default_rng(SEED)
     inputs = {}
     for kind_a, kind_b in _pairs():
         cases = pair_cases(kind_a, kind_b, rng)
-        for side, kind, k in (("A", kind_a, 0), ("B", kind_b, 1)):
-            for name, value in base._stack(kind, [c[k] for c in cases]).items():
-                inputs[f"pair|{kind_a}|{kind_b}|{side}|{name}"] = value
-        inputs[f"pair|{kind_a}|{kind_b}|family"] = np.array([c[2] for c in cases])
+        store_cases(inputs, kind_a, kind_b, cases)
         n = len(cases)
         inputs[f"pair|{kind_a}|{kind_b}|velocity"] = rng.uniform(-4.0, 4.0, (n, 2))
     return inputs

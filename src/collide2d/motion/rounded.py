@@ -6,10 +6,14 @@ A rounded shape is its core (a point, a segment or a convex polygon) grown by th
 signed distance to the Minkowski difference of the cores, grown by the disc of radius
 ``r_a + r_b``; :mod:`collide2d._kernels.measure.distance_rounded`), so two moving shapes first
 touch when the distance of their cores first equals ``r_a + r_b``. Under a translation that
-separation is still a convex function of time, so the search of :mod:`collide2d.motion.search`
-runs unchanged on it: the compiled translation search with the rounded contact and relate kernels
-(:mod:`collide2d._kernels.toi_loops_rounded`), the Python search (the pairs the kernels hand back)
-with the contacts and exact predicates of the rounded glue. Turning pairs run in the compiled
+separation is still a convex function of time: a translating pair first touches where the ray of
+the relative motion enters the Minkowski difference of the cores grown by ``r_a + r_b``, which
+the closed form of :mod:`collide2d._kernels.motion.toi_closed_rounded` finds and certifies
+(:func:`translation_batch`: one compiled pass over a batch as given); what it leaves (lines,
+ellipses other than circles, grazes, pairs touching at the start) the search of
+:mod:`collide2d.motion.search` takes, unchanged: the compiled translation search with the rounded
+contact and relate kernels (:mod:`collide2d._kernels.toi_loops_rounded`), the Python search (the
+pairs the kernels hand back) with the contacts and exact predicates of the rounded glue. Turning pairs run in the compiled
 turning loop of their cores' kinds with the radii in the row (:func:`run_turning`; the search
 grows each contact of the cores by the radii: :mod:`collide2d._kernels.motion.toi_turning`), so
 that no loop is compiled for them alone. The rigid moves are those of the cores
@@ -225,6 +229,36 @@ def shifted_row(p, dx, dy):
     """A capsule row (a list) shifted by ``(dx, dy)``: the floats of ``move_rounded_loop`` with the
     turn ``(1, 0)``."""
     return [p[0], p[1], p[2], p[3] + dx, p[4] + dy, p[5] + dx, p[6] + dy]
+
+
+def _read_only(array):
+    """``array`` contiguous, as a read-only view (the compiled loop sees one array type)."""
+    view = np.ascontiguousarray(array).view()
+    view.flags.writeable = False
+    return view
+
+
+def translation_batch(a, b, index_a, index_b, va, vb, t_max, search):
+    """``(time, point, normal)`` of the translating pairs ``a[index_a[k]]``, ``b[index_b[k]]`` (flat
+    indices; velocities ``va``, ``vb``, ``t_max`` per pair) with a rounded shape, against a
+    rounded shape, a polygon, a segment, a point or a circle: the closed form of
+    :mod:`collide2d._kernels.motion.toi_closed_rounded` on the rows as given, in one compiled
+    pass, before any frame is built; the pairs it leaves undecided by ``search(rows)`` (the
+    certified search, which asks the same closed form first: the same answers as a batch of those
+    pairs alone). None for a line (the search alone)."""
+    (kind_a, ga, gva), (kind_b, gb, gvb) = run.flat_rows(a), run.flat_rows(b)
+    if not {kind_a, kind_b} <= {"rounded", "polygon", "segment", "point", "ellipse"}:
+        return None  # (lines: the search; the closed form hands back ellipses other than circles)
+    loop = importlib.import_module("collide2d._kernels.toi_loops_rounded").closed_rounded_loop
+    out = np.empty((index_a.shape[0], 6))
+    r = _read_only
+    loop(_KIND_CODE[kind_a], r(ga), r(gva), _KIND_CODE[kind_b], r(gb), r(gvb), r(index_a), r(index_b), r(va), r(vb),
+         r(t_max), out)
+    time, point, normal = out[:, 1].copy(), out[:, 2:4].copy(), out[:, 4:6].copy()
+    rest = np.flatnonzero(out[:, 0] < 0.0)  # (HIT 0, MISS 1; -1: undecided)
+    if rest.size:
+        time[rest], point[rest], normal[rest] = search(rest)
+    return time, point, normal
 
 
 def run_translation(a, b, framed_a, framed_b, shifted, index, numbers):

@@ -915,6 +915,9 @@ def _translation_batch(a, b, index_a, index_b, va, vb, wa, wb, t_max):
     :class:`_Motion` and :func:`_kernel_rows`), then its loop; a :class:`_Motion` only when some
     pair needs more than the loop (handed back, or through the band)."""
     kind_a, kind_b = run.kind_of(a), run.kind_of(b)
+    if "rounded" in (kind_a, kind_b) and index_a.size:  # the closed form first (collide2d.motion.rounded)
+        return rounded.translation_batch(a, b, index_a, index_b, va, vb, t_max, lambda rows: _impact_flat(
+            _Motion(a, b, index_a[rows], index_b[rows], va[rows], vb[rows], wa[rows], wb[rows]), t_max[rows]))
     if kind_a not in _ROW_KINDS or kind_b not in _ROW_KINDS or index_a.size == 0:
         return None
     ro, c = _read_only, np.ascontiguousarray
