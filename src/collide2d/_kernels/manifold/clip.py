@@ -175,9 +175,9 @@ def _clip(V1, off1, cnt1, i1, V2, off2, cnt2, radius_1, radius_2, margin, refere
         count = 1  # one point in floats (a capsule whose core is below its coordinates' resolution)
     if reference_is_a:
         return _keep(mx + 0.0, my + 0.0, s_lo - radius, r_lo_x, r_lo_y, i_lo_x, i_lo_y,
-                     s_up - radius, r_up_x, r_up_y, i_up_x, i_up_y, count, margin)
+                     s_up - radius, r_up_x, r_up_y, i_up_x, i_up_y, int(count), margin)
     return _keep(0.0 - mx, 0.0 - my, s_lo - radius, i_lo_x, i_lo_y, r_lo_x, r_lo_y,
-                 s_up - radius, i_up_x, i_up_y, r_up_x, r_up_y, count, margin)
+                 s_up - radius, i_up_x, i_up_y, r_up_x, r_up_y, int(count), margin)
 
 
 @kernel

@@ -95,7 +95,7 @@ def _after(kind_a, pa, verts_a, na, ra, kind_b, pb, verts_b, nb, rb):
     if ra != rb:
         return ra > rb
     pts = np.empty((2 * na, 2))
-    _fill(kind_a, pa, verts_a, pts, 0, na)
+    _fill(kind_a, pa, verts_a, pts, int(0), na)
     _fill(kind_b, pb, verts_b, pts, na, na)
     for j in range(na):
         for c in range(2):
@@ -352,7 +352,7 @@ def _receding_from(pts, na, nb, ra, rb, sx, sy, vx, vlx, vy, vly):
     grow = (vx * vx + vy * vy) * (1.0 - 4.0 * U) - FLOOR  # below V_float . V_exact
     if not grow > 0.0:
         return math.inf
-    start = _gap(pts, na, nb, 0, vx, vy, ra, rb, sx, sy, vx, vlx, vy, vly, 0.0)
+    start = _gap(pts, na, nb, int(0), vx, vy, ra, rb, sx, sy, vx, vlx, vy, vly, 0.0)
     if not math.isfinite(start):
         return math.inf
     if start > 0.0:
@@ -391,7 +391,7 @@ def _missed(pts, na, nb, ra, rb, sx, sy, vx, vlx, vy, vly, t_max, still):
             gap = math.hypot(cx, cy)
             if gap < closest:
                 closest, near_x, near_y, near_i = gap, cx, cy, i
-    if _apart_over(pts, na, nb, near_i, near_x, near_y, ra, rb, sx, sy, vx, vlx, vy, vly, t_end):
+    if _apart_over(pts, na, nb, int(near_i), near_x, near_y, ra, rb, sx, sy, vx, vlx, vy, vly, t_end):
         return True
     face = -math.inf
     face_x = face_y = 0.0
@@ -413,7 +413,7 @@ def _missed(pts, na, nb, ra, rb, sx, sy, vx, vlx, vy, vly, t_max, still):
         gap = (lowest + min(0.0, slope * t_end)) / length - radius
         if gap > face:  # (the gap from a to b: along m from a's edges, along -m from b's)
             face, face_x, face_y, face_i = gap, sign * fy, -sign * fx, (i if sign > 0.0 else nearest)
-    return face > 0.0 and _apart_over(pts, na, nb, face_i, face_x, face_y, ra, rb, sx, sy, vx, vlx, vy, vly, t_end)
+    return face > 0.0 and _apart_over(pts, na, nb, int(face_i), face_x, face_y, ra, rb, sx, sy, vx, vlx, vy, vly, t_end)
 
 
 @kernel
@@ -469,14 +469,14 @@ def closed_rounded(kind_a, pa, verts_a, kind_b, pb, verts_b, sx, sy, vax, vay, v
     pts = np.empty((na + nb, 2))
     swap = _after(kind_a, pa, verts_a, na, ra, kind_b, pb, verts_b, nb, rb)
     if swap:  # b first: a seen from b is shifted by -s, and moves by -V
-        _fill(kind_b, pb, verts_b, pts, 0, nb)
+        _fill(kind_b, pb, verts_b, pts, int(0), nb)
         _fill(kind_a, pa, verts_a, pts, nb, na)
         na, nb, ra, rb = nb, na, rb, ra
         vax, vay, vbx, vby = vbx, vby, vax, vay
         sx, sy = 0.0 - sx, 0.0 - sy
         vx, vy = vbx - vax, vby - vay
     else:
-        _fill(kind_a, pa, verts_a, pts, 0, na)
+        _fill(kind_a, pa, verts_a, pts, int(0), na)
         _fill(kind_b, pb, verts_b, pts, na, nb)
     still = vx == 0.0 and vy == 0.0 and vbx == vax and vby == vay
     # everything scaled by a power of two (exactly, or not at all) to coordinates about 1: no square
@@ -571,7 +571,7 @@ def closed_rounded(kind_a, pa, verts_a, kind_b, pb, verts_b, sx, sy, vax, vay, v
     # apart at t_lo: G_n is linear in t with slope n . V = -closing, so from its bound at best, the
     # time where that bound meets 0 (a Newton step: at most the rounding from the root of G_n, a
     # lower bound of the first contact), one ulp earlier, is certified apart
-    start = _gap(pts, na, nb, base, nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, best)
+    start = _gap(pts, na, nb, int(base), nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, best)
     if not math.isfinite(start):
         return UNDECIDED
     t_lo = np.nextafter(best + start / (closing_hi if start > 0.0 else closing), -math.inf)
@@ -588,7 +588,7 @@ def closed_rounded(kind_a, pa, verts_a, kind_b, pb, verts_b, sx, sy, vax, vay, v
         t_hi = t_lo + ahead
         if not (t_hi <= t_max and t_hi - t_lo <= TIME_TOL * scale):
             return UNDECIDED
-        if _touching(pts, feature, fi, fj, fk, sx, sy, vx, vlx, vy, vly, t_hi, ra, rb):
+        if _touching(pts, int(feature), int(fi), int(fj), int(fk), sx, sy, vx, vlx, vy, vly, t_hi, ra, rb):
             certified = True
             break
         ahead *= 4.0
@@ -596,7 +596,7 @@ def closed_rounded(kind_a, pa, verts_a, kind_b, pb, verts_b, sx, sy, vax, vay, v
         return UNDECIDED
     for _ in range(2):  # exact data: the float at the contact itself, where the gap there is 0 exactly
         t_up = np.nextafter(t_lo, math.inf)
-        if not (t_up < t_hi and _exact_gap(pts, na, nb, base, nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, t_up) >= 0.0):
+        if not (t_up < t_hi and _exact_gap(pts, na, nb, int(base), nx, ny, ra, rb, sx, sy, vx, vlx, vy, vly, t_up) >= 0.0):
             break
         t_lo = t_up
     # the contact point at t_lo: on a's rounded boundary, moved with a (b's for b's edge)
@@ -606,13 +606,13 @@ def closed_rounded(kind_a, pa, verts_a, kind_b, pb, verts_b, sx, sy, vax, vay, v
     if feature == 0:
         fx, fy = pts[fk, 0] - pts[fi, 0], pts[fk, 1] - pts[fi, 1]
         near = NEAR * (abs(fx) + abs(fy)) * (size + radius)
-        middle = _face_point(pts, na, na + nb, fi, sx, sy, vx, vy, t, fx, fy, fy, -fx, 1.0, near)
+        middle = _face_point(pts, na, na + nb, int(fi), sx, sy, vx, vy, t, fx, fy, fy, -fx, 1.0, near)
         px = pts[fi, 0] + fx * middle + ra * ux + vax * t
         py = pts[fi, 1] + fy * middle + ra * uy + vay * t
     elif feature == 1:
         fx, fy = pts[fk, 0] - pts[fj, 0], pts[fk, 1] - pts[fj, 1]
         near = NEAR * (abs(fx) + abs(fy)) * (size + radius)
-        middle = _face_point(pts, 0, na, fj, sx, sy, vx, vy, t, fx, fy, fy, -fx, -1.0, near)
+        middle = _face_point(pts, int(0), na, int(fj), sx, sy, vx, vy, t, fx, fy, fy, -fx, -1.0, near)
         px = (pts[fj, 0] + sx) + fx * middle - rb * ux + vbx * t
         py = (pts[fj, 1] + sy) + fy * middle - rb * uy + vby * t
     else:
