@@ -79,9 +79,9 @@ def _both_orders(op, a, b):
     return first, second
 
 
-@pytest.mark.parametrize("case", range(len(CASES)))
-def test_rounded_shape_beside_an_ellipse_of_a_far_other_size(case):
-    shape, ellipse, expected, separation = CASES[case]
+def _assert_relation(shape, ellipse, expected):
+    """``relate`` is ``expected`` (mirrored in the other order) and the predicates agree, both
+    orders, single and batched."""
     first, second = _both_orders(c2.relate, shape, ellipse)
     assert [c2.Relation(int(x)).name for x in first] == [expected] * 3
     assert [c2.Relation(int(x)).name for x in second] == [_MIRROR.get(expected, expected)] * 3
@@ -89,6 +89,12 @@ def test_rounded_shape_beside_an_ellipse_of_a_far_other_size(case):
     for op, want in ((c2.intersects, meets), (c2.touches, touches), (c2.disjoint, not meets)):
         first, second = _both_orders(op, shape, ellipse)
         assert [bool(x) for x in first + second] == [want] * 6
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_rounded_shape_beside_an_ellipse_of_a_far_other_size(case):
+    shape, ellipse, expected, separation = CASES[case]
+    _assert_relation(shape, ellipse, expected)
     first, second = _both_orders(c2.distance, shape, ellipse)
     contact = c2.contact(shape, ellipse)
     if separation is not None and separation >= 0.0:  # the exact distance, to a few ulps of its own size
@@ -273,12 +279,6 @@ def test_tame_rounded_shape_one_ulp_from_an_ellipse_is_decided_exactly(case):
     # outside the ellipse's inner tangency WITHIN. The references are exact by construction (module
     # notes), both orders, single and batched; the predicates agree.
     shape, ellipse, expected = TAME[case]
-    first, second = _both_orders(c2.relate, shape, ellipse)
-    assert [c2.Relation(int(x)).name for x in first] == [expected] * 3
-    assert [c2.Relation(int(x)).name for x in second] == [_MIRROR.get(expected, expected)] * 3
-    meets, touches = expected != "DISJOINT", expected == "TOUCHING"
-    for op, want in ((c2.intersects, meets), (c2.touches, touches), (c2.disjoint, not meets)):
-        first, second = _both_orders(op, shape, ellipse)
-        assert [bool(x) for x in first + second] == [want] * 6
+    _assert_relation(shape, ellipse, expected)
     distances = _both_orders(c2.distance, shape, ellipse)
     assert all((float(d) > 0.0) == (expected == "DISJOINT") for d in distances[0] + distances[1])
