@@ -692,8 +692,10 @@ def points_row(kernel, kind_a, pa, va, kind_b, pb, vb, relation, out, tangent, l
     polygon that no power of two tames runs against the large shape's half-planes near it
     (:func:`_local_points`); ``lookup`` is the glue's table lookup, as for :func:`contact_row`.
     """
+    from collide2d._kernels import codes
+
     k, centred = pair_shift(kind_a, pa, va, kind_b, pb, vb)
-    if not centred and lookup is not None:
+    if not centred and lookup is not None and relation in (codes.OVERLAPPING, codes.TOUCHING):
         local = _local_points(kind_a, pa, va, kind_b, pb, vb, relation, out, lookup)
         if local is not None:
             return local

@@ -55,7 +55,7 @@ def pair_for_search(a, b):
     of the distance of the cores, to the rounding of the search, in both argument orders."""
     a, b = plain_if_zero(a, b)
     kinds = (getattr(a, "_kind", None), getattr(b, "_kind", None))
-    if "ellipse" in kinds and run.rounded().far_apart(a, b, run.tame_rows):  # exact, measured at the small one's scale
+    if "ellipse" in kinds and "rounded" in kinds and run.rounded().far_apart(a, b, run.tame_rows):  # exact, measured at the small one's scale
         return a, b
     if kinds == ("rounded", "ellipse"):
         return a, _disc(b)
