@@ -171,10 +171,13 @@ def _edges(kind, points):
     return []
 
 
-def _point_segment2(p, s, e):
+def point_segment2(p, s, e):
+    """The squared distance of the point ``p`` from the segment ``se``, exact on Fractions: the
+    nearest point is ``s + t (e - s)``, ``t`` the projection clamped to ``[0, 1]`` (0 when the
+    segment is one point)."""
     dx, dy = e[0] - s[0], e[1] - s[1]
-    t = ((p[0] - s[0]) * dx + (p[1] - s[1]) * dy) / (dx * dx + dy * dy)
-    t = min(max(t, Fraction(0)), Fraction(1))
+    length2 = dx * dx + dy * dy
+    t = Fraction(0) if length2 == 0 else min(max(((p[0] - s[0]) * dx + (p[1] - s[1]) * dy) / length2, Fraction(0)), Fraction(1))
     x, y = s[0] + t * dx - p[0], s[1] + t * dy - p[1]
     return x * x + y * y
 
@@ -193,7 +196,7 @@ def apart_distance2(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
     for points, edges in ((pa, _edges(kind_b, pb)), (pb, _edges(kind_a, pa))):
         for s, e in edges:
             for p in points:
-                best = min(best, _point_segment2(p, s, e))
+                best = min(best, point_segment2(p, s, e))
     return best
 
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from collide2d._kernels import codes
+from collide2d._robust import exact
 
 
 def _sign(x):
@@ -94,16 +95,6 @@ class _Ellipse:
         return self.q(x - self.cx, y - self.cy) <= self.k
 
 
-def _segment_distance2(px, py, a, b):
-    """The squared distance of the point ``p`` from the segment ``ab`` (exact: the nearest point
-    is ``a + t (b - a)``, ``t`` the projection clamped to ``[0, 1]``)."""
-    ex, ey = b[0] - a[0], b[1] - a[1]
-    length2 = ex * ex + ey * ey
-    t = Fraction(0) if length2 == 0 else min(max(((px - a[0]) * ex + (py - a[1]) * ey) / length2, Fraction(0)), Fraction(1))
-    dx, dy = px - a[0] - t * ex, py - a[1] - t * ey
-    return dx * dx + dy * dy
-
-
 def _edges(core):
     n = len(core)
     if n == 1:
@@ -141,8 +132,6 @@ def _core_meets(core, E):
 
 
 def _conic():
-    from collide2d._robust import exact
-
     return exact.twin_module("relate.conic")
 
 
@@ -194,7 +183,7 @@ def _edge_sign(candidate, r):
 def separation_sign(core, r, E):
     """``sign(dist(K, E) - r)``: -1 also when the core meets the ellipse."""
     d2 = 0 if _centre_in_core(core, E) else min(
-        [_segment_distance2(E.cx, E.cy, p0, p1) for p0, p1 in _edges(core)]
+        [exact.point_segment2((E.cx, E.cy), p0, p1) for p0, p1 in _edges(core)]
         + [(x - E.cx) ** 2 + (y - E.cy) ** 2 for x, y in core])
     lo, hi = min(E.a, E.b), max(E.a, E.b)
     if d2 > (r + hi) ** 2:
@@ -313,7 +302,7 @@ def relation(name, pa, va, pb):
         return codes.TOUCHING
     a_in_b = all(_disc_within(v, r, E) for v in core)
     centre_in_a = _centre_in_core(core, E) or min(
-        [_segment_distance2(E.cx, E.cy, p0, p1) for p0, p1 in _edges(core)]
+        [exact.point_segment2((E.cx, E.cy), p0, p1) for p0, p1 in _edges(core)]
         + [(x - E.cx) ** 2 + (y - E.cy) ** 2 for x, y in core]) <= r * r
     b_in_a = centre_in_a and _ellipse_in_flat(core, r, E)
     if b_in_a is None:
@@ -343,7 +332,7 @@ def circle_relation(name, pa, va, pb):
         twice_area = sum(a[0] * b[1] - a[1] * b[0] for a, b in edges)
         crosses = [x if twice_area > 0 else -x for x in crosses]
     inside_core = n >= 3 and all(x >= 0 for x in crosses)
-    d2 = Fraction(0) if inside_core else min(_segment_distance2(cx, cy, a, b) for a, b in edges)
+    d2 = Fraction(0) if inside_core else min(exact.point_segment2((cx, cy), a, b) for a, b in edges)
     reach = r + rho
     if name.startswith("intersects"):
         return int(d2 <= reach * reach)
