@@ -25,6 +25,8 @@ __all__ = ["intersection_point_values", "points_capacity"]
 def _max_vertex_count(shape):
     if shape._kind != "polygon" or shape._params.size == 0:
         return 0
+    if shape._params.ndim == 1:  # a single shape: no NumPy reduction (microseconds a call)
+        return int(shape._params[1])
     return int(shape._params[..., 1].max())
 
 
@@ -51,6 +53,9 @@ def _rounded_pieces(shape):
     :mod:`collide2d._kernels.overlay.boundary_rounded`)."""
     if shape._kind not in ("rounded", "polygon") or shape._params.size == 0:
         return 1
+    if shape._params.ndim == 1:  # a single shape: no NumPy reduction (microseconds a call)
+        n = int(shape._params[1])
+        return 1 if n == 1 and shape._kind == "rounded" else (n if shape._kind == "polygon" else 2 * n)
     count = shape._params[..., 1]
     if shape._kind == "polygon":
         return int(count.max())
@@ -85,7 +90,7 @@ def intersection_point_values(a, b):
     entry = registry.entry(POINTS, a._kind, b._kind)
     first, second = (b, a) if entry.swapped else (a, b)
     capacity = points_capacity(first, second)
-    relation = run.relate_codes(first, second)
+    relation = run.checked_relate_codes(first, second)
     if entry.name in ("points_ellipse_line", "points_ellipse_segment"):
         return ellipse_points(entry, first, second, relation, capacity)
     if first._params.ndim != 1 or second._params.ndim != 1:

@@ -124,16 +124,27 @@ def shape_key(shape):
     cached = shape._scalar
     if type(cached) is tuple and cached[0] == _TAG:
         return cached[1]
-    values = shape._params.tolist()
-    count = int(values[1])
-    if count >= 3:
-        offset = int(values[0])
-        key = [values[1], values[2]] + shape._verts[offset : offset + 2].ravel().tolist()
-    else:
-        key = values[1:3] + values[3:5] + (values[5:7] if count == 2 else values[3:5])
+    key = row_key(shape._params, shape._verts)
     if cached is None:
         object.__setattr__(shape, "_scalar", (_TAG, key))
     return key
+
+
+def row_key(row, verts):
+    """The key of :func:`second_first` of one rounded row, as a list (compared as lists)."""
+    values = row.tolist()
+    count = int(values[1])
+    if count >= 3:
+        offset = int(values[0])
+        return [values[1], values[2]] + verts[offset : offset + 2].ravel().tolist()
+    return values[1:3] + values[3:5] + (values[5:7] if count == 2 else values[3:5])
+
+
+def swapped_by_key(kind_a, row_a, verts_a, kind_b, row_b, verts_b):
+    """Whether the pair of rows is computed as ``(b, a)``: two rounded rows whose ``b`` has the
+    smaller key (:func:`second_first` for one pair; the overlay's batch loops decide the same in
+    :mod:`collide2d._kernels.overlay.order_rounded`)."""
+    return kind_a == kind_b == "rounded" and row_key(row_b, verts_b) < row_key(row_a, verts_a)
 
 
 def _plain(shape):
@@ -185,7 +196,7 @@ def plain_if_zero(shape):
         return shape
     rows = shape._params
     if rows.ndim == 1:
-        return _plain(shape) if rows[2] == 0.0 else shape
+        return _plain(shape) if shape_key(shape)[1] == 0.0 else shape  # the radius (a cached float)
     counts = rows[..., 1]
     if rows.size and not np.any(rows[..., 2]) and (np.all(counts >= 3) or np.all(counts == counts.flat[0])):
         return _plain(shape)

@@ -395,7 +395,10 @@ class AreaSig(Signature):
 
     @staticmethod
     def row(entry, kind_a, pa, va, kind_b, pb, vb, relation, buf, k):
-        buf[k] = ladder.area_row(entry, kind_a, pa, va, kind_b, pb, vb, int(relation), registry.entry)
+        relation = int(relation)
+        if _rounded.swapped_by_key(kind_a, pa, va, kind_b, pb, vb):  # as the batch loop: in key order
+            kind_a, pa, va, kind_b, pb, vb, relation = kind_b, pb, vb, kind_a, pa, va, _MIRROR_CODE[relation]
+        buf[k] = ladder.area_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, registry.entry)
 
     @staticmethod
     def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, relation, buf):
@@ -477,15 +480,21 @@ class PointsSig(Signature):
 
     @staticmethod
     def row(entry, kind_a, pa, va, kind_b, pb, vb, relation, buf, k):
-        buf[1][k] = ladder.points_row(entry, kind_a, pa, va, kind_b, pb, vb, int(relation), buf[0][k], registry.entry)
+        relation = int(relation)
+        if _rounded.swapped_by_key(kind_a, pa, va, kind_b, pb, vb):  # as the batch loop: in key order
+            kind_a, pa, va, kind_b, pb, vb, relation = kind_b, pb, vb, kind_a, pa, va, _MIRROR_CODE[relation]
+        buf[1][k] = ladder.points_row(entry, kind_a, pa, va, kind_b, pb, vb, relation, buf[0][k], registry.entry)
 
     @staticmethod
     def settle(entry, kind_a, pa, va, ia, kind_b, pb, vb, ib, extra, buf):
         out, count = buf
         for k in np.flatnonzero(count < 0):
             if count[k] == -3 or count[k] <= -10:
-                count[k] = _touching_witness(kind_a, pa[ia[k]], va, kind_b, pb[ib[k]], vb, extra[2:] and extra[2], out[k],
-                                             int(count[k]))
+                first, second = (kind_a, pa[ia[k]], va), (kind_b, pb[ib[k]], vb)
+                swapped = bool(extra[2:] and extra[2])
+                if _rounded.swapped_by_key(*first, *second):  # as the batch loop: in key order
+                    first, second, swapped = second, first, not swapped
+                count[k] = _touching_witness(*first, *second, swapped, out[k], int(count[k]))
             else:
                 count[k] = ladder.resolve_points(pa[ia[k]], pb[ib[k]], int(extra[0][k]), out[k], int(count[k]))
 
@@ -638,7 +647,8 @@ def mixed_rows(sig, operation, kind_a, ta, va, ia, kind_b, tb, vb, ib, extra=Non
     The pairs are grouped by the kinds of their rows (a rounded row of radius 0 as its core's
     kind: :func:`collide2d._glue.rounded.groups`), and each group runs its own table entry; two
     rounded rows run in the order of their keys (:func:`collide2d._glue.rounded.second_first`; not
-    for codes, which are exact in either order). ``tame``: each side's :func:`tame_rows` when known
+    for codes, which are exact in either order; points and areas in one pass, whose loops take
+    each pair in key order themselves). ``tame``: each side's :func:`tame_rows` when known
     (a shape's, cached), used for the groups that take that side's rows as they are.
     A group without an entry: ``INTERSECTS`` answers ``relate != DISJOINT``, ``AREA`` 0.
     ``special`` maps a kernel's name to the function that answers its group instead,
@@ -656,7 +666,9 @@ def mixed_rows(sig, operation, kind_a, ta, va, ia, kind_b, tb, vb, ib, extra=Non
             continue
         if entry is None:
             entry, part_sig = registry.entry(RELATE, ka, kb), Codes
-        if ka == kb == "rounded" and not issubclass(part_sig, Codes):
+        if ka == kb == "rounded" and part_sig in (PointsSig, AreaSig):
+            parts = ((group, False),)  # their loops (and rows, settle) take each pair in key order
+        elif ka == kb == "rounded" and not issubclass(part_sig, Codes):
             flip = _rounded.second_first(xa, va, ia[group], xb, vb, ib[group])
             parts = ((group[~flip], False), (group[flip], True))
         else:
@@ -748,6 +760,11 @@ def checked_pair(a, b):
 def relate_codes(a, b):
     """Relation codes of ``a`` against ``b``: an int for single shapes, else an int8 array."""
     a, b, _ = checked_pair(a, b)
+    return checked_relate_codes(a, b)
+
+
+def checked_relate_codes(a, b):
+    """:func:`relate_codes` of a pair already through :func:`checked_pair`."""
     return run(Relations, registry.entry(RELATE, a._kind, b._kind), a, b)
 
 
@@ -788,7 +805,7 @@ def overlap_area_values(a, b):
         shape, _, _ = broadcast_indices(a, b)
         return 0.0 if not shape else np.zeros(shape)
     first, second = (b, a) if entry.swapped else (a, b)
-    relation = relate_codes(first, second)
+    relation = checked_relate_codes(first, second)
     if first._params.ndim != 1 or second._params.ndim != 1:
         relation = np.ascontiguousarray(relation, dtype=np.int8).ravel()
     return run(AreaSig, entry, a, b, relation)

@@ -23,6 +23,7 @@ import math
 from collide2d._jit import kernel
 
 from ..codes import CONTAINS, EQUAL, OVERLAPPING, WITHIN
+from .order_rounded import second_first
 from .boundary_rounded import (
     _ON_BOUNDARY,
     ELLIPSE,
@@ -91,7 +92,9 @@ def _area_rounded_pair(kind_b, pa, va, pb, vb, relation):
 def area_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out):
     """The pair kernels' answers on rows ``pa[ia[k]]``, ``pb[ib[k]]`` (the rounded rows first, of
     kind ``kind_b`` the others) into ``out``: one workspace for the whole loop, grown when a pair
-    needs more pieces than it holds."""
+    needs more pieces than it holds. Two rounded rows are computed in the order of their keys
+    (:func:`order_rounded.second_first`; the relation codes read here do not depend on the
+    order)."""
     cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
         int(8), int(8))
     for k in range(ia.shape[0]):
@@ -99,13 +102,18 @@ def area_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out):
         if rel == OVERLAPPING:
             row_a = pa[ia[k]]
             row_b = pb[ib[k]]
+            verts_a = va
+            verts_b = vb
+            if kind_b == ROUNDED and second_first(row_a, va, row_b, vb):  # two rounded rows: in key order
+                row_a, row_b = row_b, row_a
+                verts_a, verts_b = vb, va
             cap_a, cap_b = grown_capacity(tables_a.shape[0], tables_b.shape[0], int(ROUNDED), row_a, kind_b, row_b)
             if cap_a:
                 cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
                     cap_a, cap_b)
             # the body of area_rounded_in, whose 19 array arguments would cost atomic reference counts
             scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
-                int(ROUNDED), row_a, va, kind_b, row_b, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
+                int(ROUNDED), row_a, verts_a, kind_b, row_b, verts_b, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
             cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
             cross = cross[:m]
             tol = _ON_BOUNDARY * size
