@@ -430,6 +430,42 @@ def rounded_areas(rows, verts):
     return area + perimeter * r + np.pi * r * r
 
 
+def single_area(kind, row, verts):
+    """:func:`plain_areas` of one row as a Python float, bit for bit, without array work (a single
+    shape's area in ``iou``: the vectorised path costs tens of microseconds a row). The same
+    operations in the same order: ``np.hypot`` on scalars (the same bits as on arrays; Python's
+    ``math.hypot`` differs in the last bit now and then), row sums as one running sum (NumPy's
+    order below 8 terms); a rounded core of 8 vertices or more takes :func:`plain_areas`."""
+    values = row.tolist()
+    if kind == "ellipse":
+        return np.pi * values[2] * values[3]
+    if kind not in ("polygon", "rounded"):
+        return 0.0
+    count = int(values[1])
+    if kind == "rounded" and count < 3:
+        ends = 2.0 * float(np.hypot(values[5] - values[3], values[6] - values[4]))
+        r = values[2]
+        return 0.0 + ends * r + np.pi * r * r
+    if kind == "rounded" and count >= 8:
+        return float(plain_areas(kind, row[None], verts)[0])
+    offset = int(values[0])
+    v = verts[offset : offset + count].tolist()
+    ox, oy = v[0]
+    twice = 0.0
+    total = 0.0
+    for i in range(count):
+        px, py = v[i]
+        qx, qy = v[i + 1 if i + 1 < count else 0]
+        dx, dy, ex, ey = px - ox, py - oy, qx - ox, qy - oy
+        twice += dx * ey - dy * ex
+        if kind == "rounded":
+            total += float(np.hypot(qx - px, qy - py))
+    if kind == "polygon":
+        return 0.5 * twice
+    r = values[2]
+    return 0.5 * twice + total * r + np.pi * r * r
+
+
 def plain_areas(kind, params, verts):
     """Areas of the rows ``(n, P)`` of a kind as the glue measures a nested pair's inner shape:
     ``pi a b``; the shoelace about each polygon's first vertex; Steiner's formula; 0 for points,

@@ -67,10 +67,23 @@ def shape_areas(shape):
     return areas.reshape(shape.shape)
 
 
+def unit_ratio(inter, union):
+    """``inter / union`` clipped to [0, 1], 0 when ``union`` is not positive: the expression of
+    :func:`iou_values` on Python floats, with the same bits as its NumPy form (``np.clip`` keeps a
+    NaN and a -0.0)."""
+    ratio = inter / union if union > 0 else 0.0
+    ratio = ratio if ratio != ratio or ratio >= 0.0 else 0.0
+    return ratio if ratio != ratio or ratio <= 1.0 else 1.0
+
+
 def iou_values(a, b):
     """Intersection over union ``I / (area_a + area_b - I)``, clipped to [0, 1]; 0 when the union
     has no area."""
     inter = run.overlap_area_values(a, b)
+    if type(inter) is float:  # single shapes: Python floats, the same operations as below
+        union = _geometry.single_area(a._kind, a._params, a._verts) + _geometry.single_area(
+            b._kind, b._params, b._verts) - inter
+        return unit_ratio(inter, union)
     union = shape_areas(a) + shape_areas(b) - inter
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = np.where(union > 0, np.asarray(inter) / np.where(union > 0, union, 1.0), 0.0)
