@@ -388,37 +388,24 @@ def _by_kind(kind, params, verts, ellipse, polygon, segment, constant):
 def rounded_core_measures(rows, verts):
     """``(area, perimeter)`` of the cores of rounded rows ``(n, 7)`` (a segment's perimeter is twice
     its length; a point's 0): the shoelace about the first vertex and the sum of the edges'
-    ``hypot``, each row summed in NumPy's order (``np.sum`` of its terms), batched."""
+    ``hypot``, each row summed in NumPy's order (``np.sum`` of its terms), batched: one compiled
+    pass (:mod:`collide2d._kernels.overlay.core_measures`), cores of more than ``PAIRWISE_BLOCK``
+    vertices by ``np.sum`` itself."""
+    from collide2d._kernels.overlay.area_rounded import PAIRWISE_BLOCK
+    from collide2d._kernels.overlay.core_measures import core_measures_rows
+
     n = len(rows)
     area = np.zeros(n)
     perimeter = np.zeros(n)
-    is_polygon = rows[:, 1] >= 3
-    polygon = np.flatnonzero(is_polygon)
-    if polygon.size:
-        from collide2d._kernels.overlay.area_rounded import PAIRWISE_BLOCK, numpy_order_row_sums
-
-        offset = rows[polygon, 0].astype(np.int64)
-        count = rows[polygon, 1].astype(np.int64)
-        starts = np.cumsum(count) - count
-        owner = np.repeat(np.arange(polygon.size), count)
-        local = np.arange(owner.size) - starts[owner]
-        p = verts[offset[owner] + local]
-        q = verts[offset[owner] + (local + 1) % count[owner]]
-        first = verts[offset][owner]
-        d = p - first
-        e = q - first
-        cross = d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]
-        edge = np.hypot(q[:, 0] - p[:, 0], q[:, 1] - p[:, 1])
-        twice, total = np.zeros(polygon.size), np.zeros(polygon.size)
-        numpy_order_row_sums(cross, starts, count, twice)
-        numpy_order_row_sums(edge, starts, count, total)
-        for k in np.flatnonzero(count > PAIRWISE_BLOCK).tolist():
-            span = slice(starts[k], starts[k] + count[k])
-            twice[k], total[k] = float(np.sum(cross[span])), float(np.sum(edge[span]))
-        area[polygon] = 0.5 * twice
-        perimeter[polygon] = total
-    ends = rows[~is_polygon]
-    perimeter[~is_polygon] = 2.0 * np.hypot(ends[:, 5] - ends[:, 3], ends[:, 6] - ends[:, 4])
+    if n:  # one compiled pass; rows of more than PAIRWISE_BLOCK core vertices below
+        core_measures_rows(np.ascontiguousarray(rows), verts, area, perimeter)
+    for k in np.flatnonzero(rows[:, 1] > PAIRWISE_BLOCK).tolist():  # np.sum's blocks: np.sum itself
+        offset, count = int(rows[k, 0]), int(rows[k, 1])
+        p = verts[offset : offset + count]
+        q = np.roll(p, -1, axis=0)
+        d, e = p - p[0], q - p[0]
+        area[k] = 0.5 * float(np.sum(d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]))
+        perimeter[k] = float(np.sum(np.hypot(q[:, 0] - p[:, 0], q[:, 1] - p[:, 1])))
     return area, perimeter
 
 
