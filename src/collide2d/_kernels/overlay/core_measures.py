@@ -46,5 +46,5 @@ def core_measures_rows(rows, verts, area, perimeter):
             ey = qy - fy
             cross[i] = dx * ey - dy * ex
             edge[i] = math.hypot(qx - px, qy - py)
-        area[k] = 0.5 * numpy_order_sum(cross, 0, count)
-        perimeter[k] = numpy_order_sum(edge, 0, count)
+        area[k] = 0.5 * numpy_order_sum(cross, int(0), count)
+        perimeter[k] = numpy_order_sum(edge, int(0), count)
