@@ -504,7 +504,7 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
         rate = (approach + 0.0 + 0.0) * (1.0 + 16 * ULP)
         step = s / rate if rate > 0.0 else math.inf
         scale = t_max if math.isfinite(t_max) else free + min(step, 1e300)
-        tol = TIME_TOL * scale
+        tol = max(TIME_TOL * scale, TINY)  # (a time reached below 2**-1029: its tolerance underflows; see the search)
         bracketed = math.isfinite(upper)  # a probe that rounding put inside the other shape bounds the time
         if not bracketed and (free + step > t_max or math.isinf(step)):
             return MISS
