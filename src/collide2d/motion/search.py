@@ -1797,8 +1797,17 @@ def time_of_impact(
             return _read_only(x.reshape((n,) + extra))
         return np.ascontiguousarray(np.broadcast_to(x, shape + extra).reshape((n,) + extra), dtype=np.float64)
 
+    far = rounded.far_rows(*given, index_a, index_b)
     groups = rounded.radius_groups(*given, index_a, index_b)
-    if groups is not None:  # rounded rows of radius 0 beside others: each group runs as its own kinds
+    if far is not None:  # rounded shapes beside ellipses of a far other size: each as its single call
+        time, point, normal = np.empty(n), np.empty((n, 2)), np.empty((n, 2))
+        rest = np.setdiff1d(np.arange(n), far)
+        motions = (flat(va, (2,)), flat(vb, (2,)), flat(wa), flat(wb), flat(tm))
+        time[far], point[far], normal[far] = rounded.one_by_one(time_of_impact, far, *given, index_a, index_b, *motions)
+        if rest.size:
+            part = rounded.joined(time_of_impact, [rest], *given, index_a, index_b, *motions)
+            time[rest], point[rest], normal[rest] = part[0][rest], part[1][rest], part[2][rest]
+    elif groups is not None:  # rounded rows of radius 0 beside others: each group runs as its own kinds
         time, point, normal = rounded.joined(time_of_impact, groups, *given, index_a, index_b, flat(va, (2,)), flat(vb, (2,)),
                                              flat(wa), flat(wb), flat(tm))
     else:
