@@ -215,3 +215,37 @@ def test_line_carried_along_itself_at_infinite_t_max(case, monkeypatch):
         warnings.simplefilter("error")
         for time in _both_orders(line, other, (-v_line[0], -v_line[1])):
             _check(time, exact, speed, math.hypot(*v_line))
+
+
+# -- a capsule carried far beyond its length: its core rounds to one point --------------------------
+
+def test_capsule_whose_moved_core_collapses_to_a_point():
+    """A capsule of size 1 carried to 5e148 by the search: both ends of its core round to one
+    point, a segment row of length 0 whose exact relation to a segment read TOUCHING while it was
+    apart, so every check before the contact failed and the time came 2.3e-10 (relative) early in
+    the order (segment, capsule). The moved core is now that point's row. Exact reference: the
+    first contact of the cores' Minkowski difference grown by the radius (mpmath, 300 bits)."""
+    import sys
+    import pathlib
+
+    sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "public"))
+    import rounded_motion_references as reference
+
+    segment = c2.Segment((4e148, 4e148), (6e148, 1e148))
+    ends = [((-0.5772296891002251, -0.18149709763284383), (-0.6990932680754975, 0.8091025091428783)),
+            ((0.25, 0.5), (1.25, 0.0))]
+    capsules = c2.Capsule([a for a, _ in ends], [b for _, b in ends], 0.25)
+    v, still = (1.0, 0.5), (0.0, 0.0)
+    batch_ab = c2.time_of_impact(segment, capsules, still, v, t_max=math.inf)
+    batch_ba = c2.time_of_impact(capsules, segment, v, still, t_max=math.inf)
+    for k, (a, b) in enumerate(ends):
+        capsule = c2.Capsule(a, b, 0.25)
+        precision, reference.mp.prec = reference.mp.prec, 1200  # (coordinates 2**494 apart from ulps of 1)
+        try:
+            exact = reference.first_contact(segment, capsule, still, v, math.inf)
+        finally:
+            reference.mp.prec = precision
+        for time in (c2.time_of_impact(segment, capsule, still, v, t_max=math.inf).time,
+                     c2.time_of_impact(capsule, segment, v, still, t_max=math.inf).time,
+                     batch_ab.time[k], batch_ba.time[k]):
+            assert abs(mpf(float(time)) - exact) <= 2.0**-45 * exact, (float(time), float(exact))

@@ -131,6 +131,8 @@ def _shift_row(kind, p, verts, dx, dy, row, work):
         row[2] = p[2]
         row[3], row[4] = move_xy(p[3], p[4], 0.0, 0.0, 1.0, 0.0, dx, dy)
         row[5], row[6] = move_xy(p[5], p[6], 0.0, 0.0, 1.0, 0.0, dx, dy)
+        if p[1] == 2.0 and row[3] == row[5] and row[4] == row[6]:
+            row[1] = 1.0  # a segment core rounded to one point: that point's row (see loops_rounded)
         return
     row[0], row[1] = move_xy(p[0], p[1], 0.0, 0.0, 1.0, 0.0, dx, dy)
     if kind == ELLIPSE:
