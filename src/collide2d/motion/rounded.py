@@ -111,6 +111,46 @@ def joined(time_of_impact, groups, a, b, index_a, index_b, va, vb, wa, wb, t_max
     return time, point, normal
 
 
+def far_rows(a, b, index_a, index_b):
+    """The flat pairs ``a[index_a[k]]``, ``b[index_b[k]]`` of a batch that are a rounded shape and
+    an ellipse whose numbers no power of two tames (:func:`collide2d._glue.rounded.far_apart`), or
+    None when there are none (the common case: every row tame, answered by the cached flags).
+    A single call runs such a pair with the small shape moving and keeps a circle as an ellipse
+    (measured at the small shape's scale); a batch runs them the same way, one call each, so that
+    a row of a batch gets the answer of its single call."""
+    if {a._kind, b._kind} != {"rounded", "ellipse"} or (not a.shape and not b.shape) or index_a.size == 0:
+        return None
+    tame_a, tame_b = run.tame_rows(a), run.tame_rows(b)
+    if tame_a is True and tame_b is True:
+        return None
+    wild = np.ones(index_a.shape[0], dtype=bool)
+    if tame_a is not True and tame_b is not True:
+        wild = ~tame_a.reshape(-1)[index_a] | ~tame_b.reshape(-1)[index_b]
+    elif tame_a is not True:
+        wild = ~tame_a.reshape(-1)[index_a]
+    else:
+        wild = ~tame_b.reshape(-1)[index_b]
+    glue = run.rounded()
+    far = [k for k in np.flatnonzero(wild).tolist()
+           if glue.far_apart(_one(a, index_a[k]), _one(b, index_b[k]), run.tame_rows)]
+    return np.array(far, dtype=np.int64) if far else None
+
+
+def _one(shape, flat_index):
+    """The single shape at a flat index of a batch (a single shape as it is)."""
+    return shape if not shape.shape else shape[np.unravel_index(int(flat_index), shape.shape)]
+
+
+def one_by_one(time_of_impact, far, a, b, index_a, index_b, va, vb, wa, wb, t_max):
+    """``(time, point, normal)`` of the flat pairs ``far`` (:func:`far_rows`), each a single call."""
+    time, point, normal = np.empty(far.size), np.empty((far.size, 2)), np.empty((far.size, 2))
+    for j, k in enumerate(far.tolist()):
+        hit = time_of_impact(_one(a, index_a[k]), _one(b, index_b[k]), va[k], vb[k], angular_velocity_a=wa[k],
+                             angular_velocity_b=wb[k], t_max=t_max[k])
+        time[j], point[j], normal[j] = hit.time, hit.point, hit.normal
+    return time, point, normal
+
+
 def _disc(shape):
     """A batch of circles as rounded rows with point cores (else the shape as it is)."""
     p = run.shape_rows(shape)[1]

@@ -31,6 +31,7 @@ from collide2d.typing import Batch, FloatArray, Pair, Real, Single
 # RuntimeWarning and the last time known apart; no test comes near (the slowest crawl, a point
 # closing in at 1e-3 on an ellipse of aspect 0.999 spinning at 100 rad/s, ends within 208 rounds).
 _TIME_TOL = 2.0**-45  # 2.8e-14 (the compiled search keeps its own copies: _kernels/motion/constants.py)
+_TINY = 5e-324  # the smallest positive float: the least tolerance of the time (the spacing of the floats at 0)
 _MAX_STEPS = 4000
 _SWEEP_AFTER = 32  # turning pairs still searching after this many steps advance in batches of
 _SWEEP_SAMPLES = 64  # this many steps, twice as many each time, up to
@@ -667,6 +668,49 @@ def _disc_window(motion, rows):
     line = ~np.isfinite(radius)
     enter[line], leave[line] = 0.0, np.inf
     return enter, leave
+
+
+# The farthest relative displacement a search of an infinite t_max probes at: beyond it the moved
+# coordinates (about 1e301) leave the range in which a contact is evaluated (see _translation_horizon)
+_FAR = 2.0**1000
+
+
+def _translation_horizon(motion, rows, start):
+    """For translating pairs ``rows``, a finite time after which they cannot touch: the end of the
+    search of an infinite ``t_max`` (a finite ``t_max`` ends it there itself).
+
+    Two shapes of finite extent touch only while the discs of their extents about the reference
+    points overlap: up to ``leave`` of :func:`_disc_window`. A line touches a shape whose disc
+    (a line: its point; parallel lines only reach a search) is ``R`` about ``c`` only while the
+    signed distance ``sigma(t) = u x (c - q) + (u x V) t`` of ``c`` from the line (``q`` its point,
+    ``u`` its unit direction, ``V`` the other shape's velocity relative to the line) is within
+    ``R``: up to the time it passes ``-+R`` (widened and moved later by ``2**-48`` of itself, as
+    the window's ends). Bounded to ``_FAR`` over the relative speed (a contact later would move
+    the shapes beyond about 1e301) and no earlier than ``start``, where the search stands (a pair
+    that cannot touch after it ends its search there). Without a bound: no relative motion, or a
+    line and a motion along it; their certified steps are infinite, so no search asks.
+    """
+    _, leave = _disc_window(motion, rows)
+    v = motion.vb[rows] - motion.va[rows]
+    for line, other, sign in ((motion.a, motion.b, 1.0), (motion.b, motion.a, -1.0)):
+        if run.kind_of(line) != "line":
+            continue
+        index = motion.ia if line is motion.a else motion.ib
+        direction = run.flat_rows(line)[1][index[rows], 2:4]
+        u = direction / np.hypot(direction[:, 0], direction[:, 1])[:, None]
+        q, c = (motion.ref_a[rows], motion.ref_b[rows]) if sign > 0 else (motion.ref_b[rows], motion.ref_a[rows])
+        reach = motion.reach_b[rows] if sign > 0 else motion.reach_a[rows]
+        radius = np.where(np.isfinite(reach), reach, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            side = u[:, 0] * (c[:, 1] - q[:, 1]) - u[:, 1] * (c[:, 0] - q[:, 0])
+            rate = sign * (u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])
+            radius = radius + _DISC_MARGIN * (radius + np.abs(side))
+            last = (np.copysign(radius, rate) - side) / rate * (1.0 + _DISC_MARGIN)
+        leave = np.where(rate != 0.0, last, np.inf)
+    speed = np.hypot(v[:, 0], v[:, 1])
+    with np.errstate(divide="ignore"):
+        leave = np.minimum(leave, _FAR / speed)
+    return np.maximum(leave, start)
 
 
 _SKIP_FROM = 8  # periods in the window of a drifting pair from which whole periods are skipped
@@ -1338,7 +1382,9 @@ def _impact_search(motion, t_max):
         f, u, tm = free[live], upper[live], t_max[live]
         step = motion.steps(live, state[live], f, tm)
         scale = np.where(np.isfinite(tm), tm, f + np.minimum(step, 1e300))
-        tol = _TIME_TOL * scale
+        # (no float lies between t and t + 5e-324: a step of the smallest subnormal ends the
+        # search, where the tolerance of a time reached below 2**-1029 underflows to 0)
+        tol = np.maximum(_TIME_TOL * scale, _TINY)
         # no contact up to t_max (an infinite step: none ever, also for an infinite t_max)
         after = ~np.isfinite(u) & ((f + step > tm) | np.isinf(step))
         # done: the next step is below the tolerance, or the bracket is, or (turning pairs) the
@@ -1389,7 +1435,11 @@ def _impact_search(motion, t_max):
         if slow.any():
             g = live[slow]
             grazed[g] = True
-            reach = np.where(motion.still[g], tm[slow], np.minimum(tm[slow], f[slow] + _TURN_REACH * step[slow]))
+            # (a translating pair with an infinite t_max: up to the time it can last touch, never
+            # at an infinite time, where the moved shapes are NaN)
+            end = tm[slow] if np.isfinite(tm[slow]).all() else np.where(
+                np.isfinite(tm[slow]), tm[slow], _translation_horizon(motion, g, f[slow]))
+            reach = np.where(motion.still[g], end, np.minimum(tm[slow], f[slow] + _TURN_REACH * step[slow]))
             outcome, t_min, got, lo, at_lo = _closest_approach(motion, g, f[slow], state[g], step[slow], reach,
                                                                 tol[slow] / 64)
             touch = outcome == 1
@@ -1647,7 +1697,8 @@ def time_of_impact(
     noise over the step, or a corner faces an edge whose end it may pass) looks instead for the
     minimum of its separation, the root of its slope ``V . n``, which crosses 0 linearly there:
     regula falsi (Illinois) in a bracket, finished by Newton's step on the slope from the
-    curvatures of the witness points. The shapes touch there when the separation is within ``2**-49`` (8 ulps) of
+    curvatures of the witness points (with an infinite ``t_max``, up to the time the pair can last
+    touch: its discs part, or a line passes the other shape's disc). The shapes touch there when the separation is within ``2**-49`` (8 ulps) of
     their largest coordinate or extent, else they never meet or meet earlier (a transversal
     contact, found as above). So a pair that touches for one instant gets that instant to about
     an ulp (measured: 1.1e-16 for ``t_max = 1`` on 270 exact grazes of every curved kind against
@@ -1747,8 +1798,17 @@ def time_of_impact(
             return _read_only(x.reshape((n,) + extra))
         return np.ascontiguousarray(np.broadcast_to(x, shape + extra).reshape((n,) + extra), dtype=np.float64)
 
+    far = rounded.far_rows(*given, index_a, index_b)
     groups = rounded.radius_groups(*given, index_a, index_b)
-    if groups is not None:  # rounded rows of radius 0 beside others: each group runs as its own kinds
+    if far is not None:  # rounded shapes beside ellipses of a far other size: each as its single call
+        time, point, normal = np.empty(n), np.empty((n, 2)), np.empty((n, 2))
+        rest = np.setdiff1d(np.arange(n), far)
+        motions = (flat(va, (2,)), flat(vb, (2,)), flat(wa), flat(wb), flat(tm))
+        time[far], point[far], normal[far] = rounded.one_by_one(time_of_impact, far, *given, index_a, index_b, *motions)
+        if rest.size:
+            part = rounded.joined(time_of_impact, [rest], *given, index_a, index_b, *motions)
+            time[rest], point[rest], normal[rest] = part[0][rest], part[1][rest], part[2][rest]
+    elif groups is not None:  # rounded rows of radius 0 beside others: each group runs as its own kinds
         time, point, normal = rounded.joined(time_of_impact, groups, *given, index_a, index_b, flat(va, (2,)), flat(vb, (2,)),
                                              flat(wa), flat(wb), flat(tm))
     else:

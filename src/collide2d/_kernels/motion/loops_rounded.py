@@ -41,3 +41,8 @@ def move_rounded_loop(params, verts, index, origin, turn, shift, offsets, out, o
         else:
             out[k, 3], out[k, 4] = move_xy(p[3], p[4], ox, oy, c, s, dx, dy)
             out[k, 5], out[k, 6] = move_xy(p[5], p[6], ox, oy, c, s, dx, dy)
+            if count == 2 and out[k, 3] == out[k, 5] and out[k, 4] == out[k, 6]:
+                # a segment core moved far beyond its length rounds to one point: that point's row,
+                # as a capsule built with a == b (the relations of a count-2 row of length 0 are
+                # not those of a point: a search then saw TOUCHING where the pair is apart)
+                out[k, 1] = 1.0

@@ -131,6 +131,8 @@ def _shift_row(kind, p, verts, dx, dy, row, work):
         row[2] = p[2]
         row[3], row[4] = move_xy(p[3], p[4], 0.0, 0.0, 1.0, 0.0, dx, dy)
         row[5], row[6] = move_xy(p[5], p[6], 0.0, 0.0, 1.0, 0.0, dx, dy)
+        if p[1] == 2.0 and row[3] == row[5] and row[4] == row[6]:
+            row[1] = 1.0  # a segment core rounded to one point: that point's row (see loops_rounded)
         return
     row[0], row[1] = move_xy(p[0], p[1], 0.0, 0.0, 1.0, 0.0, dx, dy)
     if kind == ELLIPSE:
@@ -504,7 +506,7 @@ def search_translation(contact, relate, eps, swapped, kind_a, kind_b, shifted, g
         rate = (approach + 0.0 + 0.0) * (1.0 + 16 * ULP)
         step = s / rate if rate > 0.0 else math.inf
         scale = t_max if math.isfinite(t_max) else free + min(step, 1e300)
-        tol = TIME_TOL * scale
+        tol = max(TIME_TOL * scale, TINY)  # (a time reached below 2**-1029: its tolerance underflows; see the search)
         bracketed = math.isfinite(upper)  # a probe that rounding put inside the other shape bounds the time
         if not bracketed and (free + step > t_max or math.isinf(step)):
             return MISS
