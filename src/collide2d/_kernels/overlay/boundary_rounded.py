@@ -349,25 +349,13 @@ def _param_on(p, x, y):
     return t, p[0] == LINE or -_ON_PIECE <= t <= 1.0 + _ON_PIECE
 
 
-@kernel
-def _add(out, m, p, q, x, y):
-    """Append crossing ``(x, y)`` of pieces ``p`` and ``q`` to ``out`` (columns x, y, t on p, t on
-    q) when it lies on both; return the new count."""
-    tp, on_p = _param_on(p, x, y)
-    if not on_p:
-        return m
-    tq, on_q = _param_on(q, x, y)
-    if on_q and m < out.shape[0]:
-        out[m, 0] = x
-        out[m, 1] = y
-        out[m, 2] = tp
-        out[m, 3] = tq
-        return m + 1
-    return m
+_NO_POINTS = (0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @kernel
-def _straight_straight(p, q, out, m):
+def _straight_straight(p, q):
+    """Candidate crossings of two straight pieces (segments or lines): ``(n, x0, y0, ..., x3,
+    y3)``, the first ``n`` points meaningful (:func:`piece_crossings`)."""
     x0 = p[1]
     y0 = p[2]
     dx = p[3] - x0
@@ -379,23 +367,21 @@ def _straight_straight(p, q, out, m):
     den = dx * ey - dy * ex
     if den == 0.0:
         if wx * dy - wy * dx != 0.0 or (p[0] == LINE and q[0] == LINE):
-            return m  # parallel apart, or equal lines (no finite set)
-        # collinear: the ends of the shared piece
+            return _NO_POINTS  # parallel apart, or equal lines (no finite set)
+        # collinear: the ends of the shared piece (p's ends, then q's, of the segments among them)
+        if p[0] == SEGMENT and q[0] == SEGMENT:
+            return 4, p[1], p[2], p[3], p[4], q[1], q[2], q[3], q[4]
         if p[0] == SEGMENT:
-            m = _add(out, m, p, q, p[1], p[2])
-            m = _add(out, m, p, q, p[3], p[4])
-        if q[0] == SEGMENT:
-            m = _add(out, m, p, q, q[1], q[2])
-            m = _add(out, m, p, q, q[3], q[4])
-        return m
+            return 2, p[1], p[2], p[3], p[4], 0.0, 0.0, 0.0, 0.0
+        return 2, q[1], q[2], q[3], q[4], 0.0, 0.0, 0.0, 0.0
     s = (wx * ey - wy * ex) / den
-    return _add(out, m, p, q, x0 + s * dx, y0 + s * dy)
+    return 1, x0 + s * dx, y0 + s * dy, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
 
 
 @kernel
-def _straight_arc(p, q, out, m):
-    """Crossings of a segment or line ``p`` with the ellipse of arc ``q``, in its unit frame:
-    ``|P0 + s D|^2 = 1``, a quadratic in ``s`` solved without cancellation."""
+def _straight_arc(p, q):
+    """Candidate crossings of a segment or line ``p`` with the ellipse of arc ``q``, in its unit
+    frame: ``|P0 + s D|^2 = 1``, a quadratic in ``s`` solved without cancellation."""
     cx, cy, a, b, ux, uy = q[5], q[6], q[7], q[8], q[9], q[10]
     x0 = p[1]
     y0 = p[2]
@@ -407,7 +393,7 @@ def _straight_arc(p, q, out, m):
     DY = (ux * dy - uy * dx) / b
     A = DX * DX + DY * DY
     if not A > 0.0:
-        return m
+        return _NO_POINTS
     # the foot of the centre on the line, and the half chord about it
     s0 = -(X0 * DX + Y0 * DY) / A
     FX = X0 + s0 * DX
@@ -415,42 +401,40 @@ def _straight_arc(p, q, out, m):
     f2 = FX * FX + FY * FY
     h2 = 1.0 - f2
     if h2 < -_ON_PIECE:
-        return m
+        return _NO_POINTS
     if h2 <= _ON_PIECE * 2.0**-10:  # tangent within rounding: the foot once
-        return _add(out, m, p, q, x0 + s0 * dx, y0 + s0 * dy)
+        return 1, x0 + s0 * dx, y0 + s0 * dy, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     h = math.sqrt(max(h2, 0.0) / A)
-    for sign in (-1.0, 1.0):
-        s = s0 + sign * h
-        m = _add(out, m, p, q, x0 + s * dx, y0 + s * dy)
-    return m
+    s1 = s0 - h
+    s2 = s0 + h
+    return 2, x0 + s1 * dx, y0 + s1 * dy, x0 + s2 * dx, y0 + s2 * dy, 0.0, 0.0, 0.0, 0.0
 
 
 @kernel
-def _arc_arc(p, q, out, m):
-    """Crossings of two arcs: two circles in closed form, else the ellipse-pair point kernel of
-    :mod:`points_ellipse` (the pencil of the two conics) on their full ellipses."""
+def _arc_arc(p, q):
+    """Candidate crossings of two arcs: two circles in closed form, else the ellipse-pair point
+    kernel of :mod:`points_ellipse` (the pencil of the two conics) on their full ellipses."""
     if p[7] == p[8] and q[7] == q[8]:
         dx = q[5] - p[5]
         dy = q[6] - p[6]
         d2 = dx * dx + dy * dy
         if d2 == 0.0:
-            return m  # concentric (equal circles share an arc, not points)
+            return _NO_POINTS  # concentric (equal circles share an arc, not points)
         d = math.sqrt(d2)
         r1 = p[7]
         r2 = q[7]
         along = 0.5 * (d + (r1 - r2) * (r1 + r2) / d)  # from p's centre towards q's
         h2 = (r1 - along) * (r1 + along)
         if h2 < -_ON_PIECE * r1 * r1:
-            return m
+            return _NO_POINTS
         ex = dx / d
         ey = dy / d
         mx = p[5] + along * ex
         my = p[6] + along * ey
         if h2 <= _ON_PIECE * 2.0**-10 * r1 * r1:
-            return _add(out, m, p, q, mx, my)
+            return 1, mx, my, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
         h = math.sqrt(h2)
-        m = _add(out, m, p, q, mx - h * ey, my + h * ex)
-        return _add(out, m, p, q, mx + h * ey, my - h * ex)
+        return 2, mx - h * ey, my + h * ex, mx + h * ey, my - h * ex, 0.0, 0.0, 0.0, 0.0
     pa = np.empty(6)
     pb = np.empty(6)
     for c in range(6):
@@ -459,35 +443,27 @@ def _arc_arc(p, q, out, m):
     cx, cy, a, b, ux, uy = unit_frame(pa)
     p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
     n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy = resolved_crossings(p1, p2, r1, r2, sp, sr, g)
-    for c in range(n):
-        if c == 0:
-            X, Y = X0, Y0
-        elif c == 1:
-            X, Y = X1, Y1
-        elif c == 2:
-            X, Y = X2, Y2
-        else:
-            X, Y = X3, Y3
-        x, y = from_frame(X, Y, cx, cy, a, b, ux, uy)
-        m = _add(out, m, p, q, x, y)
-    return m
+    x0, y0 = from_frame(X0, Y0, cx, cy, a, b, ux, uy)
+    x1, y1 = from_frame(X1, Y1, cx, cy, a, b, ux, uy)
+    x2, y2 = from_frame(X2, Y2, cx, cy, a, b, ux, uy)
+    x3, y3 = from_frame(X3, Y3, cx, cy, a, b, ux, uy)
+    return n, x0, y0, x1, y1, x2, y2, x3, y3
 
 
 @kernel
-def piece_crossings(p, q, out, m):
-    """Append the crossings of pieces ``p`` and ``q`` (:func:`piece_row`) to ``out`` from row ``m``; return the count."""
+def piece_crossings(p, q):
+    """Candidate crossings of pieces ``p`` and ``q`` (:func:`piece_row`): ``(n, x0, y0, x1, y1,
+    x2, y2, x3, y3)``, the first ``n`` points (at most 4) meaningful; a crossing counts when it
+    lies on both pieces (:func:`_param_on`, applied by :func:`all_crossings`). Numbers, not an
+    output array: an array argument of a helper costs two atomic reference count updates per
+    call, several per pair of pieces."""
     if p[0] == ARC and q[0] == ARC:
-        return _arc_arc(p, q, out, m)
+        return _arc_arc(p, q)
     if p[0] == ARC:
-        k = _straight_arc(q, p, out, m)
-        for c in range(m, k):  # the columns of the two parameters in the order (p, q)
-            t = out[c, 2]
-            out[c, 2] = out[c, 3]
-            out[c, 3] = t
-        return k
+        return _straight_arc(q, p)
     if q[0] == ARC:
-        return _straight_arc(p, q, out, m)
-    return _straight_straight(p, q, out, m)
+        return _straight_arc(p, q)
+    return _straight_straight(p, q)
 
 
 # A rounded arc of radius at least this (in the pair's frame) gets a tight box (see piece_boxes).
@@ -555,11 +531,11 @@ def piece_boxes(p, buf):
 
 
 @kernel
-def all_crossings(pa, pb, boxes_a, boxes_b, out, scratch):
+def all_crossings(pa, pb, boxes_a, boxes_b, out):
     """Crossings of every piece of ``pa`` with every piece of ``pb`` whose bounding boxes meet:
     ``(table, count)``; table columns x, y, piece of a, piece of b, t on a, t on b. The table is
-    ``out``, the pieces' boxes are made in ``boxes_a``, ``boxes_b``, and ``scratch`` holds a pair
-    of pieces' crossings (workspace arrays, :func:`workspace`)."""
+    ``out``, the pieces' boxes are made in ``boxes_a``, ``boxes_b`` (workspace arrays,
+    :func:`workspace`)."""
     na = pa.shape[0]
     nb = pb.shape[0]
     box_a = piece_boxes(pa, boxes_a)
@@ -600,14 +576,31 @@ def all_crossings(pa, pb, boxes_a, boxes_b, out, scratch):
                     if (box_a[i, ca] > box_b[j, cb + 2] or box_b[j, cb] > box_a[i, ca + 2]
                             or box_a[i, ca + 1] > box_b[j, cb + 3] or box_b[j, cb + 1] > box_a[i, ca + 3]):
                         continue
-            k = piece_crossings(piece_row(pa, i), piece_row(pb, j), scratch, int(0))
+            p = piece_row(pa, i)
+            q = piece_row(pb, j)
+            k, x0, y0, x1, y1, x2, y2, x3, y3 = piece_crossings(p, q)
             for c in range(k):
-                out[m, 0] = scratch[c, 0]
-                out[m, 1] = scratch[c, 1]
+                if c == 0:
+                    x, y = x0, y0
+                elif c == 1:
+                    x, y = x1, y1
+                elif c == 2:
+                    x, y = x2, y2
+                else:
+                    x, y = x3, y3
+                # kept when it lies on both pieces
+                tp, on_p = _param_on(p, x, y)
+                if not on_p:
+                    continue
+                tq, on_q = _param_on(q, x, y)
+                if not on_q:
+                    continue
+                out[m, 0] = x
+                out[m, 1] = y
                 out[m, 2] = i
                 out[m, 3] = j
-                out[m, 4] = scratch[c, 2]
-                out[m, 5] = scratch[c, 3]
+                out[m, 4] = tp
+                out[m, 5] = tq
                 m += 1
     return out, m
 
@@ -822,14 +815,13 @@ def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell
 @kernel
 def workspace(cap_a, cap_b):
     """Arrays for pairs of at most ``cap_a`` and ``cap_b`` pieces (:func:`piece_capacity`):
-    ``(cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, cross, scratch,
-    order)``: the arguments of :func:`pair_frame`, :func:`all_crossings` and :func:`inside_area`."""
+    ``(cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, cross, order)``: the
+    arguments of :func:`pair_frame`, :func:`all_crossings` and :func:`inside_area`."""
     ca = max(cap_a, 2)
     cb = max(cap_b, 2)
     m = 4 * ca * cb
     return (np.empty((ca, 2)), np.empty((cb, 2)), np.empty((ca, WIDTH)), np.empty((cb, WIDTH)), np.empty(6),
-            np.empty(6), np.empty((ca, 8)), np.empty((cb, 8)), np.empty((m, 6)), np.empty((4, 4)),
-            np.empty((3, m + 2)))
+            np.empty(6), np.empty((ca, 8)), np.empty((cb, 8)), np.empty((m, 6)), np.empty((3, m + 2)))
 
 
 @kernel
