@@ -80,73 +80,75 @@ def piece_capacity(kind, row):
 
 
 @kernel
-def core_vertices(kind, row, verts, scale, buf):
-    """The core (rounded), the polygon, or the centre (ellipse) / ends (segment, line), scaled:
-    ``(n, 2)`` rows of ``buf`` (a workspace array, :func:`workspace`), the scaled radius (0
-    unless rounded) and the half-width of the shape's bounding box (its size, for choosing the
-    origin; infinite for a line)."""
-    if kind == ELLIPSE:
-        out = buf[:1]
-        out[0, 0] = row[0] * scale
-        out[0, 1] = row[1] * scale
-        return out, 0.0, max(row[2], row[3]) * scale
-    if kind == ROUNDED or kind == POLYGON:
-        n = int(row[1])
-        out = buf[:n]
-        if kind == POLYGON or n >= 3:
-            offset = int(row[0])
-            for i in range(n):
-                out[i, 0] = verts[offset + i, 0] * scale
-                out[i, 1] = verts[offset + i, 1] * scale
-        else:
-            for i in range(n):
-                out[i, 0] = row[3 + 2 * i] * scale
-                out[i, 1] = row[4 + 2 * i] * scale
-        r = row[2] * scale if kind == ROUNDED else 0.0
-    else:
-        out = buf[:2]
-        out[0, 0] = row[0] * scale
-        out[0, 1] = row[1] * scale
-        if kind == LINE_KIND:  # a point and a direction (no size): the second point at a direction
-            # scaled by a power of two to a largest component in [0.5, 1), about the pair's scale
-            e = math.frexp(max(abs(row[2]), abs(row[3])))[1]
-            out[1, 0] = out[0, 0] + math.ldexp(row[2], -e)
-            out[1, 1] = out[0, 1] + math.ldexp(row[3], -e)
-        else:
-            out[1, 0] = row[2] * scale
-            out[1, 1] = row[3] * scale
-        r = 0.0
-    lo_x = hi_x = out[0, 0]
-    lo_y = hi_y = out[0, 1]
-    for i in range(out.shape[0]):
-        lo_x = min(lo_x, out[i, 0])
-        hi_x = max(hi_x, out[i, 0])
-        lo_y = min(lo_y, out[i, 1])
-        hi_y = max(hi_y, out[i, 1])
-    if kind == LINE_KIND:
-        return out, r, math.inf
-    return out, r, 0.5 * max(hi_x - lo_x, hi_y - lo_y) + r
-
-
-@kernel
-def largest_number(kind, row, verts):
-    """The largest magnitude among the numbers of a row (its coordinates and sizes)."""
+def core_vertices(kind, row, verts, buf):
+    """The numbers of a row that its pieces are made of, unscaled, in the first rows of ``buf`` (a
+    workspace array, :func:`workspace`): the core (rounded), the polygon, the ends (segment) or a
+    point and the direction (line) as ``n`` rows; an ellipse's centre, then ``(a, b)`` and its unit
+    axis ``(ux, uy)`` (:func:`points_ellipse.unit_frame`) in rows 1 and 2 (``n`` = 1). Returns ``(n,
+    r, half, hi, lo_x, lo_y, hi_x, hi_y)``: the radius (0 unless rounded), an ellipse's larger
+    semi-axis, the largest magnitude among the row's numbers (its coordinates and sizes; a line's
+    direction has no size) and the box of the ``n`` rows. Scaling by a power of two is monotonic,
+    so the box scaled is the box of the scaled rows (:func:`pair_frame`)."""
     hi = 0.0
-    if kind == ROUNDED or kind == POLYGON:
+    r = 0.0
+    half = 0.0
+    if kind == ELLIPSE:
+        n = 1
+        cx, cy, a, b, ux, uy = unit_frame(row)
+        buf[0, 0] = row[0]
+        buf[0, 1] = row[1]
+        buf[1, 0] = a
+        buf[1, 1] = b
+        buf[2, 0] = ux
+        buf[2, 1] = uy
+        half = max(row[2], row[3])
+        for i in range(4):
+            hi = max(hi, abs(row[i]))
+    elif kind == ROUNDED or kind == POLYGON:
         n = int(row[1])
         if kind == ROUNDED:
             hi = abs(row[2])
+            r = row[2]
         if kind == POLYGON or n >= 3:
             offset = int(row[0])
             for i in range(n):
+                buf[i, 0] = verts[offset + i, 0]
+                buf[i, 1] = verts[offset + i, 1]
                 hi = max(hi, abs(verts[offset + i, 0]), abs(verts[offset + i, 1]))
         else:
+            for i in range(n):
+                buf[i, 0] = row[3 + 2 * i]
+                buf[i, 1] = row[4 + 2 * i]
             for i in range(2 * n):
                 hi = max(hi, abs(row[3 + i]))
-        return hi
-    for i in range(2 if kind == LINE_KIND else 4):  # a line's direction has no size
-        hi = max(hi, abs(row[i]))
-    return hi
+    else:
+        n = 2
+        buf[0, 0] = row[0]
+        buf[0, 1] = row[1]
+        buf[1, 0] = row[2]
+        buf[1, 1] = row[3]
+        for i in range(2 if kind == LINE_KIND else 4):
+            hi = max(hi, abs(row[i]))
+    lo_x = hi_x = buf[0, 0]
+    lo_y = hi_y = buf[0, 1]
+    for i in range(n):
+        lo_x = min(lo_x, buf[i, 0])
+        hi_x = max(hi_x, buf[i, 0])
+        lo_y = min(lo_y, buf[i, 1])
+        hi_y = max(hi_y, buf[i, 1])
+    return n, r, half, hi, lo_x, lo_y, hi_x, hi_y
+
+
+@kernel
+def _frame_size(kind, r, half, lo_x, lo_y, hi_x, hi_y, scale):
+    """The half-width of a shape's bounding box in the pair's frame (its size, for choosing the
+    origin; infinite for a line) from the numbers of :func:`core_vertices` and ``scale`` (the
+    radius ``r`` scaled)."""
+    if kind == ELLIPSE:
+        return half * scale
+    if kind == LINE_KIND:
+        return math.inf
+    return 0.5 * max(hi_x * scale - lo_x * scale, hi_y * scale - lo_y * scale) + r
 
 
 @kernel
@@ -170,14 +172,34 @@ def _one_point(core, n):
 
 
 @kernel
-def build_pieces(kind, core, r, row, scale, ox, oy, buf):
-    """The piece table of a scaled row (``core``, ``r`` from :func:`core_vertices`) about the
-    origin ``(ox, oy)`` (subtracted from every point), in the first rows of ``buf``."""
+def _to_frame(kind, cores, n, scale, ox, oy):
+    """The ``n`` rows of :func:`core_vertices` in ``cores`` scaled by ``scale`` and moved by
+    ``-(ox, oy)``, in place (a line's second row: its point plus its direction scaled by a power
+    of two to a largest component in [0.5, 1), about the pair's scale); the core's view."""
+    if kind == LINE_KIND:  # a point and a direction (no size)
+        e = math.frexp(max(abs(cores[1, 0]), abs(cores[1, 1])))[1]
+        x = cores[0, 0] * scale
+        y = cores[0, 1] * scale
+        cores[1, 0] = (x + math.ldexp(cores[1, 0], -e)) - ox
+        cores[1, 1] = (y + math.ldexp(cores[1, 1], -e)) - oy
+        cores[0, 0] = x - ox
+        cores[0, 1] = y - oy
+        return cores[:2]
+    for i in range(n):
+        cores[i, 0] = cores[i, 0] * scale - ox
+        cores[i, 1] = cores[i, 1] * scale - oy
+    return cores[:n]
+
+
+@kernel
+def build_pieces(kind, core, r, frame, scale, buf):
+    """The piece table of a row in the pair's frame (``core`` from :func:`_to_frame`, ``r`` scaled;
+    ``frame`` an ellipse's unscaled ``(a, b, ux, uy)``), in the first rows of ``buf``."""
     if kind == ELLIPSE:
         p = _zeroed(buf, int(1))
-        cx, cy, a, b, ux, uy = unit_frame(row)
-        cx = core[0, 0] - ox
-        cy = core[0, 1] - oy
+        a, b, ux, uy = frame
+        cx = core[0, 0]
+        cy = core[0, 1]
         a *= scale
         b *= scale
         p[0, 0] = ARC
@@ -196,25 +218,25 @@ def build_pieces(kind, core, r, row, scale, ox, oy, buf):
     if kind == SEGMENT_KIND or kind == LINE_KIND:
         p = _zeroed(buf, int(1))
         p[0, 0] = SEGMENT if kind == SEGMENT_KIND else LINE
-        p[0, 1] = core[0, 0] - ox
-        p[0, 2] = core[0, 1] - oy
-        p[0, 3] = core[1, 0] - ox
-        p[0, 4] = core[1, 1] - oy
+        p[0, 1] = core[0, 0]
+        p[0, 2] = core[0, 1]
+        p[0, 3] = core[1, 0]
+        p[0, 4] = core[1, 1]
         return p
     if kind == POLYGON or r == 0.0:
         p = _zeroed(buf, n)
         for i in range(n):
             j = (i + 1) % n
             p[i, 0] = SEGMENT
-            p[i, 1] = core[i, 0] - ox
-            p[i, 2] = core[i, 1] - oy
-            p[i, 3] = core[j, 0] - ox
-            p[i, 4] = core[j, 1] - oy
+            p[i, 1] = core[i, 0]
+            p[i, 2] = core[i, 1]
+            p[i, 3] = core[j, 0]
+            p[i, 4] = core[j, 1]
         return p
     if n == 1 or _one_point(core, n):  # a disc (a core below the resolution of its coordinates too)
         p = _zeroed(buf, int(1))
-        cx = core[0, 0] - ox
-        cy = core[0, 1] - oy
+        cx = core[0, 0]
+        cy = core[0, 1]
         p[0, 0] = ARC
         p[0, 1] = p[0, 3] = cx + r
         p[0, 2] = p[0, 4] = cy
@@ -248,10 +270,10 @@ def build_pieces(kind, core, r, row, scale, ox, oy, buf):
             ny_j = -ex / length
             angle_j = math.atan2(ny_j, nx_j)
         # the flat of edge i, then the arc at its end vertex j
-        x0 = core[i, 0] - ox
-        y0 = core[i, 1] - oy
-        x1 = core[j, 0] - ox
-        y1 = core[j, 1] - oy
+        x0 = core[i, 0]
+        y0 = core[i, 1]
+        x1 = core[j, 0]
+        y1 = core[j, 1]
         p[2 * i, 0] = SEGMENT
         p[2 * i, 1] = x0 + r * nx_i
         p[2 * i, 2] = y0 + r * ny_i
@@ -783,26 +805,28 @@ def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell
     there. The arrays are made in the workspace arrays ``cores_*``, ``tables_*`` (:func:`workspace`,
     large enough for the pair: :func:`grown_capacity`), and ``ell_a``, ``ell_b`` receive the
     ellipses' rows ``(cx, cy, a, b, ux, uy)`` in the pair's frame (meaningful for ellipses only)."""
-    hi = max(largest_number(ka, pa, va), largest_number(kb, pb, vb))
+    n_a, r_a, half_a, hi_a, lo_xa, lo_ya, hi_xa, hi_ya = core_vertices(ka, pa, va, cores_a)
+    n_b, r_b, half_b, hi_b, lo_xb, lo_yb, hi_xb, hi_yb = core_vertices(kb, pb, vb, cores_b)
+    hi = max(hi_a, hi_b)
     scale = 1.0
     if hi > 0.0 and math.isfinite(hi):
         scale = math.ldexp(1.0, -math.frexp(hi)[1])
-    core_a, r_a, size_a = core_vertices(ka, pa, va, scale, cores_a)
-    core_b, r_b, size_b = core_vertices(kb, pb, vb, scale, cores_b)
+    r_a *= scale
+    r_b *= scale
+    size_a = _frame_size(ka, r_a, half_a, lo_xa, lo_ya, hi_xa, hi_ya, scale)
+    size_b = _frame_size(kb, r_b, half_b, lo_xb, lo_yb, hi_xb, hi_yb, scale)
     if size_a <= size_b:
-        ox = core_a[0, 0]
-        oy = core_a[0, 1]
+        ox = cores_a[0, 0] * scale
+        oy = cores_a[0, 1] * scale
     else:
-        ox = core_b[0, 0]
-        oy = core_b[0, 1]
-    for i in range(core_a.shape[0]):
-        core_a[i, 0] -= ox
-        core_a[i, 1] -= oy
-    for i in range(core_b.shape[0]):
-        core_b[i, 0] -= ox
-        core_b[i, 1] -= oy
-    pieces_a = build_pieces(ka, core_a, r_a, pa, scale, 0.0, 0.0, tables_a)
-    pieces_b = build_pieces(kb, core_b, r_b, pb, scale, 0.0, 0.0, tables_b)
+        ox = cores_b[0, 0] * scale
+        oy = cores_b[0, 1] * scale
+    frame_a = (cores_a[1, 0], cores_a[1, 1], cores_a[2, 0], cores_a[2, 1])  # an ellipse's, read before _to_frame
+    frame_b = (cores_b[1, 0], cores_b[1, 1], cores_b[2, 0], cores_b[2, 1])
+    core_a = _to_frame(ka, cores_a, n_a, scale, ox, oy)
+    core_b = _to_frame(kb, cores_b, n_b, scale, ox, oy)
+    pieces_a = build_pieces(ka, core_a, r_a, frame_a, scale, tables_a)
+    pieces_b = build_pieces(kb, core_b, r_b, frame_b, scale, tables_b)
     for i in range(6):
         ell_a[i] = pieces_a[0, 5 + i]
         ell_b[i] = pieces_b[0, 5 + i]
@@ -820,7 +844,7 @@ def workspace(cap_a, cap_b):
     ca = max(cap_a, 2)
     cb = max(cap_b, 2)
     m = 4 * ca * cb
-    return (np.empty((ca, 2)), np.empty((cb, 2)), np.empty((ca, WIDTH)), np.empty((cb, WIDTH)), np.empty(6),
+    return (np.empty((max(ca, 3), 2)), np.empty((max(cb, 3), 2)), np.empty((ca, WIDTH)), np.empty((cb, WIDTH)), np.empty(6),
             np.empty(6), np.empty((ca, 8)), np.empty((cb, 8)), np.empty((m, 6)), np.empty((3, m + 2)))
 
 
