@@ -493,63 +493,55 @@ _TIGHT_FROM = 2.0**-16
 
 
 @kernel
-def piece_boxes(p, buf):
-    """Bounding boxes ``(n, 8)`` of the pieces, in the first rows of ``buf``: columns 0..3 (x lo,
-    y lo, x hi, y hi) grown by the slack of :data:`_ON_PIECE` times their size (a line's is the
-    whole plane, an arc's its ellipse's); columns 4..7 the tight boxes of the rounded arcs of
-    radius at least :data:`_TIGHT_FROM` (the normals of the table set), NaN where the loose box
-    alone applies: the arc's ends and the circle's extreme points in the directions of the axes
-    the arc's cone holds, grown by ``4 _CONE_SLACK r + 2**-30``: every crossing the arc accepts
-    lies within (not off the cone, see :func:`_param_on`; off its circle by the crossing formulas'
-    rounding, below ``2**-30`` for such radii)."""
-    n = p.shape[0]
-    out = buf[:n]
-    for i in range(n):
-        out[i, 4] = math.nan
-        if p[i, 0] == LINE:
-            out[i, 0] = out[i, 1] = -math.inf
-            out[i, 2] = out[i, 3] = math.inf
-            continue
-        if p[i, 0] == ARC:
-            w = max(p[i, 7], p[i, 8])
-            x0 = p[i, 5] - w
-            x1 = p[i, 5] + w
-            y0 = p[i, 6] - w
-            y1 = p[i, 6] + w
-        else:
-            x0 = min(p[i, 1], p[i, 3])
-            x1 = max(p[i, 1], p[i, 3])
-            y0 = min(p[i, 2], p[i, 4])
-            y1 = max(p[i, 2], p[i, 4])
-        grow = 2.0 * _ON_PIECE * (x1 - x0 + y1 - y0) + 2.0**-1000
-        out[i, 0] = x0 - grow
-        out[i, 1] = y0 - grow
-        out[i, 2] = x1 + grow
-        out[i, 3] = y1 + grow
-        # the tight box of a rounded arc
-        r = p[i, 7]
-        if p[i, 0] != ARC or (p[i, 13] == 0.0 and p[i, 14] == 0.0) or not r >= _TIGHT_FROM:
-            continue
-        x0 = min(p[i, 1], p[i, 3])
-        x1 = max(p[i, 1], p[i, 3])
-        y0 = min(p[i, 2], p[i, 4])
-        y1 = max(p[i, 2], p[i, 4])
-        ax, ay, bx, by = p[i, 13], p[i, 14], p[i, 15], p[i, 16]
-        # the axis directions e in the cone: ax e_y - ay e_x >= 0 and e_x by - e_y bx >= 0
-        if -ay >= -_CONE_SLACK and by >= -_CONE_SLACK:  # (1, 0)
-            x1 = max(x1, p[i, 5] + r)
-        if ay >= -_CONE_SLACK and -by >= -_CONE_SLACK:  # (-1, 0)
-            x0 = min(x0, p[i, 5] - r)
-        if ax >= -_CONE_SLACK and -bx >= -_CONE_SLACK:  # (0, 1)
-            y1 = max(y1, p[i, 6] + r)
-        if -ax >= -_CONE_SLACK and bx >= -_CONE_SLACK:  # (0, -1)
-            y0 = min(y0, p[i, 6] - r)
-        grow = 4.0 * _CONE_SLACK * r + 2.0**-30
-        out[i, 4] = x0 - grow
-        out[i, 5] = y0 - grow
-        out[i, 6] = x1 + grow
-        out[i, 7] = y1 + grow
-    return out
+def piece_boxes(p):
+    """Bounding boxes of a piece (:func:`piece_row`), 8 numbers: 0..3 (x lo, y lo, x hi, y hi)
+    grown by the slack of :data:`_ON_PIECE` times its size (a line's is the whole plane, an arc's
+    its ellipse's); 4..7 the tight box of a rounded arc of radius at least :data:`_TIGHT_FROM`
+    (the normals of the table set), NaN where the loose box alone applies: the arc's ends and the
+    circle's extreme points in the directions of the axes the arc's cone holds, grown by ``4
+    _CONE_SLACK r + 2**-30``: every crossing the arc accepts lies within (not off the cone, see
+    :func:`_param_on`; off its circle by the crossing formulas' rounding, below ``2**-30`` for
+    such radii). Numbers, not rows of an array (an array argument of a helper costs two atomic
+    reference count updates a call)."""
+    nan = math.nan
+    if p[0] == LINE:
+        return -math.inf, -math.inf, math.inf, math.inf, nan, nan, nan, nan
+    if p[0] == ARC:
+        w = max(p[7], p[8])
+        x0 = p[5] - w
+        x1 = p[5] + w
+        y0 = p[6] - w
+        y1 = p[6] + w
+    else:
+        x0 = min(p[1], p[3])
+        x1 = max(p[1], p[3])
+        y0 = min(p[2], p[4])
+        y1 = max(p[2], p[4])
+    grow = 2.0 * _ON_PIECE * (x1 - x0 + y1 - y0) + 2.0**-1000
+    lo_x = x0 - grow
+    lo_y = y0 - grow
+    hi_x = x1 + grow
+    hi_y = y1 + grow
+    # the tight box of a rounded arc
+    r = p[7]
+    if p[0] != ARC or (p[13] == 0.0 and p[14] == 0.0) or not r >= _TIGHT_FROM:
+        return lo_x, lo_y, hi_x, hi_y, nan, nan, nan, nan
+    x0 = min(p[1], p[3])
+    x1 = max(p[1], p[3])
+    y0 = min(p[2], p[4])
+    y1 = max(p[2], p[4])
+    ax, ay, bx, by = p[13], p[14], p[15], p[16]
+    # the axis directions e in the cone: ax e_y - ay e_x >= 0 and e_x by - e_y bx >= 0
+    if -ay >= -_CONE_SLACK and by >= -_CONE_SLACK:  # (1, 0)
+        x1 = max(x1, p[5] + r)
+    if ay >= -_CONE_SLACK and -by >= -_CONE_SLACK:  # (-1, 0)
+        x0 = min(x0, p[5] - r)
+    if ax >= -_CONE_SLACK and -bx >= -_CONE_SLACK:  # (0, 1)
+        y1 = max(y1, p[6] + r)
+    if -ax >= -_CONE_SLACK and bx >= -_CONE_SLACK:  # (0, -1)
+        y0 = min(y0, p[6] - r)
+    grow = 4.0 * _CONE_SLACK * r + 2.0**-30
+    return lo_x, lo_y, hi_x, hi_y, x0 - grow, y0 - grow, x1 + grow, y1 + grow
 
 
 @kernel
@@ -560,8 +552,16 @@ def all_crossings(pa, pb, boxes_a, boxes_b, out):
     :func:`workspace`)."""
     na = pa.shape[0]
     nb = pb.shape[0]
-    box_a = piece_boxes(pa, boxes_a)
-    box_b = piece_boxes(pb, boxes_b)
+    box_a = boxes_a[:na]
+    box_b = boxes_b[:nb]
+    for i in range(na):
+        box = piece_boxes(piece_row(pa, i))
+        for c in range(8):
+            box_a[i, c] = box[c]
+    for j in range(nb):
+        box = piece_boxes(piece_row(pb, j))
+        for c in range(8):
+            box_b[j, c] = box[c]
     # the box of all of b's boxes: a piece of a outside it meets none of them (a NaN: no shortcut)
     u_lo_x = u_lo_y = math.inf
     u_hi_x = u_hi_y = -math.inf
