@@ -41,20 +41,20 @@ from .boundary_rounded import (
 @kernel
 def area_rounded_region(ka, pa, va, kb, pb, vb):
     """Area of the intersection of two overlapping convex regions, one of them rounded."""
-    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, order = workspace(
         piece_capacity(ka, pa), piece_capacity(kb, pb))
     return area_rounded_in(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b,
-                           table, scratch, order)
+                           table, order)
 
 
 @kernel
 def area_rounded_in(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b,
-                    table, scratch, order):
+                    table, order):
     """:func:`area_rounded_region` in the arrays of a workspace (:func:`boundary_rounded.workspace`,
     large enough for the pair)."""
     scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
         ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
-    cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
+    cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table)
     cross = cross[:m]
     tol = _ON_BOUNDARY * size
     chord_a, arcs_a = inside_area(pieces_a, boxes_a, cross, int(0), kb, core_b, r_b, ell_b,
@@ -95,7 +95,7 @@ def area_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out):
     needs more pieces than it holds. Two rounded rows are computed in the order of their keys
     (:func:`order_rounded.second_first`; the relation codes read here do not depend on the
     order)."""
-    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, order = workspace(
         int(8), int(8))
     for k in range(ia.shape[0]):
         rel = relation[k]
@@ -109,12 +109,12 @@ def area_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out):
                 verts_a, verts_b = vb, va
             cap_a, cap_b = grown_capacity(tables_a.shape[0], tables_b.shape[0], int(ROUNDED), row_a, kind_b, row_b)
             if cap_a:
-                cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+                cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, order = workspace(
                     cap_a, cap_b)
             # the body of area_rounded_in, whose 19 array arguments would cost atomic reference counts
             scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
                 int(ROUNDED), row_a, verts_a, kind_b, row_b, verts_b, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
-            cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
+            cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table)
             cross = cross[:m]
             tol = _ON_BOUNDARY * size
             chord_a, arcs_a = inside_area(pieces_a, boxes_a, cross, int(0), kind_b, core_b, r_b,

@@ -80,73 +80,75 @@ def piece_capacity(kind, row):
 
 
 @kernel
-def core_vertices(kind, row, verts, scale, buf):
-    """The core (rounded), the polygon, or the centre (ellipse) / ends (segment, line), scaled:
-    ``(n, 2)`` rows of ``buf`` (a workspace array, :func:`workspace`), the scaled radius (0
-    unless rounded) and the half-width of the shape's bounding box (its size, for choosing the
-    origin; infinite for a line)."""
-    if kind == ELLIPSE:
-        out = buf[:1]
-        out[0, 0] = row[0] * scale
-        out[0, 1] = row[1] * scale
-        return out, 0.0, max(row[2], row[3]) * scale
-    if kind == ROUNDED or kind == POLYGON:
-        n = int(row[1])
-        out = buf[:n]
-        if kind == POLYGON or n >= 3:
-            offset = int(row[0])
-            for i in range(n):
-                out[i, 0] = verts[offset + i, 0] * scale
-                out[i, 1] = verts[offset + i, 1] * scale
-        else:
-            for i in range(n):
-                out[i, 0] = row[3 + 2 * i] * scale
-                out[i, 1] = row[4 + 2 * i] * scale
-        r = row[2] * scale if kind == ROUNDED else 0.0
-    else:
-        out = buf[:2]
-        out[0, 0] = row[0] * scale
-        out[0, 1] = row[1] * scale
-        if kind == LINE_KIND:  # a point and a direction (no size): the second point at a direction
-            # scaled by a power of two to a largest component in [0.5, 1), about the pair's scale
-            e = math.frexp(max(abs(row[2]), abs(row[3])))[1]
-            out[1, 0] = out[0, 0] + math.ldexp(row[2], -e)
-            out[1, 1] = out[0, 1] + math.ldexp(row[3], -e)
-        else:
-            out[1, 0] = row[2] * scale
-            out[1, 1] = row[3] * scale
-        r = 0.0
-    lo_x = hi_x = out[0, 0]
-    lo_y = hi_y = out[0, 1]
-    for i in range(out.shape[0]):
-        lo_x = min(lo_x, out[i, 0])
-        hi_x = max(hi_x, out[i, 0])
-        lo_y = min(lo_y, out[i, 1])
-        hi_y = max(hi_y, out[i, 1])
-    if kind == LINE_KIND:
-        return out, r, math.inf
-    return out, r, 0.5 * max(hi_x - lo_x, hi_y - lo_y) + r
-
-
-@kernel
-def largest_number(kind, row, verts):
-    """The largest magnitude among the numbers of a row (its coordinates and sizes)."""
+def core_vertices(kind, row, verts, buf):
+    """The numbers of a row that its pieces are made of, unscaled, in the first rows of ``buf`` (a
+    workspace array, :func:`workspace`): the core (rounded), the polygon, the ends (segment) or a
+    point and the direction (line) as ``n`` rows; an ellipse's centre, then ``(a, b)`` and its unit
+    axis ``(ux, uy)`` (:func:`points_ellipse.unit_frame`) in rows 1 and 2 (``n`` = 1). Returns ``(n,
+    r, half, hi, lo_x, lo_y, hi_x, hi_y)``: the radius (0 unless rounded), an ellipse's larger
+    semi-axis, the largest magnitude among the row's numbers (its coordinates and sizes; a line's
+    direction has no size) and the box of the ``n`` rows. Scaling by a power of two is monotonic,
+    so the box scaled is the box of the scaled rows (:func:`pair_frame`)."""
     hi = 0.0
-    if kind == ROUNDED or kind == POLYGON:
+    r = 0.0
+    half = 0.0
+    if kind == ELLIPSE:
+        n = 1
+        cx, cy, a, b, ux, uy = unit_frame(row)
+        buf[0, 0] = row[0]
+        buf[0, 1] = row[1]
+        buf[1, 0] = a
+        buf[1, 1] = b
+        buf[2, 0] = ux
+        buf[2, 1] = uy
+        half = max(row[2], row[3])
+        for i in range(4):
+            hi = max(hi, abs(row[i]))
+    elif kind == ROUNDED or kind == POLYGON:
         n = int(row[1])
         if kind == ROUNDED:
             hi = abs(row[2])
+            r = row[2]
         if kind == POLYGON or n >= 3:
             offset = int(row[0])
             for i in range(n):
+                buf[i, 0] = verts[offset + i, 0]
+                buf[i, 1] = verts[offset + i, 1]
                 hi = max(hi, abs(verts[offset + i, 0]), abs(verts[offset + i, 1]))
         else:
+            for i in range(n):
+                buf[i, 0] = row[3 + 2 * i]
+                buf[i, 1] = row[4 + 2 * i]
             for i in range(2 * n):
                 hi = max(hi, abs(row[3 + i]))
-        return hi
-    for i in range(2 if kind == LINE_KIND else 4):  # a line's direction has no size
-        hi = max(hi, abs(row[i]))
-    return hi
+    else:
+        n = 2
+        buf[0, 0] = row[0]
+        buf[0, 1] = row[1]
+        buf[1, 0] = row[2]
+        buf[1, 1] = row[3]
+        for i in range(2 if kind == LINE_KIND else 4):
+            hi = max(hi, abs(row[i]))
+    lo_x = hi_x = buf[0, 0]
+    lo_y = hi_y = buf[0, 1]
+    for i in range(n):
+        lo_x = min(lo_x, buf[i, 0])
+        hi_x = max(hi_x, buf[i, 0])
+        lo_y = min(lo_y, buf[i, 1])
+        hi_y = max(hi_y, buf[i, 1])
+    return n, r, half, hi, lo_x, lo_y, hi_x, hi_y
+
+
+@kernel
+def _frame_size(kind, r, half, lo_x, lo_y, hi_x, hi_y, scale):
+    """The half-width of a shape's bounding box in the pair's frame (its size, for choosing the
+    origin; infinite for a line) from the numbers of :func:`core_vertices` and ``scale`` (the
+    radius ``r`` scaled)."""
+    if kind == ELLIPSE:
+        return half * scale
+    if kind == LINE_KIND:
+        return math.inf
+    return 0.5 * max(hi_x * scale - lo_x * scale, hi_y * scale - lo_y * scale) + r
 
 
 @kernel
@@ -170,14 +172,34 @@ def _one_point(core, n):
 
 
 @kernel
-def build_pieces(kind, core, r, row, scale, ox, oy, buf):
-    """The piece table of a scaled row (``core``, ``r`` from :func:`core_vertices`) about the
-    origin ``(ox, oy)`` (subtracted from every point), in the first rows of ``buf``."""
+def _to_frame(kind, cores, n, scale, ox, oy):
+    """The ``n`` rows of :func:`core_vertices` in ``cores`` scaled by ``scale`` and moved by
+    ``-(ox, oy)``, in place (a line's second row: its point plus its direction scaled by a power
+    of two to a largest component in [0.5, 1), about the pair's scale); the core's view."""
+    if kind == LINE_KIND:  # a point and a direction (no size)
+        e = math.frexp(max(abs(cores[1, 0]), abs(cores[1, 1])))[1]
+        x = cores[0, 0] * scale
+        y = cores[0, 1] * scale
+        cores[1, 0] = (x + math.ldexp(cores[1, 0], -e)) - ox
+        cores[1, 1] = (y + math.ldexp(cores[1, 1], -e)) - oy
+        cores[0, 0] = x - ox
+        cores[0, 1] = y - oy
+        return cores[:2]
+    for i in range(n):
+        cores[i, 0] = cores[i, 0] * scale - ox
+        cores[i, 1] = cores[i, 1] * scale - oy
+    return cores[:n]
+
+
+@kernel
+def build_pieces(kind, core, r, frame, scale, buf):
+    """The piece table of a row in the pair's frame (``core`` from :func:`_to_frame`, ``r`` scaled;
+    ``frame`` an ellipse's unscaled ``(a, b, ux, uy)``), in the first rows of ``buf``."""
     if kind == ELLIPSE:
         p = _zeroed(buf, int(1))
-        cx, cy, a, b, ux, uy = unit_frame(row)
-        cx = core[0, 0] - ox
-        cy = core[0, 1] - oy
+        a, b, ux, uy = frame
+        cx = core[0, 0]
+        cy = core[0, 1]
         a *= scale
         b *= scale
         p[0, 0] = ARC
@@ -196,25 +218,25 @@ def build_pieces(kind, core, r, row, scale, ox, oy, buf):
     if kind == SEGMENT_KIND or kind == LINE_KIND:
         p = _zeroed(buf, int(1))
         p[0, 0] = SEGMENT if kind == SEGMENT_KIND else LINE
-        p[0, 1] = core[0, 0] - ox
-        p[0, 2] = core[0, 1] - oy
-        p[0, 3] = core[1, 0] - ox
-        p[0, 4] = core[1, 1] - oy
+        p[0, 1] = core[0, 0]
+        p[0, 2] = core[0, 1]
+        p[0, 3] = core[1, 0]
+        p[0, 4] = core[1, 1]
         return p
     if kind == POLYGON or r == 0.0:
         p = _zeroed(buf, n)
         for i in range(n):
             j = (i + 1) % n
             p[i, 0] = SEGMENT
-            p[i, 1] = core[i, 0] - ox
-            p[i, 2] = core[i, 1] - oy
-            p[i, 3] = core[j, 0] - ox
-            p[i, 4] = core[j, 1] - oy
+            p[i, 1] = core[i, 0]
+            p[i, 2] = core[i, 1]
+            p[i, 3] = core[j, 0]
+            p[i, 4] = core[j, 1]
         return p
     if n == 1 or _one_point(core, n):  # a disc (a core below the resolution of its coordinates too)
         p = _zeroed(buf, int(1))
-        cx = core[0, 0] - ox
-        cy = core[0, 1] - oy
+        cx = core[0, 0]
+        cy = core[0, 1]
         p[0, 0] = ARC
         p[0, 1] = p[0, 3] = cx + r
         p[0, 2] = p[0, 4] = cy
@@ -248,10 +270,10 @@ def build_pieces(kind, core, r, row, scale, ox, oy, buf):
             ny_j = -ex / length
             angle_j = math.atan2(ny_j, nx_j)
         # the flat of edge i, then the arc at its end vertex j
-        x0 = core[i, 0] - ox
-        y0 = core[i, 1] - oy
-        x1 = core[j, 0] - ox
-        y1 = core[j, 1] - oy
+        x0 = core[i, 0]
+        y0 = core[i, 1]
+        x1 = core[j, 0]
+        y1 = core[j, 1]
         p[2 * i, 0] = SEGMENT
         p[2 * i, 1] = x0 + r * nx_i
         p[2 * i, 2] = y0 + r * ny_i
@@ -349,25 +371,13 @@ def _param_on(p, x, y):
     return t, p[0] == LINE or -_ON_PIECE <= t <= 1.0 + _ON_PIECE
 
 
-@kernel
-def _add(out, m, p, q, x, y):
-    """Append crossing ``(x, y)`` of pieces ``p`` and ``q`` to ``out`` (columns x, y, t on p, t on
-    q) when it lies on both; return the new count."""
-    tp, on_p = _param_on(p, x, y)
-    if not on_p:
-        return m
-    tq, on_q = _param_on(q, x, y)
-    if on_q and m < out.shape[0]:
-        out[m, 0] = x
-        out[m, 1] = y
-        out[m, 2] = tp
-        out[m, 3] = tq
-        return m + 1
-    return m
+_NO_POINTS = (0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @kernel
-def _straight_straight(p, q, out, m):
+def _straight_straight(p, q):
+    """Candidate crossings of two straight pieces (segments or lines): ``(n, x0, y0, ..., x3,
+    y3)``, the first ``n`` points meaningful (:func:`piece_crossings`)."""
     x0 = p[1]
     y0 = p[2]
     dx = p[3] - x0
@@ -379,23 +389,21 @@ def _straight_straight(p, q, out, m):
     den = dx * ey - dy * ex
     if den == 0.0:
         if wx * dy - wy * dx != 0.0 or (p[0] == LINE and q[0] == LINE):
-            return m  # parallel apart, or equal lines (no finite set)
-        # collinear: the ends of the shared piece
+            return _NO_POINTS  # parallel apart, or equal lines (no finite set)
+        # collinear: the ends of the shared piece (p's ends, then q's, of the segments among them)
+        if p[0] == SEGMENT and q[0] == SEGMENT:
+            return 4, p[1], p[2], p[3], p[4], q[1], q[2], q[3], q[4]
         if p[0] == SEGMENT:
-            m = _add(out, m, p, q, p[1], p[2])
-            m = _add(out, m, p, q, p[3], p[4])
-        if q[0] == SEGMENT:
-            m = _add(out, m, p, q, q[1], q[2])
-            m = _add(out, m, p, q, q[3], q[4])
-        return m
+            return 2, p[1], p[2], p[3], p[4], 0.0, 0.0, 0.0, 0.0
+        return 2, q[1], q[2], q[3], q[4], 0.0, 0.0, 0.0, 0.0
     s = (wx * ey - wy * ex) / den
-    return _add(out, m, p, q, x0 + s * dx, y0 + s * dy)
+    return 1, x0 + s * dx, y0 + s * dy, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
 
 
 @kernel
-def _straight_arc(p, q, out, m):
-    """Crossings of a segment or line ``p`` with the ellipse of arc ``q``, in its unit frame:
-    ``|P0 + s D|^2 = 1``, a quadratic in ``s`` solved without cancellation."""
+def _straight_arc(p, q):
+    """Candidate crossings of a segment or line ``p`` with the ellipse of arc ``q``, in its unit
+    frame: ``|P0 + s D|^2 = 1``, a quadratic in ``s`` solved without cancellation."""
     cx, cy, a, b, ux, uy = q[5], q[6], q[7], q[8], q[9], q[10]
     x0 = p[1]
     y0 = p[2]
@@ -407,7 +415,7 @@ def _straight_arc(p, q, out, m):
     DY = (ux * dy - uy * dx) / b
     A = DX * DX + DY * DY
     if not A > 0.0:
-        return m
+        return _NO_POINTS
     # the foot of the centre on the line, and the half chord about it
     s0 = -(X0 * DX + Y0 * DY) / A
     FX = X0 + s0 * DX
@@ -415,42 +423,40 @@ def _straight_arc(p, q, out, m):
     f2 = FX * FX + FY * FY
     h2 = 1.0 - f2
     if h2 < -_ON_PIECE:
-        return m
+        return _NO_POINTS
     if h2 <= _ON_PIECE * 2.0**-10:  # tangent within rounding: the foot once
-        return _add(out, m, p, q, x0 + s0 * dx, y0 + s0 * dy)
+        return 1, x0 + s0 * dx, y0 + s0 * dy, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     h = math.sqrt(max(h2, 0.0) / A)
-    for sign in (-1.0, 1.0):
-        s = s0 + sign * h
-        m = _add(out, m, p, q, x0 + s * dx, y0 + s * dy)
-    return m
+    s1 = s0 - h
+    s2 = s0 + h
+    return 2, x0 + s1 * dx, y0 + s1 * dy, x0 + s2 * dx, y0 + s2 * dy, 0.0, 0.0, 0.0, 0.0
 
 
 @kernel
-def _arc_arc(p, q, out, m):
-    """Crossings of two arcs: two circles in closed form, else the ellipse-pair point kernel of
-    :mod:`points_ellipse` (the pencil of the two conics) on their full ellipses."""
+def _arc_arc(p, q):
+    """Candidate crossings of two arcs: two circles in closed form, else the ellipse-pair point
+    kernel of :mod:`points_ellipse` (the pencil of the two conics) on their full ellipses."""
     if p[7] == p[8] and q[7] == q[8]:
         dx = q[5] - p[5]
         dy = q[6] - p[6]
         d2 = dx * dx + dy * dy
         if d2 == 0.0:
-            return m  # concentric (equal circles share an arc, not points)
+            return _NO_POINTS  # concentric (equal circles share an arc, not points)
         d = math.sqrt(d2)
         r1 = p[7]
         r2 = q[7]
         along = 0.5 * (d + (r1 - r2) * (r1 + r2) / d)  # from p's centre towards q's
         h2 = (r1 - along) * (r1 + along)
         if h2 < -_ON_PIECE * r1 * r1:
-            return m
+            return _NO_POINTS
         ex = dx / d
         ey = dy / d
         mx = p[5] + along * ex
         my = p[6] + along * ey
         if h2 <= _ON_PIECE * 2.0**-10 * r1 * r1:
-            return _add(out, m, p, q, mx, my)
+            return 1, mx, my, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
         h = math.sqrt(h2)
-        m = _add(out, m, p, q, mx - h * ey, my + h * ex)
-        return _add(out, m, p, q, mx + h * ey, my - h * ex)
+        return 2, mx - h * ey, my + h * ex, mx + h * ey, my - h * ex, 0.0, 0.0, 0.0, 0.0
     pa = np.empty(6)
     pb = np.empty(6)
     for c in range(6):
@@ -459,35 +465,27 @@ def _arc_arc(p, q, out, m):
     cx, cy, a, b, ux, uy = unit_frame(pa)
     p1, p2, r1, r2, sp, sr, g = conic_in_frame(pa, pb)
     n, X0, Y0, X1, Y1, X2, Y2, X3, Y3, gap, fx, fy = resolved_crossings(p1, p2, r1, r2, sp, sr, g)
-    for c in range(n):
-        if c == 0:
-            X, Y = X0, Y0
-        elif c == 1:
-            X, Y = X1, Y1
-        elif c == 2:
-            X, Y = X2, Y2
-        else:
-            X, Y = X3, Y3
-        x, y = from_frame(X, Y, cx, cy, a, b, ux, uy)
-        m = _add(out, m, p, q, x, y)
-    return m
+    x0, y0 = from_frame(X0, Y0, cx, cy, a, b, ux, uy)
+    x1, y1 = from_frame(X1, Y1, cx, cy, a, b, ux, uy)
+    x2, y2 = from_frame(X2, Y2, cx, cy, a, b, ux, uy)
+    x3, y3 = from_frame(X3, Y3, cx, cy, a, b, ux, uy)
+    return n, x0, y0, x1, y1, x2, y2, x3, y3
 
 
 @kernel
-def piece_crossings(p, q, out, m):
-    """Append the crossings of pieces ``p`` and ``q`` (:func:`piece_row`) to ``out`` from row ``m``; return the count."""
+def piece_crossings(p, q):
+    """Candidate crossings of pieces ``p`` and ``q`` (:func:`piece_row`): ``(n, x0, y0, x1, y1,
+    x2, y2, x3, y3)``, the first ``n`` points (at most 4) meaningful; a crossing counts when it
+    lies on both pieces (:func:`_param_on`, applied by :func:`all_crossings`). Numbers, not an
+    output array: an array argument of a helper costs two atomic reference count updates per
+    call, several per pair of pieces."""
     if p[0] == ARC and q[0] == ARC:
-        return _arc_arc(p, q, out, m)
+        return _arc_arc(p, q)
     if p[0] == ARC:
-        k = _straight_arc(q, p, out, m)
-        for c in range(m, k):  # the columns of the two parameters in the order (p, q)
-            t = out[c, 2]
-            out[c, 2] = out[c, 3]
-            out[c, 3] = t
-        return k
+        return _straight_arc(q, p)
     if q[0] == ARC:
-        return _straight_arc(p, q, out, m)
-    return _straight_straight(p, q, out, m)
+        return _straight_arc(p, q)
+    return _straight_straight(p, q)
 
 
 # A rounded arc of radius at least this (in the pair's frame) gets a tight box (see piece_boxes).
@@ -495,75 +493,75 @@ _TIGHT_FROM = 2.0**-16
 
 
 @kernel
-def piece_boxes(p, buf):
-    """Bounding boxes ``(n, 8)`` of the pieces, in the first rows of ``buf``: columns 0..3 (x lo,
-    y lo, x hi, y hi) grown by the slack of :data:`_ON_PIECE` times their size (a line's is the
-    whole plane, an arc's its ellipse's); columns 4..7 the tight boxes of the rounded arcs of
-    radius at least :data:`_TIGHT_FROM` (the normals of the table set), NaN where the loose box
-    alone applies: the arc's ends and the circle's extreme points in the directions of the axes
-    the arc's cone holds, grown by ``4 _CONE_SLACK r + 2**-30``: every crossing the arc accepts
-    lies within (not off the cone, see :func:`_param_on`; off its circle by the crossing formulas'
-    rounding, below ``2**-30`` for such radii)."""
-    n = p.shape[0]
-    out = buf[:n]
-    for i in range(n):
-        out[i, 4] = math.nan
-        if p[i, 0] == LINE:
-            out[i, 0] = out[i, 1] = -math.inf
-            out[i, 2] = out[i, 3] = math.inf
-            continue
-        if p[i, 0] == ARC:
-            w = max(p[i, 7], p[i, 8])
-            x0 = p[i, 5] - w
-            x1 = p[i, 5] + w
-            y0 = p[i, 6] - w
-            y1 = p[i, 6] + w
-        else:
-            x0 = min(p[i, 1], p[i, 3])
-            x1 = max(p[i, 1], p[i, 3])
-            y0 = min(p[i, 2], p[i, 4])
-            y1 = max(p[i, 2], p[i, 4])
-        grow = 2.0 * _ON_PIECE * (x1 - x0 + y1 - y0) + 2.0**-1000
-        out[i, 0] = x0 - grow
-        out[i, 1] = y0 - grow
-        out[i, 2] = x1 + grow
-        out[i, 3] = y1 + grow
-        # the tight box of a rounded arc
-        r = p[i, 7]
-        if p[i, 0] != ARC or (p[i, 13] == 0.0 and p[i, 14] == 0.0) or not r >= _TIGHT_FROM:
-            continue
-        x0 = min(p[i, 1], p[i, 3])
-        x1 = max(p[i, 1], p[i, 3])
-        y0 = min(p[i, 2], p[i, 4])
-        y1 = max(p[i, 2], p[i, 4])
-        ax, ay, bx, by = p[i, 13], p[i, 14], p[i, 15], p[i, 16]
-        # the axis directions e in the cone: ax e_y - ay e_x >= 0 and e_x by - e_y bx >= 0
-        if -ay >= -_CONE_SLACK and by >= -_CONE_SLACK:  # (1, 0)
-            x1 = max(x1, p[i, 5] + r)
-        if ay >= -_CONE_SLACK and -by >= -_CONE_SLACK:  # (-1, 0)
-            x0 = min(x0, p[i, 5] - r)
-        if ax >= -_CONE_SLACK and -bx >= -_CONE_SLACK:  # (0, 1)
-            y1 = max(y1, p[i, 6] + r)
-        if -ax >= -_CONE_SLACK and bx >= -_CONE_SLACK:  # (0, -1)
-            y0 = min(y0, p[i, 6] - r)
-        grow = 4.0 * _CONE_SLACK * r + 2.0**-30
-        out[i, 4] = x0 - grow
-        out[i, 5] = y0 - grow
-        out[i, 6] = x1 + grow
-        out[i, 7] = y1 + grow
-    return out
+def piece_boxes(p):
+    """Bounding boxes of a piece (:func:`piece_row`), 8 numbers: 0..3 (x lo, y lo, x hi, y hi)
+    grown by the slack of :data:`_ON_PIECE` times its size (a line's is the whole plane, an arc's
+    its ellipse's); 4..7 the tight box of a rounded arc of radius at least :data:`_TIGHT_FROM`
+    (the normals of the table set), NaN where the loose box alone applies: the arc's ends and the
+    circle's extreme points in the directions of the axes the arc's cone holds, grown by ``4
+    _CONE_SLACK r + 2**-30``: every crossing the arc accepts lies within (not off the cone, see
+    :func:`_param_on`; off its circle by the crossing formulas' rounding, below ``2**-30`` for
+    such radii). Numbers, not rows of an array (an array argument of a helper costs two atomic
+    reference count updates a call)."""
+    nan = math.nan
+    if p[0] == LINE:
+        return -math.inf, -math.inf, math.inf, math.inf, nan, nan, nan, nan
+    if p[0] == ARC:
+        w = max(p[7], p[8])
+        x0 = p[5] - w
+        x1 = p[5] + w
+        y0 = p[6] - w
+        y1 = p[6] + w
+    else:
+        x0 = min(p[1], p[3])
+        x1 = max(p[1], p[3])
+        y0 = min(p[2], p[4])
+        y1 = max(p[2], p[4])
+    grow = 2.0 * _ON_PIECE * (x1 - x0 + y1 - y0) + 2.0**-1000
+    lo_x = x0 - grow
+    lo_y = y0 - grow
+    hi_x = x1 + grow
+    hi_y = y1 + grow
+    # the tight box of a rounded arc
+    r = p[7]
+    if p[0] != ARC or (p[13] == 0.0 and p[14] == 0.0) or not r >= _TIGHT_FROM:
+        return lo_x, lo_y, hi_x, hi_y, nan, nan, nan, nan
+    x0 = min(p[1], p[3])
+    x1 = max(p[1], p[3])
+    y0 = min(p[2], p[4])
+    y1 = max(p[2], p[4])
+    ax, ay, bx, by = p[13], p[14], p[15], p[16]
+    # the axis directions e in the cone: ax e_y - ay e_x >= 0 and e_x by - e_y bx >= 0
+    if -ay >= -_CONE_SLACK and by >= -_CONE_SLACK:  # (1, 0)
+        x1 = max(x1, p[5] + r)
+    if ay >= -_CONE_SLACK and -by >= -_CONE_SLACK:  # (-1, 0)
+        x0 = min(x0, p[5] - r)
+    if ax >= -_CONE_SLACK and -bx >= -_CONE_SLACK:  # (0, 1)
+        y1 = max(y1, p[6] + r)
+    if -ax >= -_CONE_SLACK and bx >= -_CONE_SLACK:  # (0, -1)
+        y0 = min(y0, p[6] - r)
+    grow = 4.0 * _CONE_SLACK * r + 2.0**-30
+    return lo_x, lo_y, hi_x, hi_y, x0 - grow, y0 - grow, x1 + grow, y1 + grow
 
 
 @kernel
-def all_crossings(pa, pb, boxes_a, boxes_b, out, scratch):
+def all_crossings(pa, pb, boxes_a, boxes_b, out):
     """Crossings of every piece of ``pa`` with every piece of ``pb`` whose bounding boxes meet:
     ``(table, count)``; table columns x, y, piece of a, piece of b, t on a, t on b. The table is
-    ``out``, the pieces' boxes are made in ``boxes_a``, ``boxes_b``, and ``scratch`` holds a pair
-    of pieces' crossings (workspace arrays, :func:`workspace`)."""
+    ``out``, the pieces' boxes are made in ``boxes_a``, ``boxes_b`` (workspace arrays,
+    :func:`workspace`)."""
     na = pa.shape[0]
     nb = pb.shape[0]
-    box_a = piece_boxes(pa, boxes_a)
-    box_b = piece_boxes(pb, boxes_b)
+    box_a = boxes_a[:na]
+    box_b = boxes_b[:nb]
+    for i in range(na):
+        box = piece_boxes(piece_row(pa, i))
+        for c in range(8):
+            box_a[i, c] = box[c]
+    for j in range(nb):
+        box = piece_boxes(piece_row(pb, j))
+        for c in range(8):
+            box_b[j, c] = box[c]
     # the box of all of b's boxes: a piece of a outside it meets none of them (a NaN: no shortcut)
     u_lo_x = u_lo_y = math.inf
     u_hi_x = u_hi_y = -math.inf
@@ -600,14 +598,31 @@ def all_crossings(pa, pb, boxes_a, boxes_b, out, scratch):
                     if (box_a[i, ca] > box_b[j, cb + 2] or box_b[j, cb] > box_a[i, ca + 2]
                             or box_a[i, ca + 1] > box_b[j, cb + 3] or box_b[j, cb + 1] > box_a[i, ca + 3]):
                         continue
-            k = piece_crossings(piece_row(pa, i), piece_row(pb, j), scratch, int(0))
+            p = piece_row(pa, i)
+            q = piece_row(pb, j)
+            k, x0, y0, x1, y1, x2, y2, x3, y3 = piece_crossings(p, q)
             for c in range(k):
-                out[m, 0] = scratch[c, 0]
-                out[m, 1] = scratch[c, 1]
+                if c == 0:
+                    x, y = x0, y0
+                elif c == 1:
+                    x, y = x1, y1
+                elif c == 2:
+                    x, y = x2, y2
+                else:
+                    x, y = x3, y3
+                # kept when it lies on both pieces
+                tp, on_p = _param_on(p, x, y)
+                if not on_p:
+                    continue
+                tq, on_q = _param_on(q, x, y)
+                if not on_q:
+                    continue
+                out[m, 0] = x
+                out[m, 1] = y
                 out[m, 2] = i
                 out[m, 3] = j
-                out[m, 4] = scratch[c, 2]
-                out[m, 5] = scratch[c, 3]
+                out[m, 4] = tp
+                out[m, 5] = tq
                 m += 1
     return out, m
 
@@ -790,26 +805,28 @@ def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell
     there. The arrays are made in the workspace arrays ``cores_*``, ``tables_*`` (:func:`workspace`,
     large enough for the pair: :func:`grown_capacity`), and ``ell_a``, ``ell_b`` receive the
     ellipses' rows ``(cx, cy, a, b, ux, uy)`` in the pair's frame (meaningful for ellipses only)."""
-    hi = max(largest_number(ka, pa, va), largest_number(kb, pb, vb))
+    n_a, r_a, half_a, hi_a, lo_xa, lo_ya, hi_xa, hi_ya = core_vertices(ka, pa, va, cores_a)
+    n_b, r_b, half_b, hi_b, lo_xb, lo_yb, hi_xb, hi_yb = core_vertices(kb, pb, vb, cores_b)
+    hi = max(hi_a, hi_b)
     scale = 1.0
     if hi > 0.0 and math.isfinite(hi):
         scale = math.ldexp(1.0, -math.frexp(hi)[1])
-    core_a, r_a, size_a = core_vertices(ka, pa, va, scale, cores_a)
-    core_b, r_b, size_b = core_vertices(kb, pb, vb, scale, cores_b)
+    r_a *= scale
+    r_b *= scale
+    size_a = _frame_size(ka, r_a, half_a, lo_xa, lo_ya, hi_xa, hi_ya, scale)
+    size_b = _frame_size(kb, r_b, half_b, lo_xb, lo_yb, hi_xb, hi_yb, scale)
     if size_a <= size_b:
-        ox = core_a[0, 0]
-        oy = core_a[0, 1]
+        ox = cores_a[0, 0] * scale
+        oy = cores_a[0, 1] * scale
     else:
-        ox = core_b[0, 0]
-        oy = core_b[0, 1]
-    for i in range(core_a.shape[0]):
-        core_a[i, 0] -= ox
-        core_a[i, 1] -= oy
-    for i in range(core_b.shape[0]):
-        core_b[i, 0] -= ox
-        core_b[i, 1] -= oy
-    pieces_a = build_pieces(ka, core_a, r_a, pa, scale, 0.0, 0.0, tables_a)
-    pieces_b = build_pieces(kb, core_b, r_b, pb, scale, 0.0, 0.0, tables_b)
+        ox = cores_b[0, 0] * scale
+        oy = cores_b[0, 1] * scale
+    frame_a = (cores_a[1, 0], cores_a[1, 1], cores_a[2, 0], cores_a[2, 1])  # an ellipse's, read before _to_frame
+    frame_b = (cores_b[1, 0], cores_b[1, 1], cores_b[2, 0], cores_b[2, 1])
+    core_a = _to_frame(ka, cores_a, n_a, scale, ox, oy)
+    core_b = _to_frame(kb, cores_b, n_b, scale, ox, oy)
+    pieces_a = build_pieces(ka, core_a, r_a, frame_a, scale, tables_a)
+    pieces_b = build_pieces(kb, core_b, r_b, frame_b, scale, tables_b)
     for i in range(6):
         ell_a[i] = pieces_a[0, 5 + i]
         ell_b[i] = pieces_b[0, 5 + i]
@@ -822,14 +839,13 @@ def pair_frame(ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell
 @kernel
 def workspace(cap_a, cap_b):
     """Arrays for pairs of at most ``cap_a`` and ``cap_b`` pieces (:func:`piece_capacity`):
-    ``(cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, cross, scratch,
-    order)``: the arguments of :func:`pair_frame`, :func:`all_crossings` and :func:`inside_area`."""
+    ``(cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, cross, order)``: the
+    arguments of :func:`pair_frame`, :func:`all_crossings` and :func:`inside_area`."""
     ca = max(cap_a, 2)
     cb = max(cap_b, 2)
     m = 4 * ca * cb
-    return (np.empty((ca, 2)), np.empty((cb, 2)), np.empty((ca, WIDTH)), np.empty((cb, WIDTH)), np.empty(6),
-            np.empty(6), np.empty((ca, 8)), np.empty((cb, 8)), np.empty((m, 6)), np.empty((4, 4)),
-            np.empty((3, m + 2)))
+    return (np.empty((max(ca, 3), 2)), np.empty((max(cb, 3), 2)), np.empty((ca, WIDTH)), np.empty((cb, WIDTH)), np.empty(6),
+            np.empty(6), np.empty((ca, 8)), np.empty((cb, 8)), np.empty((m, 6)), np.empty((3, m + 2)))
 
 
 @kernel

@@ -36,20 +36,20 @@ _SAME_POINT = 2.0**-40
 @kernel
 def points_rounded_any(ka, pa, va, kb, pb, vb, out):
     """Write the boundary meeting points of a pair into ``out``; return their count."""
-    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, order = workspace(
         piece_capacity(ka, pa), piece_capacity(kb, pb))
     return points_rounded_in(ka, pa, va, kb, pb, vb, out, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a,
-                             boxes_b, table, scratch)
+                             boxes_b, table)
 
 
 @kernel
 def points_rounded_in(ka, pa, va, kb, pb, vb, out, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b,
-                      table, scratch):
+                      table):
     """:func:`points_rounded_any` in the arrays of a workspace (:func:`boundary_rounded.workspace`,
     large enough for the pair)."""
     scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
         ka, pa, va, kb, pb, vb, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
-    cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
+    cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table)
     return distinct_points(cross, m, size, scale, ox, oy, out)
 
 
@@ -100,7 +100,7 @@ def points_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out, count):
     loop, grown when a pair needs more pieces than it holds. Two rounded rows are computed in the
     order of their keys (:func:`order_rounded.second_first`; the relation codes read here do not
     depend on the order)."""
-    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+    cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, order = workspace(
         int(8), int(8))
     for k in range(ia.shape[0]):
         rel = relation[k]
@@ -116,12 +116,12 @@ def points_rounded_rows(kind_b, pa, va, ia, pb, vb, ib, relation, out, count):
             verts_a, verts_b = vb, va
         cap_a, cap_b = grown_capacity(tables_a.shape[0], tables_b.shape[0], int(ROUNDED), row_a, kind_b, row_b)
         if cap_a:
-            cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, scratch, order = workspace(
+            cores_a, cores_b, tables_a, tables_b, ell_a, ell_b, boxes_a, boxes_b, table, order = workspace(
                 cap_a, cap_b)
         # the body of points_rounded_in, whose 17 array arguments would cost atomic reference counts
         scale, ox, oy, size, core_a, r_a, pieces_a, core_b, r_b, pieces_b = pair_frame(
             int(ROUNDED), row_a, verts_a, kind_b, row_b, verts_b, cores_a, cores_b, tables_a, tables_b, ell_a, ell_b)
-        cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table, scratch)
+        cross, m = all_crossings(pieces_a, pieces_b, boxes_a, boxes_b, table)
         count[k] = _points_decided(int(rel), distinct_points(cross, m, size, scale, ox, oy, out[k]))
 
 
