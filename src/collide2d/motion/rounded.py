@@ -118,7 +118,7 @@ def far_rows(a, b, index_a, index_b):
     A single call runs such a pair with the small shape moving and keeps a circle as an ellipse
     (measured at the small shape's scale); a batch runs them the same way, one call each, so that
     a row of a batch gets the answer of its single call."""
-    if {a._kind, b._kind} != {"rounded", "ellipse"} or (not a.shape and not b.shape) or index_a.size == 0:
+    if {run.kind_of(a), run.kind_of(b)} != {"rounded", "ellipse"} or (not a.shape and not b.shape) or index_a.size == 0:
         return None
     tame_a, tame_b = run.tame_rows(a), run.tame_rows(b)
     if tame_a is True and tame_b is True:

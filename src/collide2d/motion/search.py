@@ -708,7 +708,7 @@ def _translation_horizon(motion, rows, start):
             last = (np.copysign(radius, rate) - side) / rate * (1.0 + _DISC_MARGIN)
         leave = np.where(rate != 0.0, last, np.inf)
     speed = np.hypot(v[:, 0], v[:, 1])
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):  # a subnormal speed: no bound (inf)
         leave = np.minimum(leave, _FAR / speed)
     return np.maximum(leave, start)
 
