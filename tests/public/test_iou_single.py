@@ -1,7 +1,8 @@
 """``iou`` of single shapes in Python floats: the same bits as a batch row.
 
-A single pair's ``iou`` adds the two shapes' areas in Python floats (``_geometry.single_area``)
-instead of the vectorised ``plain_areas`` (tens of microseconds for one row). Both must give the
+A single pair's ``iou`` adds the two shapes' areas in Python floats (``_geometry.single_area``:
+a rounded core's measures from the compiled pass for one row, Steiner's formula in floats)
+instead of the vectorised ``plain_areas`` (about ten microseconds for one row). Both must give the
 same bits: the areas row by row over random shapes of every kind with an area (rounded cores up to
 11 vertices, sizes 1e-140..1e140), and ``iou`` of single pairs against the rows of a batch of the
 same pairs, both orders (nested, disjoint, touching, overlapping and radius-0 rounded pairs).
