@@ -358,12 +358,6 @@ def _rounded_core_points(row, verts):
     return np.asarray(row[3 : 3 + 2 * count], dtype=np.float64).reshape(-1, 2)
 
 
-def _rounded_extent(row, verts):
-    """The size of a rounded row: its core's coordinate extent plus its radius."""
-    core = _rounded_core_points(row, verts)
-    return float(np.max(np.max(core, axis=0) - np.min(core, axis=0))) + float(row[2])
-
-
 def _clipped_core(row, verts, cx, cy, half):
     """A rounded row's polygon core near ``(cx, cy)``: the square of half-side ``half`` about it
     clipped by the core's half-planes (offsets from error-free cross products), relative to
@@ -409,8 +403,7 @@ def rounded_local_pair(kind_a, pa, va, kind_b, pb, vb):
     size = float(np.max(np.abs(local), initial=0.0)) + radius
     if not size > 0.0:
         return None
-    big = {"polygon": lambda: _extent("polygon", pb, vb), "ellipse": lambda: _extent("ellipse", pb, vb),
-           "rounded": lambda: _rounded_extent(pb, vb)}[kind_b]()
+    big = _extent(kind_b, pb, vb)
     if big < math.ldexp(size, SPAN_MAX):
         return None
     e = _exponent(size)
@@ -585,11 +578,15 @@ def _exact_move(kind, row, verts, tx, ty):
 
 
 def _extent(kind, row, verts):
-    """The size of a shape (largest radius, bounding-box side, coordinate extent); inf for a line."""
+    """The size of a shape (largest radius, bounding-box side, coordinate extent, a rounded core's
+    extent plus its radius); inf for a line."""
     if kind == "ellipse":
         return max(float(row[2]), float(row[3]))
     if kind == "line":
         return math.inf
+    if kind == "rounded":  # the core's coordinate extent plus the radius
+        core = _rounded_core_points(row, verts)
+        return float(np.max(np.max(core, axis=0) - np.min(core, axis=0))) + float(row[2])
     v = _numbers(kind, row, verts).reshape(-1, 2)
     return float(np.max(np.max(v, axis=0) - np.min(v, axis=0)))
 

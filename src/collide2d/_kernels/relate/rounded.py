@@ -1142,17 +1142,12 @@ def _circle_inside(pe, pa, va, band):
 
 
 @kernel
-def rounded_ellipse_facts(pa, va, pb, vb):
-    """``(code, a_in_b, band)`` of rounded a and the ellipse b: ``code`` DISJOINT or TOUCHING when
-    the separation decides (within :data:`ELLIPSE_BAND`), else -1; ``a_in_b`` whether a lies in the
-    ellipse (every disc about a core vertex in it, within the band). Bounds first (notes above)."""
-    return _facts_in_bounds(pa, va, pb, vb, _grown_bounds(pa, va), _ellipse_bounds(pb), bool(True))
-
-
-@kernel
 def _facts_in_bounds(pa, va, pb, vb, A, E, strict):
-    """:func:`rounded_ellipse_facts` given the bounds ``A`` of the rounded row and ``E`` of the
-    ellipse (computed once by :func:`relate_rounded_ellipse`). ``strict``: a separation within
+    """``(code, a_in_b, band)`` of rounded a and the ellipse b: ``code`` DISJOINT or TOUCHING when
+    the separation decides (within :data:`ELLIPSE_BAND`), :data:`_IN_BAND` (``strict``), else -1;
+    ``a_in_b`` whether a lies in the ellipse (every disc about a core vertex in it, within the
+    band). Given the bounds ``A`` of the rounded row and ``E`` of the ellipse (computed once by
+    :func:`_relate_ellipse`). Bounds first (notes above). ``strict``: a separation within
     the band, or a disc about a core vertex within the band of the ellipse's boundary, gives
     ``_IN_BAND`` (the exact rung decides); else TOUCHING and "within" there, as the time of impact
     searches certify their times with the band."""
@@ -1232,8 +1227,9 @@ def _relate_ellipse(pa, va, pb, vb, strict):
 
 @kernel
 def intersects_rounded_ellipse(pa, va, pb, vb, eps):
-    """1 when rounded a meets the ellipse b (within :data:`ELLIPSE_BAND`), else 0; the bounds and
-    the discs about the ellipse's centre first (notes above)."""
+    """1 when rounded a meets the ellipse b, 0 when it is apart, beyond :data:`ELLIPSE_BAND`;
+    UNDECIDED within the band (the exact rung decides); the bounds and the discs about the
+    ellipse's centre first (notes above)."""
     band = ELLIPSE_BAND * _scale(pa, va, pb)
     if _apart(_grown_bounds(pa, va), _ellipse_bounds(pb), 2 * band):
         return 0
